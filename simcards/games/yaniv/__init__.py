@@ -1,0 +1,1 @@
+"""Yaniv: rules, engines and strategies (see ../shared/rules/yaniv.md)."""

@@ -1,0 +1,312 @@
+"""Yaniv as seen by the runner, the API and the CLI."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from numba import njit
+
+from simcards.errors import SimcardsError
+from simcards.games.base import GameDef, GameRun, OptionInfo
+from simcards.games.yaniv import layout as L
+from simcards.games.yaniv import rules as R
+from simcards.games.yaniv.kernel import make_engine
+from simcards.games.yaniv.policies import SID_RANDOM, SID_THRESHOLD, builtin_decide
+from simcards.stats import mean_ci, ratio_ci, wilson
+from simcards.strategy import Family, Param, Strategy, custom_families
+
+FAMILIES = {
+    "random": Family("random", SID_RANDOM, "uniform over the legal options of every decision", (), True),
+    "threshold": Family(
+        "threshold", SID_THRESHOLD,
+        "call at or under `call`; throw the group leaving the lowest expected hand; take the discard "
+        "when it is lower than what was thrown or builds a group; keep jokers off the ends of runs",
+        (
+            Param("call", 5, 0, 60, "call when the hand total is at or under this (and the rules allow it)"),
+            Param("keep", 0.5, 0, 1, "weight of kept pairs and group-building draws (0 = pure greedy shedding)"),
+            Param("stock", 6.0, 0, 14, "expected value of an unknown stock card, compared with the discard"),
+            Param("joker_end", 1.0, 0, 20, "cost of throwing a run with a joker at an end (a gift to the next player)"),
+        ),
+    ),
+}
+
+_OPTION_DOCS = {
+    "decks": ("1, 2", "Y-CARD-3", "number of decks"),
+    "jokers": ("true, false", "Y-CARD-1", "two jokers per deck"),
+    "face_values": ("J,Q,K values 0..13", "Y-CARD-2", "values of J, Q, K (Nepali 0,10,10 or 11,12,13)"),
+    "direction": (", ".join(R.DIRECTIONS), "Y-PLAY-2", "direction of play"),
+    "jokers_wild": ("true, false", "Y-DIS-3", "jokers stand in runs (Kluft: false)"),
+    "joker_pair_set": ("true, false", "Y-DIS-3", "two jokers together are a set"),
+    "pickup": (", ".join(R.PICKUPS), "Y-DRAW-2", "which cards of the previous discard may be taken"),
+    "call_limit": ("0..500, none", "Y-V-LIMIT", "highest hand total that may call"),
+    "no_call_before_full_turn": ("true, false, auto", "Y-V-LIMIT", "nobody calls before everyone has played (auto: on with no limit)"),
+    "asaf_penalty": ("0..1000", "Y-SC-2", "added to a failed caller's hand"),
+    "failed_call_others": (", ".join(R.FAILED_CALL_OTHERS), "Y-SC-2", "what the others score on a failed call"),
+    "out_over": ("1..1000", "Y-ELIM-1", "eliminated strictly over this score"),
+    "resets": (", ".join(R.RESETS), "Y-V-RESET", "exact-score resets"),
+    "three_zero_bonus": ("true, false", "Y-V-THREE", "20 off for every third round scored at 0"),
+    "three_zero_once": ("true, false", "Y-V-THREE", "only the first time"),
+    "overcall": ("true, false", "Y-V-OVERCALL", "calls above the limit (not implemented yet)"),
+    "requests": ("true, false", "Y-V-REQ", "card requests (not implemented yet)"),
+    "slam": ("true, false", "Y-V-SLAM", "slam-down (not implemented yet)"),
+    "kluft": ("true, false", "Y-V-KLUFT", "Kluft calls and onderkluft (not implemented yet)"),
+    "kluft_penalty": ("0..1000", "Y-V-KLUFT", "added to each failed Kluft/onderkluft caller"),
+    "onderkluft_any": ("true, false", "Y-V-KLUFT", "onderkluft allowed above the limit"),
+}
+
+
+def _chain(inner, sid0: int, fn):
+    """A decision function that sends strategy ``sid0`` to a user policy and the rest inward."""
+
+    @njit(cache=True)
+    def decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
+        if sid == sid0:
+            return fn(kind, params, hand, n, opts, n_opts, view, rules, rng)
+        return inner(kind, sid, params, hand, n, opts, n_opts, view, rules, rng)
+
+    return decide
+
+
+_ENGINES: dict[tuple, tuple] = {}
+
+
+def engine_for(strategies: list[Strategy]):
+    """(decide, play_game, play_batch) for these strategies: built-ins share one cached engine;
+    user policies get an engine of their own, compiled once per process."""
+    custom = sorted({s.family for s in strategies if s.family.decide is not None}, key=lambda f: f.sid)
+    key = tuple((f.sid, id(f.decide)) for f in custom)
+    if key not in _ENGINES:
+        decide = builtin_decide
+        for fam in custom:
+            decide = _chain(decide, fam.sid, fam.decide)
+        _ENGINES[key] = (decide, *make_engine(decide))
+    return _ENGINES[key]
+
+
+def seat_arrays(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:
+    sids = np.array([s.family.sid for s in strategies], dtype=np.int64)
+    params = np.stack([s.vector() for s in strategies]).astype(np.float64)
+    return sids, params
+
+
+# Rounds written per game in a first pass; games with more are replayed with room for all.
+ROUNDS_PER_GAME = 64
+
+
+class YanivRun(GameRun):
+    def __init__(self, rules: R.YanivRules, players: int, strategies: list[Strategy]):
+        self.rules = rules
+        self.encoded = rules.encode()
+        self.players = players
+        self.sids, self.params = seat_arrays(strategies)
+        _, _, self.batch = engine_for(strategies)
+        self.batch(0, 0, 1, self.encoded, players, self.sids, self.params,
+                   np.zeros((1, L.G_WIDTH), np.int64), np.zeros((1, L.round_width(players)), np.int32), 1)
+
+    def raw(self, seed: int, first: int, count: int, round_cap: int):
+        games = np.zeros((count, L.G_WIDTH), dtype=np.int64)
+        rounds = np.zeros((count * round_cap, L.round_width(self.players)), dtype=np.int32)
+        self.batch(seed, first, count, self.encoded, self.players, self.sids, self.params, games, rounds, round_cap)
+        return games, rounds
+
+    def play(self, seed: int, first: int, count: int, detail: bool):
+        cap = ROUNDS_PER_GAME if detail else 0
+        games, rounds = self.raw(seed, first, count, cap)
+        games_df = games_frame(games, first, self.players)
+        if not detail:
+            return games_df, None
+        n_rounds = games[:, L.G_ROUNDS]
+        parts = [rounds_frame(rounds, n_rounds, cap, first, self.players)]
+        long = np.flatnonzero(n_rounds > cap)
+        for i in long:  # rare: replay the game alone with room for every round (same game, same seed)
+            g, r = self.raw(seed, first + int(i), 1, int(n_rounds[i]))
+            parts.append(rounds_frame(r, g[:, L.G_ROUNDS], int(n_rounds[i]), first + int(i), self.players))
+        detail_df = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+        if len(long):
+            detail_df = detail_df.sort_values(["game", "round"], kind="stable", ignore_index=True)
+        return games_df, detail_df
+
+
+def games_frame(games: np.ndarray, first: int, players: int) -> pd.DataFrame:
+    n = len(games)
+    data = {
+        "game": np.arange(first, first + n, dtype=np.int64),
+        "winner": games[:, L.G_WINNER].astype(np.int8),
+        "rounds": games[:, L.G_ROUNDS].astype(np.int32),
+        "turns": games[:, L.G_TURNS].astype(np.int32),
+        "starter": games[:, L.G_STARTER].astype(np.int8),
+        "calls": games[:, L.G_CALLS].astype(np.int32),
+        "asafs": games[:, L.G_ASAFS].astype(np.int32),
+        "capped_rounds": games[:, L.G_CAPPED_ROUNDS].astype(np.int32),
+        "playoff_rounds": games[:, L.G_PLAYOFF_ROUNDS].astype(np.int32),
+        "capped": games[:, L.G_CAPPED].astype(bool),
+    }
+    for p in range(players):
+        data[f"score_{p}"] = games[:, L.G_SCORES + p].astype(np.int32)
+    return pd.DataFrame(data)
+
+
+def _seat_labels(masks: np.ndarray, players: int) -> pd.Categorical:
+    """Bit masks of seats → labels such as ``""``, ``"2"`` or ``"1,3"``."""
+    uniq, codes = np.unique(masks, return_inverse=True)
+    labels = [",".join(str(p) for p in range(players) if m >> p & 1) for m in uniq]
+    return pd.Categorical.from_codes(codes.astype(np.int32), categories=labels)
+
+
+def rounds_frame(rounds: np.ndarray, n_rounds: np.ndarray, cap: int, first: int, players: int) -> pd.DataFrame:
+    count = len(n_rounds)
+    kept = np.minimum(n_rounds, cap)
+    idx = (np.arange(count)[:, None] * cap + np.arange(cap)[None, :])[np.arange(cap)[None, :] < kept[:, None]]
+    rows = rounds[idx]
+    data = {
+        "game": np.repeat(np.arange(first, first + count, dtype=np.int64), kept),
+        "round": rows[:, L.RD_ROUND].astype(np.int32),
+        "starter": rows[:, L.RD_STARTER].astype(np.int8),
+        "caller": pd.array(np.where(rows[:, L.RD_CALLER] >= 0, rows[:, L.RD_CALLER], 0), dtype="Int8"),
+        "turns": rows[:, L.RD_TURNS].astype(np.int32),
+        "asaf": rows[:, L.RD_ASAF].astype(bool),
+    }
+    data["caller"][rows[:, L.RD_CALLER] < 0] = pd.NA
+    for p in range(players):
+        hand = rows[:, L.RD_HANDS + p]
+        col = pd.array(np.maximum(hand, 0), dtype="Int16")
+        col[hand < 0] = pd.NA
+        data[f"hand_{p}"] = col
+    for p in range(players):
+        data[f"score_{p}"] = rows[:, L.RD_HANDS + players + p].astype(np.int32)
+    data["eliminated"] = _seat_labels(rows[:, L.RD_ELIMINATED], players)
+    data["playoff"] = rows[:, L.RD_PLAYOFF].astype(bool)
+    data["capped"] = rows[:, L.RD_CAPPED].astype(bool)
+    return pd.DataFrame(data)
+
+
+class Yaniv(GameDef):
+    name = "yaniv"
+    title = "Yaniv"
+    unit = "round"
+    detail_table = "rounds"
+    default_variant = "israeli"
+    default_players = 4
+    default_strategy = "threshold"
+
+    def presets(self):
+        return R.PRESETS
+
+    def options(self) -> list[OptionInfo]:
+        out = []
+        for f in dataclasses.fields(R.YanivRules):
+            if f.name == "name":
+                continue
+            allowed, rule, help_ = _OPTION_DOCS[f.name]
+            default = getattr(R.ISRAELI, f.name)
+            if f.name == "no_call_before_full_turn" and default is None:
+                default = "auto"
+            out.append(OptionInfo(f.name, default, allowed, rule, help_))
+        return out
+
+    def build_rules(self, variant: str | None, overrides: dict[str, Any] | None = None) -> R.YanivRules:
+        typed = {}
+        for key, value in (overrides or {}).items():
+            typed[key] = R.parse_option(key, value) if isinstance(value, str) else value
+            if isinstance(typed[key], list):
+                typed[key] = tuple(typed[key])
+        try:
+            return R.build_rules(variant or self.default_variant, typed)
+        except TypeError as exc:
+            raise SimcardsError(f"yaniv rules: {exc}") from None
+
+    def check_players(self, rules, players: int) -> None:
+        rules.check_players(players)
+
+    def families(self):
+        return dict(FAMILIES)
+
+    def new_run(self, rules, players, strategies):
+        return YanivRun(rules, players, strategies)
+
+    def summarize(self, games: pd.DataFrame, players: int) -> dict:
+        n = len(games)
+        winner = games["winner"].to_numpy()
+        return {
+            "games": n,
+            "rounds": int(games["rounds"].sum()),
+            "turns": int(games["turns"].sum()),
+            "rounds_per_game": mean_ci(games["rounds"]),
+            "turns_per_round": ratio_ci(games["turns"], games["rounds"]),
+            "win_rate_by_seat": [wilson(int((winner == p).sum()), n) for p in range(players)],
+            "starter_win_rate": wilson(int((winner == games["starter"].to_numpy()).sum()), n),
+            "fair_share": 1 / players,
+            "asaf_rate": ratio_ci(games["asafs"], games["calls"]),
+            "capped_rounds": int(games["capped_rounds"].sum()),
+            "capped_games": int(games["capped"].sum()),
+            "playoff_games": int((games["playoff_rounds"] > 0).sum()),
+        }
+
+    def summary_rows(self, s: dict) -> list[tuple[str, str]]:
+        rows = [
+            ("games", f"{s['games']:,}"),
+            ("rounds", f"{s['rounds']:,}"),
+            ("rounds per game", s["rounds_per_game"].num(2)),
+            ("turns per round", s["turns_per_round"].num(2)),
+            ("round-1 starter wins", s["starter_win_rate"].pct() + f"  (fair share {100 * s['fair_share']:.1f}%)"),
+        ]
+        for p, est in enumerate(s["win_rate_by_seat"]):
+            rows.append((f"seat {p} wins", est.pct()))
+        rows += [
+            ("Asaf rate (per call)", s["asaf_rate"].pct()),
+            ("rounds that hit the turn cap", f"{s['capped_rounds']:,}"),
+            ("games stopped at the round cap", f"{s['capped_games']:,}"),
+            ("games decided by play-off (Y-ELIM-2)", f"{s['playoff_games']:,}"),
+        ]
+        return rows
+
+    def columns(self):
+        return COLUMNS
+
+    def replay(self, rules, players, strategies, seed, game) -> str:
+        from simcards.games.yaniv.reference import play_reference
+
+        decide, _, _ = engine_for(strategies)
+        sids, params = seat_arrays(strategies)
+        record = play_reference(rules, players, sids, params, seed, game, decide)
+        lines = [f"Yaniv ({rules.name}), {players} players, seed {seed}, game {game}",
+                 "strategies: " + ", ".join(f"seat {p}: {s.spec}" for p, s in enumerate(strategies))]
+        for ev in record.events:
+            indent = "" if ev.kind in ("round", "winner") else "  "
+            lines.append(indent + ev.text)
+        return "\n".join(lines)
+
+
+COLUMNS = {
+    "games": {
+        "game": "game index i (the game is fully determined by seed, i, rules, strategies)",
+        "winner": "seat of the winner",
+        "rounds": "rounds played",
+        "turns": "discards made over the whole game",
+        "starter": "seat that started round 1 (uniformly random, Y-START-1)",
+        "calls": "rounds ended by a Yaniv call",
+        "asafs": "calls that failed (Asaf, Y-SC-2)",
+        "capped_rounds": "rounds abandoned at the turn cap (everyone adds their hand)",
+        "playoff_rounds": "extra rounds played under Y-ELIM-2",
+        "capped": "the game stopped at the round cap (lowest score wins)",
+        "score_<s>": "final cumulative score of seat s",
+    },
+    "rounds": {
+        "game": "game index",
+        "round": "round number, from 1",
+        "starter": "seat that started the round",
+        "caller": "seat that called Yaniv (null when the round hit the turn cap)",
+        "turns": "discards made before the call",
+        "asaf": "the call failed",
+        "hand_<s>": "hand total of seat s at the call (null if s was already out)",
+        "score_<s>": "cumulative score of seat s after the round (resets applied)",
+        "eliminated": "seats eliminated this round, comma-separated (empty if none)",
+        "playoff": "the round was a Y-ELIM-2 play-off round",
+        "capped": "the round hit the turn cap",
+    },
+}
+
+GAME = Yaniv()

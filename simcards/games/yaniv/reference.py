@@ -1,0 +1,445 @@
+"""The Yaniv reference engine: plain Python, written to be read beside ``yaniv.md``.
+
+It shares with the kernel only what must be shared for both to play the same game: the random
+stream (``simcards.rng``), the strategies' decision functions and the option order they are
+shown (sorted by length, then laid cards). Legal groups, available cards, scoring, resets,
+eliminations and starters are all re-derived here from the rules text. It records a readable
+event list (``simcards replay``) and the same transcript rows the kernel logs, so a test can
+compare the two engines move for move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+
+import numpy as np
+
+from simcards.cards import card_code
+from simcards.games.yaniv import layout as L
+from simcards.games.yaniv.kernel import (
+    EV_CALL,
+    EV_DISCARD,
+    EV_DRAW,
+    EV_HAND,
+    EV_RESHUFFLE,
+    EV_ROUND,
+    EV_SCORE,
+    EV_UPCARD,
+    LOG_WIDTH,
+)
+from simcards.games.yaniv.rules import HAND_SIZE, YanivRules
+from simcards.rng import new_state, rand_below, shuffle
+
+
+# ----- Section 1: cards ------------------------------------------------------------------------
+def is_joker(card: int) -> bool:
+    return card >= 52
+
+
+def rank(card: int) -> int:
+    return card % 13
+
+
+def suit(card: int) -> int:
+    return card // 13
+
+
+def deck(rules: YanivRules) -> list[int]:
+    """Y-CARD-1/3: faces in id order, once per deck."""
+    one = list(range(52)) + ([52, 53] if rules.jokers else [])
+    return one * rules.decks
+
+
+def value(card: int, rules: YanivRules) -> int:
+    """Y-CARD-2 (and Y-V-NEP's face values)."""
+    if is_joker(card):
+        return 0
+    r = rank(card)
+    return r + 1 if r < 10 else rules.face_values[r - 10]
+
+
+def total(hand: list[int], rules: YanivRules) -> int:
+    return sum(value(c, rules) for c in hand)
+
+
+# ----- Section 3: legal groups (Y-DIS) -----------------------------------------------------------
+def _set_layouts(cards: tuple[int, ...], rules: YanivRules) -> list[tuple[int, ...]]:
+    """The ways to lay a set. Only the cards that can be taken matter: with ends-only pickup the
+    discarder picks the two end cards (Y-DIS-6); in Kluft the top card; otherwise one way."""
+    cards = tuple(sorted(cards))
+    if rules.pickup == "top":
+        return [cards[:i] + cards[i + 1:] + (cards[i],) for i in range(len(cards))]
+    if len(cards) >= 3 and rules.pickup == "ends":
+        out = []
+        for i, j in combinations(range(len(cards)), 2):
+            middle = tuple(c for k, c in enumerate(cards) if k not in (i, j))
+            out.append((cards[i],) + middle + (cards[j],))
+        return out
+    return [cards]
+
+
+def _runs_in_suit(hand: list[int], s: int, rules: YanivRules) -> list[tuple[int, ...]]:
+    """Runs of 3+ consecutive ranks of suit ``s`` (aces low, Y-DIS-2); wild jokers fill any
+    position but at least one natural card is needed (Y-DIS-3); laid ascending (Y-DIS-5)."""
+    ranks = sorted({rank(c) for c in hand if not is_joker(c) and suit(c) == s})
+    jokers = sorted(c for c in hand if is_joker(c)) if rules.jokers_wild else []
+    runs = []
+    for k in range(1, len(ranks) + 1):
+        for chosen in combinations(ranks, k):
+            lo, hi = chosen[0], chosen[-1]
+            span = hi - lo + 1
+            if span - k > len(jokers):
+                continue
+            for length in range(max(3, span), min(13, k + len(jokers)) + 1):
+                starts = list(range(max(0, hi - length + 1), min(lo, 13 - length) + 1))
+                if rules.pickup == "any":
+                    starts = starts[:1]  # with any card takeable, joker positions change nothing
+                for start in starts:
+                    spare = iter(jokers)
+                    laid = tuple(s * 13 + r if r in chosen else next(spare) for r in range(start, start + length))
+                    runs.append(laid)
+                    if rules.pickup == "top":  # Kluft: laid high to low, the low card on top
+                        runs.append(laid[::-1])
+    return runs
+
+
+def legal_groups(hand: list[int], rules: YanivRules) -> list[tuple[int, ...]]:
+    """Every legal discard (Y-DIS-1..6) as laid, sorted by (length, cards)."""
+    groups: set[tuple[int, ...]] = {(c,) for c in hand}
+    by_rank: dict[int, list[int]] = {}
+    for c in hand:
+        if not is_joker(c):
+            by_rank.setdefault(rank(c), []).append(c)
+    jokers = [c for c in hand if is_joker(c)]
+    same_rank = list(by_rank.values())
+    if rules.joker_pair_set:
+        same_rank.append(jokers)
+    for cards in same_rank:
+        for k in range(2, len(cards) + 1):
+            for combo in combinations(cards, k):
+                groups.update(_set_layouts(combo, rules))
+    for s in range(4):
+        groups.update(_runs_in_suit(hand, s, rules))
+    return sorted(groups, key=lambda g: (len(g), g))
+
+
+def is_set(group: tuple[int, ...]) -> bool:
+    naturals = [c for c in group if not is_joker(c)]
+    if len(group) < 2:
+        return False
+    if not naturals:
+        return True
+    return len(naturals) == len(group) and len({rank(c) for c in naturals}) == 1
+
+
+def available_positions(group: list[int], rules: YanivRules) -> list[int]:
+    """Y-DRAW-2: the ends of the previous discard; Y-V-PICK any card of a set; Y-V-NEP any card;
+    Y-V-KLUFT only the top (last laid) card."""
+    n = len(group)
+    if n == 0:
+        return []
+    if rules.pickup == "top":
+        return [n - 1]
+    if rules.pickup == "any" or n <= 2 or (rules.pickup == "any_set" and is_set(tuple(group))):
+        return list(range(n))
+    return [0, n - 1]
+
+
+def available_cards(group: list[int], rules: YanivRules) -> list[int]:
+    return sorted({group[p] for p in available_positions(group, rules)})
+
+
+# ----- Section 4: scoring -------------------------------------------------------------------------
+def round_scores(totals: dict[int, int], caller: int, rules: YanivRules) -> tuple[dict[int, int], bool]:
+    """Y-SC-1/2: the caller scores 0 if strictly lowest; otherwise Asaf — the caller adds hand +
+    penalty and the others score by ``failed_call_others``."""
+    mine = totals[caller]
+    others = {p: t for p, t in totals.items() if p != caller}
+    asaf = any(t <= mine for t in others.values())
+    if not asaf:
+        return {caller: 0, **others}, False
+    scores = {caller: mine + rules.asaf_penalty}
+    for p, t in others.items():
+        if rules.failed_call_others == "zero":
+            scores[p] = 0
+        elif rules.failed_call_others == "higher_only":
+            scores[p] = t if t > mine else 0
+        else:
+            scores[p] = t
+    return scores, True
+
+
+# ----- the game -----------------------------------------------------------------------------------
+@dataclass
+class Event:
+    kind: str
+    round: int
+    seat: int
+    text: str
+
+
+@dataclass
+class RoundRecord:
+    round: int
+    starter: int
+    caller: int
+    turns: int
+    asaf: bool
+    totals: dict[int, int]
+    scores: dict[int, int]
+    eliminated: list[int]
+    playoff: bool
+
+
+@dataclass
+class GameRecord:
+    winner: int
+    starter: int
+    scores: list[int]
+    rounds: list[RoundRecord] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    log: list[list[int]] = field(default_factory=list)
+    capped: bool = False
+
+    def log_array(self) -> np.ndarray:
+        arr = np.zeros((len(self.log), LOG_WIDTH), dtype=np.int64)
+        for i, row in enumerate(self.log):
+            arr[i, : len(row)] = row
+        return arr
+
+
+class ReferenceGame:
+    """One game of Yaniv, played rule by rule. ``decide`` is the strategies' decision function
+    (the same one the kernel calls); ``sids``/``params`` give each seat's strategy."""
+
+    def __init__(self, rules: YanivRules, players: int, sids, params, seed: int, game: int, decide):
+        self.rules = rules
+        self.encoded = rules.encode()
+        self.players = players
+        self.sids = np.asarray(sids, dtype=np.int64)
+        self.params = np.asarray(params, dtype=np.float64)
+        self.decide = decide
+        self.rng = new_state(seed, game)
+        self.scores = [0] * players
+        self.zero_rounds = [0] * players
+        self.alive = [True] * players
+        self.record = GameRecord(winner=-1, starter=-1, scores=[])
+
+    # --- helpers -----------------------------------------------------------------------------
+    def say(self, kind: str, rnd: int, seat: int, text: str) -> None:
+        self.record.events.append(Event(kind, rnd, seat, text))
+
+    def log(self, event: int, rnd: int, seat: int, a: int, b: int, cards=()) -> None:
+        self.record.log.append([event, rnd, seat, a, b, *list(cards)[: L.ROW]])
+
+    def next_seat(self, seat: int) -> int:
+        """Y-PLAY-2: clockwise, or counter-clockwise in Nepali; eliminated players are skipped."""
+        step = -1 if self.rules.direction == "counterclockwise" else 1
+        s = (seat + step) % self.players
+        while not self.alive[s]:
+            s = (s + step) % self.players
+        return s
+
+    def ask(self, kind: int, seat: int, hand: list[int], options: list[tuple[int, ...]], view) -> int:
+        opts = np.zeros((L.MAX_OPTIONS, L.ROW), dtype=np.int64)
+        for i, row in enumerate(options):
+            opts[i, 0] = len(row)
+            opts[i, 1 : 1 + len(row)] = row
+        h = np.zeros(L.MAX_HAND, dtype=np.int64)
+        h[: len(hand)] = hand
+        choice = int(self.decide(kind, self.sids[seat], self.params[seat], h, len(hand), opts, len(options),
+                                 view, self.encoded, self.rng))
+        assert 0 <= choice < len(options), f"strategy chose option {choice} of {len(options)}"
+        return choice
+
+    def view(self, seat, hands, turn, stock, rnd, starter, avail, thrown=()) -> np.ndarray:
+        v = np.zeros(L.VIEW_SIZE, dtype=np.int64)
+        v[L.V_SEAT] = seat
+        v[L.V_PLAYERS] = self.players
+        v[L.V_ALIVE_N] = sum(self.alive)
+        v[L.V_TURN] = turn
+        v[L.V_STOCK] = len(stock)
+        v[L.V_ROUND] = rnd
+        v[L.V_TOTAL] = total(hands[seat], self.rules)
+        v[L.V_STARTER] = starter
+        for p in range(self.players):
+            v[L.V_SCORES + p] = self.scores[p]
+            v[L.V_SIZES + p] = len(hands[p])
+            v[L.V_ALIVE + p] = int(self.alive[p])
+        v[L.V_AVAIL_N] = len(avail)
+        v[L.V_AVAIL : L.V_AVAIL + len(avail)] = avail
+        v[L.V_THROWN_N] = len(thrown)
+        v[L.V_THROWN : L.V_THROWN + len(thrown)] = thrown
+        return v
+
+    # --- Section 2 and 3: one round ----------------------------------------------------------------
+    def play_round(self, rnd: int, starter: int):
+        rules = self.rules
+        # Y-DEAL-1: shuffle; five cards each, one at a time. Y-DEAL-2: the next card turned up.
+        stock = np.array(deck(rules), dtype=np.int64)
+        shuffle(self.rng, stock, len(stock))
+        stock = list(stock)
+        hands: dict[int, list[int]] = {p: [] for p in range(self.players)}
+        for _ in range(HAND_SIZE):
+            for p in range(self.players):
+                if self.alive[p]:
+                    hands[p].append(int(stock.pop()))
+        for p in range(self.players):
+            hands[p].sort()
+            if self.alive[p]:
+                self.log(EV_HAND, rnd, p, len(hands[p]), 0, hands[p])
+                self.say("deal", rnd, p, f"seat {p} is dealt {show(hands[p])} ({total(hands[p], rules)})")
+        previous = [int(stock.pop())]  # the previous discard, as laid
+        buried: list[int] = []  # the rest of the discard pile, in the order it was buried
+        self.log(EV_UPCARD, rnd, -1, previous[0], 0)
+        self.say("upcard", rnd, -1, f"face up: {show(previous)}")
+        n_alive = sum(self.alive)
+        seat, turn, caller = starter, 0, -1
+        while turn < L.TURN_CAP:
+            hand = hands[seat]
+            avail = available_cards(previous, rules)
+            view = self.view(seat, hands, turn, stock, rnd, starter, avail)
+            my_total = total(hand, rules)
+            # Y-CALL-1/2, Y-V-LIMIT: only at the start of one's turn, within the limit.
+            within = rules.call_limit is None or my_total <= rules.call_limit
+            if within and (not rules.full_turn_before_call or turn >= n_alive):
+                choice = self.ask(L.K_CALL, seat, hand, [(0,), (1,)], view)
+                self.log(EV_CALL, rnd, seat, my_total, choice)
+                if choice == 1:
+                    caller = seat
+                    self.say("call", rnd, seat, f"seat {seat} calls Yaniv with {show(hand)} = {my_total}")
+                    break
+            # Y-TURN-1, Y-DIS-1..6: throw one legal group.
+            groups = legal_groups(hand, rules)
+            a = self.ask(L.K_DISCARD, seat, hand, groups, view)
+            thrown = list(groups[a])
+            for c in thrown:
+                hand.remove(c)
+            self.log(EV_DISCARD, rnd, seat, len(thrown), a, thrown)
+            # Y-DRAW-1/2: the stock's top card, or an available card of the previous discard.
+            options = ([(-1,)] if stock else []) + [(c,) for c in avail]
+            view = self.view(seat, hands, turn, stock, rnd, starter, avail, thrown)
+            d = self.ask(L.K_DRAW, seat, hand, options, view)
+            face = options[d][0]
+            if face < 0:
+                card = int(stock.pop())
+                source = "the stock"
+            else:
+                card = face
+                pos = next(p for p in available_positions(previous, rules) if previous[p] == face)
+                del previous[pos]
+                source = "the discard"
+            hand.append(card)
+            hand.sort()
+            self.log(EV_DRAW, rnd, seat, face, card)
+            self.say("turn", rnd, seat, f"seat {seat} throws {show(thrown)}, takes {card_code(card)} from {source}"
+                     f" → {show(hand)} ({total(hand, rules)})")
+            buried.extend(previous)
+            previous = thrown
+            # Y-STOCK-1: drawing the last stock card turns the buried pile into a new stock.
+            if face < 0 and not stock:
+                stock = np.array(buried, dtype=np.int64)
+                shuffle(self.rng, stock, len(stock))
+                stock = list(stock)
+                buried = []
+                self.log(EV_RESHUFFLE, rnd, seat, len(stock), 0)
+                self.say("reshuffle", rnd, seat, f"the stock ran out: {len(stock)} cards reshuffled")
+            turn += 1
+            seat = self.next_seat(seat)
+        totals = {p: total(hands[p], rules) for p in range(self.players) if self.alive[p]}
+        if caller < 0:
+            self.say("cap", rnd, -1, f"the round hit the turn cap ({L.TURN_CAP}); everyone adds their hand")
+        return caller, turn, seat, totals, hands
+
+    # --- Section 4: the game ---------------------------------------------------------------------------
+    def play(self) -> GameRecord:
+        rules = self.rules
+        starter = int(rand_below(self.rng, self.players))  # Y-START-1
+        self.record.starter = starter
+        playoff = False
+        winner = -1
+        rnd = 0
+        while winner < 0:
+            rnd += 1
+            self.say("round", rnd, starter, f"— round {rnd}{' (play-off)' if playoff else ''}: seat {starter} starts —")
+            caller, turns, to_move, totals, hands = self.play_round(rnd, starter)
+            if caller >= 0:
+                scored, asaf = round_scores(totals, caller, rules)
+                if asaf:
+                    lows = [p for p, t in totals.items() if p != caller and t <= totals[caller]]
+                    self.say("asaf", rnd, caller, f"Asaf! seat {lows[0]} has {totals[lows[0]]}")
+            else:
+                scored, asaf = dict(totals), False  # the turn cap: everyone adds their hand
+            # Y-RESET-1 order: (1) add; (2) Y-V-THREE; (3) at most one reset; (4) eliminate.
+            counts_zero = rules.three_zero_bonus and sum(self.alive) > 2
+            for p, s in scored.items():
+                self.scores[p] += s
+                if counts_zero and s == 0:
+                    self.zero_rounds[p] += 1
+                    z = self.zero_rounds[p]
+                    if z % 3 == 0 and (not rules.three_zero_once or z == 3):
+                        self.scores[p] = max(0, self.scores[p] - 20)
+                        self.say("bonus", rnd, p, f"seat {p}: {z} rounds at zero, 20 off → {self.scores[p]}")
+                if not playoff:
+                    new = rules.reset_table().get(self.scores[p])
+                    if new is not None:
+                        self.say("reset", rnd, p, f"seat {p} lands on {self.scores[p]} → {new}")
+                        self.scores[p] = new
+            eliminated = []
+            if not playoff:
+                over = [p for p in scored if self.scores[p] > rules.out_over]
+                if len(over) < len(scored):  # Y-ELIM-1
+                    for p in over:
+                        self.alive[p] = False
+                        eliminated.append(p)
+                else:  # Y-ELIM-2: everyone left went over together
+                    playoff = True
+            if playoff:
+                low = min(self.scores[p] for p in scored)
+                for p in scored:
+                    if self.scores[p] != low:
+                        self.alive[p] = False
+                        eliminated.append(p)
+            alive = [p for p in range(self.players) if self.alive[p]]
+            if len(alive) == 1:
+                winner = alive[0]
+            for p in range(self.players):
+                self.log(EV_SCORE, rnd, p, scored.get(p, 0), self.scores[p])
+            mask = sum(1 << p for p in eliminated)
+            self.log(EV_ROUND, rnd, caller, int(asaf), mask)
+            self.say("scores", rnd, -1, "scores: " + ", ".join(
+                f"seat {p} {self.scores[p]} (+{scored[p]})" for p in sorted(scored)))
+            for p in eliminated:
+                self.say("out", rnd, p, f"seat {p} is out with {self.scores[p]}")
+            self.record.rounds.append(RoundRecord(rnd, starter, caller, turns, asaf, totals,
+                                                  {p: self.scores[p] for p in range(self.players)}, eliminated,
+                                                  playoff))
+            if winner >= 0:
+                break
+            if rnd >= L.ROUND_CAP:
+                winner = min(alive, key=lambda p: (self.scores[p], p))
+                self.record.capped = True
+                break
+            # Y-START-2: lowest hand among those still in; ties from the caller's left, caller last.
+            ref = caller if caller >= 0 else to_move
+            order = []
+            s = ref
+            step = -1 if rules.direction == "counterclockwise" else 1
+            for _ in range(self.players):
+                s = (s + step) % self.players
+                if self.alive[s]:
+                    order.append(s)
+            starter = min(order, key=lambda p: (totals[p], order.index(p)))
+        self.record.winner = winner
+        self.record.scores = list(self.scores)
+        self.say("winner", rnd, winner, f"seat {winner} wins after {rnd} rounds")
+        return self.record
+
+
+def show(cards) -> str:
+    return " ".join(card_code(c) for c in cards) if len(cards) else "—"
+
+
+def play_reference(rules: YanivRules, players: int, sids, params, seed: int, game: int, decide) -> GameRecord:
+    return ReferenceGame(rules, players, sids, params, seed, game, decide).play()

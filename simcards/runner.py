@@ -1,0 +1,99 @@
+"""Run many games in chunks: one jitted call per chunk, a progress bar, Ctrl-C keeps what finished.
+
+The runner never loops over games in Python; it only cuts the index range into chunks, hands each
+chunk to the game's batch function and collects the columnar results. Game ``i`` is the same game
+whatever the chunk size, so chunking is invisible in the results.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+import numba
+
+DEFAULT_CHUNK = 50_000
+
+
+@dataclass
+class Chunk:
+    first: int
+    count: int
+
+
+def chunks(total: int, chunk: int = DEFAULT_CHUNK, start: int = 0) -> Iterator[Chunk]:
+    first = start
+    end = start + total
+    while first < end:
+        count = min(chunk, end - first)
+        yield Chunk(first, count)
+        first += count
+
+
+def set_threads(threads: int | None) -> int:
+    """Use ``threads`` numba threads (None: all). Returns the number in use."""
+    if threads is not None:
+        top = numba.config.NUMBA_NUM_THREADS
+        if not 1 <= threads <= top:
+            from simcards.errors import SimcardsError
+
+            raise SimcardsError(f"--threads {threads}: allowed 1..{top} on this machine")
+        numba.set_num_threads(threads)
+    return numba.get_num_threads()
+
+
+class Progress:
+    """A rich progress bar on stderr that appears only once a run has taken more than a second."""
+
+    def __init__(self, total: int, label: str, enabled: bool = True):
+        self.total = total
+        self.label = label
+        self.enabled = enabled and total > 0
+        self.start = time.perf_counter()
+        self.done = 0
+        self._bar = None
+        self._task = None
+
+    def advance(self, n: int) -> None:
+        self.done += n
+        if not self.enabled:
+            return
+        if self._bar is None and time.perf_counter() - self.start > 1.0 and self.done < self.total:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn, TimeRemainingColumn
+
+            self._bar = Bar(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                            TextColumn("games"), TimeRemainingColumn(), console=Console(file=sys.stderr),
+                            transient=True)
+            self._bar.start()
+            self._task = self._bar.add_task(self.label, total=self.total, completed=self.done)
+        elif self._bar is not None:
+            self._bar.update(self._task, completed=self.done)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+
+
+def run_chunked(total: int, play: Callable[[int, int], object], on_result: Callable[[Chunk, object], None],
+                chunk: int = DEFAULT_CHUNK, progress: bool = True, label: str = "simulating") -> tuple[int, bool]:
+    """Play ``total`` games in chunks; ``on_result`` receives each chunk's result as soon as it is
+    done. Returns (games completed, interrupted?). Ctrl-C stops after keeping finished chunks."""
+    # Small first chunks so the bar appears promptly and compile time is not hidden in a big chunk.
+    bar = Progress(total, label, progress)
+    done = 0
+    interrupted = False
+    try:
+        for ch in chunks(total, chunk):
+            result = play(ch.first, ch.count)
+            on_result(ch, result)
+            done += ch.count
+            bar.advance(ch.count)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        bar.close()
+    return done, interrupted

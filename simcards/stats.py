@@ -1,0 +1,70 @@
+"""Confidence intervals. Every rate or mean we show a user goes through here."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A point estimate with its 95% confidence interval."""
+
+    value: float
+    low: float
+    high: float
+    n: int
+
+    def as_dict(self) -> dict:
+        return {"value": self.value, "ci95": [self.low, self.high], "n": self.n}
+
+    def pct(self, digits: int = 1) -> str:
+        """``'52.3% [51.8, 52.8]'``"""
+        return f"{100 * self.value:.{digits}f}% [{100 * self.low:.{digits}f}, {100 * self.high:.{digits}f}]"
+
+    def num(self, digits: int = 2) -> str:
+        return f"{self.value:.{digits}f} [{self.low:.{digits}f}, {self.high:.{digits}f}]"
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> Estimate:
+    """Wilson score interval for a binomial proportion (good near 0 and 1, unlike Wald)."""
+    if n <= 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), n)
+
+
+def mean_ci(values, z: float = Z95) -> Estimate:
+    """Mean with a normal-approximation interval (the samples here number in the thousands)."""
+    x = np.asarray(values, dtype=np.float64)
+    n = x.size
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    m = float(x.mean())
+    if n == 1:
+        return Estimate(m, math.nan, math.nan, 1)
+    se = float(x.std(ddof=1)) / math.sqrt(n)
+    return Estimate(m, m - z * se, m + z * se, n)
+
+
+def ratio_ci(numer, denom, z: float = Z95) -> Estimate:
+    """Ratio of sums over independent units (e.g. turns per round, with games as units),
+    with a delta-method interval that respects the clustering of rounds within games."""
+    a = np.asarray(numer, dtype=np.float64)
+    b = np.asarray(denom, dtype=np.float64)
+    n = a.size
+    if n == 0 or b.sum() == 0:
+        return Estimate(math.nan, math.nan, math.nan, n)
+    r = a.sum() / b.sum()
+    if n == 1:
+        return Estimate(r, math.nan, math.nan, 1)
+    resid = a - r * b
+    se = math.sqrt(float((resid**2).sum()) / (n * (n - 1))) / float(b.mean())
+    return Estimate(r, r - z * se, r + z * se, n)

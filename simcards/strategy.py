@@ -1,0 +1,217 @@
+"""Strategy specs shared by every game: families with typed parameters, specs, TOML files and
+user plugins.
+
+A *family* is a parameterised policy (``threshold``, ``knock``…) that a game's kernel knows by an
+integer id. A *strategy* is a family with parameter values, written as a short spec::
+
+    random
+    threshold:call=5,keep=0.5
+    strategies/yaniv/cautious.toml
+    my_policies.py:lowball            (a user policy registered by that file)
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from simcards.errors import SimcardsError
+
+N_PARAMS = 8  # every game passes each seat a float64 vector of this length
+FIRST_CUSTOM_SID = 100
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    default: float
+    low: float
+    high: float
+    help: str
+    integer: bool = False
+
+
+@dataclass(frozen=True)
+class Family:
+    """A strategy family: a kernel id, its parameters (in vector order) and a description."""
+
+    name: str
+    sid: int
+    description: str
+    params: tuple[Param, ...] = ()
+    stochastic: bool = False
+    decide: Callable | None = field(default=None, compare=False)  # user policies only
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        known = ", ".join(p.name for p in self.params) or "none"
+        raise SimcardsError(f"strategy {self.name!r} has no parameter {name!r}; its parameters: {known}")
+
+
+@dataclass(frozen=True)
+class Strategy:
+    family: Family
+    values: tuple[tuple[str, float], ...]
+
+    @property
+    def spec(self) -> str:
+        changed = [f"{k}={_fmt(v)}" for k, v in self.values if v != self.family.param(k).default]
+        return self.family.name + (":" + ",".join(changed) if changed else "")
+
+    def vector(self) -> np.ndarray:
+        vec = np.zeros(N_PARAMS, dtype=np.float64)
+        for i, (_, v) in enumerate(self.values):
+            vec[i] = v
+        return vec
+
+    def as_dict(self) -> dict:
+        return {"family": self.family.name, "params": dict(self.values)}
+
+
+def _fmt(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else f"{v:g}"
+
+
+# ----- registry of user policies, per game --------------------------------------------------
+_CUSTOM: dict[str, dict[str, Family]] = {}
+
+
+def register(game: str, name: str, decide: Callable, params: dict[str, float] | None = None,
+             description: str = "a user policy", stochastic: bool = False) -> Family:
+    """Register a user policy for ``game`` under ``name``. ``decide`` must be a numba ``@njit``
+    function with the game's policy signature (see the game's ``policies`` module). ``params``
+    maps parameter names to defaults (at most 8; any value is accepted)."""
+    table = _CUSTOM.setdefault(game, {})
+    if name in table and table[name].decide is decide:
+        return table[name]
+    plist = tuple(Param(k, float(v), -1e12, 1e12, "user parameter") for k, v in (params or {}).items())
+    if len(plist) > N_PARAMS:
+        raise SimcardsError(f"policy {name!r} declares {len(plist)} parameters; at most {N_PARAMS}")
+    fam = Family(name, FIRST_CUSTOM_SID + len(table), description, plist, stochastic, decide)
+    table[name] = fam
+    return fam
+
+
+def custom_families(game: str) -> dict[str, Family]:
+    return dict(_CUSTOM.get(game, {}))
+
+
+def load_plugin(path: str | Path) -> None:
+    """Import a user's Python file; its ``register(...)`` calls add policies."""
+    path = Path(path)
+    if not path.is_file():
+        raise SimcardsError(f"strategy file {str(path)!r} does not exist")
+    name = "simcards_user_" + path.stem.replace("-", "_")
+    if name in sys.modules:
+        return
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except SimcardsError:
+        raise
+    except Exception as exc:  # a user's file: report it in one line
+        del sys.modules[name]
+        raise SimcardsError(f"could not load policy file {str(path)!r}: {type(exc).__name__}: {exc}") from None
+
+
+# ----- parsing --------------------------------------------------------------------------------
+def _convert(fam: Family, key: str, raw: Any) -> float:
+    p = fam.param(key)
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        raise SimcardsError(f"strategy {fam.name}: {key}={raw!r} is not a number") from None
+    if not p.low <= value <= p.high:
+        raise SimcardsError(f"strategy {fam.name}: {key}={_fmt(value)} is out of range {_fmt(p.low)}..{_fmt(p.high)}")
+    if p.integer and not value.is_integer():
+        raise SimcardsError(f"strategy {fam.name}: {key}={raw} must be a whole number")
+    return value
+
+
+def make_strategy(fam: Family, given: dict[str, Any]) -> Strategy:
+    values = {p.name: p.default for p in fam.params}
+    for k, v in given.items():
+        values[k] = _convert(fam, k, v)
+    return Strategy(fam, tuple((p.name, values[p.name]) for p in fam.params))
+
+
+def _load_toml(path: Path, game: str, families: dict[str, Family]) -> Strategy:
+    try:
+        data = tomllib.loads(path.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise SimcardsError(f"malformed strategy file {str(path)!r}: {exc}") from None
+    if "game" in data and data["game"] != game:
+        raise SimcardsError(f"strategy file {str(path)!r} is for {data['game']!r}, not {game!r}")
+    family = data.get("family")
+    if not isinstance(family, str):
+        raise SimcardsError(f"malformed strategy file {str(path)!r}: it needs a line family = \"...\"")
+    if "plugin" in data:
+        load_plugin((path.parent / data["plugin"]).resolve())
+        families = {**families, **custom_families(game)}
+    params = data.get("params", {})
+    if not isinstance(params, dict):
+        raise SimcardsError(f"malformed strategy file {str(path)!r}: [params] must be a table")
+    return make_strategy(_family(family, families, game), params)
+
+
+def _family(name: str, families: dict[str, Family], game: str) -> Family:
+    all_fams = {**families, **custom_families(game)}
+    if name not in all_fams:
+        raise SimcardsError(f"unknown {game} strategy {name!r}; known: {', '.join(all_fams)} "
+                            "(or a .toml file, or file.py:name)")
+    return all_fams[name]
+
+
+def parse_spec(spec: str, game: str, families: dict[str, Family]) -> Strategy:
+    """``random`` · ``threshold:call=5,keep=0.5`` · ``path.toml`` · ``file.py:name[:k=v,...]``."""
+    text = spec.strip()
+    if not text:
+        raise SimcardsError("empty strategy spec")
+    if text.endswith(".toml"):
+        path = Path(text)
+        if not path.is_file():
+            raise SimcardsError(f"strategy file {text!r} does not exist")
+        return _load_toml(path, game, families)
+    head, _, rest = text.partition(":")
+    if head.endswith(".py"):
+        load_plugin(head)
+        head, _, rest = rest.partition(":")
+    fam = _family(head, families, game)
+    given: dict[str, str] = {}
+    if rest:
+        for item in rest.split(","):
+            key, eq, value = item.partition("=")
+            if not eq or not key.strip():
+                raise SimcardsError(f"strategy {text!r}: parameters are written key=value, separated by commas")
+            given[key.strip()] = value.strip()
+    return make_strategy(fam, given)
+
+
+def seat_strategies(specs: list[str] | tuple[str, ...] | None, players: int, game: str,
+                    families: dict[str, Family], default: str) -> list[Strategy]:
+    """One spec for every seat, or exactly one per seat."""
+    specs = list(specs or [default])
+    if len(specs) == 1:
+        specs = specs * players
+    if len(specs) != players:
+        raise SimcardsError(f"give one --strategy for all seats or exactly {players} (one per seat); got {len(specs)}")
+    cache: dict[str, Strategy] = {}
+    out = []
+    for s in specs:
+        if isinstance(s, Strategy):
+            out.append(s)
+            continue
+        if s not in cache:
+            cache[s] = parse_spec(s, game, families)
+        out.append(cache[s])
+    return out
