@@ -1,0 +1,1 @@
+"""Two Hundred (200): auction, trump, nine tricks, contract scoring."""
