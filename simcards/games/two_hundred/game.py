@@ -14,6 +14,7 @@ from simcards.games.base import GameDef, GameRun, OptionInfo
 from simcards.games.two_hundred import layout as L
 from simcards.games.two_hundred import rules as R
 from simcards.games.two_hundred.kernel import make_engine
+from simcards.games.two_hundred.layout import V_SEAT
 from simcards.games.two_hundred.policies import SID_HEURISTIC, SID_RANDOM, builtin_decide
 from simcards.stats import mean_ci, ratio_ci, wilson
 from simcards.strategy import Family, Param, Strategy
@@ -61,10 +62,10 @@ def _chain(inner, sid0: int, fn):
     """A decision function that sends strategy ``sid0`` to a user policy and the rest inward."""
 
     @njit(cache=True)
-    def decide(kind, sid, params, hand, opts, n_opts, view, rules, rng):
+    def decide(kind, sid, table, hand, opts, n_opts, view, rules, rng):
         if sid == sid0:
-            return fn(kind, params, hand, opts, n_opts, view, rules, rng)
-        return inner(kind, sid, params, hand, opts, n_opts, view, rules, rng)
+            return fn(kind, table[view[V_SEAT]], hand, opts, n_opts, view, rules, rng)
+        return inner(kind, sid, table, hand, opts, n_opts, view, rules, rng)
 
     return decide
 

@@ -95,7 +95,7 @@ LOG_WIDTH = 5  # [event, deal, seat, a, b]
 # EV_GAME  seat = winning team (-1 not over), a = score team 0, b = score team 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def beats(new, cur, trump):
     """T-PLAY-2: does card bit ``new`` beat the card bit ``cur`` currently winning the trick?
     A trump beats any non-trump; otherwise only a higher card of the same suit wins."""
@@ -143,7 +143,7 @@ def game_winner(s0, s1, contract_team, target, hole):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _log(log, n_log, event, deal, seat, a, b):
     if n_log < log.shape[0]:
         log[n_log, 0] = event
@@ -154,7 +154,7 @@ def _log(log, n_log, event, deal, seat, a, b):
     return n_log + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_options(hand, lead, opts):
     """T-PLAY-1: the faces of the legal cards (suit led if held, else any card), by suit then
     rank low to high; returns their count."""
@@ -175,7 +175,8 @@ def legal_options(hand, lead, opts):
 
 def make_engine(decide):
     """Build ``(play_deal, play_game, play_batch)`` around ``decide(kind, sid, params, hand, opts,
-    n_opts, view, rules, rng)``."""
+    n_opts, view, rules, rng)``, where ``params`` is the (seats × 8) parameter table; the deciding
+    seat is ``view[V_SEAT]``."""
 
     @njit(cache=True)
     def play_deal(deal, dealer, rules, sids, params, rng, deck, hands, opts, view, scores, res, log, n_log):
@@ -234,7 +235,7 @@ def make_engine(decide):
                         n_opts += 1
                         b += step
                 view[V_SEAT] = seat
-                c = decide(K_BID, sids[seat], params[seat], hands[seat], opts, n_opts, view, rules, rng)
+                c = decide(K_BID, sids[seat], params, hands[seat], opts, n_opts, view, rules, rng)
                 v = opts[c]
                 n_log = _log(log, n_log, EV_BID, deal, seat, v, 0)
                 if v == 0:
@@ -261,7 +262,7 @@ def make_engine(decide):
         for s in range(4):
             opts[s] = s
         view[V_SEAT] = bidder
-        c = decide(K_TRUMP, sids[bidder], params[bidder], hands[bidder], opts, 4, view, rules, rng)
+        c = decide(K_TRUMP, sids[bidder], params, hands[bidder], opts, 4, view, rules, rng)
         trump = opts[c]
         view[V_TRUMP] = trump
         res[2] = trump
@@ -289,7 +290,7 @@ def make_engine(decide):
             for k in range(N_PLAYERS):
                 n_opts = legal_options(hands[seat], lead, opts)
                 view[V_SEAT] = seat
-                c = decide(K_PLAY, sids[seat], params[seat], hands[seat], opts, n_opts, view, rules, rng)
+                c = decide(K_PLAY, sids[seat], params, hands[seat], opts, n_opts, view, rules, rng)
                 face = opts[c]
                 b = BIT_OF_FACE[face]
                 hands[seat] &= ~(np.int64(1) << b)
@@ -333,6 +334,11 @@ def make_engine(decide):
         deal; deals past ``row_cap`` are played but not written. Returns the log length."""
         rng = np.zeros(1, dtype=np.uint64)
         seed_state(rng, seed, game)
+        # Private copies: the shared inputs are read by every thread, and reference counting on
+        # shared arrays makes the threads fight over one cache line.
+        rules = rules.copy()
+        sids = sids.copy()
+        params = params.copy()
         deck = np.zeros(DECK_SIZE, dtype=np.int64)
         hands = np.zeros(N_PLAYERS, dtype=np.int64)
         opts = np.zeros(MAX_OPTIONS, dtype=np.int64)

@@ -151,12 +151,12 @@ def _above(order):
     return LANE_FULL & ~((1 << (order + 1)) - 1)
 
 
-@njit(cache=True)
-def _lead(params, hand, unseen, trump, contractor):
+@njit(cache=True, inline="always")
+def _lead(table, row, hand, unseen, trump, contractor):
     tl = (hand >> (LANE * trump)) & LANE_FULL
     ut = (unseen >> (LANE * trump)) & LANE_FULL
     # Draw trumps with the boss trump while the opponents may still hold some.
-    if params[P_DRAW] >= 0.5 and contractor and tl and ut and LANE_HIGH[tl] > LANE_HIGH[ut]:
+    if table[row, P_DRAW] >= 0.5 and contractor and tl and ut and LANE_HIGH[tl] > LANE_HIGH[ut]:
         return LANE * trump + LANE_HIGH[tl]
     # Lead from strength: a side card no unseen card can beat, in the suit most others still hold.
     best = -1
@@ -177,8 +177,8 @@ def _lead(params, hand, unseen, trump, contractor):
     return _pick(side if side else hand, trump, False)
 
 
-@njit(cache=True)
-def _follow(params, hand, unseen, trump, seat, view):
+@njit(cache=True, inline="always")
+def _follow(table, row, hand, unseen, trump, seat, view):
     lead = view[V_LEAD_SUIT]
     wb = BIT_OF_FACE[view[V_WIN_FACE]]
     ws = view[V_WIN_SEAT]
@@ -194,7 +194,7 @@ def _follow(params, hand, unseen, trump, seat, view):
             higher = (unseen >> (LANE * wsuit)) & _above(word)
             if higher == 0 and (wsuit == trump or ((unseen >> (LANE * trump)) & LANE_FULL) == 0):
                 safe = True
-        return _pick(legal, trump, safe and params[P_SMEAR] >= 0.5)
+        return _pick(legal, trump, safe and table[row, P_SMEAR] >= 0.5)
     if ll:
         if wsuit != lead:  # already trumped: follow cheaply
             return _pick(legal, trump, False)
@@ -210,7 +210,7 @@ def _follow(params, hand, unseen, trump, seat, view):
         return _pick(legal, trump, False)
     # Void in the suit led: ruff when the trick is worth it, with the lowest trump that wins.
     tl = (hand >> (LANE * trump)) & LANE_FULL
-    if tl and view[V_TRICK_POINTS] >= params[P_RUFF_MIN]:
+    if tl and view[V_TRICK_POINTS] >= table[row, P_RUFF_MIN]:
         beat = tl & _above(word) if wsuit == trump else tl
         if beat:
             return LANE * trump + LANE_LOW[beat]
@@ -220,6 +220,12 @@ def _follow(params, hand, unseen, trump, seat, view):
 
 @njit(cache=True)
 def heuristic_decide(kind, params, hand, opts, n_opts, view, rules, rng):
+    """The ``heuristic`` family with the public policy signature (see ``_heuristic``)."""
+    return _heuristic(kind, params.reshape((1, params.shape[0])), 0, hand, opts, n_opts, view)
+
+
+@njit(cache=True, inline="always")
+def _heuristic(kind, table, row, hand, opts, n_opts, view):
     """The ``heuristic`` family. Bidding: estimate the team's points in each trump suit and bid
     the minimum raise while it stays within estimate × ``aggr`` (not over the partner unless
     ``raise``). Trump: the suit with the best estimate. Play: lead boss cards (draw trumps first
@@ -230,14 +236,14 @@ def heuristic_decide(kind, params, hand, opts, n_opts, view, rules, rng):
     if kind == K_BID:
         seat = view[V_SEAT]
         hb = view[V_BIDDER]
-        if hb >= 0 and hb % 2 == seat % 2 and params[P_RAISE] < 0.5:
+        if hb >= 0 and hb % 2 == seat % 2 and table[row, P_RAISE] < 0.5:
             return 0
-        t, e = best_trump(hand, params[P_PARTNER])
-        if opts[1] <= e * params[P_AGGR]:
+        t, e = best_trump(hand, table[row, P_PARTNER])
+        if opts[1] <= e * table[row, P_AGGR]:
             return 1
         return 0
     if kind == K_TRUMP:
-        t, e = best_trump(hand, params[P_PARTNER])
+        t, e = best_trump(hand, table[row, P_PARTNER])
         for i in range(n_opts):
             if opts[i] == t:
                 return i
@@ -246,9 +252,9 @@ def heuristic_decide(kind, params, hand, opts, n_opts, view, rules, rng):
     trump = view[V_TRUMP]
     unseen = DECK_MASK & ~view[V_PLAYED] & ~hand
     if view[V_N_IN] == 0:
-        b = _lead(params, hand, unseen, trump, view[V_BIDDER] % 2 == seat % 2)
+        b = _lead(table, row, hand, unseen, trump, view[V_BIDDER] % 2 == seat % 2)
     else:
-        b = _follow(params, hand, unseen, trump, seat, view)
+        b = _follow(table, row, hand, unseen, trump, seat, view)
     face = FACE_OF_BIT[b]
     for i in range(n_opts):
         if opts[i] == face:
@@ -256,8 +262,10 @@ def heuristic_decide(kind, params, hand, opts, n_opts, view, rules, rng):
     return 0
 
 
-@njit(cache=True)
-def builtin_decide(kind, sid, params, hand, opts, n_opts, view, rules, rng):
+@njit(cache=True, inline="always")
+def builtin_decide(kind, sid, table, hand, opts, n_opts, view, rules, rng):
+    """The engines' dispatcher: ``table`` holds every seat's parameters; the deciding seat is
+    ``view[V_SEAT]``."""
     if sid == SID_RANDOM:
-        return random_decide(kind, params, hand, opts, n_opts, view, rules, rng)
-    return heuristic_decide(kind, params, hand, opts, n_opts, view, rules, rng)
+        return rand_below(rng, n_opts)
+    return _heuristic(kind, table, view[V_SEAT], hand, opts, n_opts, view)

@@ -13,7 +13,7 @@ from simcards.games.yaniv.layout import MAX_HAND, MAX_OPTIONS
 
 TAKE_TOP, TAKE_ALL, TAKE_ENDS = 0, 1, 2
 ROW = MAX_HAND + 1
-SCRATCH = 3 * ROW + MAX_OPTIONS
+SCRATCH = 3 * ROW
 from simcards.games.yaniv.rules import (
     PICK_ANY,
     PICK_ANY_SET,
@@ -33,68 +33,60 @@ def hand_total(hand, n, rules):
     return total
 
 
+# Bit tricks over 13-bit rank lanes, as lookup tables (module arrays are constants in numba).
+POPCOUNT13 = np.array([bin(m).count("1") for m in range(1 << 13)], dtype=np.int64)
+LOWBIT13 = np.array([(m & -m).bit_length() - 1 if m else -1 for m in range(1 << 13)], dtype=np.int64)
+HIGHBIT13 = np.array([m.bit_length() - 1 for m in range(1 << 13)], dtype=np.int64)
+
+
 @njit(cache=True)
 def _row_key(buf, length):
     """Order key: length first, then the first nine laid cards (6 bits each)."""
     key = np.int64(length)
-    for i in range(9):
-        key = key * 64 + (buf[i] if i < length else 0)
+    m = min(length, 9)
+    for i in range(m):
+        key = key * 64 + buf[i]
+    for i in range(m, 9):
+        key = key * 64
     return key
 
 
 @njit(cache=True)
-def _push(raw, keys, count, buf, length):
-    """Append the group in ``buf`` unless an identical one is already there."""
+def _push(out, keys, first, count, buf, length, dedupe):
+    """Insert the group in ``buf`` into rows ``out[first:first+count]``, kept sorted by key;
+    with ``dedupe`` (hands holding two copies of a face) an identical group is skipped."""
     key = _row_key(buf, length)
-    for i in range(count):
-        if keys[i] == key:
-            same = True
-            for j in range(9, length):
-                if raw[i, 1 + j] != buf[j]:
-                    same = False
-                    break
-            if same:
-                return count
-    if count >= MAX_OPTIONS:
+    if dedupe:
+        for i in range(first, first + count):
+            if keys[i] == key and out[i, 0] == length:
+                same = True
+                for j in range(9, length):
+                    if out[i, 1 + j] != buf[j]:
+                        same = False
+                        break
+                if same:
+                    return count
+    if first + count >= MAX_OPTIONS:
         return count
-    raw[count, 0] = length
+    pos = first + count
+    while pos > first and keys[pos - 1] > key:
+        src = pos - 1
+        for j in range(out[src, 0] + 1):
+            out[pos, j] = out[src, j]
+        keys[pos] = keys[src]
+        pos -= 1
+    out[pos, 0] = length
     for j in range(length):
-        raw[count, 1 + j] = buf[j]
-    keys[count] = key
+        out[pos, 1 + j] = buf[j]
+    keys[pos] = key
     return count + 1
 
 
 @njit(cache=True)
-def _sorted_copy(raw, keys, count, out, order):
-    """Insertion-sort the rows by key into ``out``."""
-    for i in range(count):
-        j = i
-        while j > 0 and keys[order[j - 1]] > keys[i]:
-            order[j] = order[j - 1]
-            j -= 1
-        order[j] = i
-    for i in range(count):
-        src = order[i]
-        length = raw[src, 0]
-        for j in range(length + 1):
-            out[i, j] = raw[src, j]
-    return count
-
-
-@njit(cache=True)
-def _popcount(x):
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
-
-
-@njit(cache=True)
-def _add_sets(hand, n, pickup, raw, keys, count, buf, members, m, sub_buf):
+def _add_sets(hand, pickup, out, keys, first, count, buf, members, m, sub_buf, dedupe):
     """All sets (2+ cards) drawn from ``members`` (hand indices of one rank, or the jokers)."""
-    for mask in range(1, 1 << m):
-        k = _popcount(mask)
+    for mask in range(3, 1 << m):
+        k = POPCOUNT13[mask]
         if k < 2:
             continue
         t = 0
@@ -110,7 +102,7 @@ def _add_sets(hand, n, pickup, raw, keys, count, buf, members, m, sub_buf):
                         buf[t] = sub_buf[b]
                         t += 1
                 buf[k - 1] = sub_buf[top]
-                count = _push(raw, keys, count, buf, k)
+                count = _push(out, keys, first, count, buf, k, dedupe)
         elif k >= 3 and pickup != PICK_ANY and pickup != PICK_ANY_SET:
             for e1 in range(k):  # Y-DIS-6: the discarder chooses the two end cards
                 for e2 in range(e1 + 1, k):
@@ -121,36 +113,59 @@ def _add_sets(hand, n, pickup, raw, keys, count, buf, members, m, sub_buf):
                             buf[t] = sub_buf[b]
                             t += 1
                     buf[k - 1] = sub_buf[e2]
-                    count = _push(raw, keys, count, buf, k)
+                    count = _push(out, keys, first, count, buf, k, dedupe)
         else:
             for b in range(k):
                 buf[b] = sub_buf[b]
-            count = _push(raw, keys, count, buf, k)
+            count = _push(out, keys, first, count, buf, k, dedupe)
     return count
 
 
 @njit(cache=True)
-def legal_groups(hand, n, rules, raw, keys, out, scratch):
+def _add_run(hand, suit, sub, length, start, first_joker, pickup, out, keys, first, count, buf, dedupe):
+    """Lay ranks ``start..start+length-1`` of ``suit``: naturals where ``sub`` has the rank,
+    the hand's jokers (in id order) elsewhere."""
+    j = first_joker
+    for q in range(length):
+        rank = start + q
+        if sub >> rank & 1:
+            buf[q] = suit * 13 + rank
+        else:
+            buf[q] = hand[j]
+            j += 1
+    count = _push(out, keys, first, count, buf, length, dedupe)
+    if pickup == PICK_TOP:  # Kluft: laid high to low puts the low card on top
+        for q in range(length // 2):
+            tmp = buf[q]
+            buf[q] = buf[length - 1 - q]
+            buf[length - 1 - q] = tmp
+        count = _push(out, keys, first, count, buf, length, dedupe)
+    return count
+
+
+@njit(cache=True)
+def legal_groups(hand, n, rules, out, keys, scratch):
     """Every legal discard group of the sorted hand ``hand[:n]`` (Y-DIS-1..6), as rows of ``out``
-    sorted by (length, laid cards). Returns the number of rows. ``scratch`` is an int64 work
-    array of at least ``SCRATCH`` entries (no allocation on the hot path)."""
+    sorted by (length, laid cards). Returns the number of rows. ``keys`` (MAX_OPTIONS) and
+    ``scratch`` (``SCRATCH``) are work arrays, so nothing is allocated on the hot path."""
     pickup = rules[R_PICKUP]
-    wild = rules[R_WILD] != 0
     buf = scratch[0:ROW]
     members = scratch[ROW:2 * ROW]
     sub_buf = scratch[2 * ROW:3 * ROW]
-    order = scratch[3 * ROW:3 * ROW + MAX_OPTIONS]
     # Singles come first in the order and the hand is sorted: write them straight out.
     singles = 0
+    dedupe = False
     for i in range(n):
         if i == 0 or hand[i] != hand[i - 1]:
             out[singles, 0] = 1
             out[singles, 1] = hand[i]
             singles += 1
+        else:
+            dedupe = True  # two copies of a face (two decks): groups may repeat
     # One pass for what multi-card groups need; most hands have none and stop here.
     rank_seen = 0
     rank_twice = 0
-    suit_counts = 0  # 4 bits per suit
+    lanes = 0  # bit suit*13+rank: the naturals present (= face ids)
     n_jokers = 0
     for i in range(n):
         c = hand[i]
@@ -160,80 +175,66 @@ def legal_groups(hand, n, rules, raw, keys, out, scratch):
             bit = 1 << (c % 13)
             rank_twice |= rank_seen & bit
             rank_seen |= bit
-            suit_counts += 1 << (4 * (c // 13))
-    usable_jokers = n_jokers if wild else 0
-    run_possible = False
+            lanes |= 1 << c
+    wild_jokers = n_jokers if rules[R_WILD] != 0 else 0
+    run_suits = 0
     for suit in range(4):
-        if (suit_counts >> (4 * suit) & 15) + usable_jokers >= 3 and suit_counts >> (4 * suit) & 15:
-            run_possible = True
+        lane = lanes >> (13 * suit) & 0x1FFF
+        if lane and POPCOUNT13[lane] + wild_jokers >= 3:
+            run_suits |= 1 << suit
     pair_jokers = rules[R_JOKER_PAIR] != 0 and n_jokers >= 2
-    if rank_twice == 0 and not run_possible and not pair_jokers:
+    if rank_twice == 0 and run_suits == 0 and not pair_jokers:
         return singles
     count = 0
     # Sets of equal rank (Y-DIS-1); jokers never join them (Y-DIS-3 Decision).
-    for rank in range(13):
-        if not (rank_twice >> rank & 1):
-            continue
+    while rank_twice:
+        rank = LOWBIT13[rank_twice]
+        rank_twice &= rank_twice - 1
         m = 0
         for i in range(n):
             if hand[i] < 52 and hand[i] % 13 == rank:
                 members[m] = i
                 m += 1
-        count = _add_sets(hand, n, pickup, raw, keys, count, buf, members, m, sub_buf)
+        count = _add_sets(hand, pickup, out, keys, singles, count, buf, members, m, sub_buf, dedupe)
     # Two (or more) jokers form a set of their own (option joker_pair_set).
     if pair_jokers:
-        m = 0
-        for i in range(n):
-            if hand[i] >= 52:
-                members[m] = i
-                m += 1
-        count = _add_sets(hand, n, pickup, raw, keys, count, buf, members, m, sub_buf)
+        for t in range(n_jokers):
+            members[t] = n - n_jokers + t
+        count = _add_sets(hand, pickup, out, keys, singles, count, buf, members, n_jokers, sub_buf, dedupe)
     # Runs of 3+ in one suit, aces low (Y-DIS-2), jokers filling any position (Y-DIS-3).
     first_joker = n - n_jokers  # jokers sit at the end of the sorted hand
     for suit in range(4):
-        if not run_possible:
-            break
-        present = 0
-        for i in range(n):
-            c = hand[i]
-            if c < 52 and c // 13 == suit:
-                present |= 1 << (c % 13)
-        if _popcount(present) + usable_jokers < 3 or present == 0:
+        if not (run_suits >> suit & 1):
             continue
-        sub = present
+        lane = lanes >> (13 * suit) & 0x1FFF
+        if wild_jokers == 0:  # only unbroken stretches of the lane
+            for lo in range(13):
+                if not (lane >> lo & 1):
+                    continue
+                hi = lo
+                while hi + 1 < 13 and lane >> (hi + 1) & 1:
+                    hi += 1
+                    if hi - lo >= 2:
+                        count = _add_run(hand, suit, lane, hi - lo + 1, lo, first_joker, pickup,
+                                         out, keys, singles, count, buf, dedupe)
+            continue
+        sub = lane
         while sub:
-            lo = 0
-            while not (sub >> lo & 1):
-                lo += 1
-            hi = 12
-            while not (sub >> hi & 1):
-                hi -= 1
-            k = _popcount(sub)
+            lo = LOWBIT13[sub]
+            hi = HIGHBIT13[sub]
+            k = POPCOUNT13[sub]
             span = hi - lo + 1
-            if span - k <= usable_jokers:
-                for length in range(max(3, span), min(13, k + usable_jokers) + 1):
+            if span - k <= wild_jokers:
+                for length in range(max(3, span), min(13, k + wild_jokers) + 1):
                     first_start = max(0, hi - length + 1)
                     last_start = min(lo, 13 - length)
                     if pickup == PICK_ANY:
                         last_start = first_start  # positions of jokers change nothing
                     for start in range(first_start, last_start + 1):
-                        j = first_joker
-                        for q in range(length):
-                            rank = start + q
-                            if sub >> rank & 1:
-                                buf[q] = suit * 13 + rank
-                            else:
-                                buf[q] = hand[j]
-                                j += 1
-                        count = _push(raw, keys, count, buf, length)
-                        if pickup == PICK_TOP:  # Kluft: laid high to low puts the low card on top
-                            for q in range(length // 2):
-                                tmp = buf[q]
-                                buf[q] = buf[length - 1 - q]
-                                buf[length - 1 - q] = tmp
-                            count = _push(raw, keys, count, buf, length)
-            sub = (sub - 1) & present
-    return singles + _sorted_copy(raw, keys, count, out[singles:], order)
+                        count = _add_run(hand, suit, sub, length, start, first_joker, pickup,
+                                         out, keys, singles, count, buf, dedupe)
+            sub = (sub - 1) & lane
+    return singles + count
 
 
 @njit(cache=True)

@@ -238,7 +238,7 @@ def make_engine(decide):
                     caller = seat
                     break
             # Y-DIS: throw one legal group.
-            n_opts = legal_groups(hand, n, rules, raw, keys, opts, scratch)
+            n_opts = legal_groups(hand, n, rules, opts, keys, scratch)
             a = decide(K_DISCARD, sid, par, hand, n, opts, n_opts, view, rules, rng)
             length = opts[a, 0]
             for j in range(length):

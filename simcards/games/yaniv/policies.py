@@ -44,70 +44,54 @@ def random_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     return rand_below(rng, n_opts)
 
 
+# Rank and suit of every face (jokers: rank 13, suit 4), as constant tables.
+RANK = np.array([f % 13 for f in range(52)] + [13, 13], dtype=np.int64)
+SUIT = np.array([f // 13 for f in range(52)] + [4, 4], dtype=np.int64)
+
+
 @njit(cache=True)
-def builds_group(card, hand, n, skip, wild):
-    """Does ``card`` form a legal multi-card group with cards of ``hand[:n]`` (those whose bit
-    is clear in the ``skip`` mask)? A same-rank natural makes a set; two cards making a 3-run with it a run."""
+def builds_group(card, counts, lanes, jokers, wild):
+    """Would ``card`` form a legal multi-card group with a hand summarised by ``counts`` (4 bits
+    per rank), ``lanes`` (bit = face id of each natural) and ``jokers``? A same-rank natural
+    makes a set; two cards (or wild jokers) completing a 3-run with it make a run."""
     if card >= 52:
         return False
-    rank = card % 13
-    suit = card // 13
-    jokers = 0
-    ranks_in_suit = 0
-    for i in range(n):
-        if skip >> i & 1:
-            continue
-        c = hand[i]
-        if c >= 52:
-            jokers += 1
-        elif c % 13 == rank:
-            return True
-        elif c // 13 == suit:
-            ranks_in_suit |= 1 << (c % 13)
-    if not wild:
-        jokers = 0
+    rank = RANK[card]
+    if counts >> (4 * rank) & 15:
+        return True
+    lane = lanes >> (13 * SUIT[card]) & 0x1FFF
+    spare = jokers if wild else 0
     for start in range(max(0, rank - 2), min(rank, 10) + 1):
         missing = 0
         for q in range(start, start + 3):
-            if q != rank and not (ranks_in_suit >> q & 1):
+            if q != rank and not (lane >> q & 1):
                 missing += 1
-        if missing <= jokers and missing < 2:
+        if missing <= spare and missing < 2:
             return True
     return False
 
 
 @njit(cache=True)
-def _draw_cost(card, hand, n, skip, thrown_max, params, rules):
-    """Expected value a draw adds to the hand, or a large number when the heuristic refuses it.
-    An available card is taken only if it is lower than the highest card thrown or builds a group
-    (guarding against swapping equal cards forever, see PERFORMANCE.md)."""
+def _draw_cost(card, value, counts, lanes, jokers, wild, thrown_max, keep, stock):
+    """Expected value a draw adds to the hand (``card`` -1: the stock), or a large number when
+    the heuristic refuses it. An available card is taken only if it is lower than the highest card
+    thrown or builds a group (guarding against swapping equal cards forever, PERFORMANCE.md).
+    Scalars only: small helpers taking arrays pay for reference counting on every call."""
     if card < 0:
-        return params[P_STOCK]
-    value = rules[R_VALUES + card]
-    builds = builds_group(card, hand, n, skip, rules[R_WILD] != 0)
-    if builds:
-        return value - params[P_KEEP] * value
+        return stock
+    if builds_group(card, counts, lanes, jokers, wild):
+        return value - keep * value
     if value < thrown_max:
         return float(value)
     return 1e9
 
 
 @njit(cache=True)
-def _kept_pair_bonus(hand, n, skip, rules):
-    """Points a kept set would let the player shed beyond its first card next turn."""
-    best = 0
-    for i in range(n):
-        c = hand[i]
-        if skip >> i & 1 or c >= 52:
-            continue
-        same = 0
-        for j in range(n):
-            if not (skip >> j & 1) and hand[j] < 52 and hand[j] % 13 == c % 13:
-                same += 1
-        extra = (same - 1) * rules[R_VALUES + c]
-        if extra > best:
-            best = extra
-    return best
+def _has_natural(row, length):
+    for j in range(1, length + 1):
+        if row[j] < 52:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -118,7 +102,11 @@ def threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     runs with a joker at an end (a gift to the next player) cost ``joker_end``."""
     if kind == K_CALL:
         return 1 if view[V_TOTAL] <= params[P_CALL] else 0
+    keep = params[P_KEEP]
+    wild = rules[R_WILD] != 0
     if kind == K_DISCARD:
+        stock = params[P_STOCK] if view[V_STOCK] > 0 else 1e9
+        n_avail = view[V_AVAIL_N]
         total = view[V_TOTAL]
         best = 0
         best_cost = 1e18
@@ -134,20 +122,39 @@ def threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
                 if v > thrown_max:
                     thrown_max = v
                 for i in range(n):  # mark one copy of the face as thrown
-                    if not (skip >> i & 1) and hand[i] == c:
+                    if hand[i] == c and not (skip >> i & 1):
                         skip |= 1 << i
                         break
-            draw = 1e9
-            if view[V_STOCK] > 0:
-                draw = params[P_STOCK]
-            for t in range(view[V_AVAIL_N]):
-                cost = _draw_cost(view[V_AVAIL + t], hand, n, skip, thrown_max, params, rules)
-                if cost < draw:
-                    draw = cost
-            cost = total - shed + draw - params[P_KEEP] * _kept_pair_bonus(hand, n, skip, rules)
-            if length >= 3 and (opts[a, 1] >= 52 or opts[a, length] >= 52):
-                if not (opts[a, 1] >= 52 and opts[a, length] >= 52):  # a run, not a joker set
-                    cost += params[P_JOKER_END]
+            # What is left: rank counts, faces present, jokers; and the best kept set.
+            counts = 0
+            lanes = 0
+            jokers = 0
+            for i in range(n):
+                if skip >> i & 1:
+                    continue
+                c = hand[i]
+                if c >= 52:
+                    jokers += 1
+                else:
+                    counts += 1 << (4 * RANK[c])
+                    lanes |= 1 << c
+            kept = 0
+            for i in range(n):
+                c = hand[i]
+                if skip >> i & 1 or c >= 52:
+                    continue
+                extra = ((counts >> (4 * RANK[c]) & 15) - 1) * rules[R_VALUES + c]
+                if extra > kept:
+                    kept = extra
+            draw = stock
+            for t in range(n_avail):
+                card = view[V_AVAIL + t]
+                d = _draw_cost(card, rules[R_VALUES + card], counts, lanes, jokers, wild, thrown_max, keep, stock)
+                if d < draw:
+                    draw = d
+            cost = total - shed + draw - keep * kept
+            if length >= 3 and (opts[a, 1] >= 52 or opts[a, length] >= 52) and _has_natural(opts[a], length):
+                cost += params[P_JOKER_END]  # a run (not a joker set) with a joker at an end
             if cost < best_cost:
                 best_cost = cost
                 best = a
@@ -158,11 +165,22 @@ def threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
         v = rules[R_VALUES + view[V_THROWN + j]]
         if v > thrown_max:
             thrown_max = v
-    skip = 0
+    counts = 0
+    lanes = 0
+    jokers = 0
+    for i in range(n):
+        c = hand[i]
+        if c >= 52:
+            jokers += 1
+        else:
+            counts += 1 << (4 * RANK[c])
+            lanes |= 1 << c
     best = 0
     best_cost = 1e18
     for o in range(n_opts):
-        cost = _draw_cost(opts[o, 1], hand, n, skip, thrown_max, params, rules)
+        card = opts[o, 1]
+        value = rules[R_VALUES + card] if card >= 0 else 0
+        cost = _draw_cost(card, value, counts, lanes, jokers, wild, thrown_max, keep, params[P_STOCK])
         if cost < best_cost:
             best_cost = cost
             best = o

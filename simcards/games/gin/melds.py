@@ -1,0 +1,375 @@
+"""Melds, exact minimum deadwood and optimal lay-offs (G-MELD-1..4, G-LAY-0, G-LAY-1), as small
+jitted helpers over bitmask hands.
+
+A hand is one ``int64`` with bit ``suit * 13 + rank`` set for each card it holds (the face ids of
+``simcards.cards``), so each suit is a 13-bit *lane*. Two facts make the exact minimum fast:
+
+* Runs live inside one suit, and with runs alone a card of a suit can be melded exactly when it
+  sits in a maximal block of 3+ consecutive ranks (the whole block is one run; aces are low only,
+  G-MELD-3). So a lane's runs-only deadwood and its melded cards are two 8,192-entry tables.
+* A rank can hold at most one set (G-MELD-2), and only ranks with 3+ cards can hold one. The
+  solver branches on those ranks only (no set, the 4-set, each 3-of-4) and scores every lane with
+  one table lookup.
+
+**Tie-break (G-LAY-0 Decision).** When several arrangements reach the minimum, the one laid out
+is the first in this order: ranks with 3+ cards from ace to king, each trying *no set*, then the
+4-set, then the 3-sets leaving out the spade, the heart, the diamond, the club; the rest of every
+suit is laid as maximal runs. (So runs are preferred to sets on ties.)
+
+**Lay-offs (G-LAY-1 Decision).** The defender may lay off chains of cards extending each of the
+knocker's runs downwards and upwards, and the fourth card of each knocker 3-set. Every
+combination of chain lengths is tried and the remainder is solved exactly; the defender keeps the
+combination with the lowest final deadwood, then the most cards laid off, then the lowest mask.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+LANE = 0x1FFF
+N_LANE = 1 << 13
+
+# Option order for the suits of a rank with 3+ cards: suit masks removed as a set.
+# For 4 cards: none, all four, then the 3-sets without spades/hearts/diamonds/clubs.
+_FOUR_OPTIONS = (0, 15, 14, 13, 11, 7)
+
+
+def card_value(card: int) -> int:
+    """G-CARD-1: ace 1, 2..10 face value, J/Q/K 10."""
+    return min(card % 13 + 1, 10)
+
+
+VALUES = np.array([card_value(c) for c in range(52)], dtype=np.int64)
+
+
+def _lane_tables() -> tuple[np.ndarray, np.ndarray]:
+    dw = np.zeros(N_LANE, dtype=np.int64)
+    melded = np.zeros(N_LANE, dtype=np.int64)
+    for lane in range(N_LANE):
+        r = 0
+        while r < 13:
+            if not lane >> r & 1:
+                r += 1
+                continue
+            start = r
+            while r < 13 and lane >> r & 1:
+                r += 1
+            if r - start >= 3:
+                melded[lane] |= ((1 << (r - start)) - 1) << start
+            else:
+                dw[lane] += sum(min(q + 1, 10) for q in range(start, r))
+    return dw, melded
+
+
+LANE_DW, LANE_MELDED = _lane_tables()
+
+# SET_OPTS[suit_mask, k]: the k-th suit mask a rank holding ``suit_mask`` may give to a set.
+SET_OPTS = np.zeros((16, 6), dtype=np.int64)
+SET_NOPTS = np.ones(16, dtype=np.int64)
+for _sm in range(16):
+    _n = bin(_sm).count("1")
+    if _n == 4:
+        SET_OPTS[_sm, :6] = _FOUR_OPTIONS
+        SET_NOPTS[_sm] = 6
+    elif _n == 3:
+        SET_OPTS[_sm, 1] = _sm
+        SET_NOPTS[_sm] = 2
+# SUIT_BITS[rank, suit_mask]: the hand bits of those suits at that rank.
+SUIT_BITS = np.zeros((13, 16), dtype=np.int64)
+for _r in range(13):
+    for _sm in range(16):
+        SUIT_BITS[_r, _sm] = sum(1 << (s * 13 + _r) for s in range(4) if _sm >> s & 1)
+# LOW_BIT_INDEX for 13-bit values (index of the lowest set bit).
+LOW_RANK = np.array([((x & -x).bit_length() - 1) if x else -1 for x in range(N_LANE)], dtype=np.int64)
+
+
+@njit(cache=True)
+def mask_of(cards, n):
+    m = np.int64(0)
+    for i in range(n):
+        m |= np.int64(1) << cards[i]
+    return m
+
+
+@njit(cache=True)
+def popcount(x):
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101 & -1) >> 56 & 0xFF
+
+
+@njit(cache=True)
+def lanes_deadwood(mask):
+    """Deadwood of ``mask`` with runs only: four table lookups."""
+    return (LANE_DW[mask & LANE] + LANE_DW[(mask >> 13) & LANE] + LANE_DW[(mask >> 26) & LANE]
+            + LANE_DW[(mask >> 39) & LANE])
+
+
+@njit(cache=True)
+def lanes_melded(mask):
+    """Cards of ``mask`` that maximal runs meld (sets ignored)."""
+    return (LANE_MELDED[mask & LANE] | LANE_MELDED[(mask >> 13) & LANE] << 13
+            | LANE_MELDED[(mask >> 26) & LANE] << 26 | LANE_MELDED[(mask >> 39) & LANE] << 39)
+
+
+@njit(cache=True)
+def triple_ranks(mask):
+    """13-bit mask of the ranks holding 3 or 4 cards."""
+    a = mask & LANE
+    b = (mask >> 13) & LANE
+    c = (mask >> 26) & LANE
+    d = (mask >> 39) & LANE
+    return (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
+
+
+@njit(cache=True)
+def suits_at(mask, r):
+    return ((mask >> r) & 1) | ((mask >> (13 + r)) & 1) << 1 | ((mask >> (26 + r)) & 1) << 2 | ((mask >> (39 + r)) & 1) << 3
+
+
+@njit(cache=True)
+def best_arrangement(mask):
+    """(minimum deadwood, bits of the cards laid in sets) of the first minimum arrangement in the
+    documented tie-break order. Handles up to four ranks with 3+ cards (any hand of <= 15 cards)."""
+    m3 = triple_ranks(mask)
+    if m3 == 0:
+        return lanes_deadwood(mask), np.int64(0)
+    r0 = r1 = r2 = r3 = 0
+    s0 = s1 = s2 = s3 = 0
+    k = 0
+    while m3 != 0 and k < 4:
+        r = LOW_RANK[m3]
+        m3 &= m3 - 1
+        sm = suits_at(mask, r)
+        if k == 0:
+            r0, s0 = r, sm
+        elif k == 1:
+            r1, s1 = r, sm
+        elif k == 2:
+            r2, s2 = r, sm
+        else:
+            r3, s3 = r, sm
+        k += 1
+    best = np.int64(1) << 40
+    best_sets = np.int64(0)
+    for i0 in range(SET_NOPTS[s0]):
+        m0 = SUIT_BITS[r0, SET_OPTS[s0, i0]]
+        for i1 in range(SET_NOPTS[s1]):
+            m1 = m0 | SUIT_BITS[r1, SET_OPTS[s1, i1]]
+            for i2 in range(SET_NOPTS[s2]):
+                m2 = m1 | SUIT_BITS[r2, SET_OPTS[s2, i2]]
+                for i3 in range(SET_NOPTS[s3]):
+                    sets = m2 | SUIT_BITS[r3, SET_OPTS[s3, i3]]
+                    dw = lanes_deadwood(mask & ~sets)
+                    if dw < best:
+                        best = dw
+                        best_sets = sets
+    return best, best_sets
+
+
+@njit(cache=True)
+def deadwood(mask):
+    """G-MELD-4: the minimum deadwood count of the hand ``mask``."""
+    m3 = triple_ranks(mask)
+    if m3 == 0:
+        return lanes_deadwood(mask)
+    return best_arrangement(mask)[0]
+
+
+@njit(cache=True)
+def melded_cards(mask, sets):
+    """All melded cards of the arrangement whose sets are ``sets``."""
+    return sets | lanes_melded(mask & ~sets)
+
+
+@njit(cache=True)
+def value_of_mask(mask):
+    total = 0
+    m = mask
+    while m != 0:
+        low = m & -m
+        c = popcount(low - 1)
+        total += VALUES[c]
+        m ^= low
+    return total
+
+
+@njit(cache=True)
+def layoff_targets(k_mask, k_sets, def_mask, ends):
+    """Fill ``ends[e, 0..12]`` with the cumulative masks of each lay-off chain (``ends[e, 0]`` is
+    the chain length L, ``ends[e, 1 + j]`` the bits of its first j+1 cards). Returns the number
+    of chains. A chain extends a knocker run down or up through cards the defender holds; a
+    knocker 3-set gives a one-card chain (its missing suit)."""
+    n = 0
+    runs = lanes_melded(k_mask & ~k_sets)
+    for s in range(4):
+        lane = (runs >> (13 * s)) & LANE
+        dl = (def_mask >> (13 * s)) & LANE
+        r = 0
+        while r < 13:
+            if not (lane >> r) & 1:
+                r += 1
+                continue
+            lo = r
+            while r < 13 and (lane >> r) & 1:
+                r += 1
+            hi = r - 1
+            # downwards from lo
+            length = 0
+            cum = np.int64(0)
+            q = lo - 1
+            while q >= 0 and (dl >> q) & 1:
+                cum |= np.int64(1) << (13 * s + q)
+                ends[n, 1 + length] = cum
+                length += 1
+                q -= 1
+            if length > 0:
+                ends[n, 0] = length
+                n += 1
+            length = 0
+            cum = np.int64(0)
+            q = hi + 1
+            while q < 13 and (dl >> q) & 1:
+                cum |= np.int64(1) << (13 * s + q)
+                ends[n, 1 + length] = cum
+                length += 1
+                q += 1
+            if length > 0:
+                ends[n, 0] = length
+                n += 1
+    m = triple_ranks(k_sets)  # ranks holding a knocker set (3 or 4 cards)
+    while m != 0:
+        r = LOW_RANK[m]
+        m &= m - 1
+        sm = suits_at(k_sets, r)
+        if sm != 15:
+            missing = 15 ^ sm
+            bit = SUIT_BITS[r, missing]
+            if def_mask & bit:
+                ends[n, 0] = 1
+                ends[n, 1] = bit
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def best_layoff(def_mask, k_mask, k_sets, ends, idx):
+    """G-LAY-1: the defender's lowest deadwood after laying off onto the knocker's melds.
+    Returns (deadwood, bits laid off). ``ends`` (>= 16 x 14) and ``idx`` (>= 16) are scratch."""
+    n = layoff_targets(k_mask, k_sets, def_mask, ends)
+    best = deadwood(def_mask)
+    best_laid = np.int64(0)
+    if n == 0:
+        return best, best_laid
+    best_cnt = 0
+    for e in range(n):
+        idx[e] = 0
+    while True:
+        # advance the mixed-radix counter (end 0 fastest); the all-zero start is already scored
+        e = 0
+        while e < n:
+            idx[e] += 1
+            if idx[e] <= ends[e, 0]:
+                break
+            idx[e] = 0
+            e += 1
+        if e == n:
+            break
+        laid = np.int64(0)
+        for j in range(n):
+            if idx[j] > 0:
+                laid |= ends[j, idx[j]]
+        dw = deadwood(def_mask & ~laid)
+        cnt = popcount(laid)
+        if dw < best or (dw == best and (cnt > best_cnt or (cnt == best_cnt and laid < best_laid))):
+            best = dw
+            best_laid = laid
+            best_cnt = cnt
+    return best, best_laid
+
+
+# ----- the public API (plain Python over the kernels) ---------------------------------------------
+def _hand_mask(cards, sizes=(10, 11)) -> tuple[int, list[int]]:
+    from simcards.cards import parse_cards
+    from simcards.errors import SimcardsError
+
+    ids = parse_cards(cards)
+    if any(c >= 52 for c in ids):
+        raise SimcardsError("gin is played without jokers; remove the joker(s) from the hand")
+    if len(set(ids)) != len(ids):
+        dup = sorted({c for c in ids if ids.count(c) > 1})
+        from simcards.cards import format_cards
+
+        raise SimcardsError(f"duplicate card(s) {format_cards(dup)}: a gin hand comes from one 52-card deck")
+    if len(ids) not in sizes:
+        raise SimcardsError(f"a gin hand has 10 or 11 cards (10 after a discard, 11 after a draw); got {len(ids)}")
+    mask = 0
+    for c in ids:
+        mask |= 1 << c
+    return mask, ids
+
+
+def min_deadwood(cards) -> int:
+    """The minimum deadwood count of a 10- or 11-card hand (G-MELD-4).
+
+    ``cards`` is a string such as ``"As 2s 3s 7h 7d 7c Kd Qd Jd 9c"`` or a list of codes or face
+    ids. Raises ``SimcardsError`` for duplicates, jokers, unknown codes or another hand size."""
+    mask, _ = _hand_mask(cards)
+    return int(deadwood(np.int64(mask)))
+
+
+class Arrangement:
+    """A best meld arrangement: ``melds`` (lists of card codes; sets, then runs by suit),
+    ``deadwood_cards`` (codes) and ``deadwood`` (their count)."""
+
+    def __init__(self, melds: list[list[str]], deadwood_cards: list[str], deadwood: int):
+        self.melds = melds
+        self.deadwood_cards = deadwood_cards
+        self.deadwood = deadwood
+
+    def __repr__(self) -> str:
+        shown = " | ".join(" ".join(m) for m in self.melds) or "no melds"
+        return f"Arrangement({shown}; deadwood {' '.join(self.deadwood_cards) or '-'} = {self.deadwood})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Arrangement) and (self.melds, self.deadwood_cards, self.deadwood) == (
+            other.melds, other.deadwood_cards, other.deadwood)
+
+
+def melds_of(mask: int, sets: int) -> list[list[int]]:
+    """The melds (face ids) of the arrangement of ``mask`` whose set cards are ``sets``."""
+    out: list[list[int]] = []
+    for r in range(13):
+        cards = [s * 13 + r for s in range(4) if sets >> (s * 13 + r) & 1]
+        if cards:
+            out.append(cards)
+    runs = int(lanes_melded(np.int64(mask & ~sets)))
+    for s in range(4):
+        r = 0
+        while r < 13:
+            if runs >> (s * 13 + r) & 1:
+                start = r
+                while r < 13 and runs >> (s * 13 + r) & 1:
+                    r += 1
+                out.append([s * 13 + q for q in range(start, r)])
+            else:
+                r += 1
+    return out
+
+
+def best_melds(cards) -> Arrangement:
+    """A minimum-deadwood arrangement of a 10- or 11-card hand (G-MELD-1..4, G-LAY-0 tie-break)."""
+    from simcards.cards import card_code
+
+    mask, _ = _hand_mask(cards)
+    dw, sets = best_arrangement(np.int64(mask))
+    melds = melds_of(mask, int(sets))
+    melded = 0
+    for m in melds:
+        for c in m:
+            melded |= 1 << c
+    dead = [c for c in range(52) if mask >> c & 1 and not melded >> c & 1]
+    dead.sort(key=lambda c: (c % 13, c // 13))
+    return Arrangement([[card_code(c) for c in m] for m in melds], [card_code(c) for c in dead], int(dw))

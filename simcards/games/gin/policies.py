@@ -1,0 +1,152 @@
+"""Built-in Gin strategies, as jitted decision functions with one signature.
+
+Every decision a player makes goes through::
+
+    decide(kind, params, hand, n, opts, n_opts, view, rules, rng) -> option index
+
+``kind`` is one of ``layout.K_*`` (the option rows are described in ``layout``), ``hand[:n]``
+the player's own sorted cards, ``view`` the public view (``layout.V_*``: own hand mask, stock
+size, discard pile, the cards the opponent took or discarded, scores), ``rules`` the encoded
+rules and ``rng`` the game's random state. A strategy sees nothing else — not the opponent's
+hand, not the stock order.
+
+Families:
+
+* ``random`` — uniform over the legal options of every decision (including knocking).
+* ``simple`` — the well-known baseline other engines ship: take the upcard / discard only when
+  it goes into a meld or lets the player knock; discard the highest-value unmatched card; knock
+  as soon as it is legal.
+* ``knock`` — ``simple`` with tunable knock timing (``max``, ``drop`` per own turn, gin-only
+  after ``gin_after`` own turns or once the stock is at ``gin_stock`` or fewer), an option to take
+  discards that merely lower deadwood by ``take`` points, and ``avoid``: a penalty on discarding
+  cards that meld with cards the opponent took from the discard pile.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcards.games.gin.layout import (
+    K_DISCARD,
+    K_KNOCK,
+    V_LIMIT,
+    V_MASK,
+    V_MY_TURNS,
+    V_OPP_TOOK,
+    V_STOCK,
+)
+from simcards.games.gin.melds import VALUES, deadwood
+from simcards.rng import rand_below
+
+SID_RANDOM = 0
+SID_SIMPLE = 1
+SID_KNOCK = 2
+FIRST_CUSTOM_SID = 100
+
+P_MAX, P_DROP, P_GIN_AFTER, P_GIN_STOCK, P_AVOID, P_TAKE = range(6)
+NEVER = 99.0
+SIMPLE_PARAMS = np.array([10.0, 0.0, NEVER, 0.0, 0.0, NEVER, 0.0, 0.0])
+
+
+@njit(cache=True)
+def random_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
+    """Uniform over the legal options of each decision."""
+    return rand_below(rng, n_opts)
+
+
+@njit(cache=True)
+def knock_threshold(params, view):
+    """The deadwood at or under which the ``knock`` family knocks this turn."""
+    thr = min(params[P_MAX], float(view[V_LIMIT]))
+    turn = view[V_MY_TURNS] + 1  # this is the player's turn number in the hand, from 1
+    thr -= params[P_DROP] * (turn - 1)
+    if turn >= params[P_GIN_AFTER] or view[V_STOCK] <= params[P_GIN_STOCK]:
+        thr = 0.0
+    return thr
+
+
+@njit(cache=True)
+def best_after_taking(mask, card):
+    """Lowest deadwood after taking ``card`` and discarding another card."""
+    m11 = mask | (np.int64(1) << card)
+    best = 1 << 30
+    m = mask
+    while m != 0:
+        low = m & -m
+        m ^= low
+        dw = deadwood(m11 & ~low)
+        if dw < best:
+            best = dw
+    return best
+
+
+@njit(cache=True)
+def wants_card(card, mask, params, view):
+    """Take ``card``: it goes into a meld, or it lets the player knock (by this strategy's
+    threshold), or (``take`` < 99) it lowers the deadwood by at least ``take`` points."""
+    dw10 = deadwood(mask)
+    dw11 = deadwood(mask | (np.int64(1) << card))
+    if dw11 < dw10 + VALUES[card]:
+        return True  # in every best arrangement of the 11 cards the card is melded
+    thr = knock_threshold(params, view)
+    if dw11 - 10 <= thr or params[P_TAKE] < NEVER:
+        after = best_after_taking(mask, card)
+        if after <= thr:
+            return True
+        if params[P_TAKE] < NEVER and dw10 - after >= params[P_TAKE]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def danger(card, took):
+    """How many cards the opponent took from the pile meld with ``card`` (same rank, or same
+    suit within two ranks)."""
+    r = card % 13
+    s = card // 13
+    count = 0
+    for q in range(4):
+        if q != s and (took >> (q * 13 + r)) & 1:
+            count += 1
+    for d in range(-2, 3):
+        if d != 0 and 0 <= r + d < 13 and (took >> (s * 13 + r + d)) & 1:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def knock_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
+    if kind == K_DISCARD:
+        avoid = params[P_AVOID]
+        took = view[V_OPP_TOOK]
+        best = 0
+        best_cost = 1e18
+        best_rank = -1
+        for a in range(n_opts):
+            card = opts[a, 0]
+            cost = float(opts[a, 1])
+            if avoid > 0:
+                cost += avoid * danger(card, took)
+            rank = card % 13
+            # lowest deadwood after the discard (= the highest unmatched card), then the
+            # higher rank, then the lower card id (options come by card id)
+            if cost < best_cost or (cost == best_cost and rank > best_rank):
+                best = a
+                best_cost = cost
+                best_rank = rank
+        return best
+    if kind == K_KNOCK:
+        return 1 if opts[1, 1] <= knock_threshold(params, view) else 0
+    # K_UPCARD, K_DRAW, K_LAST: option 1 takes the card opts[1, 1]
+    return 1 if wants_card(opts[1, 1], view[V_MASK], params, view) else 0
+
+
+@njit(cache=True)
+def builtin_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
+    if sid == SID_RANDOM:
+        return random_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
+    if sid == SID_SIMPLE:
+        return knock_decide(kind, SIMPLE_PARAMS, hand, n, opts, n_opts, view, rules, rng)
+    return knock_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
+
