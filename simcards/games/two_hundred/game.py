@@ -17,7 +17,7 @@ from simcards.games.two_hundred.kernel import make_engine
 from simcards.games.two_hundred.layout import V_SEAT
 from simcards.games.two_hundred.policies import SID_HEURISTIC, SID_RANDOM, builtin_decide
 from simcards.stats import mean_ci, ratio_ci, wilson
-from simcards.strategy import Family, Param, Strategy
+from simcards.strategy import Family, Param, Strategy, seat_strategies
 
 FAMILIES = {
     "random": Family("random", SID_RANDOM, "uniform over legal bids (pass included), suits and legal cards", (), True),
@@ -215,6 +215,14 @@ class TwoHundred(GameDef):
 
     def families(self):
         return dict(FAMILIES)
+
+    def strategies(self, specs, players: int) -> list[Strategy]:
+        """One spec for every seat, one per team (team 0 = seats 0 and 2, team 1 = seats 1 and 3),
+        or one per seat."""
+        specs = [specs] if isinstance(specs, str) else list(specs or [])
+        if len(specs) == 2 and players == 4:
+            specs = [specs[0], specs[1], specs[0], specs[1]]
+        return seat_strategies(specs or None, players, self.name, self.families(), self.default_strategy)
 
     def new_run(self, rules, players, strategies):
         rules.check_players(players)
