@@ -119,8 +119,8 @@ class TwoHundredRun(GameRun):
         if not detail:
             return games_df, None
         n_deals = games[:, L.G_DEALS]
-        parts = [deals_frame(deals, n_deals, cap, first)]
         long = np.flatnonzero(n_deals > cap)
+        parts = [deals_frame(deals, np.where(n_deals > cap, 0, n_deals), cap, first)]  # long games come next, whole
         for i in long:  # rare: replay the game alone with room for every deal (same game, same seed)
             g, d = self.raw(seed, first + int(i), 1, int(n_deals[i]))
             parts.append(deals_frame(d, g[:, L.G_DEALS], int(n_deals[i]), first + int(i)))
