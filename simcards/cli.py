@@ -96,11 +96,16 @@ def _print_summary(gdef, sim) -> None:
     title = f"{gdef.title} — {meta['variant']}, {meta['players']} players, seed {meta['seed']}"
     table = Table(title=title, show_header=True, header_style="bold", title_justify="left")
     table.add_column("measure")
-    table.add_column("value (95% CI)", justify="right")
+    table.add_column("value (95% CI)", justify="right", no_wrap=True)
     unit_rate = meta.get(f"{gdef.unit}s_per_second")
-    table.add_row("strategies", ", ".join(sorted(set(meta["strategies"]), key=meta["strategies"].index)))
+    specs = meta["strategies"]
+    mixed = len(set(specs)) > 1
+    table.add_row("strategy", "per seat (below)" if mixed else specs[0])
     if sim.summary:
         for label, text in gdef.summary_rows(sim.summary):
+            seat = _seat_of(label)
+            if mixed and seat is not None and seat < len(specs):
+                label = f"{label} ({specs[seat]})"
             table.add_row(label, text)
     table.add_row("games/s", f"{meta['games_per_second']:,.0f}  ({meta['threads']} threads)" if meta["games_per_second"] else "-")
     if unit_rate:
@@ -109,6 +114,14 @@ def _print_summary(gdef, sim) -> None:
     out.print(table)
     if sim.out is not None:
         out.print(f"wrote {sim.out}/games.parquet, {sim.out}/{gdef.detail_table}.parquet, {sim.out}/summary.json")
+
+
+def _seat_of(label: str) -> int | None:
+    """``'seat 2 wins'`` → 2."""
+    parts = label.split()
+    if len(parts) >= 2 and parts[0] == "seat" and parts[1].isdigit():
+        return int(parts[1])
+    return None
 
 
 @app.command()

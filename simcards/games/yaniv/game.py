@@ -13,7 +13,7 @@ from simcards.errors import SimcardsError
 from simcards.games.base import GameDef, GameRun, OptionInfo
 from simcards.games.yaniv import layout as L
 from simcards.games.yaniv import rules as R
-from simcards.games.yaniv.kernel import make_engine
+from simcards.games.yaniv import kernel
 from simcards.games.yaniv.policies import SID_RANDOM, SID_THRESHOLD, builtin_decide
 from simcards.stats import mean_ci, ratio_ci, wilson
 from simcards.strategy import Family, Param, Strategy, custom_families
@@ -61,7 +61,7 @@ _OPTION_DOCS = {
 def _chain(inner, sid0: int, fn):
     """A decision function that sends strategy ``sid0`` to a user policy and the rest inward."""
 
-    @njit(cache=True)
+    @njit
     def decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
         if sid == sid0:
             return fn(kind, params, hand, n, opts, n_opts, view, rules, rng)
@@ -74,15 +74,17 @@ _ENGINES: dict[tuple, tuple] = {}
 
 
 def engine_for(strategies: list[Strategy]):
-    """(decide, play_game, play_batch) for these strategies: built-ins share one cached engine;
-    user policies get an engine of their own, compiled once per process."""
+    """(decide, play_game, play_batch) for these strategies: built-ins use the kernel cached on
+    disk; user policies get an engine of their own, compiled once per process."""
     custom = sorted({s.family for s in strategies if s.family.decide is not None}, key=lambda f: f.sid)
+    if not custom:
+        return builtin_decide, kernel.play_game, kernel.play_batch
     key = tuple((f.sid, id(f.decide)) for f in custom)
     if key not in _ENGINES:
         decide = builtin_decide
         for fam in custom:
             decide = _chain(decide, fam.sid, fam.decide)
-        _ENGINES[key] = (decide, *make_engine(decide))
+        _ENGINES[key] = (decide, *kernel.make_engine(decide))
     return _ENGINES[key]
 
 
@@ -158,7 +160,7 @@ def _seat_labels(masks: np.ndarray, players: int) -> pd.Categorical:
 
 def rounds_frame(rounds: np.ndarray, n_rounds: np.ndarray, cap: int, first: int, players: int) -> pd.DataFrame:
     count = len(n_rounds)
-    kept = np.minimum(n_rounds, cap)
+    kept = np.where(n_rounds > cap, 0, n_rounds)  # games that overflowed are replayed in full
     idx = (np.arange(count)[:, None] * cap + np.arange(cap)[None, :])[np.arange(cap)[None, :] < kept[:, None]]
     rows = rounds[idx]
     data = {

@@ -1,12 +1,14 @@
 """The Yaniv numba kernel: deal, turn loop, scoring, a whole game, a batch of games.
 
-``make_engine(decide)`` builds the jitted functions around a decision function (built-in
-strategies, or those plus user policies). A batch runs in parallel over chunks of games; game
+Every decision goes through ``decide`` (the built-in strategies; ``make_engine`` rebuilds the
+kernel around a dispatcher that also knows user policies). A batch runs in parallel over chunks of games; game
 ``g`` draws only from its own stream ``(seed, g)`` and writes only its own rows, so results do not
 depend on threads or batch size.
 """
 
 from __future__ import annotations
+
+import types
 
 import numpy as np
 from numba import njit, prange
@@ -66,8 +68,8 @@ from simcards.games.yaniv.layout import (
     VIEW_SIZE,
 )
 from simcards.games.yaniv.rules import (
+    OTHERS_HAND,
     OTHERS_HIGHER,
-    OTHERS_ZERO,
     R_ASAF,
     R_CCW,
     R_DECKS,
@@ -82,6 +84,7 @@ from simcards.games.yaniv.rules import (
     R_THREE_ONCE,
     MAX_RESET_SCORE,
 )
+from simcards.games.yaniv.policies import builtin_decide as decide
 from simcards.rng import rand_below, seed_state, shuffle
 
 # Transcript events (differential tests compare these arrays move for move).
@@ -161,320 +164,345 @@ def _log_cards(log, n_log, cards, n):
     return n_log
 
 
-def make_engine(decide):
-    """Build ``(play_game, play_batch)`` around ``decide(kind, sid, params, hand, n, opts, n_opts,
-    view, rules, rng)``."""
-
-    @njit(cache=True)
-    def fill_view(view, seat, players, n_alive, turn, stock_n, rnd, total, starter, scores, hand_n, alive):
-        view[V_SEAT] = seat
-        view[V_PLAYERS] = players
-        view[V_ALIVE_N] = n_alive
-        view[V_TURN] = turn
-        view[V_STOCK] = stock_n
-        view[V_ROUND] = rnd
-        view[V_TOTAL] = total
-        view[V_STARTER] = starter
-        for p in range(players):
-            view[V_SCORES + p] = scores[p]
-            view[V_SIZES + p] = hand_n[p]
-            view[V_ALIVE + p] = 1 if alive[p] else 0
-
-    @njit(cache=True)
-    def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, params, rng,
-                   hands, hand_n, stock, pile, prev, raw, keys, opts, view, totals, log, n_log):
-        """One round from the deal to a call (or the turn cap). Fills ``totals`` (hand totals of
-        the players in the game, -1 for the others) and returns
-        ``(caller, turns, player_to_move, n_log)``; caller is -1 when the round hit the cap."""
-        ccw = rules[R_CCW] != 0
-        pickup = rules[R_PICKUP]
-        limit = rules[R_LIMIT]
-        # Y-DEAL-1/2: shuffle, five cards each one at a time, turn the next card up.
-        stock_n = build_deck(rules, stock)
-        shuffle(rng, stock, stock_n)
-        for p in range(players):
-            hand_n[p] = 0
-        for _ in range(5):
-            for p in range(players):
-                if alive[p]:
-                    stock_n -= 1
-                    hand_n[p] = insert_sorted(hands[p], hand_n[p], stock[stock_n])
+@njit(cache=True)
+def score_round(caller, totals, alive, players, rules, round_scores):
+    """Y-SC-1/2 and the failed-call variants: fill ``round_scores``; return True on Asaf.
+    ``caller`` -1 (the turn cap) makes everyone add their hand."""
+    for p in range(players):
+        round_scores[p] = 0
+    if caller < 0:
         for p in range(players):
             if alive[p]:
-                n_log = _log(log, n_log, EV_HAND, rnd, p, hand_n[p], 0)
-                n_log = _log_cards(log, n_log, hands[p], hand_n[p])
-        stock_n -= 1
-        prev[0] = stock[stock_n]
-        prev_n = 1
-        pile_n = 0
-        n_log = _log(log, n_log, EV_UPCARD, rnd, -1, prev[0], 0)
-        avail = np.empty(MAX_HAND, dtype=np.int64)
-        thrown = np.empty(MAX_HAND, dtype=np.int64)
-        scratch = np.empty(SCRATCH, dtype=np.int64)
-        seat = starter
-        turn = 0
-        caller = -1
-        while turn < TURN_CAP:
-            hand = hands[seat]
-            n = hand_n[seat]
-            total = hand_total(hand, n, rules)
-            fill_view(view, seat, players, n_alive, turn, stock_n, rnd, total, starter, scores, hand_n, alive)
-            n_avail = available_faces(prev, prev_n, pickup, avail)
-            view[V_AVAIL_N] = n_avail
-            for t in range(n_avail):
-                view[V_AVAIL + t] = avail[t]
-            view[V_THROWN_N] = 0
-            sid = sids[seat]
-            par = params[seat]
-            # Y-CALL-1/2, Y-V-LIMIT: a call only at the start of the turn, within the limit.
-            if (limit < 0 or total <= limit) and (rules[R_FULL_TURN] == 0 or turn >= n_alive):
-                opts[0, 0] = 1
-                opts[0, 1] = 0
-                opts[1, 0] = 1
-                opts[1, 1] = 1
-                choice = decide(K_CALL, sid, par, hand, n, opts, 2, view, rules, rng)
-                n_log = _log(log, n_log, EV_CALL, rnd, seat, total, choice)
-                if choice == 1:
-                    caller = seat
-                    break
-            # Y-DIS: throw one legal group.
-            n_opts = legal_groups(hand, n, rules, opts, keys, scratch)
-            a = decide(K_DISCARD, sid, par, hand, n, opts, n_opts, view, rules, rng)
-            length = opts[a, 0]
-            for j in range(length):
-                thrown[j] = opts[a, 1 + j]
-                n = remove_card(hand, n, thrown[j])
-            hand_n[seat] = n
-            n_log = _log(log, n_log, EV_DISCARD, rnd, seat, length, a)
-            n_log = _log_cards(log, n_log, thrown, length)
-            # Y-DRAW-1/2: the stock or an available card of the previous discard.
-            n_draw = 0
-            if stock_n > 0:
-                opts[0, 0] = 1
-                opts[0, 1] = -1
-                n_draw = 1
-            for t in range(n_avail):
-                opts[n_draw, 0] = 1
-                opts[n_draw, 1] = avail[t]
-                n_draw += 1
-            view[V_STOCK] = stock_n
-            view[V_SIZES + seat] = n
-            view[V_TOTAL] = hand_total(hand, n, rules)
-            view[V_THROWN_N] = length
-            for j in range(length):
-                view[V_THROWN + j] = thrown[j]
-            d = decide(K_DRAW, sid, par, hand, n, opts, n_draw, view, rules, rng)
-            face = opts[d, 1]
-            if face < 0:
+                round_scores[p] = totals[p]
+        return False
+    mine = totals[caller]
+    asaf = False
+    for p in range(players):
+        if alive[p] and p != caller and totals[p] <= mine:
+            asaf = True
+    others = rules[R_OTHERS]
+    for p in range(players):
+        if not alive[p] or p == caller:
+            continue
+        if not asaf or others == OTHERS_HAND:
+            round_scores[p] = totals[p]
+        elif others == OTHERS_HIGHER:
+            round_scores[p] = totals[p] if totals[p] > mine else 0
+    if asaf:
+        round_scores[caller] = mine + rules[R_ASAF]
+    return asaf
+
+
+@njit(cache=True)
+def settle_round(scores, round_scores, alive, zeros, players, n_alive, playoff, rules):
+    """Y-RESET-1's order: (1) add the round, (2) Y-V-THREE, (3) at most one reset, (4) eliminate
+    (Y-ELIM-1); everyone left over the limit together starts a play-off (Y-ELIM-2) in which only
+    the lowest stay. Returns ``(n_alive, playoff, eliminated seats as a bit mask)``."""
+    counts_zero = rules[R_THREE] != 0 and n_alive > 2
+    out_over = rules[R_OUT_OVER]
+    for p in range(players):
+        if not alive[p]:
+            continue
+        scores[p] += round_scores[p]
+        if counts_zero and round_scores[p] == 0:
+            zeros[p] += 1
+            if zeros[p] % 3 == 0 and (rules[R_THREE_ONCE] == 0 or zeros[p] == 3):
+                scores[p] = max(0, scores[p] - 20)
+        if not playoff:
+            scores[p] = apply_reset(scores[p], rules)
+    eliminated = 0
+    if not playoff:
+        n_over = 0
+        for p in range(players):
+            if alive[p] and scores[p] > out_over:
+                n_over += 1
+        if n_over < n_alive:
+            for p in range(players):
+                if alive[p] and scores[p] > out_over:
+                    alive[p] = False
+                    eliminated |= 1 << p
+                    n_alive -= 1
+        else:
+            playoff = True
+    if playoff:
+        low = scores[0]
+        for p in range(players):
+            if alive[p]:
+                low = scores[p]
+        for p in range(players):
+            if alive[p] and scores[p] < low:
+                low = scores[p]
+        for p in range(players):
+            if alive[p] and scores[p] != low:
+                alive[p] = False
+                eliminated |= 1 << p
+                n_alive -= 1
+    return n_alive, playoff, eliminated
+
+
+@njit(cache=True)
+def fill_view(view, seat, players, n_alive, turn, stock_n, rnd, total, starter, scores, hand_n, alive):
+    view[V_SEAT] = seat
+    view[V_PLAYERS] = players
+    view[V_ALIVE_N] = n_alive
+    view[V_TURN] = turn
+    view[V_STOCK] = stock_n
+    view[V_ROUND] = rnd
+    view[V_TOTAL] = total
+    view[V_STARTER] = starter
+    for p in range(players):
+        view[V_SCORES + p] = scores[p]
+        view[V_SIZES + p] = hand_n[p]
+        view[V_ALIVE + p] = 1 if alive[p] else 0
+
+@njit(cache=True)
+def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, params, rng,
+               hands, hand_n, stock, pile, prev, raw, keys, opts, view, totals, log, n_log):
+    """One round from the deal to a call (or the turn cap). Fills ``totals`` (hand totals of
+    the players in the game, -1 for the others) and returns
+    ``(caller, turns, player_to_move, n_log)``; caller is -1 when the round hit the cap."""
+    ccw = rules[R_CCW] != 0
+    pickup = rules[R_PICKUP]
+    limit = rules[R_LIMIT]
+    # Y-DEAL-1/2: shuffle, five cards each one at a time, turn the next card up.
+    stock_n = build_deck(rules, stock)
+    shuffle(rng, stock, stock_n)
+    for p in range(players):
+        hand_n[p] = 0
+    for _ in range(5):
+        for p in range(players):
+            if alive[p]:
                 stock_n -= 1
-                card = stock[stock_n]
-            else:
-                card = face
-                prev_n = take_from_group(prev, prev_n, pickup, face)
-            hand_n[seat] = insert_sorted(hand, n, card)
-            n_log = _log(log, n_log, EV_DRAW, rnd, seat, face, card)
-            # The previous discard is buried; the new group is the next player's to take from.
-            for j in range(prev_n):
-                pile[pile_n] = prev[j]
-                pile_n += 1
-            for j in range(length):
-                prev[j] = thrown[j]
-            prev_n = length
-            # Y-STOCK-1: the last stock card drawn → the buried pile becomes the new stock.
-            if face < 0 and stock_n == 0:
-                for j in range(pile_n):
-                    stock[j] = pile[j]
-                stock_n = pile_n
-                pile_n = 0
-                shuffle(rng, stock, stock_n)
-                n_log = _log(log, n_log, EV_RESHUFFLE, rnd, seat, stock_n, 0)
-            turn += 1
-            seat = next_seat(seat, alive, players, ccw)
-        for p in range(players):
-            totals[p] = hand_total(hands[p], hand_n[p], rules) if alive[p] else -1
-        return caller, turn, seat, n_log
-
-    @njit(cache=True)
-    def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, round_cap, log):
-        """A whole game to one winner (Y-ELIM-1/2). ``rounds_out[:round_cap]`` receives one row a
-        round; rounds past the cap are played but not written. Returns the log length."""
-        rng = np.zeros(1, dtype=np.uint64)
-        seed_state(rng, seed, game)
-        ccw = rules[R_CCW] != 0
-        hands = np.zeros((MAX_PLAYERS, MAX_HAND), dtype=np.int64)
-        hand_n = np.zeros(MAX_PLAYERS, dtype=np.int64)
-        stock = np.zeros(DECK_MAX, dtype=np.int64)
-        pile = np.zeros(DECK_MAX, dtype=np.int64)
-        prev = np.zeros(MAX_HAND, dtype=np.int64)
-        raw = np.zeros((MAX_OPTIONS, ROW), dtype=np.int64)
-        keys = np.zeros(MAX_OPTIONS, dtype=np.int64)
-        opts = np.zeros((MAX_OPTIONS, ROW), dtype=np.int64)
-        view = np.zeros(VIEW_SIZE, dtype=np.int64)
-        totals = np.zeros(MAX_PLAYERS, dtype=np.int64)
-        round_scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
-        scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
-        zeros = np.zeros(MAX_PLAYERS, dtype=np.int64)
-        alive = np.zeros(MAX_PLAYERS, dtype=np.bool_)
-        for p in range(players):
-            alive[p] = True
-        n_alive = players
-        n_log = 0
-        starter = rand_below(rng, players)  # Y-START-1: a uniformly random first starter
-        first_starter = starter
-        playoff = False
-        winner = -1
-        rnd = 0
-        turns_total = 0
-        calls = 0
-        asafs = 0
-        capped_rounds = 0
-        playoff_rounds = 0
-        out_over = rules[R_OUT_OVER]
-        while winner < 0:
-            rnd += 1
-            caller, turns, to_move, n_log = play_round(
-                rnd, starter, players, alive, n_alive, scores, rules, sids, params, rng,
-                hands, hand_n, stock, pile, prev, raw, keys, opts, view, totals, log, n_log)
-            turns_total += turns
-            asaf = False
-            # Y-SC-1/2 (and the variants' failed-call scoring).
-            for p in range(players):
-                round_scores[p] = 0
-            if caller >= 0:
-                calls += 1
-                mine = totals[caller]
-                for p in range(players):
-                    if alive[p] and p != caller and totals[p] <= mine:
-                        asaf = True
-                if not asaf:
-                    for p in range(players):
-                        if alive[p] and p != caller:
-                            round_scores[p] = totals[p]
-                else:
-                    asafs += 1
-                    round_scores[caller] = mine + rules[R_ASAF]
-                    others = rules[R_OTHERS]
-                    for p in range(players):
-                        if alive[p] and p != caller:
-                            if others == OTHERS_ZERO:
-                                round_scores[p] = 0
-                            elif others == OTHERS_HIGHER:
-                                round_scores[p] = totals[p] if totals[p] > mine else 0
-                            else:
-                                round_scores[p] = totals[p]
-            else:
-                capped_rounds += 1  # the turn cap: everyone adds their hand
-                for p in range(players):
-                    if alive[p]:
-                        round_scores[p] = totals[p]
-            if playoff:
-                playoff_rounds += 1
-            # Y-RESET-1 order: (1) add, (2) Y-V-THREE, (3) one reset, (4) eliminate.
-            counts_zero = rules[R_THREE] != 0 and n_alive > 2
-            for p in range(players):
-                if not alive[p]:
-                    continue
-                scores[p] += round_scores[p]
-                if counts_zero and round_scores[p] == 0:
-                    zeros[p] += 1
-                    if zeros[p] % 3 == 0 and (rules[R_THREE_ONCE] == 0 or zeros[p] == 3):
-                        scores[p] = max(0, scores[p] - 20)
-                if not playoff:
-                    scores[p] = apply_reset(scores[p], rules)
-            eliminated = 0
-            if not playoff:
-                n_over = 0
-                for p in range(players):
-                    if alive[p] and scores[p] > out_over:
-                        n_over += 1
-                if n_over < n_alive:
-                    for p in range(players):
-                        if alive[p] and scores[p] > out_over:
-                            alive[p] = False
-                            eliminated |= 1 << p
-                            n_alive -= 1
-                    if n_alive == 1:
-                        for p in range(players):
-                            if alive[p]:
-                                winner = p
-                else:
-                    playoff = True  # Y-ELIM-2: everyone left is over; the lowest wins
-            if playoff:
-                low = 1 << 40
-                for p in range(players):
-                    if alive[p] and scores[p] < low:
-                        low = scores[p]
-                for p in range(players):
-                    if alive[p] and scores[p] != low:
-                        alive[p] = False
-                        eliminated |= 1 << p
-                        n_alive -= 1
-                if n_alive == 1:
-                    for p in range(players):
-                        if alive[p]:
-                            winner = p
-            for p in range(players):
-                n_log = _log(log, n_log, EV_SCORE, rnd, p, round_scores[p], scores[p])
-            n_log = _log(log, n_log, EV_ROUND, rnd, caller, 1 if asaf else 0, eliminated)
-            if rnd <= round_cap:
-                row = rounds_out[rnd - 1]
-                row[RD_ROUND] = rnd
-                row[RD_STARTER] = starter
-                row[RD_CALLER] = caller
-                row[RD_TURNS] = turns
-                row[RD_ASAF] = 1 if asaf else 0
-                row[RD_ELIMINATED] = eliminated
-                row[RD_PLAYOFF] = 1 if playoff else 0
-                row[RD_CAPPED] = 1 if caller < 0 else 0
-                for p in range(players):
-                    row[RD_HANDS + p] = totals[p]
-                    row[RD_HANDS + players + p] = scores[p]
-            if winner >= 0:
+                hand_n[p] = insert_sorted(hands[p], hand_n[p], stock[stock_n])
+    for p in range(players):
+        if alive[p]:
+            n_log = _log(log, n_log, EV_HAND, rnd, p, hand_n[p], 0)
+            n_log = _log_cards(log, n_log, hands[p], hand_n[p])
+    stock_n -= 1
+    prev[0] = stock[stock_n]
+    prev_n = 1
+    pile_n = 0
+    n_log = _log(log, n_log, EV_UPCARD, rnd, -1, prev[0], 0)
+    avail = np.empty(MAX_HAND, dtype=np.int64)
+    thrown = np.empty(MAX_HAND, dtype=np.int64)
+    scratch = np.empty(SCRATCH, dtype=np.int64)
+    seat = starter
+    turn = 0
+    caller = -1
+    while turn < TURN_CAP:
+        hand = hands[seat]
+        n = hand_n[seat]
+        total = hand_total(hand, n, rules)
+        fill_view(view, seat, players, n_alive, turn, stock_n, rnd, total, starter, scores, hand_n, alive)
+        n_avail = available_faces(prev, prev_n, pickup, avail)
+        view[V_AVAIL_N] = n_avail
+        for t in range(n_avail):
+            view[V_AVAIL + t] = avail[t]
+        view[V_THROWN_N] = 0
+        sid = sids[seat]
+        par = params[seat]
+        # Y-CALL-1/2, Y-V-LIMIT: a call only at the start of the turn, within the limit.
+        if (limit < 0 or total <= limit) and (rules[R_FULL_TURN] == 0 or turn >= n_alive):
+            opts[0, 0] = 1
+            opts[0, 1] = 0
+            opts[1, 0] = 1
+            opts[1, 1] = 1
+            choice = decide(K_CALL, sid, par, hand, n, opts, 2, view, rules, rng)
+            n_log = _log(log, n_log, EV_CALL, rnd, seat, total, choice)
+            if choice == 1:
+                caller = seat
                 break
-            if rnd >= ROUND_CAP:
-                low = 1 << 40
-                for p in range(players):
-                    if alive[p] and scores[p] < low:
-                        low = scores[p]
-                        winner = p
-                out_game[G_CAPPED] = 1
-                break
-            # Y-START-2: the lowest hand among those still in; ties from the caller's left,
-            # the caller last.
-            ref = caller if caller >= 0 else to_move
-            best = -1
-            s = ref
-            for _ in range(players):
-                s = (s + (players - 1 if ccw else 1)) % players
-                if alive[s] and (best < 0 or totals[s] < totals[best]):
-                    best = s
-            starter = best
-        out_game[G_WINNER] = winner
-        out_game[G_ROUNDS] = rnd
-        out_game[G_TURNS] = turns_total
-        out_game[G_STARTER] = first_starter
-        out_game[G_CALLS] = calls
-        out_game[G_ASAFS] = asafs
-        out_game[G_CAPPED_ROUNDS] = capped_rounds
-        out_game[G_PLAYOFF_ROUNDS] = playoff_rounds
+        # Y-DIS: throw one legal group.
+        n_opts = legal_groups(hand, n, rules, opts, keys, scratch)
+        a = decide(K_DISCARD, sid, par, hand, n, opts, n_opts, view, rules, rng)
+        length = opts[a, 0]
+        for j in range(length):
+            thrown[j] = opts[a, 1 + j]
+            n = remove_card(hand, n, thrown[j])
+        hand_n[seat] = n
+        n_log = _log(log, n_log, EV_DISCARD, rnd, seat, length, a)
+        n_log = _log_cards(log, n_log, thrown, length)
+        # Y-DRAW-1/2: the stock or an available card of the previous discard.
+        n_draw = 0
+        if stock_n > 0:
+            opts[0, 0] = 1
+            opts[0, 1] = -1
+            n_draw = 1
+        for t in range(n_avail):
+            opts[n_draw, 0] = 1
+            opts[n_draw, 1] = avail[t]
+            n_draw += 1
+        view[V_STOCK] = stock_n
+        view[V_SIZES + seat] = n
+        view[V_TOTAL] = hand_total(hand, n, rules)
+        view[V_THROWN_N] = length
+        for j in range(length):
+            view[V_THROWN + j] = thrown[j]
+        d = decide(K_DRAW, sid, par, hand, n, opts, n_draw, view, rules, rng)
+        face = opts[d, 1]
+        if face < 0:
+            stock_n -= 1
+            card = stock[stock_n]
+        else:
+            card = face
+            prev_n = take_from_group(prev, prev_n, pickup, face)
+        hand_n[seat] = insert_sorted(hand, n, card)
+        n_log = _log(log, n_log, EV_DRAW, rnd, seat, face, card)
+        # The previous discard is buried; the new group is the next player's to take from.
+        for j in range(prev_n):
+            pile[pile_n] = prev[j]
+            pile_n += 1
+        for j in range(length):
+            prev[j] = thrown[j]
+        prev_n = length
+        # Y-STOCK-1: the last stock card drawn → the buried pile becomes the new stock.
+        if face < 0 and stock_n == 0:
+            for j in range(pile_n):
+                stock[j] = pile[j]
+            stock_n = pile_n
+            pile_n = 0
+            shuffle(rng, stock, stock_n)
+            n_log = _log(log, n_log, EV_RESHUFFLE, rnd, seat, stock_n, 0)
+        turn += 1
+        seat = next_seat(seat, alive, players, ccw)
+    for p in range(players):
+        totals[p] = hand_total(hands[p], hand_n[p], rules) if alive[p] else -1
+    return caller, turn, seat, n_log
+
+@njit(cache=True)
+def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, round_cap, log):
+    """A whole game to one winner (Y-ELIM-1/2). ``rounds_out[:round_cap]`` receives one row a
+    round; rounds past the cap are played but not written. Returns the log length."""
+    rng = np.zeros(1, dtype=np.uint64)
+    seed_state(rng, seed, game)
+    ccw = rules[R_CCW] != 0
+    hands = np.zeros((MAX_PLAYERS, MAX_HAND), dtype=np.int64)
+    hand_n = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    stock = np.zeros(DECK_MAX, dtype=np.int64)
+    pile = np.zeros(DECK_MAX, dtype=np.int64)
+    prev = np.zeros(MAX_HAND, dtype=np.int64)
+    raw = np.zeros((MAX_OPTIONS, ROW), dtype=np.int64)
+    keys = np.zeros(MAX_OPTIONS, dtype=np.int64)
+    opts = np.zeros((MAX_OPTIONS, ROW), dtype=np.int64)
+    view = np.zeros(VIEW_SIZE, dtype=np.int64)
+    totals = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    round_scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    zeros = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    alive = np.zeros(MAX_PLAYERS, dtype=np.bool_)
+    for p in range(players):
+        alive[p] = True
+    n_alive = players
+    n_log = 0
+    starter = rand_below(rng, players)  # Y-START-1: a uniformly random first starter
+    first_starter = starter
+    playoff = False
+    winner = -1
+    rnd = 0
+    turns_total = 0
+    calls = 0
+    asafs = 0
+    capped_rounds = 0
+    playoff_rounds = 0
+    while winner < 0:
+        rnd += 1
+        caller, turns, to_move, n_log = play_round(
+            rnd, starter, players, alive, n_alive, scores, rules, sids, params, rng,
+            hands, hand_n, stock, pile, prev, raw, keys, opts, view, totals, log, n_log)
+        turns_total += turns
+        asaf = score_round(caller, totals, alive, players, rules, round_scores)
+        if caller >= 0:
+            calls += 1
+            asafs += 1 if asaf else 0
+        else:
+            capped_rounds += 1
+        if playoff:
+            playoff_rounds += 1
+        n_alive, playoff, eliminated = settle_round(scores, round_scores, alive, zeros, players, n_alive,
+                                                    playoff, rules)
+        if n_alive == 1:
+            for p in range(players):
+                if alive[p]:
+                    winner = p
         for p in range(players):
-            out_game[G_SCORES + p] = scores[p]
-        return n_log
+            n_log = _log(log, n_log, EV_SCORE, rnd, p, round_scores[p], scores[p])
+        n_log = _log(log, n_log, EV_ROUND, rnd, caller, 1 if asaf else 0, eliminated)
+        if rnd <= round_cap:
+            row = rounds_out[rnd - 1]
+            row[RD_ROUND] = rnd
+            row[RD_STARTER] = starter
+            row[RD_CALLER] = caller
+            row[RD_TURNS] = turns
+            row[RD_ASAF] = 1 if asaf else 0
+            row[RD_ELIMINATED] = eliminated
+            row[RD_PLAYOFF] = 1 if playoff else 0
+            row[RD_CAPPED] = 1 if caller < 0 else 0
+            for p in range(players):
+                row[RD_HANDS + p] = totals[p]
+                row[RD_HANDS + players + p] = scores[p]
+        if winner >= 0:
+            break
+        if rnd >= ROUND_CAP:
+            low = 1 << 40
+            for p in range(players):
+                if alive[p] and scores[p] < low:
+                    low = scores[p]
+                    winner = p
+            out_game[G_CAPPED] = 1
+            break
+        # Y-START-2: the lowest hand among those still in; ties from the caller's left,
+        # the caller last.
+        ref = caller if caller >= 0 else to_move
+        best = -1
+        s = ref
+        for _ in range(players):
+            s = (s + (players - 1 if ccw else 1)) % players
+            if alive[s] and (best < 0 or totals[s] < totals[best]):
+                best = s
+        starter = best
+    out_game[G_WINNER] = winner
+    out_game[G_ROUNDS] = rnd
+    out_game[G_TURNS] = turns_total
+    out_game[G_STARTER] = first_starter
+    out_game[G_CALLS] = calls
+    out_game[G_ASAFS] = asafs
+    out_game[G_CAPPED_ROUNDS] = capped_rounds
+    out_game[G_PLAYOFF_ROUNDS] = playoff_rounds
+    for p in range(players):
+        out_game[G_SCORES + p] = scores[p]
+    return n_log
 
-    @njit(cache=True, parallel=True)
-    def play_batch(seed, first_game, count, rules, players, sids, params, out_games, out_rounds, round_cap):
-        """Games ``first_game .. first_game + count - 1``; row ``i`` of the outputs is game
-        ``first_game + i``. ``out_rounds`` has ``round_cap`` rows per game (may be 0)."""
-        n_chunks = min(count, 64)
-        empty_log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
-        for c in prange(n_chunks):
-            lo = c * count // n_chunks
-            hi = (c + 1) * count // n_chunks
-            for i in range(lo, hi):
-                if round_cap > 0:
-                    rows = out_rounds[i * round_cap:(i + 1) * round_cap]
-                else:
-                    rows = out_rounds[0:0]
-                play_game(first_game + i, seed, rules, players, sids, params, out_games[i], rows, round_cap, empty_log)
+@njit(cache=True, parallel=True)
+def play_batch(seed, first_game, count, rules, players, sids, params, out_games, out_rounds, round_cap):
+    """Games ``first_game .. first_game + count - 1``; row ``i`` of the outputs is game
+    ``first_game + i``. ``out_rounds`` has ``round_cap`` rows per game (may be 0)."""
+    n_chunks = min(count, 64)
+    empty_log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
+    for c in prange(n_chunks):
+        lo = c * count // n_chunks
+        hi = (c + 1) * count // n_chunks
+        for i in range(lo, hi):
+            if round_cap > 0:
+                rows = out_rounds[i * round_cap:(i + 1) * round_cap]
+            else:
+                rows = out_rounds[0:0]
+            play_game(first_game + i, seed, rules, players, sids, params, out_games[i], rows, round_cap, empty_log)
 
-    return play_game, play_batch
+
+_ENGINE_FUNCTIONS = ("fill_view", "play_round", "play_game", "play_batch")
+
+
+def make_engine(custom_decide):
+    """``(play_game, play_batch)`` calling ``custom_decide`` instead of the built-in strategies.
+
+    The kernel is written once, at module level, around the global name ``decide`` (so the
+    built-in engine is cached on disk). For user policies the same functions are rebuilt over a
+    copy of this module's globals in which ``decide`` is the user's dispatcher; these copies are
+    compiled once per process (numba cannot cache functions that close over other dispatchers)."""
+    scope = dict(globals())
+    scope["decide"] = custom_decide
+    for name in _ENGINE_FUNCTIONS:
+        original = globals()[name]
+        fn = types.FunctionType(original.py_func.__code__, scope, name)
+        scope[name] = njit(parallel=original.targetoptions.get("parallel", False))(fn)
+    return scope["play_game"], scope["play_batch"]

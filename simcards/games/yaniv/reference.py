@@ -170,6 +170,55 @@ def round_scores(totals: dict[int, int], caller: int, rules: YanivRules) -> tupl
     return scores, True
 
 
+def settle_round(scores: list[int], scored: dict[int, int], zero_rounds: list[int], alive: list[bool],
+                 rules: YanivRules, playoff: bool) -> tuple[bool, list[int], list[tuple[int, str]]]:
+    """After a round, in Y-RESET-1's order: (1) add the round scores; (2) Y-V-THREE's 20 off;
+    (3) at most one reset; (4) eliminate players over the limit (Y-ELIM-1) — unless everyone left
+    is over, which starts a play-off among the lowest (Y-ELIM-2; no resets or eliminations by
+    score inside it). Updates ``scores``, ``zero_rounds`` and ``alive`` in place; returns
+    (playoff, eliminated seats, notes)."""
+    notes: list[tuple[int, str]] = []
+    counts_zero = rules.three_zero_bonus and sum(alive) > 2
+    resets = rules.reset_table()
+    for p, s in scored.items():
+        scores[p] += s
+        if counts_zero and s == 0:
+            zero_rounds[p] += 1
+            z = zero_rounds[p]
+            if z % 3 == 0 and (not rules.three_zero_once or z == 3):
+                scores[p] = max(0, scores[p] - 20)
+                notes.append((p, f"seat {p}: {z} rounds at zero, 20 off → {scores[p]}"))
+        if not playoff and scores[p] in resets:
+            notes.append((p, f"seat {p} lands on {scores[p]} → {resets[scores[p]]}"))
+            scores[p] = resets[scores[p]]
+    eliminated = []
+    if not playoff:
+        over = [p for p in scored if scores[p] > rules.out_over]
+        if len(over) < len(scored):
+            eliminated = over
+        else:
+            playoff = True
+    if playoff:
+        low = min(scores[p] for p in scored)
+        eliminated = [p for p in scored if scores[p] != low]
+        if len(eliminated) < len(scored) - 1:
+            notes.append((-1, "tied for lowest: " + ", ".join(f"seat {p}" for p in scored if scores[p] == low)
+                          + " play on (Y-ELIM-2)"))
+    for p in eliminated:
+        alive[p] = False
+    return playoff, eliminated, notes
+
+
+def next_starter(totals: dict[int, int], alive: list[bool], caller: int, rules: YanivRules) -> int:
+    """Y-START-2: the lowest hand total among the players still in; ties go to the first of them
+    in the direction of play counting from the caller's next player, the caller coming last."""
+    players = len(alive)
+    step = -1 if rules.direction == "counterclockwise" else 1
+    order = [(caller + step * k) % players for k in range(1, players + 1)]
+    order = [p for p in order if alive[p]]
+    return min(order, key=lambda p: (totals[p], order.index(p)))
+
+
 # ----- the game -----------------------------------------------------------------------------------
 @dataclass
 class Event:
@@ -225,6 +274,11 @@ class ReferenceGame:
         self.zero_rounds = [0] * players
         self.alive = [True] * players
         self.record = GameRecord(winner=-1, starter=-1, scores=[])
+        self.check = None  # tests: called as check(event, state) after every action
+
+    def audit(self, event: str, **state) -> None:
+        if self.check is not None:
+            self.check(event, state)
 
     # --- helpers -----------------------------------------------------------------------------
     def say(self, kind: str, rnd: int, seat: int, text: str) -> None:
@@ -293,6 +347,7 @@ class ReferenceGame:
         previous = [int(stock.pop())]  # the previous discard, as laid
         buried: list[int] = []  # the rest of the discard pile, in the order it was buried
         self.log(EV_UPCARD, rnd, -1, previous[0], 0)
+        self.audit("deal", hands=hands, stock=stock, previous=previous, buried=buried)
         self.say("upcard", rnd, -1, f"face up: {show(previous)}")
         n_alive = sum(self.alive)
         seat, turn, caller = starter, 0, -1
@@ -307,6 +362,7 @@ class ReferenceGame:
                 choice = self.ask(L.K_CALL, seat, hand, [(0,), (1,)], view)
                 self.log(EV_CALL, rnd, seat, my_total, choice)
                 if choice == 1:
+                    self.audit("call", seat=seat, total=my_total, hands=hands)
                     caller = seat
                     self.say("call", rnd, seat, f"seat {seat} calls Yaniv with {show(hand)} = {my_total}")
                     break
@@ -314,8 +370,11 @@ class ReferenceGame:
             groups = legal_groups(hand, rules)
             a = self.ask(L.K_DISCARD, seat, hand, groups, view)
             thrown = list(groups[a])
+            before = list(hand)
             for c in thrown:
                 hand.remove(c)
+            self.audit("discard", seat=seat, group=thrown, hand_before=before, hands=hands, stock=stock,
+                       previous=previous, buried=buried, extra=thrown)
             self.log(EV_DISCARD, rnd, seat, len(thrown), a, thrown)
             # Y-DRAW-1/2: the stock's top card, or an available card of the previous discard.
             options = ([(-1,)] if stock else []) + [(c,) for c in avail]
@@ -332,6 +391,8 @@ class ReferenceGame:
                 source = "the discard"
             hand.append(card)
             hand.sort()
+            self.audit("draw", seat=seat, card=card, face=face, available=avail, hands=hands, stock=stock,
+                       previous=previous, buried=buried, extra=thrown)
             self.log(EV_DRAW, rnd, seat, face, card)
             self.say("turn", rnd, seat, f"seat {seat} throws {show(thrown)}, takes {card_code(card)} from {source}"
                      f" → {show(hand)} ({total(hand, rules)})")
@@ -344,6 +405,7 @@ class ReferenceGame:
                 stock = list(stock)
                 buried = []
                 self.log(EV_RESHUFFLE, rnd, seat, len(stock), 0)
+                self.audit("reshuffle", hands=hands, stock=stock, previous=previous, buried=buried)
                 self.say("reshuffle", rnd, seat, f"the stock ran out: {len(stock)} cards reshuffled")
             turn += 1
             seat = self.next_seat(seat)
@@ -371,36 +433,9 @@ class ReferenceGame:
                     self.say("asaf", rnd, caller, f"Asaf! seat {lows[0]} has {totals[lows[0]]}")
             else:
                 scored, asaf = dict(totals), False  # the turn cap: everyone adds their hand
-            # Y-RESET-1 order: (1) add; (2) Y-V-THREE; (3) at most one reset; (4) eliminate.
-            counts_zero = rules.three_zero_bonus and sum(self.alive) > 2
-            for p, s in scored.items():
-                self.scores[p] += s
-                if counts_zero and s == 0:
-                    self.zero_rounds[p] += 1
-                    z = self.zero_rounds[p]
-                    if z % 3 == 0 and (not rules.three_zero_once or z == 3):
-                        self.scores[p] = max(0, self.scores[p] - 20)
-                        self.say("bonus", rnd, p, f"seat {p}: {z} rounds at zero, 20 off → {self.scores[p]}")
-                if not playoff:
-                    new = rules.reset_table().get(self.scores[p])
-                    if new is not None:
-                        self.say("reset", rnd, p, f"seat {p} lands on {self.scores[p]} → {new}")
-                        self.scores[p] = new
-            eliminated = []
-            if not playoff:
-                over = [p for p in scored if self.scores[p] > rules.out_over]
-                if len(over) < len(scored):  # Y-ELIM-1
-                    for p in over:
-                        self.alive[p] = False
-                        eliminated.append(p)
-                else:  # Y-ELIM-2: everyone left went over together
-                    playoff = True
-            if playoff:
-                low = min(self.scores[p] for p in scored)
-                for p in scored:
-                    if self.scores[p] != low:
-                        self.alive[p] = False
-                        eliminated.append(p)
+            playoff, eliminated, notes = settle_round(self.scores, scored, self.zero_rounds, self.alive, rules, playoff)
+            for p, note in notes:
+                self.say("note", rnd, p, note)
             alive = [p for p in range(self.players) if self.alive[p]]
             if len(alive) == 1:
                 winner = alive[0]
@@ -421,16 +456,7 @@ class ReferenceGame:
                 winner = min(alive, key=lambda p: (self.scores[p], p))
                 self.record.capped = True
                 break
-            # Y-START-2: lowest hand among those still in; ties from the caller's left, caller last.
-            ref = caller if caller >= 0 else to_move
-            order = []
-            s = ref
-            step = -1 if rules.direction == "counterclockwise" else 1
-            for _ in range(self.players):
-                s = (s + step) % self.players
-                if self.alive[s]:
-                    order.append(s)
-            starter = min(order, key=lambda p: (totals[p], order.index(p)))
+            starter = next_starter(totals, self.alive, caller if caller >= 0 else to_move, rules)
         self.record.winner = winner
         self.record.scores = list(self.scores)
         self.say("winner", rnd, winner, f"seat {winner} wins after {rnd} rounds")
