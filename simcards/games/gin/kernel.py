@@ -81,7 +81,15 @@ from simcards.games.gin.layout import (
     V_TURN,
     VIEW_SIZE,
 )
-from simcards.games.gin.melds import best_arrangement, best_layoff, deadwood, popcount, value_of_mask
+from simcards.games.gin.melds import (
+    SCRATCH_SIZE,
+    best_arrangement,
+    best_layoff,
+    deadwood,
+    popcount,
+    removal_deadwoods,
+    value_of_mask,
+)
 from simcards.games.gin.rules import (
     DEALER_ALTERNATE,
     DEALER_LOSER,
@@ -113,6 +121,7 @@ S_SIZE = 8
 HR_OUTCOME, HR_KNOCKER, HR_WINNER, HR_POINTS, HR_DW0, HR_DW1, HR_LAID, HR_TURNS, HR_UPCARD, HR_STOCK = range(10)
 HR_SIZE = 12
 SCRATCH_ENDS = 16
+SCRATCH_MASK = 63  # scratch[63]: the 11-card mask whose removal deadwoods scratch[0..51] hold
 
 
 @njit(cache=True, inline="always")
@@ -161,17 +170,39 @@ def remove_card(hands, hand_n, masks, p, card):
 
 
 @njit(cache=True)
-def can_knock(mask11, taken, allow_re, limit):
-    """Some legal discard of the 11 cards ``mask11`` leaves deadwood within ``limit``."""
-    m = mask11
+def take_info(mask, card, allow_re, scratch):
+    """For taking ``card`` into the 10 cards ``mask``: (deadwood of the 11 cards, the lowest
+    deadwood after a legal discard). The discard may be ``card`` itself only if ``allow_re``.
+    Leaves the per-card removal deadwoods of the 11 cards in ``scratch`` (and their mask in
+    ``scratch[SCRATCH_MASK]``) for the discard that follows."""
+    m11 = mask | (np.int64(1) << card)
+    dw11 = removal_deadwoods(m11, scratch)
+    scratch[SCRATCH_MASK] = m11
+    best = np.int64(1) << 40
+    m = m11
     while m != 0:
         low = m & -m
         m ^= low
-        if not allow_re and low == (np.int64(1) << taken):
+        c = popcount(low - 1)
+        if c == card and not allow_re:
             continue
-        if deadwood(mask11 & ~low) <= limit:
-            return True
-    return False
+        if scratch[c] < best:
+            best = scratch[c]
+    return dw11, best
+
+
+@njit(cache=True, inline="always")
+def offer_top(opts, top, dw11, after):
+    """Rows of a take-or-not decision: [0, -1] no; [1, card, deadwood of the 11 cards, lowest
+    deadwood after a legal discard] take it."""
+    opts[0, 0] = 0
+    opts[0, 1] = -1
+    opts[0, 2] = 0
+    opts[0, 3] = 0
+    opts[1, 0] = 1
+    opts[1, 1] = top
+    opts[1, 2] = dw11
+    opts[1, 3] = after
 
 
 @njit(cache=True)
@@ -243,23 +274,29 @@ def make_engine(decide):
 
     @njit(cache=True)
     def discard_phase(p, taken, must_knock, allow_re, first, dealer, hand_no, st, pile, hands, hand_n, masks,
-                      took, discs, passed, my_turns, scores, rules, sids, params, rng, view, opts, log, n_log):
+                      took, discs, passed, my_turns, scores, rules, sids, params, rng, view, opts, scratch, log,
+                      n_log):
         """G-TURN-1/2, G-KNOCK-1: discard one card (not the one just taken from the pile unless
         ``allow_re``), then knock or not. With ``must_knock`` only knocking discards are offered
         and the knock is made. Returns (knocked, n_log)."""
         limit = rules[R_KNOCK]
         mask = masks[p]
+        if scratch[SCRATCH_MASK] != mask:
+            removal_deadwoods(mask, scratch)
+            scratch[SCRATCH_MASK] = mask
         n_opts = 0
         best = 1 << 30
         for i in range(hand_n[p]):
             c = hands[p, i]
             if c == taken and not allow_re:
                 continue
-            dw = deadwood(mask & ~(np.int64(1) << c))
+            dw = scratch[c]
             if must_knock and dw > limit:
                 continue
             opts[n_opts, 0] = c
             opts[n_opts, 1] = dw
+            opts[n_opts, 2] = 0
+            opts[n_opts, 3] = 0
             n_opts += 1
             if dw < best:
                 best = dw
@@ -286,8 +323,12 @@ def make_engine(decide):
                 view[V_FIRST] = first
                 opts[0, 0] = 0
                 opts[0, 1] = dw
+                opts[0, 2] = 0
+                opts[0, 3] = 0
                 opts[1, 0] = 1
                 opts[1, 1] = dw
+                opts[1, 2] = 0
+                opts[1, 3] = 0
                 knock = ask(K_KNOCK, p, sids, params, hands, hand_n, opts, 2, view, rules, rng)
             n_log = _log(log, n_log, EV_KNOCK, hand_no, p, knock, dw, 0)
         my_turns[p] += 1
@@ -296,7 +337,7 @@ def make_engine(decide):
 
     @njit(cache=True)
     def play_hand(hand_no, dealer, scores, rules, sids, params, rng, deck, hands, hand_n, masks, pile, took,
-                  discs, passed, my_turns, st, view, opts, ends, idx, hres, log, n_log):
+                  discs, passed, my_turns, st, view, opts, ends, idx, hres, scratch, log, n_log):
         """One hand from the shuffle to its result in ``hres``. Returns n_log."""
         limit = rules[R_KNOCK]
         gra = rules[R_GRA] != 0
@@ -340,10 +381,8 @@ def make_engine(decide):
             set_view(view, q, dealer, hand_no, st, pile, masks, took, discs, passed, my_turns, scores, rules)
             view[V_DW] = deadwood(masks[q])
             view[V_FIRST] = 1
-            opts[0, 0] = 0
-            opts[0, 1] = -1
-            opts[1, 0] = 1
-            opts[1, 1] = top
+            dw11, after = take_info(masks[q], top, gra, scratch)
+            offer_top(opts, top, dw11, after)
             c = ask(K_UPCARD, q, sids, params, hands, hand_n, opts, 2, view, rules, rng)
             n_log = _log(log, n_log, EV_UPCARD_CHOICE, hand_no, q, c, top, 0)
             if c == 1:
@@ -364,7 +403,7 @@ def make_engine(decide):
             n_log = _log(log, n_log, EV_DRAW, hand_no, p, 0, card, 0)
         knocked, n_log = discard_phase(p, taken, False, gra, 1, dealer, hand_no, st, pile, hands, hand_n, masks,
                                        took, discs, passed, my_turns, scores, rules, sids, params, rng, view,
-                                       opts, log, n_log)
+                                       opts, scratch, log, n_log)
         capped = False
         while not knocked:
             if st[S_STOCK] <= 2:  # G-WALL-1: the third-last card was drawn and no knock came
@@ -373,15 +412,13 @@ def make_engine(decide):
                     o = 1 - p
                     top = pile[st[S_PILE_N] - 1]
                     allow_re = rules[R_FIFTIETH] != 0
-                    if can_knock(masks[o] | (np.int64(1) << top), top, allow_re, limit):
+                    dw11, after = take_info(masks[o], top, allow_re, scratch)
+                    if after <= limit:
                         set_view(view, o, dealer, hand_no, st, pile, masks, took, discs, passed, my_turns, scores,
                                  rules)
                         view[V_DW] = deadwood(masks[o])
                         view[V_TAKE_MUST_KNOCK] = 1
-                        opts[0, 0] = 0
-                        opts[0, 1] = -1
-                        opts[1, 0] = 1
-                        opts[1, 1] = top
+                        offer_top(opts, top, dw11, after)
                         c = ask(K_LAST, o, sids, params, hands, hand_n, opts, 2, view, rules, rng)
                         n_log = _log(log, n_log, EV_LAST, hand_no, o, c, top, 0)
                         if c == 1:
@@ -390,8 +427,8 @@ def make_engine(decide):
                             n_log = _log(log, n_log, EV_DRAW, hand_no, p, 1, taken, 0)
                             knocked, n_log = discard_phase(p, taken, True, allow_re, 0, dealer, hand_no, st, pile,
                                                            hands, hand_n, masks, took, discs, passed, my_turns,
-                                                           scores, rules, sids, params, rng, view, opts, log,
-                                                           n_log)
+                                                           scores, rules, sids, params, rng, view, opts, scratch,
+                                                           log, n_log)
                 break
             if st[S_TURN] >= TURN_CAP:
                 capped = True
@@ -401,16 +438,14 @@ def make_engine(decide):
             top_bit = np.int64(1) << top
             # G-TURN-3: under gra_rediscard a player takes back their own discard only to knock.
             must = gra and (discs[p] & top_bit) != 0
+            dw11, after = take_info(masks[p], top, gra, scratch)
             n_opts = 2
-            if must and not can_knock(masks[p] | top_bit, top, True, limit):
+            if must and after > limit:
                 n_opts = 1
             set_view(view, p, dealer, hand_no, st, pile, masks, took, discs, passed, my_turns, scores, rules)
             view[V_DW] = deadwood(masks[p])
             view[V_TAKE_MUST_KNOCK] = 1 if must else 0
-            opts[0, 0] = 0
-            opts[0, 1] = -1
-            opts[1, 0] = 1
-            opts[1, 1] = top
+            offer_top(opts, top, dw11, after)
             d = ask(K_DRAW, p, sids, params, hands, hand_n, opts, n_opts, view, rules, rng)
             if d == 1:
                 taken = take_top(p, st, pile, hands, hand_n, masks, took)
@@ -424,7 +459,7 @@ def make_engine(decide):
                 n_log = _log(log, n_log, EV_DRAW, hand_no, p, 0, card, 0)
             knocked, n_log = discard_phase(p, taken, must and d == 1, gra, 0, dealer, hand_no, st, pile, hands,
                                            hand_n, masks, took, discs, passed, my_turns, scores, rules, sids,
-                                           params, rng, view, opts, log, n_log)
+                                           params, rng, view, opts, scratch, log, n_log)
         hres[HR_TURNS] = st[S_TURN]
         hres[HR_STOCK] = st[S_STOCK]
         if knocked:
@@ -475,6 +510,7 @@ def make_engine(decide):
         opts = np.zeros((MAX_OPTIONS, OPT_W), dtype=np.int64)
         ends = np.zeros((SCRATCH_ENDS, 14), dtype=np.int64)
         idx = np.zeros(SCRATCH_ENDS, dtype=np.int64)
+        scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
         hres = np.zeros(HR_SIZE, dtype=np.int64)
         scores = np.zeros(2, dtype=np.int64)
         won = np.zeros(2, dtype=np.int64)
@@ -490,7 +526,7 @@ def make_engine(decide):
         while True:
             hand_no += 1
             n_log = play_hand(hand_no, dealer, scores, rules, sids, params, rng, deck, hands, hand_n, masks, pile,
-                              took, discs, passed, my_turns, st, view, opts, ends, idx, hres, log, n_log)
+                              took, discs, passed, my_turns, st, view, opts, ends, idx, hres, scratch, log, n_log)
             outcome = hres[HR_OUTCOME]
             counts[outcome] += 1
             turns += hres[HR_TURNS]

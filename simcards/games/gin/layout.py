@@ -1,9 +1,11 @@
 """Fixed sizes and array layouts shared by the Gin kernel, reference engine and policies.
 
-Options offered to a policy are rows ``[a, b]`` of one table:
+Options offered to a policy are rows ``[a, b, c, d]`` of one table (unused columns are 0):
 
 * ``K_UPCARD`` (G-FIRST-1), ``K_DRAW`` (G-TURN-1), ``K_LAST`` (G-WALL-2): row 0 ``[0, -1]`` =
-  decline / draw from the stock / pass, row 1 ``[1, card]`` = take that discard-pile card.
+  decline / draw from the stock / pass, row 1 ``[1, card, dw11, after]`` = take that discard-pile
+  card (``dw11``: deadwood of the 11 cards with it; ``after``: the lowest deadwood after a legal
+  discard, i.e. not that card unless the rules allow re-discarding it).
 * ``K_DISCARD``: one row ``[card, deadwood after discarding it]`` per legal discard, by card id.
 * ``K_KNOCK`` (G-KNOCK-1): ``[0, dw]`` play on, ``[1, dw]`` knock (gin when dw is 0).
 
@@ -11,7 +13,7 @@ A decision with a single legal option is not asked (both engines skip it the sam
 """
 
 MAX_HAND = 12
-OPT_W = 2
+OPT_W = 4
 MAX_OPTIONS = 12
 
 TURN_CAP = 400  # discards per hand before the hand is stopped (scored as void, counted)

@@ -169,6 +169,77 @@ def best_arrangement(mask):
     return best, best_sets
 
 
+COMBO_MAX = 96  # set choices: at most 6 * 6 * 2 for an 11-card hand (6**3 * 2 would need 14 cards)
+SCRATCH_SIZE = 64 + COMBO_MAX * 5
+
+
+@njit(cache=True)
+def removal_deadwoods(mask, scratch):
+    """``deadwood(mask)``, and ``scratch[c] = deadwood(mask minus card c)`` for every card c of
+    ``mask`` — in one pass (``scratch`` holds >= SCRATCH_SIZE int64).
+
+    Removing a card creates no new set choice: a set choice of ``mask - c`` is a choice of
+    ``mask`` that does not use ``c``. So each removal is the best, over the set choices of
+    ``mask`` avoiding ``c``, of that choice's lane total with one lane looked up again."""
+    m3 = triple_ranks(mask)
+    base = 64
+    k = 0
+    if m3 == 0:
+        scratch[base] = 0
+        k = 1
+    else:
+        r0 = r1 = r2 = 0
+        s0 = s1 = s2 = 0
+        j = 0
+        while m3 != 0 and j < 3:
+            r = LOW_RANK[m3]
+            m3 &= m3 - 1
+            sm = suits_at(mask, r)
+            if j == 0:
+                r0, s0 = r, sm
+            elif j == 1:
+                r1, s1 = r, sm
+            else:
+                r2, s2 = r, sm
+            j += 1
+        for i0 in range(SET_NOPTS[s0]):
+            m0 = SUIT_BITS[r0, SET_OPTS[s0, i0]]
+            for i1 in range(SET_NOPTS[s1]):
+                m1 = m0 | SUIT_BITS[r1, SET_OPTS[s1, i1]]
+                for i2 in range(SET_NOPTS[s2]):
+                    if k < COMBO_MAX:
+                        scratch[base + 5 * k] = m1 | SUIT_BITS[r2, SET_OPTS[s2, i2]]
+                        k += 1
+    full = np.int64(1) << 40
+    for j in range(k):
+        rest = mask & ~scratch[base + 5 * j]
+        tot = 0
+        for s in range(4):
+            d = LANE_DW[(rest >> (13 * s)) & LANE]
+            scratch[base + 5 * j + 1 + s] = d
+            tot += d
+        if tot < full:
+            full = tot
+    m = mask
+    while m != 0:
+        low = m & -m
+        m ^= low
+        c = popcount(low - 1)
+        s = c // 13
+        best = np.int64(1) << 40
+        for j in range(k):
+            sets = scratch[base + 5 * j]
+            if sets & low:
+                continue
+            row = base + 5 * j
+            lane = ((mask & ~sets & ~low) >> (13 * s)) & LANE
+            tot = scratch[row + 1] + scratch[row + 2] + scratch[row + 3] + scratch[row + 4] - scratch[row + 1 + s] + LANE_DW[lane]
+            if tot < best:
+                best = tot
+        scratch[c] = best
+    return full
+
+
 @njit(cache=True)
 def deadwood(mask):
     """G-MELD-4: the minimum deadwood count of the hand ``mask``."""

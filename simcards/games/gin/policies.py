@@ -31,12 +31,12 @@ from simcards.games.gin.layout import (
     K_DISCARD,
     K_KNOCK,
     V_LIMIT,
-    V_MASK,
+    V_DW,
     V_MY_TURNS,
     V_OPP_TOOK,
     V_STOCK,
 )
-from simcards.games.gin.melds import VALUES, deadwood
+from simcards.games.gin.melds import VALUES
 from simcards.rng import rand_below
 
 SID_RANDOM = 0
@@ -67,36 +67,15 @@ def knock_threshold(params, view):
 
 
 @njit(cache=True)
-def best_after_taking(mask, card):
-    """Lowest deadwood after taking ``card`` and discarding another card."""
-    m11 = mask | (np.int64(1) << card)
-    best = 1 << 30
-    m = mask
-    while m != 0:
-        low = m & -m
-        m ^= low
-        dw = deadwood(m11 & ~low)
-        if dw < best:
-            best = dw
-    return best
-
-
-@njit(cache=True)
-def wants_card(card, mask, params, view):
-    """Take ``card``: it goes into a meld, or it lets the player knock (by this strategy's
-    threshold), or (``take`` < 99) it lowers the deadwood by at least ``take`` points."""
-    dw10 = deadwood(mask)
-    dw11 = deadwood(mask | (np.int64(1) << card))
+def wants_card(card, dw10, dw11, after, params, view):
+    """Take ``card``: it goes into a meld (``dw11 < dw10 + value``: no best arrangement of the 11
+    cards leaves it unmatched), or it lets the player knock by this strategy's threshold, or
+    (``take`` < 99) it lowers the deadwood by at least ``take`` points."""
     if dw11 < dw10 + VALUES[card]:
-        return True  # in every best arrangement of the 11 cards the card is melded
-    thr = knock_threshold(params, view)
-    if dw11 - 10 <= thr or params[P_TAKE] < NEVER:
-        after = best_after_taking(mask, card)
-        if after <= thr:
-            return True
-        if params[P_TAKE] < NEVER and dw10 - after >= params[P_TAKE]:
-            return True
-    return False
+        return True
+    if after <= knock_threshold(params, view):
+        return True
+    return params[P_TAKE] < NEVER and dw10 - after >= params[P_TAKE]
 
 
 @njit(cache=True)
@@ -139,7 +118,7 @@ def knock_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     if kind == K_KNOCK:
         return 1 if opts[1, 1] <= knock_threshold(params, view) else 0
     # K_UPCARD, K_DRAW, K_LAST: option 1 takes the card opts[1, 1]
-    return 1 if wants_card(opts[1, 1], view[V_MASK], params, view) else 0
+    return 1 if wants_card(opts[1, 1], view[V_DW], opts[1, 2], opts[1, 3], params, view) else 0
 
 
 @njit(cache=True)
