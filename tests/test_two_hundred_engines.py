@@ -21,7 +21,7 @@ CONFIGS = [
     (["heuristic", "random"], {"fail_score": "points_minus_bid"}),
     (["heuristic:aggr=1.4,raise=0", "heuristic:aggr=0.7,smear=0,draw=0,ruff_min=0"], {"target": "300", "hole": "-100"}),
     (["random", "heuristic:partner=0"], {"min_bid": "60", "bid_step": "10", "dealer_bids_after_passes": "false"}),
-    (["heuristic:aggr=0.6"], {"min_bid": "75", "max_bid": "90"}),
+    (["heuristic:aggr=0.9", "heuristic:aggr=0.7,partner=25"], {"min_bid": "60", "max_bid": "90"}),
 ]
 
 
