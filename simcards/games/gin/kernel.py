@@ -15,6 +15,7 @@ from numba import njit, prange
 from simcards.games.gin.layout import (
     G_CAPPED,
     G_CAPPED_HANDS,
+    G_DEALER_WON,
     G_FINAL,
     G_FIRST_DEALER,
     G_GINS,
@@ -523,6 +524,7 @@ def make_engine(decide):
         turns = 0
         winner = -1
         game_capped = False
+        dealer_won = 0
         while True:
             hand_no += 1
             n_log = play_hand(hand_no, dealer, scores, rules, sids, params, rng, deck, hands, hand_n, masks, pile,
@@ -534,6 +536,8 @@ def make_engine(decide):
             if w >= 0:
                 scores[w] += hres[HR_POINTS]
                 won[w] += 1
+                if w == dealer:
+                    dealer_won += 1
             for p in range(2):
                 n_log = _log(log, n_log, EV_SCORE, hand_no, p, scores[p], won[p], 0)
             if hand_no <= hand_cap:
@@ -596,6 +600,7 @@ def make_engine(decide):
         out_game[G_CAPPED_HANDS] = counts[O_CAPPED]
         out_game[G_CAPPED] = 1 if game_capped else 0
         out_game[G_TURNS] = turns
+        out_game[G_DEALER_WON] = dealer_won
         out_game[G_SHUTOUT] = 1 if shutout else 0
         out_game[G_SCORES] = scores[0]
         out_game[G_SCORES + 1] = scores[1]

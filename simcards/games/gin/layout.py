@@ -55,7 +55,8 @@ OUTCOMES = ("knock", "gin", "undercut", "wall", "tie", "capped")
 G_SCORES = 14  # points without bonuses, one per seat
 G_WON = 16  # hands won, one per seat
 G_FINAL = 18  # final score with game bonus, shutout and boxes, one per seat
-G_WIDTH = 20
+G_DEALER_WON = 20  # hands won by that hand's dealer
+G_WIDTH = 21
 
 # Per-hand result columns (int32).
 (H_HAND, H_DEALER, H_KNOCKER, H_OUTCOME, H_WINNER, H_POINTS, H_TURNS, H_UPCARD_TAKER,

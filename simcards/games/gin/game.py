@@ -1,0 +1,359 @@
+"""Gin Rummy as seen by the runner, the API and the CLI."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from numba import njit
+
+from simcards.errors import SimcardsError
+from simcards.games.base import GameDef, GameRun, OptionInfo
+from simcards.games.gin import layout as L
+from simcards.games.gin import rules as R
+from simcards.games.gin.kernel import make_engine
+from simcards.games.gin.policies import NEVER, SID_KNOCK, SID_RANDOM, SID_SIMPLE, builtin_decide
+from simcards.stats import mean_ci, ratio_ci, wilson
+from simcards.strategy import Family, Param, Strategy
+
+FAMILIES = {
+    "random": Family("random", SID_RANDOM, "uniform over the legal options of every decision (knocking included)",
+                     (), True),
+    "simple": Family(
+        "simple", SID_SIMPLE,
+        "the common baseline: take the upcard/discard only when it goes into a meld or enables a knock; "
+        "discard the highest-value unmatched card; knock as soon as legal",
+    ),
+    "knock": Family(
+        "knock", SID_KNOCK,
+        "simple, with knock timing: knock at deadwood <= max - drop x (own turn - 1); only gin from own turn "
+        "gin_after or once the stock is down to gin_stock; optionally take discards that lower deadwood by "
+        "`take`; avoid discarding cards that meld with cards the opponent took",
+        (
+            Param("max", 10, 0, 10, "knock at or under this deadwood (never above the rules' knock limit)", True),
+            Param("drop", 0, 0, 10, "lower the knock threshold by this much per own turn already played"),
+            Param("gin_after", NEVER, 1, NEVER, "from this own turn of the hand on, knock only with gin (99: never)", True),
+            Param("gin_stock", 0, 0, 31, "knock only with gin once the stock has this many cards or fewer (0: never)",
+                  True),
+            Param("avoid", 0, 0, 20, "penalty (points) per card the opponent took that a discard would meld with"),
+            Param("take", NEVER, 1, NEVER, "also take a discard that lowers the deadwood by at least this (99: never)"),
+        ),
+    ),
+}
+
+_OPTION_DOCS = {
+    "knock_limit": ("0..10", "G-KNOCK-1", "highest deadwood that may knock (0: gin only)"),
+    "gin_bonus": ("0..100", "G-SC-4", "bonus for going gin (tournament 25)"),
+    "undercut_bonus": ("0..100", "G-SC-3", "bonus for an undercut (tournament 20)"),
+    "undercut_on_tie": ("true, false", "G-SC-3", "a tie is an undercut (false: a tie scores 0-0, as OpenSpiel)"),
+    "game_target": ("1..1000", "G-GAME-1", "a game ends when a total reaches this"),
+    "game_bonus": ("0..1000", "G-GAME-1", "bonus for winning the game"),
+    "shutout_bonus": ("0..2000", "G-GAME-1", "game bonus instead when the loser scored nothing"),
+    "shutout": (", ".join(R.SHUTOUTS), "G-GAME-1", "bonus: shutout_bonus; double: the winner's whole score x2"),
+    "box_bonus": ("0..100", "G-GAME-2", "line/box bonus per hand won, added at the end (tournament 25)"),
+    "next_dealer": (", ".join(R.NEXT_DEALERS), "G-DEAL-1", "who deals the next hand"),
+    "gra_rediscard": ("true, false", "G-TURN-3", "a card taken from the pile may be discarded again; one's own "
+                      "discard is taken back only to knock"),
+    "last_chance": ("true, false", "G-WALL-2", "at the wall the other player may take the last discard to knock"),
+    "fiftieth_card": ("true, false", "G-WALL-3", "with last_chance, the taken card may itself be discarded"),
+    "deal_11": ("false", "G-V-DEAL11", "the 11-card deal (not implemented yet)"),
+    "oklahoma": ("false", "G-V-OKLA", "Oklahoma gin (not implemented yet)"),
+    "straight": ("false", "G-V-STRAIGHT", "straight gin (not implemented yet)"),
+    "hollywood": ("false", "G-V-HOLLY", "Hollywood scoring (not implemented yet)"),
+}
+
+
+def _chain(inner, sid0: int, fn):
+    """A decision function that sends strategy ``sid0`` to a user policy and the rest inward."""
+
+    @njit(cache=True)
+    def decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
+        if sid == sid0:
+            return fn(kind, params, hand, n, opts, n_opts, view, rules, rng)
+        return inner(kind, sid, params, hand, n, opts, n_opts, view, rules, rng)
+
+    return decide
+
+
+_BUILTIN = (builtin_decide, *make_engine(builtin_decide))
+_ENGINES: dict[tuple, tuple] = {(): _BUILTIN}
+
+
+def engine_for(strategies: list[Strategy]):
+    """(decide, play_game, play_batch): built-ins share one engine compiled at import (cached on
+    disk); user policies get an engine of their own, compiled once per process."""
+    custom = sorted({s.family for s in strategies if s.family.decide is not None}, key=lambda f: f.sid)
+    key = tuple((f.sid, id(f.decide)) for f in custom)
+    if key not in _ENGINES:
+        decide = builtin_decide
+        for fam in custom:
+            decide = _chain(decide, fam.sid, fam.decide)
+        _ENGINES[key] = (decide, *make_engine(decide))
+    return _ENGINES[key]
+
+
+def seat_arrays(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:
+    sids = np.array([s.family.sid for s in strategies], dtype=np.int64)
+    params = np.stack([s.vector() for s in strategies]).astype(np.float64)
+    return sids, params
+
+
+HANDS_PER_GAME = 48  # hand rows written per game in a first pass; longer games are replayed alone
+
+
+class GinRun(GameRun):
+    def __init__(self, rules: R.GinRules, strategies: list[Strategy]):
+        self.rules = rules
+        self.encoded = rules.encode()
+        self.sids, self.params = seat_arrays(strategies)
+        _, _, self.batch = engine_for(strategies)
+        self.batch(0, 0, 1, self.encoded, self.sids, self.params, np.zeros((1, L.G_WIDTH), np.int64),
+                   np.zeros((1, L.H_WIDTH), np.int32), 1)
+
+    def raw(self, seed: int, first: int, count: int, hand_cap: int):
+        games = np.zeros((count, L.G_WIDTH), dtype=np.int64)
+        hands = np.zeros((count * hand_cap, L.H_WIDTH), dtype=np.int32)
+        self.batch(seed, first, count, self.encoded, self.sids, self.params, games, hands, hand_cap)
+        return games, hands
+
+    def play(self, seed: int, first: int, count: int, detail: bool):
+        cap = HANDS_PER_GAME if detail else 0
+        games, hands = self.raw(seed, first, count, cap)
+        games_df = games_frame(games, first)
+        if not detail:
+            return games_df, None
+        n_hands = games[:, L.G_HANDS]
+        parts = [hands_frame(hands, n_hands, cap, first)]
+        long = np.flatnonzero(n_hands > cap)
+        for i in long:  # rare: replay that game alone with room for every hand (same seed, same game)
+            g, h = self.raw(seed, first + int(i), 1, int(n_hands[i]))
+            parts.append(hands_frame(h, g[:, L.G_HANDS], int(n_hands[i]), first + int(i)))
+        detail_df = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+        if len(long):
+            detail_df = detail_df.sort_values(["game", "hand"], kind="stable", ignore_index=True)
+        return games_df, detail_df
+
+
+def _nullable(values: np.ndarray, dtype: str = "Int8"):
+    col = pd.array(np.where(values >= 0, values, 0), dtype=dtype)
+    col[values < 0] = pd.NA
+    return col
+
+
+def games_frame(games: np.ndarray, first: int) -> pd.DataFrame:
+    n = len(games)
+    data = {
+        "game": np.arange(first, first + n, dtype=np.int64),
+        "winner": _nullable(games[:, L.G_WINNER]),
+        "hands": games[:, L.G_HANDS].astype(np.int32),
+        "scored_hands": games[:, L.G_SCORED].astype(np.int32),
+        "first_dealer": games[:, L.G_FIRST_DEALER].astype(np.int8),
+        "knocks": games[:, L.G_KNOCKS].astype(np.int32),
+        "gins": games[:, L.G_GINS].astype(np.int32),
+        "undercuts": games[:, L.G_UNDERCUTS].astype(np.int32),
+        "walls": games[:, L.G_WALLS].astype(np.int32),
+        "ties": games[:, L.G_TIES].astype(np.int32),
+        "capped_hands": games[:, L.G_CAPPED_HANDS].astype(np.int32),
+        "dealer_hands_won": games[:, L.G_DEALER_WON].astype(np.int32),
+        "turns": games[:, L.G_TURNS].astype(np.int32),
+    }
+    for p in range(2):
+        data[f"points_{p}"] = games[:, L.G_SCORES + p].astype(np.int32)
+    for p in range(2):
+        data[f"hands_won_{p}"] = games[:, L.G_WON + p].astype(np.int32)
+    for p in range(2):
+        data[f"final_{p}"] = games[:, L.G_FINAL + p].astype(np.int32)
+    data["margin"] = games[:, L.G_MARGIN].astype(np.int32)
+    data["shutout"] = games[:, L.G_SHUTOUT].astype(bool)
+    data["capped"] = games[:, L.G_CAPPED].astype(bool)
+    return pd.DataFrame(data)
+
+
+def hands_frame(hands: np.ndarray, n_hands: np.ndarray, cap: int, first: int) -> pd.DataFrame:
+    count = len(n_hands)
+    kept = np.minimum(n_hands, cap)
+    idx = (np.arange(count)[:, None] * cap + np.arange(cap)[None, :])[np.arange(cap)[None, :] < kept[:, None]]
+    rows = hands[idx].astype(np.int64)
+    knocker = rows[:, L.H_KNOCKER]
+    has_knock = knocker >= 0
+    at = np.arange(len(rows))
+    k = np.maximum(knocker, 0)
+    k_dw = np.where(has_knock, rows[at, L.H_DW + k], -1)
+    d_dw = np.where(has_knock, rows[at, L.H_DW + 1 - k], -1)
+    data = {
+        "game": np.repeat(np.arange(first, first + count, dtype=np.int64), kept),
+        "hand": rows[:, L.H_HAND].astype(np.int32),
+        "dealer": rows[:, L.H_DEALER].astype(np.int8),
+        "knocker": _nullable(knocker),
+        "outcome": pd.Categorical.from_codes(rows[:, L.H_OUTCOME].astype(np.int32), categories=list(L.OUTCOMES)),
+        "winner": _nullable(rows[:, L.H_WINNER]),
+        "points": rows[:, L.H_POINTS].astype(np.int16),
+        "turns": rows[:, L.H_TURNS].astype(np.int16),
+        "upcard_taker": _nullable(rows[:, L.H_UPCARD_TAKER]),
+        "knocker_deadwood": _nullable(k_dw, "Int16"),
+        "defender_deadwood": _nullable(d_dw, "Int16"),
+        "laid_off_cards": rows[:, L.H_LAID_N].astype(np.int8),
+        "laid_off_points": rows[:, L.H_LAID_PTS].astype(np.int16),
+        "stock_left": rows[:, L.H_STOCK].astype(np.int8),
+    }
+    for p in range(2):
+        data[f"deadwood_{p}"] = rows[:, L.H_DW + p].astype(np.int16)
+    for p in range(2):
+        data[f"score_{p}"] = rows[:, L.H_SCORES + p].astype(np.int32)
+    return pd.DataFrame(data)
+
+
+class Gin(GameDef):
+    name = "gin"
+    title = "Gin Rummy"
+    unit = "hand"
+    detail_table = "hands"
+    default_variant = "standard"
+    default_players = 2
+    default_strategy = "simple"
+
+    def presets(self):
+        return R.PRESETS
+
+    def options(self) -> list[OptionInfo]:
+        out = []
+        for f in dataclasses.fields(R.GinRules):
+            if f.name == "name":
+                continue
+            allowed, rule, help_ = _OPTION_DOCS[f.name]
+            out.append(OptionInfo(f.name, getattr(R.STANDARD, f.name), allowed, rule, help_))
+        return out
+
+    def build_rules(self, variant: str | None, overrides: dict[str, Any] | None = None) -> R.GinRules:
+        typed = {}
+        for key, value in (overrides or {}).items():
+            typed[key] = R.parse_option(key, value) if isinstance(value, str) else value
+        try:
+            return R.build_rules(variant or self.default_variant, typed)
+        except TypeError as exc:
+            raise SimcardsError(f"gin rules: {exc}") from None
+
+    def check_players(self, rules, players: int) -> None:
+        rules.check_players(players)
+
+    def families(self):
+        return dict(FAMILIES)
+
+    def new_run(self, rules, players, strategies):
+        rules.check_players(players)
+        return GinRun(rules, strategies)
+
+    def summarize(self, games: pd.DataFrame, players: int) -> dict:
+        n = len(games)
+        winner = games["winner"].to_numpy(dtype=np.int64, na_value=-1)
+        hands = games["hands"]
+        return {
+            "games": n,
+            "hands": int(hands.sum()),
+            "hands_per_game": mean_ci(hands),
+            "turns_per_hand": ratio_ci(games["turns"], hands),
+            "win_rate_by_seat": [wilson(int((winner == p).sum()), n) for p in range(2)],
+            "first_dealer_win_rate": wilson(int((winner == games["first_dealer"].to_numpy()).sum()), n),
+            "dealer_hand_share": ratio_ci(games["dealer_hands_won"], games["scored_hands"]),
+            "knock_rate": ratio_ci(games["knocks"], hands),
+            "gin_rate": ratio_ci(games["gins"], hands),
+            "undercut_rate": ratio_ci(games["undercuts"], hands),
+            "wall_rate": ratio_ci(games["walls"], hands),
+            "tie_rate": ratio_ci(games["ties"], hands),
+            "margin": mean_ci(games["margin"]),
+            "shutout_rate": wilson(int(games["shutout"].sum()), n),
+            "capped_hands": int(games["capped_hands"].sum()),
+            "capped_games": int(games["capped"].sum()),
+        }
+
+    def summary_rows(self, s: dict) -> list[tuple[str, str]]:
+        rows = [
+            ("games", f"{s['games']:,}"),
+            ("hands", f"{s['hands']:,}"),
+            ("hands per game", s["hands_per_game"].num(2)),
+            ("turns per hand", s["turns_per_hand"].num(2)),
+        ]
+        for p, est in enumerate(s["win_rate_by_seat"]):
+            rows.append((f"seat {p} wins", est.pct()))
+        rows += [
+            ("first dealer wins the game", s["first_dealer_win_rate"].pct()),
+            ("hands won by the dealer (of scored hands)", s["dealer_hand_share"].pct()),
+            ("knock (knocker wins) per hand", s["knock_rate"].pct()),
+            ("gin per hand", s["gin_rate"].pct()),
+            ("undercut per hand", s["undercut_rate"].pct()),
+            ("wall (void) per hand", s["wall_rate"].pct()),
+        ]
+        if s["tie_rate"].value > 0:
+            rows.append(("0-0 tie per hand", s["tie_rate"].pct()))
+        rows += [
+            ("margin (winner − loser, with bonuses)", s["margin"].num(1)),
+            ("shutouts", s["shutout_rate"].pct()),
+            ("hands stopped at the turn cap", f"{s['capped_hands']:,}"),
+            ("games stopped at the hand cap", f"{s['capped_games']:,}"),
+        ]
+        return rows
+
+    def columns(self):
+        return COLUMNS
+
+    def replay(self, rules, players, strategies, seed, game) -> str:
+        from simcards.games.gin.reference import play_reference
+
+        rules.check_players(players)
+        decide, _, _ = engine_for(strategies)
+        sids, params = seat_arrays(strategies)
+        record = play_reference(rules, sids, params, seed, game, decide)
+        lines = [f"Gin Rummy ({rules.name}), seed {seed}, game {game}",
+                 "strategies: " + ", ".join(f"seat {p}: {s.spec}" for p, s in enumerate(strategies)),
+                 f"seat {record.first_dealer} deals first (G-DEAL-1: a uniform draw)"]
+        for ev in record.events:
+            indent = "" if ev.kind in ("hand", "game") else "  "
+            lines.append(indent + ev.text)
+        return "\n".join(lines)
+
+
+COLUMNS = {
+    "games": {
+        "game": "game index i (the game is fully determined by seed, i, rules, strategies)",
+        "winner": "seat that reached the target (null if the game stopped at the hand cap)",
+        "hands": "hands played, void hands (wall, turn cap) included",
+        "scored_hands": "hands that someone won",
+        "first_dealer": "seat that dealt the first hand (a uniform draw, G-DEAL-1)",
+        "knocks": "hands won by the knocker without gin (G-SC-2)",
+        "gins": "hands won by gin (G-SC-4)",
+        "undercuts": "hands won by the defender (G-SC-3)",
+        "walls": "void hands: the stock ran down to 2 cards (G-WALL-1)",
+        "ties": "knocks tied and scored 0-0 (only with undercut_on_tie=false)",
+        "capped_hands": "hands stopped at the turn cap (scored as void; 0 for built-in strategies)",
+        "dealer_hands_won": "hands won by the player who dealt them",
+        "turns": "discards over the whole game",
+        "points_<s>": "seat s's points from hands, without bonuses",
+        "hands_won_<s>": "hands seat s won (its boxes, G-GAME-2)",
+        "final_<s>": "seat s's final score: points + boxes (+ game or shutout bonus for the winner, G-GAME-1/2)",
+        "margin": "winner's final score − loser's final score (what the loser pays, G-GAME-3)",
+        "shutout": "the loser scored no points",
+        "capped": "the game stopped at the hand cap (no winner, no game bonus)",
+    },
+    "hands": {
+        "game": "game index",
+        "hand": "hand number in the game, from 1",
+        "dealer": "seat that dealt",
+        "knocker": "seat that knocked (null: wall or cap)",
+        "outcome": "knock, gin, undercut, wall, tie (0-0, undercut_on_tie=false) or capped",
+        "winner": "seat that scored the hand (null if nobody did)",
+        "points": "points the winner scored",
+        "turns": "discards made in the hand",
+        "upcard_taker": "seat that took the upcard (G-FIRST-1; null if both declined)",
+        "knocker_deadwood": "the knocker's deadwood as laid (null without a knock)",
+        "defender_deadwood": "the defender's deadwood after lay-offs (null without a knock)",
+        "laid_off_cards": "cards the defender laid off on the knocker's melds (G-LAY-1)",
+        "laid_off_points": "their value",
+        "stock_left": "cards left in the stock when the hand ended",
+        "deadwood_<s>": "seat s's final deadwood (the defender's after lay-offs)",
+        "score_<s>": "seat s's running points after the hand",
+    },
+}
+
+GAME = Gin()
