@@ -55,29 +55,27 @@ def show(cards) -> str:
 
 
 # ----- Section 2: melds and deadwood ---------------------------------------------------------------
-def runs_of(cards: frozenset[int]) -> list[tuple[int, ...]]:
+def runs_of(cards) -> list[tuple[int, ...]]:
     """G-MELD-1/3 with runs only: in each suit, every maximal block of 3+ consecutive ranks (ace
     low) is one run — any other card of the suit cannot be in a run."""
     runs = []
-    for s in range(4):
-        ranks = sorted(rank(c) for c in cards if suit(c) == s)
-        block: list[int] = []
-        for r in ranks + [99]:
-            if block and r == block[-1] + 1:
-                block.append(r)
-                continue
-            if len(block) >= 3:
-                runs.append(tuple(s * 13 + q for q in block))
-            block = [r]
+    for c in sorted(cards):
+        if c - 1 in cards and suit(c - 1) == suit(c):
+            continue  # not the start of a block
+        block = [c]
+        while block[-1] + 1 in cards and suit(block[-1] + 1) == suit(c):
+            block.append(block[-1] + 1)
+        if len(block) >= 3:
+            runs.append(tuple(block))
     return runs
 
 
-def set_choices(cards: frozenset[int]) -> list[list[tuple[int, ...]]]:
+def set_choices(cards) -> list[list[tuple[int, ...]]]:
     """For each rank holding 3+ cards (ace to king), the sets it may give, in the documented
     tie-break order: none, the 4-set, the 3-sets leaving out the spade, heart, diamond, club."""
     out = []
     for r in range(13):
-        at_rank = tuple(c for c in sorted(cards) if rank(c) == r)
+        at_rank = tuple(s * 13 + r for s in range(4) if s * 13 + r in cards)
         if len(at_rank) == 3:
             out.append([(), at_rank])
         elif len(at_rank) == 4:
@@ -92,9 +90,9 @@ def arrangement(cards: frozenset[int]) -> tuple[int, tuple[tuple[int, ...], ...]
     best = None
     for combo in product(*set_choices(cards)):
         sets = tuple(s for s in combo if s)
-        rest = cards - {c for s in sets for c in s}
+        rest = cards.difference(*sets)
         runs = tuple(runs_of(rest))
-        dw = sum(value(c) for c in rest) - sum(value(c) for run in runs for c in run)
+        dw = sum(value(c) for c in rest.difference(*runs))
         if best is None or dw < best[0]:
             best = (dw, sets, runs)
     return best
