@@ -129,9 +129,14 @@ def test_user_policy_plugs_in():
     def lowest(kind, params, hand, opts, n_opts, view, rules, rng):
         if kind == L.K_BID:
             return 1 if n_opts > 1 and view[L.V_BID] == 0 and params[0] > 0 else 0
+        if kind == L.K_TRUMP:
+            return 7  # out of range on purpose: both engines play option 0 and count it
         return 0
 
     register("two-hundred", "lowest_test", lowest, {"open": 1.0})
     _differential(["lowest_test", "heuristic"], {}, 4, 20)
     log, og, _ = kernel_run(["lowest_test", "heuristic"], 4, 0)
     check_transcript(log, GAME.build_rules(None))
+    strats = GAME.strategies(["lowest_test", "heuristic"], 4)
+    rec = play_reference(GAME.build_rules(None), *seat_arrays(strats), 4, 0, engine_for(strats)[0])
+    assert og[L.G_INVALID] == rec.invalid > 0

@@ -144,6 +144,7 @@ def games_frame(games: np.ndarray, first: int) -> pd.DataFrame:
         "capped": games[:, L.G_CAPPED].astype(bool),
         "score_0": games[:, L.G_SCORES].astype(np.int32),
         "score_1": games[:, L.G_SCORES + 1].astype(np.int32),
+        "invalid_decisions": games[:, L.G_INVALID].astype(np.int32),
     })
 
 
@@ -243,6 +244,7 @@ class TwoHundred(GameDef):
             "contract_made_rate": ratio_ci(games["made"], contracts),
             "hole_rate": wilson(int(games["hole"].sum()), n),
             "capped_games": int(games["capped"].sum()),
+            "invalid_decisions": int(games["invalid_decisions"].sum()),
         }
 
     def summary_rows(self, s: dict) -> list[tuple[str, str]]:
@@ -260,6 +262,8 @@ class TwoHundred(GameDef):
             ("games won by the other team's fall to the hole", s["hole_rate"].pct()),
             ("games stopped at the deal cap", f"{s['capped_games']:,}"),
         ]
+        if s["invalid_decisions"]:
+            rows.append(("policy decisions out of range (option 0 played)", f"{s['invalid_decisions']:,}"))
         return rows
 
     def columns(self):
@@ -290,6 +294,7 @@ COLUMNS = {
         "hole": "the game ended because the losing team fell to the hole (T-END-2), not by a team reaching the target",
         "capped": "the game stopped at the deal cap (higher score wins)",
         "score_<t>": "final cumulative score of team t",
+        "invalid_decisions": "decisions a (user) policy returned out of range; option 0 was played instead",
     },
     "deals": {
         "game": "game index",

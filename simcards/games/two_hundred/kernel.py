@@ -39,6 +39,7 @@ from simcards.games.two_hundred.layout import (
     G_FAILED,
     G_FIRST_DEALER,
     G_HOLE,
+    G_INVALID,
     G_MADE,
     G_SCORES,
     G_THROWINS,
@@ -187,6 +188,14 @@ def _log(log, n_log, event, deal, seat, a, b):
 
 
 @njit(cache=True, inline="always")
+def _checked(choice, n_opts, bad):
+    """A decision index a (user) policy returned, made safe: out of range → option 0, counted."""
+    if choice < 0 or choice >= n_opts:
+        return 0, bad + 1
+    return choice, bad
+
+
+@njit(cache=True, inline="always")
 def legal_options(hand, lead, opts):
     """T-PLAY-1: the faces of the legal cards (suit led if held, else any card), by suit then
     rank low to high; returns their count."""
@@ -231,7 +240,7 @@ _W_OPTS = _W_HANDS + N_PLAYERS
 _W_VIEW = _W_OPTS + MAX_OPTIONS
 _W_SCORES = _W_VIEW + VIEW_SIZE
 _W_RES = _W_SCORES + 2
-_WORK_SIZE = _W_RES + 5
+_WORK_SIZE = _W_RES + 6
 
 
 # ----- the engine, written once ---------------------------------------------------------------
@@ -292,6 +301,7 @@ def _play_deal(deal, dealer, rules, sids, params, rng, deck, hands, opts, view, 
                     b += step
             view[V_SEAT] = seat
             c = decide(K_BID, sids[seat], params, hands[seat], opts, n_opts, view, rules, rng)
+            c, res[5] = _checked(c, n_opts, res[5])
             v = opts[c]
             n_log = _log(log, n_log, EV_BID, deal, seat, v, 0)
             if v == 0:
@@ -319,6 +329,7 @@ def _play_deal(deal, dealer, rules, sids, params, rng, deck, hands, opts, view, 
         opts[s] = s
     view[V_SEAT] = bidder
     c = decide(K_TRUMP, sids[bidder], params, hands[bidder], opts, 4, view, rules, rng)
+    c, res[5] = _checked(c, 4, res[5])
     trump = opts[c]
     view[V_TRUMP] = trump
     res[2] = trump
@@ -347,6 +358,7 @@ def _play_deal(deal, dealer, rules, sids, params, rng, deck, hands, opts, view, 
             n_opts = legal_options(hands[seat], lead, opts)
             view[V_SEAT] = seat
             c = decide(K_PLAY, sids[seat], params, hands[seat], opts, n_opts, view, rules, rng)
+            c, res[5] = _checked(c, n_opts, res[5])
             face = opts[c]
             b = BIT_OF_FACE[face]
             hands[seat] &= ~(np.int64(1) << b)
@@ -399,7 +411,7 @@ def _play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, lo
     opts = w[_W_OPTS:_W_OPTS + MAX_OPTIONS]
     view = w[_W_VIEW:_W_VIEW + VIEW_SIZE]
     scores = w[_W_SCORES:_W_SCORES + 2]
-    res = w[_W_RES:_W_RES + 5]
+    res = w[_W_RES:_W_RES + 6]
     rules = borrow(rules)
     sids = borrow(sids)
     params = borrow(params)
@@ -475,6 +487,7 @@ def _play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, lo
     out_game[G_HOLE] = hole_win
     out_game[G_SCORES] = scores[0]
     out_game[G_SCORES + 1] = scores[1]
+    out_game[G_INVALID] = res[5]
     keep = work[0] + np.int64(rng_owner[0] & np.uint64(1))  # the owners live until here
     return n_log + 0 * keep
 

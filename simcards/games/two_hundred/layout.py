@@ -70,7 +70,8 @@ DEAL_CAP = 1000  # deals per game; at the cap the higher score wins (counted as 
 # Per-game result columns (int64).
 G_WINNER, G_DEALS, G_THROWINS, G_FIRST_DEALER, G_MADE, G_FAILED, G_CAPPED, G_HOLE = range(8)
 G_SCORES = 8  # one per team
-G_WIDTH = 10
+G_INVALID = 10  # decisions a policy returned out of range (replaced by option 0)
+G_WIDTH = 11
 
 # Per-deal result columns (int32).
 (D_DEAL, D_DEALER, D_BIDDER, D_BID, D_TRUMP, D_TAKEN0, D_TAKEN1, D_MADE, D_DSCORE0, D_DSCORE1,

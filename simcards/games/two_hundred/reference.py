@@ -139,6 +139,7 @@ class GameRecord:
     winner: int = -1
     scores: list[int] = field(default_factory=lambda: [0, 0])
     capped: bool = False
+    invalid: int = 0  # decisions a policy returned out of range (option 0 played instead)
     deals: list[DealRecord] = field(default_factory=list)
     log: list[list[int]] = field(default_factory=list)
 
@@ -170,6 +171,8 @@ class GameRecord:
             out.append(f"  deal score: team 0 {d.deal_scores[0]:+d}, team 1 {d.deal_scores[1]:+d}; "
                        f"totals: team 0 {d.scores[0]}, team 1 {d.scores[1]}")
         how = " (deal cap)" if self.capped else ""
+        if self.invalid:
+            out.append(f"warning: {self.invalid} decisions were out of range and replaced by the first option")
         out.append(f"team {self.winner} (seats {self.winner} and {self.winner + 2}) wins{how}: "
                    f"{self.scores[0]} to {self.scores[1]} after {len(self.deals)} deals")
         return out
@@ -213,7 +216,9 @@ class ReferenceGame:
         view[L.V_SEAT] = seat
         choice = int(self.decide(kind, self.sids[seat], self.params, np.int64(hand_mask(hand)), opts, len(options),
                                  view, self.encoded, self.rng))
-        assert 0 <= choice < len(options), f"strategy chose option {choice} of {len(options)}"
+        if not 0 <= choice < len(options):  # as the kernel: option 0 instead, and counted
+            self.record.invalid += 1
+            choice = 0
         return options[choice]
 
     def new_view(self, deal: int, dealer: int) -> np.ndarray:
