@@ -39,16 +39,20 @@ LOWBIT13 = np.array([(m & -m).bit_length() - 1 if m else -1 for m in range(1 << 
 HIGHBIT13 = np.array([m.bit_length() - 1 for m in range(1 << 13)], dtype=np.int64)
 
 
+# Faces as ranks, and the bits where a 3-card run may start within a rank lane (rank <= 10).
+RANK = np.array([f % 13 for f in range(52)] + [13, 13], dtype=np.int64)
+RUN_STARTS = sum(((1 << 11) - 1) << (13 * suit) for suit in range(4))
+ONE = np.int64(1)
+
+
 @njit(cache=True)
 def _row_key(buf, length):
     """Order key: length first, then the first nine laid cards (6 bits each)."""
-    key = np.int64(length)
     m = min(length, 9)
+    key = np.int64(length)
     for i in range(m):
-        key = key * 64 + buf[i]
-    for i in range(m, 9):
-        key = key * 64
-    return key
+        key = (key << 6) | buf[i]
+    return key << (6 * (9 - m))
 
 
 @njit(cache=True)
@@ -85,6 +89,10 @@ def _push(out, keys, first, count, buf, length, dedupe):
 @njit(cache=True)
 def _add_sets(hand, pickup, out, keys, first, count, buf, members, m, sub_buf, dedupe):
     """All sets (2+ cards) drawn from ``members`` (hand indices of one rank, or the jokers)."""
+    if m == 2 and pickup != PICK_TOP:  # the common case: one pair, one way to lay it
+        buf[0] = hand[members[0]]
+        buf[1] = hand[members[1]]
+        return _push(out, keys, first, count, buf, 2, dedupe)
     for mask in range(3, 1 << m):
         k = POPCOUNT13[mask]
         if k < 2:
@@ -148,51 +156,49 @@ def legal_groups(hand, n, rules, out, keys, scratch):
     """Every legal discard group of the sorted hand ``hand[:n]`` (Y-DIS-1..6), as rows of ``out``
     sorted by (length, laid cards). Returns the number of rows. ``keys`` (MAX_OPTIONS) and
     ``scratch`` (``SCRATCH``) are work arrays, so nothing is allocated on the hot path."""
+    # Singles come first in the order and the hand is sorted: write them straight out, and
+    # gather in the same pass what multi-card groups need.
+    singles = 0
+    dedupe = False  # two copies of a face (two decks): groups may repeat
+    rank_seen = 0
+    rank_twice = 0
+    lanes = 0  # bit suit*13+rank: the naturals present (= their face ids)
+    n_jokers = 0
+    last = -1
+    for i in range(n):
+        c = hand[i]
+        if c != last:
+            out[singles, 0] = 1
+            out[singles, 1] = c
+            singles += 1
+            last = c
+        else:
+            dedupe = True
+        if c >= 52:
+            n_jokers += 1
+        else:
+            bit = ONE << RANK[c]
+            rank_twice |= rank_seen & bit
+            rank_seen |= bit
+            lanes |= ONE << c
+    wild_jokers = n_jokers if rules[R_WILD] != 0 else 0
+    pair_jokers = n_jokers >= 2 and rules[R_JOKER_PAIR] != 0
+    plain_runs = lanes & (lanes >> 1) & (lanes >> 2) & RUN_STARTS  # starts of 3 naturals in a row
+    joker_runs = wild_jokers > 0 and lanes != 0 and n >= 3
+    if rank_twice == 0 and plain_runs == 0 and not pair_jokers and not joker_runs:
+        return singles  # most hands: singles only
     pickup = rules[R_PICKUP]
     buf = scratch[0:ROW]
     members = scratch[ROW:2 * ROW]
     sub_buf = scratch[2 * ROW:3 * ROW]
-    # Singles come first in the order and the hand is sorted: write them straight out.
-    singles = 0
-    dedupe = False
-    for i in range(n):
-        if i == 0 or hand[i] != hand[i - 1]:
-            out[singles, 0] = 1
-            out[singles, 1] = hand[i]
-            singles += 1
-        else:
-            dedupe = True  # two copies of a face (two decks): groups may repeat
-    # One pass for what multi-card groups need; most hands have none and stop here.
-    rank_seen = 0
-    rank_twice = 0
-    lanes = 0  # bit suit*13+rank: the naturals present (= face ids)
-    n_jokers = 0
-    for i in range(n):
-        c = hand[i]
-        if c >= 52:
-            n_jokers += 1
-        else:
-            bit = 1 << (c % 13)
-            rank_twice |= rank_seen & bit
-            rank_seen |= bit
-            lanes |= 1 << c
-    wild_jokers = n_jokers if rules[R_WILD] != 0 else 0
-    run_suits = 0
-    for suit in range(4):
-        lane = lanes >> (13 * suit) & 0x1FFF
-        if lane and POPCOUNT13[lane] + wild_jokers >= 3:
-            run_suits |= 1 << suit
-    pair_jokers = rules[R_JOKER_PAIR] != 0 and n_jokers >= 2
-    if rank_twice == 0 and run_suits == 0 and not pair_jokers:
-        return singles
     count = 0
     # Sets of equal rank (Y-DIS-1); jokers never join them (Y-DIS-3 Decision).
     while rank_twice:
-        rank = LOWBIT13[rank_twice]
+        rank = LOWBIT13[rank_twice & 0x1FFF]
         rank_twice &= rank_twice - 1
         m = 0
         for i in range(n):
-            if hand[i] < 52 and hand[i] % 13 == rank:
+            if hand[i] < 52 and RANK[hand[i]] == rank:
                 members[m] = i
                 m += 1
         count = _add_sets(hand, pickup, out, keys, singles, count, buf, members, m, sub_buf, dedupe)
@@ -203,20 +209,26 @@ def legal_groups(hand, n, rules, out, keys, scratch):
         count = _add_sets(hand, pickup, out, keys, singles, count, buf, members, n_jokers, sub_buf, dedupe)
     # Runs of 3+ in one suit, aces low (Y-DIS-2), jokers filling any position (Y-DIS-3).
     first_joker = n - n_jokers  # jokers sit at the end of the sorted hand
+    if not joker_runs:
+        while plain_runs:  # every stretch of 3+ consecutive naturals, from each start
+            start_bit = LOWBIT13[plain_runs & 0x1FFF] if plain_runs & 0x1FFF else -1
+            face = 0
+            while not (plain_runs >> face & 1):
+                face += 1
+            plain_runs &= plain_runs - 1
+            suit = face // 13
+            lo = face - 13 * suit
+            length = 3
+            while True:
+                count = _add_run(hand, suit, lanes >> (13 * suit), length, lo, first_joker, pickup,
+                                 out, keys, singles, count, buf, dedupe)
+                if lo + length > 12 or not (lanes >> (face + length) & 1):
+                    break
+                length += 1
+        return singles + count
     for suit in range(4):
-        if not (run_suits >> suit & 1):
-            continue
         lane = lanes >> (13 * suit) & 0x1FFF
-        if wild_jokers == 0:  # only unbroken stretches of the lane
-            for lo in range(13):
-                if not (lane >> lo & 1):
-                    continue
-                hi = lo
-                while hi + 1 < 13 and lane >> (hi + 1) & 1:
-                    hi += 1
-                    if hi - lo >= 2:
-                        count = _add_run(hand, suit, lane, hi - lo + 1, lo, first_joker, pickup,
-                                         out, keys, singles, count, buf, dedupe)
+        if lane == 0 or POPCOUNT13[lane] + wild_jokers < 3:
             continue
         sub = lane
         while sub:

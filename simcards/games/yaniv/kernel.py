@@ -85,7 +85,25 @@ from simcards.games.yaniv.rules import (
     MAX_RESET_SCORE,
 )
 from simcards.games.yaniv.policies import builtin_decide as decide
+from simcards.nbutil import borrow, keep_alive
 from simcards.rng import rand_below, seed_state, shuffle
+
+# The working memory of one game, carved out of a single int64 array.
+_SCRATCH_ALL = SCRATCH + 2 * MAX_HAND
+_W_HANDS = 0
+_W_HAND_N = _W_HANDS + MAX_PLAYERS * MAX_HAND
+_W_STOCK = _W_HAND_N + MAX_PLAYERS
+_W_PILE = _W_STOCK + DECK_MAX
+_W_PREV = _W_PILE + DECK_MAX
+_W_KEYS = _W_PREV + MAX_HAND
+_W_OPTS = _W_KEYS + MAX_OPTIONS
+_W_VIEW = _W_OPTS + MAX_OPTIONS * ROW
+_W_TOTALS = _W_VIEW + VIEW_SIZE
+_W_ROUND_SCORES = _W_TOTALS + MAX_PLAYERS
+_W_SCORES = _W_ROUND_SCORES + MAX_PLAYERS
+_W_ZEROS = _W_SCORES + MAX_PLAYERS
+_W_SCRATCH = _W_ZEROS + MAX_PLAYERS
+_WORK_SIZE = _W_SCRATCH + _SCRATCH_ALL
 
 # Transcript events (differential tests compare these arrays move for move).
 EV_HAND, EV_UPCARD, EV_CALL, EV_DISCARD, EV_DRAW, EV_RESHUFFLE, EV_SCORE, EV_ROUND = range(8)
@@ -257,7 +275,7 @@ def fill_view(view, seat, players, n_alive, turn, stock_n, rnd, total, starter, 
 
 @njit(cache=True)
 def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, params, rng,
-               hands, hand_n, stock, pile, prev, raw, keys, opts, view, totals, log, n_log):
+               hands, hand_n, stock, pile, prev, scratch, keys, opts, view, totals, log, n_log):
     """One round from the deal to a call (or the turn cap). Fills ``totals`` (hand totals of
     the players in the game, -1 for the others) and returns
     ``(caller, turns, player_to_move, n_log)``; caller is -1 when the round hit the cap."""
@@ -283,9 +301,9 @@ def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, param
     prev_n = 1
     pile_n = 0
     n_log = _log(log, n_log, EV_UPCARD, rnd, -1, prev[0], 0)
-    avail = np.empty(MAX_HAND, dtype=np.int64)
-    thrown = np.empty(MAX_HAND, dtype=np.int64)
-    scratch = np.empty(SCRATCH, dtype=np.int64)
+    avail = scratch[SCRATCH:SCRATCH + MAX_HAND]
+    thrown = scratch[SCRATCH + MAX_HAND:SCRATCH + 2 * MAX_HAND]
+    scratch = scratch[:SCRATCH]
     seat = starter
     turn = 0
     caller = -1
@@ -373,23 +391,34 @@ def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, param
 def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, round_cap, log):
     """A whole game to one winner (Y-ELIM-1/2). ``rounds_out[:round_cap]`` receives one row a
     round; rounds past the cap are played but not written. Returns the log length."""
-    rng = np.zeros(1, dtype=np.uint64)
+    # Working memory, used through borrowed views (simcards.nbutil.borrow): no reference counting
+    # in the turn loop. The owners are kept alive to the end of the game (keep_alive below).
+    rng_owner = np.zeros(1, dtype=np.uint64)
+    rng = borrow(rng_owner)
     seed_state(rng, seed, game)
     ccw = rules[R_CCW] != 0
-    hands = np.zeros((MAX_PLAYERS, MAX_HAND), dtype=np.int64)
-    hand_n = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    stock = np.zeros(DECK_MAX, dtype=np.int64)
-    pile = np.zeros(DECK_MAX, dtype=np.int64)
-    prev = np.zeros(MAX_HAND, dtype=np.int64)
-    raw = np.zeros((MAX_OPTIONS, ROW), dtype=np.int64)
-    keys = np.zeros(MAX_OPTIONS, dtype=np.int64)
-    opts = np.zeros((MAX_OPTIONS, ROW), dtype=np.int64)
-    view = np.zeros(VIEW_SIZE, dtype=np.int64)
-    totals = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    round_scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    zeros = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    alive = np.zeros(MAX_PLAYERS, dtype=np.bool_)
+    work = np.zeros(_WORK_SIZE, dtype=np.int64)
+    w = borrow(work)
+    hands = w[_W_HANDS:_W_HANDS + MAX_PLAYERS * MAX_HAND].reshape((MAX_PLAYERS, MAX_HAND))
+    hand_n = w[_W_HAND_N:_W_HAND_N + MAX_PLAYERS]
+    stock = w[_W_STOCK:_W_STOCK + DECK_MAX]
+    pile = w[_W_PILE:_W_PILE + DECK_MAX]
+    prev = w[_W_PREV:_W_PREV + MAX_HAND]
+    keys = w[_W_KEYS:_W_KEYS + MAX_OPTIONS]
+    opts = w[_W_OPTS:_W_OPTS + MAX_OPTIONS * ROW].reshape((MAX_OPTIONS, ROW))
+    view = w[_W_VIEW:_W_VIEW + VIEW_SIZE]
+    totals = w[_W_TOTALS:_W_TOTALS + MAX_PLAYERS]
+    round_scores = w[_W_ROUND_SCORES:_W_ROUND_SCORES + MAX_PLAYERS]
+    scores = w[_W_SCORES:_W_SCORES + MAX_PLAYERS]
+    zeros = w[_W_ZEROS:_W_ZEROS + MAX_PLAYERS]
+    scratch = w[_W_SCRATCH:_W_SCRATCH + _SCRATCH_ALL]
+    alive_owner = np.zeros(MAX_PLAYERS, dtype=np.bool_)
+    alive = borrow(alive_owner)
+    rules = borrow(rules)
+    sids = borrow(sids)
+    params = borrow(params)
+    log_owner = log
+    log = borrow(log_owner)
     for p in range(players):
         alive[p] = True
     n_alive = players
@@ -408,7 +437,7 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
         rnd += 1
         caller, turns, to_move, n_log = play_round(
             rnd, starter, players, alive, n_alive, scores, rules, sids, params, rng,
-            hands, hand_n, stock, pile, prev, raw, keys, opts, view, totals, log, n_log)
+            hands, hand_n, stock, pile, prev, scratch, keys, opts, view, totals, log, n_log)
         turns_total += turns
         asaf = score_round(caller, totals, alive, players, rules, round_scores)
         if caller >= 0:
@@ -460,7 +489,7 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
             if alive[s] and (best < 0 or totals[s] < totals[best]):
                 best = s
         starter = best
-    out_game[G_WINNER] = winner
+    out_game[G_WINNER] = winner + keep_alive(work) + keep_alive(rng_owner) + keep_alive(alive_owner) + keep_alive(log_owner)
     out_game[G_ROUNDS] = rnd
     out_game[G_TURNS] = turns_total
     out_game[G_STARTER] = first_starter

@@ -46,6 +46,7 @@ def random_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
 
 # Rank and suit of every face (jokers: rank 13, suit 4), as constant tables.
 RANK = np.array([f % 13 for f in range(52)] + [13, 13], dtype=np.int64)
+ONE = np.int64(1)
 SUIT = np.array([f // 13 for f in range(52)] + [4, 4], dtype=np.int64)
 
 
@@ -87,6 +88,38 @@ def _draw_cost(card, value, counts, lanes, jokers, wild, thrown_max, keep, stock
 
 
 @njit(cache=True)
+def _summary(hand, n):
+    """(rank counts 4 bits a rank, faces present as bits, jokers, any face held twice)."""
+    counts = np.int64(0)
+    lanes = np.int64(0)
+    jokers = 0
+    dup = False
+    for i in range(n):
+        c = hand[i]
+        if c >= 52:
+            jokers += 1
+        else:
+            if lanes >> c & 1:
+                dup = True
+            counts += ONE << (4 * RANK[c])
+            lanes |= ONE << c
+    return counts, lanes, jokers, dup
+
+
+@njit(cache=True)
+def _lanes_left(hand, n, row, length, face):
+    """The bit of ``face`` if a copy of it stays in the hand once ``row`` is thrown."""
+    held = 0
+    for i in range(n):
+        if hand[i] == face:
+            held += 1
+    for j in range(length):
+        if row[1 + j] == face:
+            held -= 1
+    return (ONE << face) if held > 0 else np.int64(0)
+
+
+@njit(cache=True)
 def _has_natural(row, length):
     for j in range(1, length + 1):
         if row[j] < 52:
@@ -108,42 +141,47 @@ def threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
         stock = params[P_STOCK] if view[V_STOCK] > 0 else 1e9
         n_avail = view[V_AVAIL_N]
         total = view[V_TOTAL]
+        # The whole hand summarised once: rank counts (4 bits a rank), faces present, jokers,
+        # ranks held twice or more (the only ones a kept set can come from).
+        counts_all, lanes_all, jokers_all, dup = _summary(hand, n)
+        pairs = 0
+        for r in range(13):
+            if counts_all >> (4 * r) & 14:
+                pairs |= 1 << r
         best = 0
         best_cost = 1e18
         for a in range(n_opts):
             length = opts[a, 0]
-            skip = 0  # bit i set: hand[i] is thrown
             shed = 0
             thrown_max = 0
-            for j in range(length):
+            counts = counts_all
+            lanes = lanes_all
+            jokers = jokers_all
+            for j in range(length):  # what is left once the group is thrown
                 c = opts[a, 1 + j]
                 v = rules[R_VALUES + c]
                 shed += v
                 if v > thrown_max:
                     thrown_max = v
-                for i in range(n):  # mark one copy of the face as thrown
-                    if hand[i] == c and not (skip >> i & 1):
-                        skip |= 1 << i
-                        break
-            # What is left: rank counts, faces present, jokers; and the best kept set.
-            counts = 0
-            lanes = 0
-            jokers = 0
-            for i in range(n):
-                if skip >> i & 1:
-                    continue
-                c = hand[i]
                 if c >= 52:
-                    jokers += 1
+                    jokers -= 1
                 else:
-                    counts += 1 << (4 * RANK[c])
-                    lanes |= 1 << c
-            kept = 0
-            for i in range(n):
-                c = hand[i]
-                if skip >> i & 1 or c >= 52:
-                    continue
-                extra = ((counts >> (4 * RANK[c]) & 15) - 1) * rules[R_VALUES + c]
+                    counts -= ONE << (4 * RANK[c])
+                    lanes &= ~(ONE << c)
+            if dup:  # two copies of a face: a face thrown once may still be in the hand
+                lanes = 0
+                for i in range(n):
+                    c = hand[i]
+                    if c < 52 and counts >> (4 * RANK[c]) & 15:
+                        lanes |= _lanes_left(hand, n, opts[a], length, c)
+            kept = 0  # points a kept set lets the player shed beyond its first card
+            rest_pairs = pairs
+            while rest_pairs:
+                r = 0
+                while not (rest_pairs >> r & 1):
+                    r += 1
+                rest_pairs &= rest_pairs - 1
+                extra = ((counts >> (4 * r) & 15) - 1) * rules[R_VALUES + r]
                 if extra > kept:
                     kept = extra
             draw = stock
@@ -165,16 +203,7 @@ def threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
         v = rules[R_VALUES + view[V_THROWN + j]]
         if v > thrown_max:
             thrown_max = v
-    counts = 0
-    lanes = 0
-    jokers = 0
-    for i in range(n):
-        c = hand[i]
-        if c >= 52:
-            jokers += 1
-        else:
-            counts += 1 << (4 * RANK[c])
-            lanes |= 1 << c
+    counts, lanes, jokers, _ = _summary(hand, n)
     best = 0
     best_cost = 1e18
     for o in range(n_opts):

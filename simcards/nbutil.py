@@ -1,0 +1,36 @@
+"""Small numba tools shared by the kernels.
+
+``borrow(a)`` returns a view of the C-contiguous array ``a`` that has no owner (no meminfo), so
+numba does not count references to it. Every array a jitted function binds or passes on is
+otherwise incref'd and decref'd with atomic instructions; in a turn loop that makes dozens of
+calls, that bookkeeping costs more than the game logic. The caller must keep the owning array
+alive (use it after the last use of the borrowed view, e.g. with ``keep_alive``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import carray, njit, types
+from numba.extending import intrinsic
+
+
+@intrinsic
+def _data_ptr(typingctx, arr):
+    sig = types.CPointer(arr.dtype)(arr)
+
+    def codegen(context, builder, signature, args):
+        return context.make_array(signature.args[0])(context, builder, args[0]).data
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def borrow(a):
+    """An unowned view of the C-contiguous array ``a`` (see the module docstring)."""
+    return carray(_data_ptr(a), a.shape)
+
+
+@njit(cache=True)
+def keep_alive(a):
+    """Use ``a`` so that numba keeps it alive at least until this call."""
+    return np.int64(a.size) * 0
