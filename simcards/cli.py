@@ -186,6 +186,18 @@ def strategies(game: GameArg) -> None:
     out.print(table)
 
 
+def _register_extra_commands() -> None:
+    """Study commands (compare, tune, tournament, report) live in ``simcards.cli_study``."""
+    try:
+        from simcards import cli_study
+    except ImportError:
+        return
+    cli_study.register(app)
+
+
+_register_extra_commands()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app and turn every input error into one line on stderr."""
     try:
