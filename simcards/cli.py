@@ -188,11 +188,11 @@ def strategies(game: GameArg) -> None:
 
 def _register_extra_commands() -> None:
     """Study commands (compare, tune, tournament, report) live in ``simcards.cli_study``."""
-    try:
-        from simcards import cli_study
-    except ImportError:
-        return
-    cli_study.register(app)
+    import importlib
+    import importlib.util
+
+    if importlib.util.find_spec("simcards.cli_study") is not None:
+        importlib.import_module("simcards.cli_study").register(app)
 
 
 _register_extra_commands()
