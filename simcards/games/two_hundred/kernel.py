@@ -12,6 +12,8 @@ inside the deal loop.
 
 from __future__ import annotations
 
+from types import FunctionType
+
 import numpy as np
 from numba import carray, njit, prange, types
 from numba.extending import intrinsic
@@ -88,7 +90,6 @@ from simcards.games.two_hundred.rules import (
 )
 from simcards.games.two_hundred.policies import builtin_decide
 from simcards.rng import rand_below, seed_state, shuffle
-from types import FunctionType
 
 
 def _drop_stale_cache() -> None:
@@ -231,6 +232,8 @@ def _data_ptr(typingctx, arr):
 @njit(cache=True, inline="always")
 def borrow(a):
     """A view of the C-contiguous array ``a`` that does not own (or count references to) it."""
+    if not a.flags.c_contiguous:
+        raise ValueError("two-hundred kernel: arrays passed to the engine must be C-contiguous")
     return carray(_data_ptr(a), a.shape)
 
 
