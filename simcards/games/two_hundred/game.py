@@ -28,7 +28,7 @@ FAMILIES = {
         "lead boss cards and draw trumps, win cheaply, smear points on a partner's safe trick, ruff "
         "only tricks worth ruff_min",
         (
-            Param("aggr", 0.8, 0.0, 3.0, "aggressiveness: bid up to this multiple of the hand's estimated points"),
+            Param("aggr", 0.7, 0.0, 3.0, "aggressiveness: bid up to this multiple of the hand's estimated points"),
             Param("partner", 15.0, 0.0, 60.0, "points credited to the unseen partner's hand in the estimate"),
             Param("raise", 1, 0, 1, "1: may overbid the partner's bid; 0: pass when the partner holds the high bid",
                   integer=True),
