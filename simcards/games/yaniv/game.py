@@ -151,11 +151,12 @@ def games_frame(games: np.ndarray, first: int, players: int) -> pd.DataFrame:
     return pd.DataFrame(data)
 
 
-def _seat_labels(masks: np.ndarray, players: int) -> pd.Categorical:
-    """Bit masks of seats → labels such as ``""``, ``"2"`` or ``"1,3"``."""
+def _seat_labels(masks: np.ndarray, players: int) -> np.ndarray:
+    """Bit masks of seats → labels such as ``""``, ``"2"`` or ``"1,3"`` (plain strings, so that
+    every chunk of a long run has the same Parquet schema)."""
     uniq, codes = np.unique(masks, return_inverse=True)
-    labels = [",".join(str(p) for p in range(players) if m >> p & 1) for m in uniq]
-    return pd.Categorical.from_codes(codes.astype(np.int32), categories=labels)
+    labels = np.array([",".join(str(p) for p in range(players) if m >> p & 1) for m in uniq], dtype=object)
+    return labels[codes]
 
 
 def rounds_frame(rounds: np.ndarray, n_rounds: np.ndarray, cap: int, first: int, players: int) -> pd.DataFrame:
