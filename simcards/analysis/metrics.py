@@ -1,0 +1,140 @@
+"""Per-game metrics, one small registry entry per game.
+
+The study functions (compare, tune, tournament) are generic; what differs between games is
+which columns hold the length of a game, who won, who started or dealt, the score margin and
+the game's own outcome rates. Each entry says that in a few lines; a new game adds one entry.
+
+*Sides* are what a game is won by: seats in Yaniv and Gin, teams in Two Hundred (team t = seats
+t and t+2). A strategy is assigned to a side; every seat of the side plays it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from simcards.errors import SimcardsError
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A rate Σ numer / Σ denom over games (a ratio with a delta-method CI), e.g. Asaf per call."""
+
+    name: str
+    label: str
+    numer: Callable[[pd.DataFrame], np.ndarray]
+    denom: Callable[[pd.DataFrame], np.ndarray]
+
+
+def _col(name: str) -> Callable[[pd.DataFrame], np.ndarray]:
+    return lambda df: df[name].to_numpy(dtype=np.float64)
+
+
+def _ones(df: pd.DataFrame) -> np.ndarray:
+    return np.ones(len(df))
+
+
+@dataclass(frozen=True)
+class GameMetrics:
+    game: str
+    unit: str  # round / hand / deal
+    turns: str | None  # per-game column of turns (discards), None if the game has none
+    starter_label: str  # what the fairness row calls the starting side
+    n_sides: Callable[[int], int]  # players → number of sides
+    side_of_seat: Callable[[int, int], int]  # (seat, players) → side
+    winner_side: Callable[[pd.DataFrame, int], np.ndarray]  # winning side (seat or team), -1 when nobody won
+    starter_side: Callable[[pd.DataFrame, int], np.ndarray]
+    margin: Callable[[pd.DataFrame, int, int], np.ndarray]  # (games, side, players) → + is good for side
+    outcomes: tuple[Outcome, ...] = field(default_factory=tuple)
+    deck_fields: tuple[str, ...] = ()  # rule options that change the deck (same deck → same deals)
+
+    @property
+    def units(self) -> str:
+        return self.unit + "s"
+
+    def deck_key(self, rules) -> tuple:
+        return tuple(getattr(rules, f, None) for f in self.deck_fields)
+
+    def seat_specs(self, side_specs: list, players: int) -> list:
+        """Strategy for every seat from the strategy of every side."""
+        return [side_specs[self.side_of_seat(s, players)] for s in range(players)]
+
+
+def _winner_seat(df: pd.DataFrame, players: int) -> np.ndarray:
+    w = df["winner"]
+    return w.to_numpy(dtype=np.int64, na_value=-1) if hasattr(w, "to_numpy") else np.asarray(w, np.int64)
+
+
+def _yaniv_margin(df: pd.DataFrame, side: int, players: int) -> np.ndarray:
+    scores = np.stack([df[f"score_{p}"].to_numpy(np.float64) for p in range(players)], axis=1)
+    own = scores[:, side]
+    others = (scores.sum(axis=1) - own) / (players - 1)
+    return others - own  # Yaniv scores are penalties: lower is better
+
+
+def _gin_margin(df: pd.DataFrame, side: int, players: int) -> np.ndarray:
+    return df[f"final_{side}"].to_numpy(np.float64) - df[f"final_{1 - side}"].to_numpy(np.float64)
+
+
+def _th_sides(players: int) -> int:
+    return 2 if players == 4 else players
+
+
+def _th_side(seat: int, players: int) -> int:
+    return seat % 2 if players == 4 else seat
+
+
+def _th_margin(df: pd.DataFrame, side: int, players: int) -> np.ndarray:
+    return df[f"score_{side}"].to_numpy(np.float64) - df[f"score_{1 - side}"].to_numpy(np.float64)
+
+
+REGISTRY: dict[str, GameMetrics] = {
+    "yaniv": GameMetrics(
+        game="yaniv", unit="round", turns="turns", starter_label="round-1 starter",
+        n_sides=lambda n: n, side_of_seat=lambda s, n: s,
+        winner_side=_winner_seat,
+        starter_side=lambda df, n: df["starter"].to_numpy(np.int64),
+        margin=_yaniv_margin,
+        outcomes=(Outcome("asaf_rate", "Asaf rate (per call)", _col("asafs"), _col("calls")),),
+        deck_fields=("decks", "jokers"),
+    ),
+    "gin": GameMetrics(
+        game="gin", unit="hand", turns="turns", starter_label="first dealer",
+        n_sides=lambda n: 2, side_of_seat=lambda s, n: s,
+        winner_side=_winner_seat,
+        starter_side=lambda df, n: df["first_dealer"].to_numpy(np.int64),
+        margin=_gin_margin,
+        outcomes=(
+            Outcome("knock_rate", "knock wins per hand", _col("knocks"), _col("hands")),
+            Outcome("gin_rate", "gin per hand", _col("gins"), _col("hands")),
+            Outcome("undercut_rate", "undercut per hand", _col("undercuts"), _col("hands")),
+            Outcome("wall_rate", "wall (void) per hand", _col("walls"), _col("hands")),
+        ),
+        deck_fields=(),
+    ),
+    "two-hundred": GameMetrics(
+        game="two-hundred", unit="deal", turns=None, starter_label="first dealer's team",
+        n_sides=_th_sides, side_of_seat=_th_side,
+        winner_side=_winner_seat,
+        starter_side=lambda df, n: df["first_dealer"].to_numpy(np.int64) % 2 if n == 4 else df["first_dealer"].to_numpy(np.int64),
+        margin=_th_margin,
+        outcomes=(
+            Outcome("contract_made_rate", "contracts made", _col("made"), lambda df: df["made"].to_numpy(np.float64) + df["failed"].to_numpy(np.float64)),
+            Outcome("throw_in_rate", "deals thrown in", _col("throw_ins"), _col("deals")),
+            Outcome("hole_rate", "games ended by the hole", lambda df: df["hole"].to_numpy(np.float64), _ones),
+        ),
+        deck_fields=("deck",),
+    ),
+}
+
+
+def metrics_for(game: str) -> GameMetrics:
+    from simcards.games import canonical
+
+    key = canonical(game)
+    if key not in REGISTRY:
+        raise SimcardsError(f"no study metrics for game {key!r} yet; studies cover: {', '.join(REGISTRY)}")
+    return REGISTRY[key]

@@ -1,0 +1,199 @@
+"""Statistics for comparisons: differences with 95% intervals (paired on common random numbers
+or independent), z values for several looks or many comparisons, and Bradley–Terry ratings.
+
+Everything returns :class:`simcards.stats.Estimate` (value, low, high, n) or plain numbers; a
+difference is *significant* when its interval excludes 0.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from simcards.stats import Z95, Estimate, wilson
+
+
+def z_for(alpha: float = 0.05, tests: int = 1) -> float:
+    """Two-sided normal quantile for level ``alpha`` split (Bonferroni) over ``tests`` tests."""
+    if not 0 < alpha < 1 or tests < 1:
+        raise ValueError("alpha must be in (0, 1) and tests >= 1")
+    return _norm_ppf(1 - alpha / (2 * tests))
+
+
+def _norm_ppf(p: float) -> float:
+    """Inverse standard normal CDF (Acklam's rational approximation, refined by one Newton step)."""
+    if not 0 < p < 1:
+        raise ValueError("p must be in (0, 1)")
+    a = (-3.969683028665376e01, 2.209460984245205e02, -2.759285104469687e02, 1.383577518672690e02,
+         -3.066479806614716e01, 2.506628277459239e00)
+    b = (-5.447609879822406e01, 1.615858368580409e02, -1.556989798598866e02, 6.680131188771972e01,
+         -1.328068155288572e01)
+    c = (-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e00, -2.549732539343734e00,
+         4.374664141464968e00, 2.938163982698783e00)
+    d = (7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e00, 3.754408661907416e00)
+    lo = 0.02425
+    if p < lo:
+        q = math.sqrt(-2 * math.log(p))
+        x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / \
+            ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
+    elif p > 1 - lo:
+        q = math.sqrt(-2 * math.log(1 - p))
+        x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / \
+            ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
+    else:
+        q = p - 0.5
+        r = q * q
+        x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q / \
+            (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
+    e = 0.5 * math.erfc(-x / math.sqrt(2)) - p
+    return x - e * math.sqrt(2 * math.pi) * math.exp(x * x / 2)
+
+
+def p_two_sided(z: float) -> float:
+    """Two-sided p-value of a standard normal statistic."""
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def significant(est: Estimate) -> bool:
+    """The interval excludes 0 (for a difference)."""
+    return bool(est.low > 0 or est.high < 0)
+
+
+# ----- differences ---------------------------------------------------------------------------
+def newcombe_diff(x1: float, n1: int, x2: float, n2: int, z: float = Z95) -> Estimate:
+    """p2 − p1 for two independent proportions, Newcombe's hybrid score interval (method 10),
+    built from the two Wilson intervals."""
+    if n1 <= 0 or n2 <= 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    a, b = wilson(x1, n1, z), wilson(x2, n2, z)
+    d = b.value - a.value
+    low = d - math.sqrt((b.value - b.low) ** 2 + (a.high - a.value) ** 2)
+    high = d + math.sqrt((b.high - b.value) ** 2 + (a.value - a.low) ** 2)
+    return Estimate(d, max(-1.0, low), min(1.0, high), n1 + n2)
+
+
+def welch_diff(x1, x2, z: float = Z95) -> Estimate:
+    """mean(x2) − mean(x1) for independent samples (normal interval with Welch's standard error)."""
+    a = np.asarray(x1, dtype=np.float64)
+    b = np.asarray(x2, dtype=np.float64)
+    if a.size < 2 or b.size < 2:
+        return Estimate(math.nan, math.nan, math.nan, a.size + b.size)
+    d = float(b.mean() - a.mean())
+    se = math.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
+    return Estimate(d, d - z * se, d + z * se, a.size + b.size)
+
+
+def paired_diff(x1, x2, z: float = Z95) -> Estimate:
+    """mean(x2 − x1) over units played on the same random numbers (same game indices)."""
+    a = np.asarray(x1, dtype=np.float64)
+    b = np.asarray(x2, dtype=np.float64)
+    if a.shape != b.shape:
+        raise ValueError("paired samples must have the same length")
+    dd = b - a
+    n = dd.size
+    if n < 2:
+        return Estimate(math.nan, math.nan, math.nan, n)
+    d = float(dd.mean())
+    se = float(dd.std(ddof=1)) / math.sqrt(n)
+    return Estimate(d, d - z * se, d + z * se, n)
+
+
+def _ratio_influence(a: np.ndarray, b: np.ndarray) -> tuple[float, np.ndarray]:
+    r = a.sum() / b.sum()
+    return float(r), (a - r * b) / b.mean()
+
+
+def paired_ratio_diff(a1, b1, a2, b2, z: float = Z95) -> Estimate:
+    """Σa2/Σb2 − Σa1/Σb1 where unit i of both runs used the same random numbers (e.g. turns per
+    round of two variants on the same game indices): delta method on paired influence values."""
+    a1, b1, a2, b2 = (np.asarray(v, dtype=np.float64) for v in (a1, b1, a2, b2))
+    n = a1.size
+    if n < 2 or b1.sum() == 0 or b2.sum() == 0:
+        return Estimate(math.nan, math.nan, math.nan, n)
+    r1, u1 = _ratio_influence(a1, b1)
+    r2, u2 = _ratio_influence(a2, b2)
+    dd = u2 - u1
+    se = math.sqrt(float((dd ** 2).sum()) / (n * (n - 1)))
+    d = r2 - r1
+    return Estimate(d, d - z * se, d + z * se, n)
+
+
+def ratio_diff(a1, b1, a2, b2, z: float = Z95) -> Estimate:
+    """Σa2/Σb2 − Σa1/Σb1 for independent runs (delta method, games as units)."""
+    a1, b1, a2, b2 = (np.asarray(v, dtype=np.float64) for v in (a1, b1, a2, b2))
+    n1, n2 = a1.size, a2.size
+    if n1 < 2 or n2 < 2 or b1.sum() == 0 or b2.sum() == 0:
+        return Estimate(math.nan, math.nan, math.nan, n1 + n2)
+    r1, u1 = _ratio_influence(a1, b1)
+    r2, u2 = _ratio_influence(a2, b2)
+    se = math.sqrt(float((u1 ** 2).sum()) / (n1 * (n1 - 1)) + float((u2 ** 2).sum()) / (n2 * (n2 - 1)))
+    d = r2 - r1
+    return Estimate(d, d - z * se, d + z * se, n1 + n2)
+
+
+def shifted(est: Estimate, by: float) -> Estimate:
+    """``est − by`` (e.g. a win rate minus the fair share)."""
+    return Estimate(est.value - by, est.low - by, est.high - by, est.n)
+
+
+# ----- ratings -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Ratings:
+    """Bradley–Terry strengths on the Elo scale (mean 0): P(i beats j) = 1/(1 + 10^((r_j − r_i)/400))."""
+
+    names: tuple[str, ...]
+    rating: np.ndarray
+    se: np.ndarray
+    iterations: int
+
+    def estimates(self, z: float = Z95) -> list[Estimate]:
+        return [Estimate(float(r), float(r - z * s), float(r + z * s), 0) for r, s in zip(self.rating, self.se)]
+
+
+ELO = 400 / math.log(10)
+
+
+def bradley_terry(wins: np.ndarray, names: list[str] | None = None, tol: float = 1e-10,
+                  max_iter: int = 10_000, prior: float = 0.5) -> Ratings:
+    """Fit Bradley–Terry strengths to ``wins[i, j]`` = games i won against j (Hunter's MM
+    algorithm). ``prior`` adds that many virtual wins each way to every pair that met, so a
+    strategy that won every game still gets a finite rating. Standard errors come from the
+    Fisher information with the ratings' mean fixed at 0."""
+    w = np.asarray(wins, dtype=np.float64)
+    k = w.shape[0]
+    if w.shape != (k, k) or k < 2:
+        raise ValueError("wins must be a square matrix of at least 2 strategies")
+    met = (w + w.T) > 0
+    np.fill_diagonal(met, False)
+    w = w + prior * met
+    np.fill_diagonal(w, 0.0)
+    n = w + w.T
+    total = w.sum(axis=1)
+    p = np.ones(k)
+    it = 0
+    for it in range(1, max_iter + 1):
+        denom = (n / (p[:, None] + p[None, :])).sum(axis=1)
+        new = np.where(denom > 0, total / np.where(denom > 0, denom, 1), p)
+        new = new / math.exp(np.log(np.maximum(new, 1e-300)).mean())
+        if np.max(np.abs(np.log(np.maximum(new, 1e-300)) - np.log(p))) < tol:
+            p = new
+            break
+        p = new
+    theta = np.log(np.maximum(p, 1e-300))
+    theta -= theta.mean()
+    prob = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))
+    info = np.zeros((k, k))
+    for i in range(k):
+        for j in range(i + 1, k):
+            v = n[i, j] * prob[i, j] * (1 - prob[i, j])
+            info[i, i] += v
+            info[j, j] += v
+            info[i, j] -= v
+            info[j, i] -= v
+    centre = np.eye(k) - 1 / k
+    cov = centre @ np.linalg.pinv(info) @ centre
+    se = np.sqrt(np.maximum(np.diag(cov), 0))
+    labels = tuple(names) if names is not None else tuple(str(i) for i in range(k))
+    return Ratings(labels, theta * ELO, se * ELO, it)

@@ -1,0 +1,718 @@
+"""The studies behind ``simcards compare / tune / tournament``, as a Python API returning tables.
+
+Two design rules make the comparisons sharp and honest:
+
+* **Common random numbers.** Game *i* of seed *s* uses its own random stream, so playing the same
+  game indices under two variants (same deck) or two strategy values deals the same cards. Then
+  differences are computed game by game (paired), which removes most of the luck of the deal.
+* **Seat rotation.** A matchup is played once per *lineup*: every assignment of the strategies to
+  sides in rotation (sides are seats, or teams in Two Hundred), each on the same game indices. A
+  deal is the unit of every interval: its value is the average over the lineups, so seat and
+  deal luck cancel inside the unit and the interval stays honest (units are independent).
+
+Every rate carries a 95% interval; every difference says whether it is significant (its interval
+excludes 0).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+
+from simcards.analysis.metrics import GameMetrics, metrics_for
+from simcards.analysis.stats import (Ratings, bradley_terry, newcombe_diff, paired_diff, paired_ratio_diff,
+                                     ratio_diff, shifted, significant, welch_diff, z_for)
+from simcards.errors import SimcardsError
+from simcards.games import canonical, get_game
+from simcards.runner import DEFAULT_CHUNK, Progress, set_threads
+from simcards.stats import Z95, Estimate, mean_ci, ratio_ci, wilson
+from simcards.strategy import Strategy, make_strategy, parse_spec
+
+MAX_STUDY_GAMES = 10**8
+
+
+# ----- results ----------------------------------------------------------------------------------
+@dataclass
+class StudyResult:
+    """What a study produced: named tidy tables (the first is the main one), key findings,
+    closing notes and the run metadata (seeds, rules, strategies, versions, timings)."""
+
+    kind: str
+    title: str
+    tables: dict[str, pd.DataFrame]
+    summary: dict = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    meta: dict = field(default_factory=dict)
+
+    @property
+    def table(self) -> pd.DataFrame:
+        return next(iter(self.tables.values()))
+
+
+def est_cols(prefix: str, est: Estimate) -> dict:
+    return {prefix: est.value, f"{prefix}_low": est.low, f"{prefix}_high": est.high}
+
+
+# ----- playing ----------------------------------------------------------------------------------
+class Table:
+    """One game, rules and player count: plays lineups of strategies on chosen game indices."""
+
+    def __init__(self, game: str, variant: str | None = None, players: int | None = None,
+                 rules: dict[str, Any] | None = None, progress: Progress | None = None):
+        self.game = canonical(game)
+        self.gdef = get_game(self.game)
+        self.m: GameMetrics = metrics_for(self.game)
+        self.players = self.gdef.default_players if players is None else _whole(players, "players")
+        self.variant = variant or self.gdef.default_variant
+        self.rules = self.gdef.build_rules(variant, rules)
+        self.gdef.check_players(self.rules, self.players)
+        self.k = self.m.n_sides(self.players)
+        self.progress = progress
+        self._runs: dict[tuple, Any] = {}
+        self.games_played = 0
+
+    def strategy(self, spec: str | Strategy) -> Strategy:
+        if isinstance(spec, Strategy):
+            return spec
+        return parse_spec(spec, self.gdef.name, self.gdef.families())
+
+    def play(self, seat_strats: list[Strategy], seed: int, first: int, count: int) -> pd.DataFrame:
+        key = tuple(seat_strats)
+        if key not in self._runs:
+            self._runs[key] = self.gdef.new_run(self.rules, self.players, list(seat_strats))
+        run = self._runs[key]
+        parts = []
+        done = 0
+        while done < count:
+            c = min(DEFAULT_CHUNK, count - done)
+            parts.append(run.play(seed, first + done, c, False)[0])
+            done += c
+            self.games_played += c
+            if self.progress is not None:
+                self.progress.advance(c)
+        return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+
+    def lineup_strats(self, lineup: tuple[int, ...], strats: list[Strategy]) -> list[Strategy]:
+        """Seat strategies for a lineup (lineup[side] = index into ``strats``)."""
+        return self.m.seat_specs([strats[i] for i in lineup], self.players)
+
+
+def pair_lineups(k: int) -> list[tuple[int, ...]]:
+    """Lineups for a head-to-head of strategy 0 against 1 over ``k`` sides: alternate them, and
+    play every cyclic shift of that pattern and of its mirror, so each strategy holds each side
+    equally often (half the sides on average)."""
+    base = tuple(i % 2 for i in range(k))
+    out: list[tuple[int, ...]] = []
+    for pat in (base, tuple(1 - x for x in base)):
+        for r in range(k):
+            lu = pat[r:] + pat[:r]
+            if lu not in out:
+                out.append(lu)
+    return out
+
+
+def field_lineups(k: int) -> list[tuple[int, ...]]:
+    """Strategy 0 at one side, strategy 1 at all the others; one lineup per side."""
+    return [tuple(0 if s == r else 1 for s in range(k)) for r in range(k)]
+
+
+@dataclass
+class Matchup:
+    """Per-deal results of strategy 0 over its lineups (arrays of length ``deals``)."""
+
+    won: np.ndarray  # fraction of the lineups strategy 0 won on this deal
+    lost: np.ndarray  # fraction of the lineups strategy 1 won (won + lost < 1 when nobody won some)
+    margin: np.ndarray  # mean score margin of strategy 0 (its sides vs the rest)
+    wins0: int  # games won by strategy 0 (over all lineups)
+    wins1: int  # games won by strategy 1
+    undecided: int  # games nobody won (capped)
+    fair: float  # strategy 0's expected win share if it were no better than strategy 1
+    lineups: int
+
+    @property
+    def deals(self) -> int:
+        return int(self.won.size)
+
+
+def play_matchup(t: Table, s0: Strategy, s1: Strategy, lineups: list[tuple[int, ...]], seed: int,
+                 first: int, count: int) -> Matchup:
+    won = np.zeros(count)
+    lost = np.zeros(count)
+    margin = np.zeros(count)
+    wins0 = wins1 = undecided = 0
+    fair = 0.0
+    for lu in lineups:
+        df = t.play(t.lineup_strats(lu, [s0, s1]), seed, first, count)
+        mine = [side for side, i in enumerate(lu) if i == 0]
+        w_side = t.m.winner_side(df, t.players)
+        mine_won = np.isin(w_side, mine)
+        won += mine_won
+        lost += (w_side >= 0) & ~mine_won
+        wins0 += int(mine_won.sum())
+        undecided += int((w_side < 0).sum())
+        wins1 += int(((w_side >= 0) & ~mine_won).sum())
+        margin += np.mean([t.m.margin(df, side, t.players) for side in mine], axis=0)
+        fair += len(mine) / t.k
+    n = len(lineups)
+    return Matchup(won / n, lost / n, margin / n, wins0, wins1, undecided, fair / n, n)
+
+
+def _whole(value, what: str, low: int = 1, high: int = MAX_STUDY_GAMES) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+        raise SimcardsError(f"{what}={value!r}: give a whole number from {low:,} to {high:,}")
+    return int(value)
+
+
+def _seed(seed) -> int:
+    from simcards.rng import MAX_SEED
+
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+        raise SimcardsError(f"seed={seed!r}: give a whole number from 0 to 2**63-1")
+    return int(seed)
+
+
+def _meta(kind: str, t: Table, seed: int, **extra) -> dict:
+    from simcards.api import _versions
+
+    return {"study": kind, "game": t.game, "players": t.players, "seed": seed, **extra,
+            "versions": _versions()}
+
+
+def _progress(total: int, label: str, enabled: bool) -> Progress:
+    return Progress(total, label, enabled)
+
+
+# ----- compare ----------------------------------------------------------------------------------
+@dataclass
+class _VariantRun:
+    name: str
+    table: Table
+    games: pd.DataFrame
+    skill: Matchup | None
+    deck: tuple
+
+
+def _rate_rows(t: Table, df: pd.DataFrame) -> list[dict]:
+    """Speed, fairness and outcome estimates of one variant's self-play games."""
+    m = t.m
+    k = t.k
+    units = df[m.units].to_numpy(np.float64)
+    rows = []
+
+    def add(group, metric, label, est, kind="num", **kw):
+        rows.append({"group": group, "metric": metric, "label": label, "value": est.value, "low": est.low,
+                     "high": est.high, "n": est.n, "format": kind, **kw})
+
+    if m.turns is not None:
+        turns = df[m.turns].to_numpy(np.float64)
+        add("speed", f"turns_per_{m.unit}", f"turns per {m.unit}", ratio_ci(turns, units))
+    add("speed", f"{m.units}_per_game", f"{m.units} per game", mean_ci(units))
+    if m.turns is not None:
+        add("speed", "turns_per_game", "turns per game", mean_ci(turns))
+    n = len(df)
+    w_side = m.winner_side(df, t.players)
+    seat_word = "team" if k != t.players else "seat"
+    devs = []
+    zb = z_for(0.05, k)
+    any_sig = False
+    for s in range(k):
+        est = wilson(int((w_side == s).sum()), n)
+        add("fairness", f"win_{seat_word}_{s}", f"{seat_word} {s} wins", est, "pct")
+        devs.append((abs(est.value - 1 / k), s, est))
+        strict = wilson(int((w_side == s).sum()), n, zb)
+        any_sig |= not (strict.low <= 1 / k <= strict.high)
+    start = m.starter_side(df, t.players)
+    edge = shifted(wilson(int((w_side == start).sum()), n), 1 / k)
+    add("fairness", "starter_edge", f"{m.starter_label}'s edge (win rate − 1/{k})", edge, "pct",
+        significant=significant(edge))
+    dev, s, est = max(devs, key=lambda x: x[0])
+    add("fairness", "max_seat_deviation", f"largest {seat_word} deviation from 1/{k}", abs_dev(est, 1 / k), "pct",
+        significant=any_sig, detail=f"{seat_word} {s}")
+    for o in m.outcomes:
+        add("outcomes", o.name, o.label, outcome_rate(o.numer(df), o.denom(df)), "pct")
+    return rows
+
+
+def outcome_rate(numer: np.ndarray, denom: np.ndarray) -> Estimate:
+    """Σ numer / Σ denom: a Wilson interval when it is a per-game proportion (denominators all 1),
+    else the ratio's delta-method interval with games as units."""
+    if len(denom) and np.all(denom == 1):
+        return wilson(float(np.sum(numer)), len(denom))
+    return ratio_ci(numer, denom)
+
+
+def abs_dev(est: Estimate, target: float) -> Estimate:
+    """|p − target| with the interval implied by p's interval."""
+    lo, hi = est.low - target, est.high - target
+    if lo <= 0 <= hi:
+        return Estimate(abs(est.value - target), 0.0, max(-lo, hi), est.n)
+    return Estimate(abs(est.value - target), min(abs(lo), abs(hi)), max(abs(lo), abs(hi)), est.n)
+
+
+def unit_mean(x: np.ndarray) -> Estimate:
+    """Mean of per-deal win fractions (values in [0, 1]) with a 95% interval: the normal
+    interval over deals, or — when every deal gave 0 or every deal gave 1, so the normal interval
+    would collapse — the Wilson interval over deals (conservative: a fraction's variance is at most
+    p(1 − p))."""
+    x = np.asarray(x, dtype=np.float64)
+    if x.size and (np.all(x == 0) or np.all(x == 1)):
+        return wilson(float(x.sum()), int(x.size))
+    est = mean_ci(x)
+    return Estimate(est.value, max(0.0, est.low), min(1.0, est.high), est.n)
+
+
+def _diff_rows(base: _VariantRun, other: _VariantRun) -> list[dict]:
+    """Differences other − base for every metric, paired when the decks match."""
+    m = base.table.m
+    paired = base.deck == other.deck
+    a, b = base.games, other.games
+    rows = []
+
+    def add(metric, label, est, kind="num"):
+        rows.append({"variant": other.name, "baseline": base.name, "metric": metric, "label": label,
+                     "diff": est.value, "low": est.low, "high": est.high, "paired": paired,
+                     "significant": significant(est), "format": kind})
+
+    ua, ub = a[m.units].to_numpy(np.float64), b[m.units].to_numpy(np.float64)
+    if m.turns is not None:
+        ta, tb = a[m.turns].to_numpy(np.float64), b[m.turns].to_numpy(np.float64)
+        fn = paired_ratio_diff if paired else ratio_diff
+        add(f"turns_per_{m.unit}", f"turns per {m.unit}", fn(ta, ua, tb, ub))
+    mean_fn = paired_diff if paired else welch_diff
+    add(f"{m.units}_per_game", f"{m.units} per game", mean_fn(ua, ub))
+    if m.turns is not None:
+        add("turns_per_game", "turns per game", mean_fn(ta, tb))
+    k = base.table.k
+    sa = (m.winner_side(a, base.table.players) == m.starter_side(a, base.table.players)).astype(float)
+    sb = (m.winner_side(b, other.table.players) == m.starter_side(b, other.table.players)).astype(float)
+    add("starter_edge", f"{m.starter_label}'s edge", paired_diff(sa, sb) if paired else
+        newcombe_diff(sa.sum(), sa.size, sb.sum(), sb.size), "pct")
+    if base.skill is not None and other.skill is not None:
+        add("skill_win_rate", "stronger strategy's win rate", mean_fn(base.skill.won, other.skill.won), "pct")
+    for o in m.outcomes:
+        fn = paired_ratio_diff if paired else ratio_diff
+        add(o.name, o.label, fn(o.numer(a), o.denom(a), o.numer(b), o.denom(b)), "pct")
+    return rows
+
+
+def compare(game: str, variants: list[str] | str, *, players: int | None = None,
+            strategies: list[str] | str | None = None, games: int = 2000, seed: int = 0,
+            rules: dict[str, Any] | None = None, strong: str | None = None, weak: str = "random",
+            skill: bool = True, threads: int | None = None, progress: bool = False) -> StudyResult:
+    """Compare variants of one game: speed, fairness, skill expression and outcome rates, each
+    with a 95% interval, plus every variant's difference from the first (paired on the same deals
+    when the decks match).
+
+    ``strategies`` (one spec for all seats, or one per seat) play the self-play games that measure
+    speed, fairness and outcomes; ``strong`` (default: the game's default strategy) against
+    ``weak`` (default ``random``) measures skill expression, with seat rotation."""
+    gdef = get_game(game)
+    names = _variant_list(gdef, variants)
+    games = _whole(games, "games")
+    seed = _seed(seed)
+    set_threads(threads)
+    strong = strong or gdef.default_strategy
+    if isinstance(strategies, str):
+        strategies = [strategies]
+    tables = [Table(game, v, players, rules) for v in names]
+    k = tables[0].k
+    n_lineups = len(pair_lineups(k)) if skill else 0
+    bar = _progress(len(names) * games * (1 + n_lineups), f"compare {tables[0].game}", progress)
+    runs: list[_VariantRun] = []
+    long_rows: list[dict] = []
+    game_rows: list[pd.DataFrame] = []
+    timings = {}
+    try:
+        for name, t in zip(names, tables):
+            t.progress = bar
+            t0 = time.perf_counter()
+            seat = t.gdef.strategies(strategies, t.players)
+            df = t.play(seat, seed, 0, games)
+            sk = None
+            if skill:
+                sk = play_matchup(t, t.strategy(strong), t.strategy(weak), pair_lineups(t.k), seed, 0, games)
+            timings[name] = round(time.perf_counter() - t0, 3)
+            run = _VariantRun(name, t, df, sk, t.m.deck_key(t.rules))
+            runs.append(run)
+            for r in _rate_rows(t, df):
+                long_rows.append({"variant": name, **r})
+            if sk is not None:
+                est = unit_mean(sk.won)
+                long_rows.append({"variant": name, "group": "skill", "metric": "skill_win_rate",
+                                  "label": f"{strong} beats {weak} (seat-rotated)", "value": est.value,
+                                  "low": est.low, "high": est.high, "n": est.n, "format": "pct"})
+                edge = shifted(est, sk.fair)
+                long_rows.append({"variant": name, "group": "skill", "metric": "skill_edge",
+                                  "label": f"skill edge (win rate − {sk.fair:.0%})", "value": edge.value,
+                                  "low": edge.low, "high": edge.high, "n": edge.n, "format": "pct",
+                                  "significant": significant(edge)})
+            m = t.m
+            gr = pd.DataFrame({"variant": name, "game": df["game"].to_numpy(),
+                               m.units: df[m.units].to_numpy()})
+            if m.turns is not None:
+                gr["turns"] = df[m.turns].to_numpy()
+            gr["winner_side"] = m.winner_side(df, t.players)
+            game_rows.append(gr)
+    finally:
+        bar.close()
+    long = pd.DataFrame(long_rows)
+    if "significant" not in long:
+        long["significant"] = np.nan
+    diffs = pd.DataFrame([r for run in runs[1:] for r in _diff_rows(runs[0], run)])
+    wide = _wide(long, names)
+    t0 = tables[0]
+    notes = []
+    if len(runs) > 1:
+        decks = {r.name: r.deck for r in runs}
+        shared = [n for n in names[1:] if decks[n] == decks[names[0]]]
+        notes.append(f"Differences are against {names[0]}; "
+                     + (f"{', '.join(shared)} share its deck and are paired on the same deals (common random numbers)"
+                        if shared else "no variant shares its deck, so differences are unpaired")
+                     + (f"; {', '.join(n for n in names[1:] if n not in shared)} use another deck (unpaired)"
+                        if shared and len(shared) < len(names) - 1 else "") + ".")
+        sig = diffs[diffs["significant"]] if len(diffs) else diffs
+        if len(sig):
+            notes.append("Significant differences (95% interval excludes 0): "
+                         + "; ".join(f"{r.variant} {r.label} {_signed(r.diff, r.format)}" for r in sig.itertuples()) + ".")
+        else:
+            notes.append("No difference is significant at 95%.")
+    meta = _meta("compare", t0, seed, variants=names, games=games,
+                 strategies=[s.spec for s in t0.gdef.strategies(strategies, t0.players)],
+                 skill={"strong": t0.strategy(strong).spec, "weak": t0.strategy(weak).spec,
+                        "lineups": [list(lu) for lu in pair_lineups(k)]} if skill else None,
+                 rules={n: t.rules.options() for n, t in zip(names, tables)},
+                 timings_seconds=timings, games_played=sum(t.games_played for t in tables))
+    return StudyResult("compare", f"{t0.gdef.title}: {', '.join(names)} ({t0.players} players)",
+                       {"compare": wide, "estimates": long, "differences": diffs,
+                        "games": pd.concat(game_rows, ignore_index=True)},
+                       {"variants": names}, notes, meta)
+
+
+def _signed(v: float, kind: str) -> str:
+    return f"{100 * v:+.2f} pts" if kind == "pct" else f"{v:+.2f}"
+
+
+def _variant_list(gdef, variants) -> list[str]:
+    if isinstance(variants, str):
+        variants = [v.strip() for v in variants.split(",") if v.strip()]
+    variants = list(variants or [])
+    if variants == ["all"]:
+        ok = []
+        for name in gdef.presets():
+            try:
+                gdef.build_rules(name, None)
+                ok.append(name)
+            except SimcardsError:
+                pass
+        variants = ok
+    if not variants:
+        raise SimcardsError(f"give at least one variant, e.g. --variants {','.join(list(gdef.presets())[:2])} (or all)")
+    if len(set(variants)) != len(variants):
+        raise SimcardsError(f"--variants lists a variant twice: {','.join(variants)}")
+    return variants
+
+
+def fmt_est(value: float, low: float, high: float, kind: str) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    if kind == "pct":
+        if math.isnan(low):
+            return f"{100 * value:.1f}%"
+        return f"{100 * value:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+    if math.isnan(low):
+        return f"{value:.2f}"
+    return f"{value:.2f} [{low:.2f}, {high:.2f}]"
+
+
+def _wide(long: pd.DataFrame, names: list[str]) -> pd.DataFrame:
+    """One row per variant, one text column per metric (value [95% CI])."""
+    rows = []
+    for name in names:
+        sub = long[long["variant"] == name]
+        row = {"variant": name}
+        for r in sub.itertuples():
+            row[r.label] = fmt_est(r.value, r.low, r.high, r.format)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# ----- tune -------------------------------------------------------------------------------------
+def parse_values(text: str, param=None) -> list[float]:
+    """``0..10`` (whole steps), ``0..1:0.25`` (with a step) or ``1,3,5``."""
+    s = str(text).strip()
+    try:
+        if ".." in s:
+            rng, _, step = s.partition(":")
+            lo_s, _, hi_s = rng.partition("..")
+            lo, hi = float(lo_s), float(hi_s)
+            st = float(step) if step else 1.0
+            if st <= 0 or hi < lo:
+                raise ValueError
+            count = int(math.floor((hi - lo) / st + 1e-9)) + 1
+            if count > 1000:
+                raise SimcardsError(f"{text!r}: {count} values; a sweep takes at most 1000")
+            vals = [round(lo + i * st, 10) for i in range(count)]
+        else:
+            vals = [float(x) for x in s.split(",") if x.strip()]
+    except ValueError:
+        raise SimcardsError(f"values {text!r}: write a range like 0..10 or 0..1:0.25, or a list like 1,3,5") from None
+    if not vals:
+        raise SimcardsError(f"values {text!r}: no values")
+    if len(set(vals)) != len(vals):
+        raise SimcardsError(f"values {text!r}: a value is listed twice")
+    return vals
+
+
+def _parse_params(params) -> list[tuple[str, list[float]]]:
+    if isinstance(params, dict):
+        items = list(params.items())
+    else:
+        items = []
+        for p in params:
+            if isinstance(p, str):
+                name, eq, vals = p.partition("=")
+                if not eq or not name.strip():
+                    raise SimcardsError(f"--param {p!r}: write NAME=VALUES, e.g. call=0..10 or call=1,3,5")
+                items.append((name.strip(), vals))
+            else:
+                items.append(tuple(p))
+    if not 1 <= len(items) <= 2:
+        raise SimcardsError(f"tune sweeps one or two parameters; got {len(items)}")
+    out = []
+    for name, vals in items:
+        out.append((name, parse_values(vals) if isinstance(vals, str) else [float(v) for v in vals]))
+    if len(out) == 2 and out[0][0] == out[1][0]:
+        raise SimcardsError(f"--param {out[0][0]} is given twice")
+    return out
+
+
+@dataclass
+class _Arm:
+    values: tuple[float, ...]
+    strat: Strategy
+    won: list = field(default_factory=list)
+    margin: list = field(default_factory=list)
+    alive: bool = True
+    eliminated_at: int | None = None
+    fair: float = 0.0
+
+    def cat(self, what: str) -> np.ndarray:
+        parts = getattr(self, what)
+        return np.concatenate(parts) if parts else np.zeros(0)
+
+
+def tune(game: str, strategy: str, params, *, against: str | None = None, variant: str | None = None,
+         players: int | None = None, games: int = 1000, seed: int = 0, rules: dict[str, Any] | None = None,
+         adaptive: bool = False, batch: int | None = None, alpha: float = 0.05, threads: int | None = None,
+         progress: bool = False) -> StudyResult:
+    """Sweep one or two parameters of a strategy family against ``against`` (default: the
+    family's own defaults if it is the game's default family, else the game's default strategy).
+
+    The candidate sits at one side and ``against`` at all the others, rotated over the sides;
+    every value plays the same game indices (common random numbers). Reports the win rate and
+    mean score margin per value with 95% intervals, the best value and whether it is
+    significantly better than the runner-up (paired on the same deals).
+
+    ``adaptive=True`` races the values: ``batch`` deals at a time for every value still in the
+    race, dropping a value once it is significantly worse than the leader (paired, Bonferroni
+    over values and looks), until one is left or each has ``games`` deals."""
+    t = Table(game, variant, players, rules)
+    seed = _seed(seed)
+    games = _whole(games, "games")
+    set_threads(threads)
+    base = t.strategy(strategy)
+    sweep = _parse_params(params)
+    given = dict(base.values)
+    for name, vals in sweep:
+        base.family.param(name)  # unknown names raise
+    arms: list[_Arm] = []
+    for combo in itertools.product(*[vals for _, vals in sweep]):
+        values = dict(given)
+        values.update({name: v for (name, _), v in zip(sweep, combo)})
+        arms.append(_Arm(tuple(combo), make_strategy(base.family, values)))
+    if len(arms) < 2:
+        raise SimcardsError("a sweep needs at least two values")
+    if against is None:
+        against = base.family.name if base.family.name == t.gdef.default_strategy else t.gdef.default_strategy
+    opp = t.strategy(against)
+    lineups = field_lineups(t.k)
+    if adaptive:
+        batch = _whole(batch if batch is not None else max(50, games // 8), "batch", 1, games)
+        looks = math.ceil(games / batch)
+        z_elim = z_for(alpha, max(1, (len(arms) - 1) * looks))
+    else:
+        batch, looks, z_elim = games, 1, Z95
+    bar = _progress(len(arms) * games * len(lineups), f"tune {t.game}", progress)
+    t.progress = bar
+    t0 = time.perf_counter()
+    played = 0
+    history = []
+    try:
+        while played < games:
+            count = min(batch, games - played)
+            alive = [a for a in arms if a.alive]
+            for a in alive:
+                mu = play_matchup(t, a.strat, opp, lineups, seed, played, count)
+                a.won.append(mu.won)
+                a.margin.append(mu.margin)
+                a.fair = mu.fair
+            played += count
+            if adaptive and len(alive) > 1:
+                lead = max(alive, key=lambda a: a.cat("won").mean())
+                lw = lead.cat("won")
+                for a in alive:
+                    if a is lead:
+                        continue
+                    d = paired_diff(lw, a.cat("won"), z_elim)  # a − lead
+                    if d.high < 0:
+                        a.alive = False
+                        a.eliminated_at = played
+                history.append({"deals": played, "alive": sum(a.alive for a in arms)})
+                if sum(a.alive for a in arms) == 1:
+                    break
+    finally:
+        bar.close()
+    elapsed = time.perf_counter() - t0
+    names = [n for n, _ in sweep]
+    rows = []
+    for a in arms:
+        w = a.cat("won")
+        est = unit_mean(w)
+        mg = mean_ci(a.cat("margin"))
+        row = {n: v for n, v in zip(names, a.values)}
+        row.update({"spec": a.strat.spec, **est_cols("win_rate", est), "fair_share": a.fair,
+                    **est_cols("margin", mg), "deals": w.size, "games": w.size * len(lineups)})
+        if adaptive:
+            row["eliminated_at"] = a.eliminated_at
+        rows.append(row)
+    tab = pd.DataFrame(rows)
+    # Best and runner-up: compare on the deals both played (the same game indices).
+    contenders = [a for a in arms if a.alive] if adaptive else arms
+    order = sorted(contenders, key=lambda a: -a.cat("won").mean())
+    best = order[0]
+    if len(order) > 1:
+        runner = order[1]
+    else:
+        runner = max((a for a in arms if a is not best), key=lambda a: (a.eliminated_at or 0, a.cat("won").mean()))
+    n_common = min(best.cat("won").size, runner.cat("won").size)
+    d = paired_diff(runner.cat("won")[:n_common], best.cat("won")[:n_common])
+    fmt_vals = lambda a: ", ".join(f"{n}={_num(v)}" for n, v in zip(names, a.values))
+    summary = {"best": dict(zip(names, best.values)), "best_spec": best.strat.spec,
+               "runner_up": dict(zip(names, runner.values)), "best_minus_runner_up": d.as_dict(),
+               "significant": significant(d)}
+    notes = [f"Best: {fmt_vals(best)} wins {fmt_est(*_e(unit_mean(best.cat('won'))), 'pct')} "
+             f"(fair share {best.fair:.1%}) against {opp.spec}; runner-up {fmt_vals(runner)}: "
+             f"difference {fmt_est(d.value, d.low, d.high, 'pct')} on {n_common:,} common deals — "
+             + ("significant." if significant(d) else "not significant: more games are needed to separate them.")]
+    used = int(tab["games"].sum())
+    if adaptive:
+        n_final = max(a.cat("won").size for a in arms)
+        flat = len(arms) * n_final * len(lineups)
+        summary.update({"games_used": used, "flat_games": flat, "saving": 1 - used / flat})
+        notes.append(f"Adaptive racing used {used:,} games; a flat grid giving all {len(arms)} values the "
+                     f"{n_final:,} deals (× {len(lineups)} seat rotations) the race needed for its final decision "
+                     f"would play {flat:,} games: {1 - used / flat:.0%} fewer "
+                     f"({flat / used:.1f}× less work). Eliminations use z = {z_elim:.2f} "
+                     f"(Bonferroni over values and looks), stricter than a single flat test.")
+        summary["history"] = history
+    meta = _meta("tune", t, seed, variant=t.variant, rules=t.rules.options(), family=base.family.name,
+                 base=base.spec, params={n: v for n, v in sweep}, against=opp.spec,
+                 lineups=[list(lu) for lu in lineups], games=games, adaptive=adaptive,
+                 batch=batch if adaptive else None, alpha=alpha, games_played=t.games_played,
+                 elapsed_seconds=round(elapsed, 3))
+    title = f"{t.gdef.title} ({t.variant}, {t.players} players): tuning {base.family.name} " + \
+            " × ".join(names) + f" against {opp.spec}"
+    return StudyResult("tune", title, {"tune": tab}, summary, notes, meta)
+
+
+def _e(est: Estimate):
+    return est.value, est.low, est.high
+
+
+def _num(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else f"{v:g}"
+
+
+# ----- tournament ---------------------------------------------------------------------------------
+def tournament(game: str, strategies: list[str] | str, *, variant: str | None = None, players: int | None = None,
+               games: int = 1000, seed: int = 0, rules: dict[str, Any] | None = None, threads: int | None = None,
+               progress: bool = False) -> StudyResult:
+    """Round robin: every pair of strategies head to head (alternating sides, every rotation,
+    same deals for every pair), a win-rate matrix with 95% intervals and Bradley–Terry ratings
+    (Elo scale, mean 0) with 95% intervals."""
+    t = Table(game, variant, players, rules)
+    seed = _seed(seed)
+    games = _whole(games, "games")
+    set_threads(threads)
+    if isinstance(strategies, str):
+        strategies = [s.strip() for s in _split_specs(strategies)]
+    strats = [t.strategy(s) for s in strategies]
+    specs = [s.spec for s in strats]
+    if len(strats) < 2:
+        raise SimcardsError("a tournament needs at least two strategies, e.g. --strategies random,threshold")
+    if len(set(specs)) != len(specs):
+        raise SimcardsError(f"--strategies lists the same strategy twice: {', '.join(specs)}")
+    k = len(strats)
+    lineups = pair_lineups(t.k)
+    bar = _progress(k * (k - 1) // 2 * games * len(lineups), f"tournament {t.game}", progress)
+    t.progress = bar
+    wins = np.zeros((k, k))
+    pairs = []
+    t0 = time.perf_counter()
+    try:
+        for i, j in itertools.combinations(range(k), 2):
+            mu = play_matchup(t, strats[i], strats[j], lineups, seed, 0, games)
+            wins[i, j] += mu.wins0
+            wins[j, i] += mu.wins1
+            est = unit_mean(mu.won)
+            mg = mean_ci(mu.margin)
+            pairs.append({"strategy": specs[i], "opponent": specs[j], **est_cols("win_rate", est),
+                          "significant": significant(shifted(est, mu.fair)), **est_cols("margin", mg),
+                          "games": games * len(lineups), "undecided": mu.undecided})
+            back = unit_mean(mu.lost)
+            pairs.append({"strategy": specs[j], "opponent": specs[i], **est_cols("win_rate", back),
+                          "significant": significant(shifted(back, mu.fair)),
+                          **est_cols("margin", Estimate(-mg.value, -mg.high, -mg.low, mg.n)),
+                          "games": games * len(lineups), "undecided": mu.undecided})
+    finally:
+        bar.close()
+    elapsed = time.perf_counter() - t0
+    pair_df = pd.DataFrame(pairs)
+    ratings = bradley_terry(wins, specs)
+    overall = wins.sum(axis=1) / np.maximum(wins.sum(axis=1) + wins.sum(axis=0), 1)
+    rat = pd.DataFrame({"strategy": specs, "rating": ratings.rating, "rating_low": ratings.rating - Z95 * ratings.se,
+                        "rating_high": ratings.rating + Z95 * ratings.se, "wins": wins.sum(axis=1).astype(int),
+                        "losses": wins.sum(axis=0).astype(int), "win_share": overall})
+    rat = rat.sort_values("rating", ascending=False, ignore_index=True)
+    matrix = pd.DataFrame(index=specs, columns=specs, dtype=object)
+    for r in pair_df.itertuples():
+        matrix.loc[r.strategy, r.opponent] = fmt_est(r.win_rate, r.win_rate_low, r.win_rate_high, "pct")
+    matrix = matrix.fillna("-")
+    matrix.index.name = "row beats column"
+    notes = [f"Ratings are Bradley–Terry strengths on the Elo scale (mean 0): a {rat.iloc[0]['rating'] - rat.iloc[-1]['rating']:.0f}-point gap "
+             f"between {rat.iloc[0]['strategy']} and {rat.iloc[-1]['strategy']} means the first wins "
+             f"{1 / (1 + 10 ** (-(rat.iloc[0]['rating'] - rat.iloc[-1]['rating']) / 400)):.0%} of head-to-head games."]
+    meta = _meta("tournament", t, seed, variant=t.variant, rules=t.rules.options(), strategies=specs,
+                 lineups=[list(lu) for lu in lineups], games=games, games_played=t.games_played,
+                 elapsed_seconds=round(elapsed, 3))
+    return StudyResult("tournament", f"{t.gdef.title} ({t.variant}, {t.players} players): round robin of {k} strategies",
+                       {"ratings": rat, "matrix": matrix.reset_index(), "pairs": pair_df},
+                       {"ratings": dict(zip(rat["strategy"], rat["rating"]))}, notes, meta)
+
+
+def _split_specs(text: str) -> list[str]:
+    """Split ``a,b:x=1,y=2,c`` on the commas that start a new strategy (not inside parameters)."""
+    out: list[str] = []
+    for part in text.split(","):
+        part = part.strip()
+        if out and "=" in part and ":" not in part.split("=")[0] and not part.endswith(".toml"):
+            out[-1] += "," + part
+        elif part:
+            out.append(part)
+    return out
