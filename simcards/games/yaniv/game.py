@@ -14,7 +14,7 @@ from simcards.games.base import GameDef, GameRun, OptionInfo
 from simcards.games.yaniv import layout as L
 from simcards.games.yaniv import rules as R
 from simcards.games.yaniv import kernel
-from simcards.games.yaniv.policies import SID_RANDOM, SID_THRESHOLD, builtin_decide
+from simcards.games.yaniv.policies import N_PARAMS, SID_RANDOM, SID_THRESHOLD, builtin_decide
 from simcards.stats import mean_ci, ratio_ci, wilson
 from simcards.strategy import Family, Param, Strategy, custom_families
 
@@ -23,12 +23,29 @@ FAMILIES = {
     "threshold": Family(
         "threshold", SID_THRESHOLD,
         "call at or under `call`; throw the group leaving the lowest expected hand; take the discard "
-        "when it is lower than what was thrown or builds a group; keep jokers off the ends of runs",
+        "when it is lower than what was thrown or builds a group; keep jokers off the ends of runs; "
+        "section-5 decisions: requests, grants, slams, onderkluft, the Kluft top card and deliberate "
+        "calls onto a reset",
         (
             Param("call", 5, 0, 60, "call when the hand total is at or under this (and the rules allow it)"),
             Param("keep", 0.5, 0, 1, "weight of kept pairs and group-building draws (0 = pure greedy shedding)"),
             Param("stock", 6.0, 0, 14, "expected value of an unknown stock card, compared with the discard"),
             Param("joker_end", 1.0, 0, 20, "cost of throwing a run with a joker at an end (a gift to the next player)"),
+            Param("request", 0, -1, 13, "Y-V-REQ: ask for an available card when its value minus `group` "
+                  "(if it builds a group) is at most this (-1 with group=0: never ask)"),
+            Param("refuse", 0, -1, 13, "Y-V-REQ: refuse a request (keep the card) when its value minus `group` "
+                  "(if it builds a group in my hand) is at most this; otherwise agree"),
+            Param("group", 4, 0, 13, "Y-V-REQ: how much building a group is worth when asking or refusing"),
+            Param("slam", 1, 0, 2, "Y-V-SLAM: 0 never, 1 when it lowers the hand without breaking a group, 2 always",
+                  integer=True),
+            Param("onder", 2, -1, 60, "Y-V-KLUFT: call onderkluft at or under this total (1 less per earlier "
+                  "onderkluft)"),
+            Param("onder_history", 3, 0, 30, "Y-V-KLUFT: raise the onderkluft threshold by this times the Kluft "
+                  "caller's rate of being beaten so far ((beaten + 1) / (calls + 2))"),
+            Param("top", 1.0, 0, 20, "Y-V-KLUFT: cost of leaving a low card on top of a group "
+                  "(x (13 - value of the top card) / 13)"),
+            Param("reset_aim", 1, 0, 1, "call (or overcall, Y-V-OVERCALL) when losing the call would land "
+                  "exactly on a reset score (Y-RESET-1)", integer=True),
         ),
     ),
 }
@@ -49,10 +66,10 @@ _OPTION_DOCS = {
     "resets": (", ".join(R.RESETS), "Y-V-RESET", "exact-score resets"),
     "three_zero_bonus": ("true, false", "Y-V-THREE", "20 off for every third round scored at 0"),
     "three_zero_once": ("true, false", "Y-V-THREE", "only the first time"),
-    "overcall": ("true, false", "Y-V-OVERCALL", "calls above the limit (not implemented yet)"),
-    "requests": ("true, false", "Y-V-REQ", "card requests (not implemented yet)"),
-    "slam": ("true, false", "Y-V-SLAM", "slam-down (not implemented yet)"),
-    "kluft": ("true, false", "Y-V-KLUFT", "Kluft calls and onderkluft (not implemented yet)"),
+    "overcall": ("true, false", "Y-V-OVERCALL", "calls above the limit, always scored hand + asaf_penalty (needs a limit; not with kluft)"),
+    "requests": ("true, false", "Y-V-REQ", "card requests before the discard"),
+    "slam": ("true, false", "Y-V-SLAM", "slam the drawn card onto the group just thrown (not with pickup=top)"),
+    "kluft": ("true, false", "Y-V-KLUFT", "Kluft calls with onderkluft challenges replace Yaniv calls"),
     "kluft_penalty": ("0..1000", "Y-V-KLUFT", "added to each failed Kluft/onderkluft caller"),
     "onderkluft_any": ("true, false", "Y-V-KLUFT", "onderkluft allowed above the limit"),
 }
@@ -89,8 +106,13 @@ def engine_for(strategies: list[Strategy]):
 
 
 def seat_arrays(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:
+    """Strategy ids and parameter rows. The rows are ``policies.N_PARAMS`` (16) wide, wider than
+    ``simcards.strategy.N_PARAMS`` (8): the threshold family has 12 parameters."""
     sids = np.array([s.family.sid for s in strategies], dtype=np.int64)
-    params = np.stack([s.vector() for s in strategies]).astype(np.float64)
+    params = np.zeros((len(strategies), N_PARAMS), dtype=np.float64)
+    for p, s in enumerate(strategies):
+        for i, (_, v) in enumerate(s.values):
+            params[p, i] = v
     return sids, params
 
 
@@ -117,7 +139,7 @@ class YanivRun(GameRun):
     def play(self, seed: int, first: int, count: int, detail: bool):
         cap = ROUNDS_PER_GAME if detail else 0
         games, rounds = self.raw(seed, first, count, cap)
-        games_df = games_frame(games, first, self.players)
+        games_df = games_frame(games, first, self.players, self.rules)
         if not detail:
             return games_df, None
         n_rounds = games[:, L.G_ROUNDS]
@@ -132,7 +154,19 @@ class YanivRun(GameRun):
         return games_df, detail_df
 
 
-def games_frame(games: np.ndarray, first: int, players: int) -> pd.DataFrame:
+# Section-5 counters: (column, games-array column, the option that makes it appear).
+VARIANT_COUNTERS = (
+    ("overcalls", L.G_OVERCALLS, "overcall"),
+    ("requests", L.G_REQUESTS, "requests"),
+    ("requests_granted", L.G_GRANTED, "requests"),
+    ("requests_blocked", L.G_REQ_BLOCKED, "requests"),
+    ("slams", L.G_SLAMS, "slam"),
+    ("onderklufts", L.G_ONDER, "kluft"),
+    ("onderkluft_wins", L.G_ONDER_WINS, "kluft"),
+)
+
+
+def games_frame(games: np.ndarray, first: int, players: int, rules: R.YanivRules | None = None) -> pd.DataFrame:
     n = len(games)
     data = {
         "game": np.arange(first, first + n, dtype=np.int64),
@@ -146,6 +180,9 @@ def games_frame(games: np.ndarray, first: int, players: int) -> pd.DataFrame:
         "playoff_rounds": games[:, L.G_PLAYOFF_ROUNDS].astype(np.int32),
         "capped": games[:, L.G_CAPPED].astype(bool),
     }
+    for name, col, option in VARIANT_COUNTERS:
+        if rules is not None and getattr(rules, option):
+            data[name] = games[:, col].astype(np.int32)
     for p in range(players):
         data[f"score_{p}"] = games[:, L.G_SCORES + p].astype(np.int32)
     return pd.DataFrame(data)
@@ -246,6 +283,8 @@ class Yaniv(GameDef):
             "capped_rounds": int(games["capped_rounds"].sum()),
             "capped_games": int(games["capped"].sum()),
             "playoff_games": int((games["playoff_rounds"] > 0).sum()),
+            **{f"{name}_per_round": ratio_ci(games[name], games["rounds"])
+               for name, _, _ in VARIANT_COUNTERS if name in games.columns},
         }
 
     def summary_rows(self, s: dict) -> list[tuple[str, str]]:
@@ -264,6 +303,9 @@ class Yaniv(GameDef):
             ("games stopped at the round cap", f"{s['capped_games']:,}"),
             ("games decided by play-off (Y-ELIM-2)", f"{s['playoff_games']:,}"),
         ]
+        for name, _, _ in VARIANT_COUNTERS:
+            if f"{name}_per_round" in s:
+                rows.append((f"{name.replace('_', ' ')} per round", s[f"{name}_per_round"].num(3)))
         return rows
 
     def columns(self):
@@ -295,6 +337,13 @@ COLUMNS = {
         "capped_rounds": "rounds abandoned at the turn cap (everyone adds their hand)",
         "playoff_rounds": "extra rounds played under Y-ELIM-2",
         "capped": "the game stopped at the round cap (lowest score wins)",
+        "overcalls": "(overcall only) calls made above the limit (Y-V-OVERCALL)",
+        "requests": "(requests only) card requests made (Y-V-REQ)",
+        "requests_granted": "(requests only) requests the mover agreed to",
+        "requests_blocked": "(requests only) askers skipped because a hand held 10 cards (the hand guard)",
+        "slams": "(slam only) cards slammed down (Y-V-SLAM)",
+        "onderklufts": "(kluft only) onderkluft calls (Y-V-KLUFT)",
+        "onderkluft_wins": "(kluft only) Kluft calls beaten by an onderkluft",
         "score_<s>": "final cumulative score of seat s",
     },
     "rounds": {
@@ -303,7 +352,7 @@ COLUMNS = {
         "starter": "seat that started the round",
         "caller": "seat that called Yaniv (null when the round hit the turn cap)",
         "turns": "discards made before the call",
-        "asaf": "the call failed",
+        "asaf": "the call failed (Kluft: an onderkluft caller won)",
         "hand_<s>": "hand total of seat s at the call (null if s was already out)",
         "score_<s>": "cumulative score of seat s after the round (resets applied)",
         "eliminated": "seats eliminated this round, comma-separated (empty if none)",

@@ -324,3 +324,32 @@ def take_from_group(group, length, pickup, face):
                 group[q] = group[q + 1]
             return length - 1
     return length
+
+
+@njit(cache=True)
+def slam_position(group, length, card):
+    """Y-V-SLAM: where ``card`` joins the group just thrown (``group[:length]`` as laid):
+    ``length`` (appended at the end), ``0`` (put before the first card) or ``-1`` (it cannot join).
+    A joker is never slammed (Decision); a single or a set takes a natural of its rank, appended;
+    a run (laid ascending: slam is refused with Kluft's top-card layouts) takes the next card of
+    its suit at either end, never below the Ace or above the King."""
+    if card >= 52:
+        return -1
+    first = -1
+    for i in range(length):
+        if group[i] < 52:
+            first = i
+            break
+    if first < 0:
+        return -1  # a joker, or a pair of jokers
+    if length == 1 or is_set_group(group, length):
+        return length if RANK[card] == RANK[group[first]] else -1
+    if card // 13 != group[first] // 13:
+        return -1
+    start = RANK[group[first]] - first  # the rank of position 0
+    r = RANK[card]
+    if r == start - 1:
+        return 0
+    if r == start + length:
+        return length
+    return -1

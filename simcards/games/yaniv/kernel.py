@@ -18,6 +18,7 @@ from simcards.games.yaniv.groups import (
     available_faces,
     hand_total,
     legal_groups,
+    slam_position,
     take_from_group,
 )
 from simcards.games.yaniv.layout import (
@@ -26,6 +27,13 @@ from simcards.games.yaniv.layout import (
     G_CALLS,
     G_CAPPED,
     G_CAPPED_ROUNDS,
+    G_GRANTED,
+    G_ONDER,
+    G_ONDER_WINS,
+    G_OVERCALLS,
+    G_REQ_BLOCKED,
+    G_REQUESTS,
+    G_SLAMS,
     G_PLAYOFF_ROUNDS,
     G_ROUNDS,
     G_SCORES,
@@ -35,6 +43,11 @@ from simcards.games.yaniv.layout import (
     K_CALL,
     K_DISCARD,
     K_DRAW,
+    K_GRANT,
+    K_ONDER,
+    K_OVERCALL,
+    K_REQUEST,
+    K_SLAM,
     MAX_HAND,
     MAX_OPTIONS,
     MAX_PLAYERS,
@@ -47,6 +60,7 @@ from simcards.games.yaniv.layout import (
     RD_ROUND,
     RD_STARTER,
     RD_TURNS,
+    REQUEST_HAND_LIMIT,
     ROUND_CAP,
     ROW,
     TURN_CAP,
@@ -54,7 +68,14 @@ from simcards.games.yaniv.layout import (
     V_ALIVE_N,
     V_AVAIL,
     V_AVAIL_N,
+    V_CALLER,
+    V_CALLER_BEATEN,
+    V_CALLER_CALLS,
+    V_ONDER_N,
     V_PLAYERS,
+    V_REQ_FACE,
+    V_REQ_SEAT,
+    V_REVEALED,
     V_ROUND,
     V_SCORES,
     V_SEAT,
@@ -75,7 +96,13 @@ from simcards.games.yaniv.rules import (
     R_DECKS,
     R_FULL_TURN,
     R_JOKERS,
+    R_KLUFT,
+    R_KLUFT_PEN,
     R_LIMIT,
+    R_ONDER_ANY,
+    R_OVERCALL,
+    R_REQUESTS,
+    R_SLAM,
     R_OTHERS,
     R_OUT_OVER,
     R_PICKUP,
@@ -102,11 +129,18 @@ _W_TOTALS = _W_VIEW + VIEW_SIZE
 _W_ROUND_SCORES = _W_TOTALS + MAX_PLAYERS
 _W_SCORES = _W_ROUND_SCORES + MAX_PLAYERS
 _W_ZEROS = _W_SCORES + MAX_PLAYERS
-_W_SCRATCH = _W_ZEROS + MAX_PLAYERS
+_W_CLAIMS = _W_ZEROS + MAX_PLAYERS  # Kluft: the caller, then the onderkluft callers in order
+_W_KCALLS = _W_CLAIMS + MAX_PLAYERS  # Kluft calls made so far this game, per seat
+_W_KBEATEN = _W_KCALLS + MAX_PLAYERS  # ... and how many of them an onderkluft beat
+_W_COUNT = _W_KBEATEN + MAX_PLAYERS  # section-5 counters, indexed like G_OVERCALLS..G_ONDER_WINS
+_W_SCRATCH = _W_COUNT + 8
 _WORK_SIZE = _W_SCRATCH + _SCRATCH_ALL
 
 # Transcript events (differential tests compare these arrays move for move).
 EV_HAND, EV_UPCARD, EV_CALL, EV_DISCARD, EV_DRAW, EV_RESHUFFLE, EV_SCORE, EV_ROUND = range(8)
+EV_REQUEST, EV_GRANT, EV_SLAM, EV_ONDER = range(8, 12)
+# Counter slots in the working memory (added to G_OVERCALLS at the end of the game).
+C_OVERCALLS, C_REQUESTS, C_GRANTED, C_REQ_BLOCKED, C_SLAMS, C_ONDER, C_ONDER_WINS = range(7)
 LOG_WIDTH = 5 + ROW  # [event, round, seat, a, b, cards...]
 
 
@@ -199,6 +233,10 @@ def score_round(caller, totals, alive, players, rules, round_scores):
         if alive[p] and p != caller and totals[p] <= mine:
             asaf = True
     others = rules[R_OTHERS]
+    if rules[R_LIMIT] >= 0 and mine > rules[R_LIMIT]:
+        # Y-V-OVERCALL: a call above the limit always costs hand + penalty; the others add their hands.
+        asaf = True
+        others = OTHERS_HAND
     for p in range(players):
         if not alive[p] or p == caller:
             continue
@@ -209,6 +247,25 @@ def score_round(caller, totals, alive, players, rules, round_scores):
     if asaf:
         round_scores[caller] = mine + rules[R_ASAF]
     return asaf
+
+
+@njit(cache=True)
+def score_kluft(claims, n_claims, totals, alive, players, rules, round_scores):
+    """Y-V-KLUFT scoring. ``claims[:n_claims]`` holds the Kluft caller then the onderkluft callers
+    in the order they called. Nobody challenged: the caller scores 0, everyone else adds their
+    hand. Otherwise the lowest hand among the callers wins (ties: the earliest caller) and scores
+    0, every other caller adds hand + ``kluft_penalty``, the players who revealed add their hands.
+    Returns the winner."""
+    for p in range(players):
+        round_scores[p] = totals[p] if alive[p] else 0
+    winner = claims[0]
+    for i in range(1, n_claims):
+        if totals[claims[i]] < totals[winner]:
+            winner = claims[i]
+    for i in range(n_claims):
+        c = claims[i]
+        round_scores[c] = 0 if c == winner else totals[c] + rules[R_KLUFT_PEN]
+    return winner
 
 
 @njit(cache=True)
@@ -274,14 +331,70 @@ def fill_view(view, seat, players, n_alive, turn, stock_n, rnd, total, starter, 
         view[V_ALIVE + p] = 1 if alive[p] else 0
 
 @njit(cache=True)
+def remove_face(faces, n, face):
+    """Drop one ``face`` from the ascending list ``faces[:n]``; returns the new length."""
+    return remove_card(faces, n, face)
+
+
+@njit(cache=True)
+def kluft_challenges(caller, players, alive, n_alive, turn, stock_n, rnd, starter, scores, hand_n, totals,
+                     rules, sids, params, rng, hand_all, opts, view, claims, kcalls, kbeaten, log, n_log):
+    """Y-V-KLUFT: after a Kluft call every other player, one at a time in the direction of play
+    from the caller's next, reveals or calls onderkluft (only below the call limit unless
+    ``onderkluft_any``). Each sees the hands already revealed (totals in ``V_REVEALED``) and how
+    many onderkluft calls were made, never a caller's cards. Fills ``claims`` (the caller first);
+    returns ``(n_claims, n_log)``."""
+    ccw = rules[R_CCW] != 0
+    limit = rules[R_LIMIT]
+    claims[0] = caller
+    n_claims = 1
+    s = next_seat(caller, alive, players, ccw)
+    while s != caller:
+        t = totals[s]
+        if rules[R_ONDER_ANY] != 0 or limit < 0 or t < limit:
+            fill_view(view, s, players, n_alive, turn, stock_n, rnd, t, starter, scores, hand_n, alive)
+            view[V_AVAIL_N] = 0
+            view[V_THROWN_N] = 0
+            view[V_CALLER] = caller
+            view[V_ONDER_N] = n_claims - 1
+            view[V_CALLER_CALLS] = kcalls[caller]
+            view[V_CALLER_BEATEN] = kbeaten[caller]
+            opts[0, 0] = 1
+            opts[0, 1] = 0
+            opts[1, 0] = 1
+            opts[1, 1] = 1
+            choice = decide(K_ONDER, sids[s], params[s], hand_all[s], hand_n[s], opts, 2, view, rules, rng)
+            n_log = _log(log, n_log, EV_ONDER, rnd, s, t, choice)
+            if choice == 1:
+                claims[n_claims] = s
+                n_claims += 1
+                s = next_seat(s, alive, players, ccw)
+                continue
+        view[V_REVEALED + s] = t
+        s = next_seat(s, alive, players, ccw)
+    for p in range(players):
+        view[V_REVEALED + p] = -1
+    view[V_CALLER] = 0
+    view[V_ONDER_N] = 0
+    view[V_CALLER_CALLS] = 0
+    view[V_CALLER_BEATEN] = 0
+    return n_claims, n_log
+
+
+@njit(cache=True)
 def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, params, rng,
-               hands, hand_n, stock, pile, prev, scratch, keys, opts, view, totals, log, n_log):
+               hands, hand_n, stock, pile, prev, scratch, keys, opts, view, totals, log, n_log,
+               claims, kcalls, kbeaten, count):
     """One round from the deal to a call (or the turn cap). Fills ``totals`` (hand totals of
     the players in the game, -1 for the others) and returns
-    ``(caller, turns, player_to_move, n_log)``; caller is -1 when the round hit the cap."""
+    ``(caller, turns, player_to_move, n_claims, n_log)``; caller is -1 when the round hit the cap;
+    ``claims[:n_claims]`` are the Kluft callers (Y-V-KLUFT; 0 without Kluft)."""
     ccw = rules[R_CCW] != 0
     pickup = rules[R_PICKUP]
     limit = rules[R_LIMIT]
+    overcall = rules[R_OVERCALL] != 0
+    requests = rules[R_REQUESTS] != 0
+    slam = rules[R_SLAM] != 0
     # Y-DEAL-1/2: shuffle, five cards each one at a time, turn the next card up.
     stock_n = build_deck(rules, stock)
     shuffle(rng, stock, stock_n)
@@ -299,6 +412,7 @@ def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, param
     stock_n -= 1
     prev[0] = stock[stock_n]
     prev_n = 1
+    prev_seat = -1  # who threw the previous discard (-1: the face-up card)
     pile_n = 0
     n_log = _log(log, n_log, EV_UPCARD, rnd, -1, prev[0], 0)
     avail = scratch[SCRATCH:SCRATCH + MAX_HAND]
@@ -307,6 +421,7 @@ def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, param
     seat = starter
     turn = 0
     caller = -1
+    n_claims = 0
     while turn < TURN_CAP:
         hand = hands[seat]
         n = hand_n[seat]
@@ -319,17 +434,79 @@ def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, param
         view[V_THROWN_N] = 0
         sid = sids[seat]
         par = params[seat]
-        # Y-CALL-1/2, Y-V-LIMIT: a call only at the start of the turn, within the limit.
-        if (limit < 0 or total <= limit) and (rules[R_FULL_TURN] == 0 or turn >= n_alive):
-            opts[0, 0] = 1
-            opts[0, 1] = 0
-            opts[1, 0] = 1
-            opts[1, 1] = 1
-            choice = decide(K_CALL, sid, par, hand, n, opts, 2, view, rules, rng)
-            n_log = _log(log, n_log, EV_CALL, rnd, seat, total, choice)
-            if choice == 1:
-                caller = seat
-                break
+        # Y-CALL-1/2, Y-V-LIMIT: a call only at the start of the turn, within the limit
+        # (Y-V-OVERCALL: above it too, as a separate decision).
+        if rules[R_FULL_TURN] == 0 or turn >= n_alive:
+            kind = K_CALL
+            if limit >= 0 and total > limit:
+                kind = K_OVERCALL if overcall else -1
+            if kind >= 0:
+                opts[0, 0] = 1
+                opts[0, 1] = 0
+                opts[1, 0] = 1
+                opts[1, 1] = 1
+                choice = decide(kind, sid, par, hand, n, opts, 2, view, rules, rng)
+                n_log = _log(log, n_log, EV_CALL, rnd, seat, total, choice)
+                if choice == 1:
+                    caller = seat
+                    if kind == K_OVERCALL:
+                        count[C_OVERCALLS] += 1
+                    break
+        # Y-V-REQ: askers in turn order after the mover, never the previous discarder; at most one
+        # request; only while the stock can still give the mover a draw; the hand guard.
+        if requests and stock_n > 0 and n_avail > 0:
+            s = next_seat(seat, alive, players, ccw)
+            asked = -1
+            polled = False
+            face = -1
+            while s != seat:
+                if s != prev_seat:
+                    if hand_n[s] >= REQUEST_HAND_LIMIT or n >= REQUEST_HAND_LIMIT:
+                        count[C_REQ_BLOCKED] += 1
+                    else:
+                        polled = True
+                        fill_view(view, s, players, n_alive, turn, stock_n, rnd, hand_total(hands[s], hand_n[s], rules),
+                                  starter, scores, hand_n, alive)
+                        opts[0, 0] = 1
+                        opts[0, 1] = -1
+                        for t in range(n_avail):
+                            opts[1 + t, 0] = 1
+                            opts[1 + t, 1] = avail[t]
+                        r = decide(K_REQUEST, sids[s], params[s], hands[s], hand_n[s], opts, n_avail + 1, view,
+                                   rules, rng)
+                        face = opts[r, 1]
+                        n_log = _log(log, n_log, EV_REQUEST, rnd, s, face, r)
+                        if r > 0:
+                            asked = s
+                            break
+                s = next_seat(s, alive, players, ccw)
+            if asked >= 0:
+                count[C_REQUESTS] += 1
+                fill_view(view, seat, players, n_alive, turn, stock_n, rnd, total, starter, scores, hand_n, alive)
+                view[V_REQ_FACE] = face
+                view[V_REQ_SEAT] = asked
+                opts[0, 0] = 1
+                opts[0, 1] = 0
+                opts[1, 0] = 1
+                opts[1, 1] = 1
+                g = decide(K_GRANT, sid, par, hand, n, opts, 2, view, rules, rng)
+                n_log = _log(log, n_log, EV_GRANT, rnd, seat, face, g)
+                if g == 1:
+                    count[C_GRANTED] += 1
+                    hand_n[asked] = insert_sorted(hands[asked], hand_n[asked], face)
+                else:
+                    n = insert_sorted(hand, n, face)
+                    hand_n[seat] = n
+                    total = hand_total(hand, n, rules)
+                prev_n = take_from_group(prev, prev_n, pickup, face)
+                n_avail = remove_face(avail, n_avail, face)
+            view[V_REQ_FACE] = 0
+            view[V_REQ_SEAT] = 0
+            if polled:  # an asker was shown their own view: the mover's view again
+                fill_view(view, seat, players, n_alive, turn, stock_n, rnd, total, starter, scores, hand_n, alive)
+                view[V_AVAIL_N] = n_avail
+                for t in range(n_avail):
+                    view[V_AVAIL + t] = avail[t]
         # Y-DIS: throw one legal group.
         n_opts = legal_groups(hand, n, rules, opts, keys, scratch)
         a = decide(K_DISCARD, sid, par, hand, n, opts, n_opts, view, rules, rng)
@@ -364,8 +541,31 @@ def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, param
         else:
             card = face
             prev_n = take_from_group(prev, prev_n, pickup, face)
-        hand_n[seat] = insert_sorted(hand, n, card)
+        n = insert_sorted(hand, n, card)
+        hand_n[seat] = n
         n_log = _log(log, n_log, EV_DRAW, rnd, seat, face, card)
+        # Y-V-SLAM: the card just drawn may join the group just thrown (never emptying the hand).
+        if slam and n >= 2:
+            pos = slam_position(thrown, length, card)
+            if pos >= 0:
+                view[V_STOCK] = stock_n
+                view[V_SIZES + seat] = n
+                view[V_TOTAL] = hand_total(hand, n, rules)
+                opts[0, 0] = 1
+                opts[0, 1] = 0
+                opts[1, 0] = 1
+                opts[1, 1] = card
+                sl = decide(K_SLAM, sid, par, hand, n, opts, 2, view, rules, rng)
+                n_log = _log(log, n_log, EV_SLAM, rnd, seat, card, sl)
+                if sl == 1:
+                    count[C_SLAMS] += 1
+                    n = remove_card(hand, n, card)
+                    hand_n[seat] = n
+                    if pos == 0:
+                        for j in range(length, 0, -1):
+                            thrown[j] = thrown[j - 1]
+                    thrown[pos] = card
+                    length += 1
         # The previous discard is buried; the new group is the next player's to take from.
         for j in range(prev_n):
             pile[pile_n] = prev[j]
@@ -373,6 +573,7 @@ def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, param
         for j in range(length):
             prev[j] = thrown[j]
         prev_n = length
+        prev_seat = seat
         # Y-STOCK-1: the last stock card drawn → the buried pile becomes the new stock.
         if face < 0 and stock_n == 0:
             for j in range(pile_n):
@@ -385,7 +586,12 @@ def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, param
         seat = next_seat(seat, alive, players, ccw)
     for p in range(players):
         totals[p] = hand_total(hands[p], hand_n[p], rules) if alive[p] else -1
-    return caller, turn, seat, n_log
+    if caller >= 0 and rules[R_KLUFT] != 0:
+        n_claims, n_log = kluft_challenges(caller, players, alive, n_alive, turn, stock_n, rnd, starter, scores,
+                                           hand_n, totals, rules, sids, params, rng, hands, opts, view, claims,
+                                           kcalls, kbeaten, log, n_log)
+        count[C_ONDER] += n_claims - 1
+    return caller, turn, seat, n_claims, n_log
 
 @njit(cache=True)
 def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, round_cap, log):
@@ -412,6 +618,13 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
     scores = w[_W_SCORES:_W_SCORES + MAX_PLAYERS]
     zeros = w[_W_ZEROS:_W_ZEROS + MAX_PLAYERS]
     scratch = w[_W_SCRATCH:_W_SCRATCH + _SCRATCH_ALL]
+    claims = w[_W_CLAIMS:_W_CLAIMS + MAX_PLAYERS]
+    kcalls = w[_W_KCALLS:_W_KCALLS + MAX_PLAYERS]
+    kbeaten = w[_W_KBEATEN:_W_KBEATEN + MAX_PLAYERS]
+    count = w[_W_COUNT:_W_COUNT + 8]
+    for p in range(MAX_PLAYERS):
+        view[V_REVEALED + p] = -1
+    kluft = rules[R_KLUFT] != 0
     alive_owner = np.zeros(MAX_PLAYERS, dtype=np.bool_)
     alive = borrow(alive_owner)
     rules = borrow(rules)
@@ -435,11 +648,21 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
     playoff_rounds = 0
     while winner < 0:
         rnd += 1
-        caller, turns, to_move, n_log = play_round(
+        caller, turns, to_move, n_claims, n_log = play_round(
             rnd, starter, players, alive, n_alive, scores, rules, sids, params, rng,
-            hands, hand_n, stock, pile, prev, scratch, keys, opts, view, totals, log, n_log)
+            hands, hand_n, stock, pile, prev, scratch, keys, opts, view, totals, log, n_log,
+            claims, kcalls, kbeaten, count)
         turns_total += turns
-        asaf = score_round(caller, totals, alive, players, rules, round_scores)
+        round_winner = -1
+        if kluft and caller >= 0:
+            round_winner = score_kluft(claims, n_claims, totals, alive, players, rules, round_scores)
+            asaf = round_winner != caller
+            kcalls[caller] += 1
+            if asaf:
+                kbeaten[caller] += 1
+                count[C_ONDER_WINS] += 1
+        else:
+            asaf = score_round(caller, totals, alive, players, rules, round_scores)
         if caller >= 0:
             calls += 1
             asafs += 1 if asaf else 0
@@ -480,7 +703,10 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
             out_game[G_CAPPED] = 1
             break
         # Y-START-2: the lowest hand among those still in; ties from the caller's left,
-        # the caller last.
+        # the caller last. Kluft (Decision): the round's winner, who scored 0, starts.
+        if round_winner >= 0 and alive[round_winner]:
+            starter = round_winner
+            continue
         ref = caller if caller >= 0 else to_move
         best = -1
         s = ref
@@ -497,6 +723,8 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
     out_game[G_ASAFS] = asafs
     out_game[G_CAPPED_ROUNDS] = capped_rounds
     out_game[G_PLAYOFF_ROUNDS] = playoff_rounds
+    for c in range(7):
+        out_game[G_OVERCALLS + c] = count[c]
     for p in range(players):
         out_game[G_SCORES + p] = scores[p]
     return n_log
@@ -518,7 +746,7 @@ def play_batch(seed, first_game, count, rules, players, sids, params, out_games,
             play_game(first_game + i, seed, rules, players, sids, params, out_games[i], rows, round_cap, empty_log)
 
 
-_ENGINE_FUNCTIONS = ("fill_view", "play_round", "play_game", "play_batch")
+_ENGINE_FUNCTIONS = ("fill_view", "kluft_challenges", "play_round", "play_game", "play_batch")
 
 
 def make_engine(custom_decide):

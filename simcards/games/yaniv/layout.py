@@ -6,6 +6,10 @@ engines present them identically. A draw option row is ``[1, face]`` with face -
 """
 
 MAX_HAND = 12  # Israeli hands never exceed 5; room for variants that grow a hand
+# Y-V-REQ guard (strategy-independent): a request is made only when the asker and the player whose
+# turn it is both hold fewer than this many cards, so no hand ever exceeds it (< MAX_HAND). Polls
+# skipped by the guard are counted (games column ``requests_blocked``).
+REQUEST_HAND_LIMIT = 10
 ROW = MAX_HAND + 1
 MAX_OPTIONS = 256
 DECK_MAX = 108
@@ -16,7 +20,14 @@ ROUND_CAP = 2000  # rounds per game before the game is stopped (counted, see REA
 
 # Decision kinds a policy is asked about.
 K_CALL, K_DISCARD, K_DRAW = 0, 1, 2
-DECISION_NAMES = ("call", "discard", "draw")
+# Section-5 decisions. Options are two rows ``[1, 0]`` (no) and ``[1, 1]`` (yes), except K_REQUEST:
+# row 0 ``[1, -1]`` asks for nothing, rows 1.. ``[1, face]`` ask for that available face.
+K_OVERCALL = 3  # Y-V-OVERCALL: call although the hand is above the limit
+K_REQUEST = 4  # Y-V-REQ: the asker (view V_SEAT) may ask for one of the cards the mover could take
+K_GRANT = 5  # Y-V-REQ: the mover agrees (1: the asker takes V_REQ_FACE) or refuses (0: keeps it)
+K_SLAM = 6  # Y-V-SLAM: lay the card just drawn (opts[1, 1]) on the group just thrown
+K_ONDER = 7  # Y-V-KLUFT: call onderkluft (1) or reveal (0)
+DECISION_NAMES = ("call", "discard", "draw", "overcall", "request", "grant", "slam", "onderkluft")
 
 # The public view a policy receives (int64 array).
 V_SEAT = 0  # the deciding player's seat
@@ -29,17 +40,26 @@ V_TOTAL = 6  # the deciding player's hand total
 V_AVAIL_N = 7  # how many distinct faces of the previous discard may be taken
 V_THROWN_N = 8  # cards just thrown (draw decisions)
 V_STARTER = 9  # who started this round
+V_REQ_FACE = 10  # K_GRANT: the face asked for
+V_REQ_SEAT = 11  # K_GRANT: who asked
+V_CALLER = 12  # K_ONDER: the Kluft caller
+V_ONDER_N = 13  # K_ONDER: onderkluft calls already made this round
+V_CALLER_CALLS = 14  # K_ONDER: Kluft calls the caller made earlier in this game
+V_CALLER_BEATEN = 15  # K_ONDER: how many of those were beaten by an onderkluft
 V_SCORES = 16  # cumulative scores, one per seat
 V_SIZES = V_SCORES + MAX_PLAYERS  # hand sizes, one per seat
 V_ALIVE = V_SIZES + MAX_PLAYERS  # 1 if the seat is still in the game
 V_AVAIL = V_ALIVE + MAX_PLAYERS  # the faces that may be taken from the previous discard
 V_THROWN = V_AVAIL + MAX_HAND  # the group just thrown, as laid (draw decisions)
-VIEW_SIZE = V_THROWN + MAX_HAND
+V_REVEALED = V_THROWN + MAX_HAND  # K_ONDER: hand totals already revealed (-1: not revealed)
+VIEW_SIZE = V_REVEALED + MAX_PLAYERS
 
 # Per-game result columns (int64).
 G_WINNER, G_ROUNDS, G_TURNS, G_STARTER, G_CALLS, G_ASAFS, G_CAPPED_ROUNDS, G_CAPPED = range(8)
 G_PLAYOFF_ROUNDS = 8
-G_SCORES = 9
+# Section-5 counters (zero unless the option is on).
+G_OVERCALLS, G_REQUESTS, G_GRANTED, G_REQ_BLOCKED, G_SLAMS, G_ONDER, G_ONDER_WINS = range(9, 16)
+G_SCORES = 16
 G_WIDTH = G_SCORES + MAX_PLAYERS
 
 # Per-round result columns (int32); hands and scores follow, one per seat.

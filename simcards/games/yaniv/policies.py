@@ -5,7 +5,8 @@ Every decision a player makes goes through::
     decide(kind, params, hand, n, opts, n_opts, view, rules, rng) -> option index
 
 ``kind`` is ``K_CALL`` (options: 0 play on, 1 call), ``K_DISCARD`` (options: legal groups as
-laid) or ``K_DRAW`` (options: ``[1, face]``, face -1 = stock). ``hand[:n]`` is the player's own
+laid) or ``K_DRAW`` (options: ``[1, face]``, face -1 = stock), and with the section-5 options
+``K_OVERCALL``, ``K_REQUEST``, ``K_GRANT``, ``K_SLAM`` and ``K_ONDER`` (see ``layout``). ``hand[:n]`` is the player's own
 sorted hand, ``view`` the public view (layout.V_*), ``rules`` the encoded rules, ``rng`` the game's
 random state. A strategy sees nothing else — no other hand, no stock order.
 """
@@ -18,7 +19,18 @@ from numba import njit
 from simcards.games.yaniv.layout import (
     K_CALL,
     K_DISCARD,
+    K_GRANT,
+    K_ONDER,
+    K_OVERCALL,
+    K_REQUEST,
+    K_SLAM,
     MAX_HAND,
+    V_CALLER_BEATEN,
+    V_CALLER_CALLS,
+    V_ONDER_N,
+    V_REQ_FACE,
+    V_SCORES,
+    V_SEAT,
     V_AVAIL,
     V_AVAIL_N,
     V_STOCK,
@@ -26,16 +38,27 @@ from simcards.games.yaniv.layout import (
     V_THROWN_N,
     V_TOTAL,
 )
-from simcards.games.yaniv.rules import R_VALUES, R_WILD
+from simcards.games.yaniv.rules import (
+    MAX_RESET_SCORE,
+    PICK_TOP,
+    R_ASAF,
+    R_KLUFT,
+    R_KLUFT_PEN,
+    R_PICKUP,
+    R_RESET,
+    R_VALUES,
+    R_WILD,
+)
 from simcards.rng import rand_below
 
 SID_RANDOM = 0
 SID_THRESHOLD = 1
 FIRST_CUSTOM_SID = 100
-N_PARAMS = 8
+N_PARAMS = 16  # width of each seat's parameter vector (game.seat_arrays)
 
 # threshold family parameters (indices into the params vector)
 P_CALL, P_KEEP, P_STOCK, P_JOKER_END = 0, 1, 2, 3
+P_REQUEST, P_REFUSE, P_GROUP, P_SLAM, P_ONDER, P_ONDER_HIST, P_TOP, P_RESET_AIM = range(4, 12)
 
 
 @njit(cache=True)
@@ -134,7 +157,11 @@ def threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     available card when it is lower than what was thrown or builds a group, else the stock;
     runs with a joker at an end (a gift to the next player) cost ``joker_end``."""
     if kind == K_CALL:
-        return 1 if view[V_TOTAL] <= params[P_CALL] else 0
+        if view[V_TOTAL] <= params[P_CALL]:
+            return 1
+        return 1 if params[P_RESET_AIM] > 0 and _lands_on_reset(view, rules) else 0
+    if kind >= K_OVERCALL:
+        return _variant_decide(kind, params, hand, n, opts, n_opts, view, rules)
     keep = params[P_KEEP]
     wild = rules[R_WILD] != 0
     if kind == K_DISCARD:
@@ -148,6 +175,7 @@ def threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
         for r in range(13):
             if counts_all >> (4 * r) & 14:
                 pairs |= 1 << r
+        top_only = rules[R_PICKUP] == PICK_TOP
         best = 0
         best_cost = 1e18
         for a in range(n_opts):
@@ -193,6 +221,8 @@ def threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
             cost = total - shed + draw - keep * kept
             if length >= 3 and (opts[a, 1] >= 52 or opts[a, length] >= 52) and _has_natural(opts[a], length):
                 cost += params[P_JOKER_END]  # a run (not a joker set) with a joker at an end
+            if top_only and length >= 2:  # Kluft: the card left on top is the next player's to take
+                cost += params[P_TOP] * (13 - rules[R_VALUES + opts[a, length]]) / 13.0
             if cost < best_cost:
                 best_cost = cost
                 best = a
@@ -214,6 +244,77 @@ def threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
             best_cost = cost
             best = o
     return best
+
+
+@njit(cache=True)
+def _lands_on_reset(view, rules):
+    """Would losing this call land the caller exactly on a reset score (Y-RESET-1's deliberate
+    call, e.g. 166 + 4 + 30 = 200 → 100)? The loss costs hand + Asaf (or Kluft) penalty."""
+    penalty = rules[R_KLUFT_PEN] if rules[R_KLUFT] != 0 else rules[R_ASAF]
+    after = view[V_SCORES + view[V_SEAT]] + view[V_TOTAL] + penalty
+    return after <= MAX_RESET_SCORE and rules[R_RESET + after] >= 0
+
+
+@njit(cache=True)
+def _group_score(card, hand, n, params, rules, skip):
+    """A card's value minus ``group`` if it builds a group with ``hand[:n]`` (one copy of ``skip``
+    left out: the card itself when it is already in the hand)."""
+    counts = np.int64(0)
+    lanes = np.int64(0)
+    jokers = 0
+    skipped = False
+    for i in range(n):
+        c = hand[i]
+        if c == skip and not skipped:
+            skipped = True
+            continue
+        if c >= 52:
+            jokers += 1
+        else:
+            counts += ONE << (4 * RANK[c])
+            lanes |= ONE << c
+    v = float(rules[R_VALUES + card])
+    if builds_group(card, counts, lanes, jokers, rules[R_WILD] != 0):
+        v -= params[P_GROUP]
+    return v
+
+
+@njit(cache=True)
+def _variant_decide(kind, params, hand, n, opts, n_opts, view, rules):
+    """The threshold family's section-5 decisions (each tunable):
+    overcall only to land on a reset (``reset_aim``); request the available card scoring lowest
+    (value minus ``group`` if it builds a group) when that score is at most ``request``; refuse a
+    request (keep the card) when its score for the mover is at most ``refuse``; slam (``slam``
+    0 never, 1 when it lowers the hand without breaking a group, 2 always); onderkluft at or
+    under ``onder`` + ``onder_history`` x the caller's smoothed rate of being beaten, 1 lower per
+    earlier onderkluft."""
+    if kind == K_OVERCALL:
+        return 1 if params[P_RESET_AIM] > 0 and _lands_on_reset(view, rules) else 0
+    if kind == K_REQUEST:
+        best = 0
+        best_score = params[P_REQUEST]
+        for o in range(1, n_opts):
+            score = _group_score(opts[o, 1], hand, n, params, rules, -1)
+            if score <= best_score:
+                best_score = score
+                best = o
+        return best
+    if kind == K_GRANT:
+        return 0 if _group_score(view[V_REQ_FACE], hand, n, params, rules, -1) <= params[P_REFUSE] else 1
+    if kind == K_SLAM:
+        mode = params[P_SLAM]
+        if mode >= 2:
+            return 1
+        if mode <= 0:
+            return 0
+        card = opts[1, 1]
+        value = rules[R_VALUES + card]
+        return 1 if value > 0 and _group_score(card, hand, n, params, rules, card) >= value else 0
+    # K_ONDER
+    calls = view[V_CALLER_CALLS]
+    rate = (view[V_CALLER_BEATEN] + 1.0) / (calls + 2.0)
+    threshold = params[P_ONDER] + params[P_ONDER_HIST] * rate - view[V_ONDER_N]
+    return 1 if view[V_TOTAL] <= threshold else 0
 
 
 @njit(cache=True)

@@ -21,8 +21,12 @@ from simcards.games.yaniv.kernel import (
     EV_CALL,
     EV_DISCARD,
     EV_DRAW,
+    EV_GRANT,
     EV_HAND,
+    EV_ONDER,
+    EV_REQUEST,
     EV_RESHUFFLE,
+    EV_SLAM,
     EV_ROUND,
     EV_SCORE,
     EV_UPCARD,
@@ -156,6 +160,9 @@ def round_scores(totals: dict[int, int], caller: int, rules: YanivRules) -> tupl
     penalty and the others score by ``failed_call_others``."""
     mine = totals[caller]
     others = {p: t for p, t in totals.items() if p != caller}
+    if rules.call_limit is not None and mine > rules.call_limit:
+        # Y-V-OVERCALL: a call above the limit always costs hand + penalty; the others add their hands.
+        return {caller: mine + rules.asaf_penalty, **others}, True
     asaf = any(t <= mine for t in others.values())
     if not asaf:
         return {caller: 0, **others}, False
@@ -168,6 +175,41 @@ def round_scores(totals: dict[int, int], caller: int, rules: YanivRules) -> tupl
         else:
             scores[p] = t
     return scores, True
+
+
+def kluft_scores(totals: dict[int, int], claims: list[int], rules: YanivRules) -> tuple[dict[int, int], int]:
+    """Y-V-KLUFT: ``claims`` = the Kluft caller, then the onderkluft callers in calling order.
+    Nobody challenged: the caller scores 0 and everyone else adds their hand (even a lower one).
+    Otherwise the lowest hand among the callers wins, ties to the earliest caller, and scores 0;
+    every other caller adds hand + ``kluft_penalty``; the players who revealed add their hands
+    (a revealer never wins, however low). Returns (scores, winner)."""
+    winner = min(claims, key=lambda p: (totals[p], claims.index(p)))
+    scores = dict(totals)
+    for p in claims:
+        scores[p] = 0 if p == winner else totals[p] + rules.kluft_penalty
+    return scores, winner
+
+
+def slam_position(group: list[int], card: int) -> int:
+    """Y-V-SLAM: the index at which ``card`` joins the group just thrown, or -1. A joker never
+    (Decision); a single or a set: a natural of the same rank, put last; a run (laid ascending):
+    the next card of its suit below its first or above its last position, within Ace..King."""
+    if is_joker(card):
+        return -1
+    naturals = [(i, c) for i, c in enumerate(group) if not is_joker(c)]
+    if not naturals:
+        return -1
+    if len(group) == 1 or is_set(tuple(group)):
+        return len(group) if rank(card) == rank(naturals[0][1]) else -1
+    i, c = naturals[0]
+    if suit(card) != suit(c):
+        return -1
+    low = rank(c) - i  # rank of the first position; the last is low + len - 1
+    if rank(card) == low - 1:
+        return 0
+    if rank(card) == low + len(group):
+        return len(group)
+    return -1
 
 
 def settle_round(scores: list[int], scored: dict[int, int], zero_rounds: list[int], alive: list[bool],
@@ -250,6 +292,8 @@ class GameRecord:
     events: list[Event] = field(default_factory=list)
     log: list[list[int]] = field(default_factory=list)
     capped: bool = False
+    # overcalls, requests, granted, requests blocked by the hand guard, slams, onderklufts, onderkluft wins
+    counts: list[int] = field(default_factory=lambda: [0] * 7)
 
     def log_array(self) -> np.ndarray:
         arr = np.zeros((len(self.log), LOG_WIDTH), dtype=np.int64)
@@ -273,6 +317,8 @@ class ReferenceGame:
         self.scores = [0] * players
         self.zero_rounds = [0] * players
         self.alive = [True] * players
+        self.kluft_calls = [0] * players  # Y-V-KLUFT: the callers' history, public
+        self.kluft_beaten = [0] * players
         self.record = GameRecord(winner=-1, starter=-1, scores=[])
         self.check = None  # tests: called as check(event, state) after every action
 
@@ -325,6 +371,7 @@ class ReferenceGame:
         v[L.V_AVAIL : L.V_AVAIL + len(avail)] = avail
         v[L.V_THROWN_N] = len(thrown)
         v[L.V_THROWN : L.V_THROWN + len(thrown)] = thrown
+        v[L.V_REVEALED : L.V_REVEALED + L.MAX_PLAYERS] = -1
         return v
 
     # --- Section 2 and 3: one round ----------------------------------------------------------------
@@ -351,21 +398,70 @@ class ReferenceGame:
         self.say("upcard", rnd, -1, f"face up: {show(previous)}")
         n_alive = sum(self.alive)
         seat, turn, caller = starter, 0, -1
+        last = -1  # who threw the previous discard (-1: the face-up card)
+        counts = self.record.counts
         while turn < L.TURN_CAP:
             hand = hands[seat]
             avail = available_cards(previous, rules)
             view = self.view(seat, hands, turn, stock, rnd, starter, avail)
             my_total = total(hand, rules)
-            # Y-CALL-1/2, Y-V-LIMIT: only at the start of one's turn, within the limit.
+            # Y-CALL-1/2, Y-V-LIMIT: only at the start of one's turn, within the limit;
+            # Y-V-OVERCALL: above the limit too (a decision of its own).
             within = rules.call_limit is None or my_total <= rules.call_limit
-            if within and (not rules.full_turn_before_call or turn >= n_alive):
-                choice = self.ask(L.K_CALL, seat, hand, [(0,), (1,)], view)
-                self.log(EV_CALL, rnd, seat, my_total, choice)
-                if choice == 1:
-                    self.audit("call", seat=seat, total=my_total, hands=hands)
-                    caller = seat
-                    self.say("call", rnd, seat, f"seat {seat} calls Yaniv with {show(hand)} = {my_total}")
-                    break
+            if not rules.full_turn_before_call or turn >= n_alive:
+                kind = L.K_CALL if within else (L.K_OVERCALL if rules.overcall else None)
+                if kind is not None:
+                    choice = self.ask(kind, seat, hand, [(0,), (1,)], view)
+                    self.log(EV_CALL, rnd, seat, my_total, choice)
+                    if choice == 1:
+                        self.audit("call", seat=seat, total=my_total, hands=hands, overcall=not within)
+                        caller = seat
+                        counts[0] += not within
+                        word = "Kluft" if rules.kluft else "Yaniv"
+                        self.say("call", rnd, seat, f"seat {seat} calls {word} with {show(hand)} = {my_total}"
+                                 + ("" if within else " (over the limit: Y-V-OVERCALL)"))
+                        break
+            # Y-V-REQ: after the mover declined to call, the others (not the previous discarder)
+            # are asked in turn order; the first to ask gets an answer; only while the stock can
+            # still give the mover a draw, and only if no hand would pass the hand guard.
+            if rules.requests and stock and avail:
+                s = self.next_seat(seat)
+                asked, face = -1, -1
+                while s != seat:
+                    if s != last:
+                        if len(hands[s]) >= L.REQUEST_HAND_LIMIT or len(hand) >= L.REQUEST_HAND_LIMIT:
+                            counts[3] += 1
+                        else:
+                            options = [(-1,)] + [(c,) for c in avail]
+                            r = self.ask(L.K_REQUEST, s, hands[s], options,
+                                         self.view(s, hands, turn, stock, rnd, starter, avail))
+                            face = options[r][0]
+                            self.log(EV_REQUEST, rnd, s, face, r)
+                            if r > 0:
+                                asked = s
+                                break
+                    s = self.next_seat(s)
+                if asked >= 0:
+                    counts[1] += 1
+                    v = self.view(seat, hands, turn, stock, rnd, starter, avail)
+                    v[L.V_REQ_FACE] = face
+                    v[L.V_REQ_SEAT] = asked
+                    g = self.ask(L.K_GRANT, seat, hand, [(0,), (1,)], v)
+                    self.log(EV_GRANT, rnd, seat, face, g)
+                    taker = asked if g == 1 else seat
+                    counts[2] += g == 1
+                    hands[taker].append(face)
+                    hands[taker].sort()
+                    pos = next(p for p in available_positions(previous, rules) if previous[p] == face)
+                    del previous[pos]
+                    avail = list(avail)
+                    avail.remove(face)  # Decision: a second copy of that face is not offered
+                    self.say("request", rnd, asked, f"seat {asked} asks seat {seat} for {card_code(face)}: "
+                             + ("granted" if g == 1 else f"refused, seat {seat} takes it")
+                             + f" → seat {taker} holds {show(hands[taker])}")
+                    self.audit("request", hands=hands, stock=stock, previous=previous, buried=buried,
+                               taker=taker, face=face)
+                view = self.view(seat, hands, turn, stock, rnd, starter, avail)
             # Y-TURN-1, Y-DIS-1..6: throw one legal group.
             groups = legal_groups(hand, rules)
             a = self.ask(L.K_DISCARD, seat, hand, groups, view)
@@ -396,8 +492,23 @@ class ReferenceGame:
             self.log(EV_DRAW, rnd, seat, face, card)
             self.say("turn", rnd, seat, f"seat {seat} throws {show(thrown)}, takes {card_code(card)} from {source}"
                      f" → {show(hand)} ({total(hand, rules)})")
+            # Y-V-SLAM: the drawn card may go straight onto the group just thrown; never the last card.
+            if rules.slam and len(hand) >= 2:
+                pos = slam_position(thrown, card)
+                if pos >= 0:
+                    sl = self.ask(L.K_SLAM, seat, hand, [(0,), (card,)],
+                                  self.view(seat, hands, turn, stock, rnd, starter, avail, thrown))
+                    self.log(EV_SLAM, rnd, seat, card, sl)
+                    if sl == 1:
+                        counts[4] += 1
+                        hand.remove(card)
+                        thrown.insert(pos, card)
+                        self.audit("slam", seat=seat, card=card, group=thrown, hands=hands, stock=stock,
+                                   previous=previous, buried=buried, extra=thrown)
+                        self.say("slam", rnd, seat, f"seat {seat} slams {card_code(card)} down → {show(thrown)}")
             buried.extend(previous)
             previous = thrown
+            last = seat
             # Y-STOCK-1: drawing the last stock card turns the buried pile into a new stock.
             if face < 0 and not stock:
                 stock = np.array(buried, dtype=np.int64)
@@ -409,10 +520,47 @@ class ReferenceGame:
                 self.say("reshuffle", rnd, seat, f"the stock ran out: {len(stock)} cards reshuffled")
             turn += 1
             seat = self.next_seat(seat)
+        self.claims = []
+        if caller >= 0 and rules.kluft:
+            self.claims = self.kluft_challenges(caller, hands, turn, stock, rnd, starter)
         totals = {p: total(hands[p], rules) for p in range(self.players) if self.alive[p]}
         if caller < 0:
             self.say("cap", rnd, -1, f"the round hit the turn cap ({L.TURN_CAP}); everyone adds their hand")
         return caller, turn, seat, totals, hands
+
+    def kluft_challenges(self, caller, hands, turn, stock, rnd, starter) -> list[int]:
+        """Y-V-KLUFT: one at a time from the caller's next player, each reveals or calls
+        onderkluft (below the call limit unless onderkluft_any), seeing the hands revealed so far
+        and the number of onderkluft calls, never a caller's cards. Returns the callers in order."""
+        rules = self.rules
+        claims = [caller]
+        revealed: dict[int, int] = {}
+        s = self.next_seat(caller)
+        while s != caller:
+            t = total(hands[s], rules)
+            if rules.onderkluft_any or rules.call_limit is None or t < rules.call_limit:
+                v = self.view(s, hands, turn, stock, rnd, starter, [])
+                v[L.V_CALLER] = caller
+                v[L.V_ONDER_N] = len(claims) - 1
+                v[L.V_CALLER_CALLS] = self.kluft_calls[caller]
+                v[L.V_CALLER_BEATEN] = self.kluft_beaten[caller]
+                for p, rt in revealed.items():
+                    v[L.V_REVEALED + p] = rt
+                choice = self.ask(L.K_ONDER, s, hands[s], [(0,), (1,)], v)
+                self.log(EV_ONDER, rnd, s, t, choice)
+                if choice == 1:
+                    claims.append(s)
+                    self.say("onderkluft", rnd, s, f"seat {s} calls onderkluft")
+                    s = self.next_seat(s)
+                    continue
+            revealed[s] = t
+            self.say("reveal", rnd, s, f"seat {s} reveals {show(hands[s])} = {t}")
+            s = self.next_seat(s)
+        self.record.counts[5] += len(claims) - 1
+        if len(claims) > 1:
+            self.say("reveal", rnd, -1, "callers reveal: " + ", ".join(
+                f"seat {p} {show(hands[p])} = {total(hands[p], rules)}" for p in claims))
+        return claims
 
     # --- Section 4: the game ---------------------------------------------------------------------------
     def play(self) -> GameRecord:
@@ -426,9 +574,20 @@ class ReferenceGame:
             rnd += 1
             self.say("round", rnd, starter, f"— round {rnd}{' (play-off)' if playoff else ''}: seat {starter} starts —")
             caller, turns, to_move, totals, hands = self.play_round(rnd, starter)
-            if caller >= 0:
+            round_winner = -1
+            if caller >= 0 and rules.kluft:
+                scored, round_winner = kluft_scores(totals, self.claims, rules)
+                asaf = round_winner != caller
+                self.kluft_calls[caller] += 1
+                self.kluft_beaten[caller] += asaf
+                self.record.counts[6] += asaf
+                self.say("kluft", rnd, round_winner, f"seat {round_winner} wins the round"
+                         + (" (onderkluft)" if asaf else ""))
+            elif caller >= 0:
                 scored, asaf = round_scores(totals, caller, rules)
-                if asaf:
+                if asaf and totals[caller] > (rules.call_limit if rules.call_limit is not None else 10**9):
+                    self.say("asaf", rnd, caller, f"an overcall: seat {caller} adds {totals[caller]} + {rules.asaf_penalty}")
+                elif asaf:
                     lows = [p for p, t in totals.items() if p != caller and t <= totals[caller]]
                     self.say("asaf", rnd, caller, f"Asaf! seat {lows[0]} has {totals[lows[0]]}")
             else:
@@ -456,7 +615,10 @@ class ReferenceGame:
                 winner = min(alive, key=lambda p: (self.scores[p], p))
                 self.record.capped = True
                 break
-            starter = next_starter(totals, self.alive, caller if caller >= 0 else to_move, rules)
+            if round_winner >= 0 and self.alive[round_winner]:
+                starter = round_winner  # Y-START-2 Decision (Kluft): who scored 0 starts
+            else:
+                starter = next_starter(totals, self.alive, caller if caller >= 0 else to_move, rules)
         self.record.winner = winner
         self.record.scores = list(self.scores)
         self.say("winner", rnd, winner, f"seat {winner} wins after {rnd} rounds")

@@ -31,13 +31,8 @@ _RESET_TABLES = {
     "none": {},
 }
 
-# Options whose engine support lands with the variants issue; until then they are refused.
-NOT_YET = {
-    "overcall": "Y-V-OVERCALL (deliberate calls above the limit)",
-    "requests": "Y-V-REQ (card requests)",
-    "slam": "Y-V-SLAM (slam-down)",
-    "kluft": "Y-V-KLUFT (Kluft calls and onderkluft)",
-}
+# Every option of section 5 is implemented; nothing is refused as "not implemented yet".
+NOT_YET: dict[str, str] = {}
 
 
 @dataclass(frozen=True)
@@ -124,6 +119,19 @@ class YanivRules:
             pass  # meaningless but harmless: no jokers in the deck
         if self.pickup == "top" and not self.kluft:
             raise bad("pickup=top is Kluft's rule; set kluft=true (or use --variant kluft)")
+        # Contradictory or meaningless combinations (section 5).
+        if self.overcall and self.call_limit is None:
+            raise bad("overcall=true (Y-V-OVERCALL) needs a call limit; with call_limit=none every call is allowed")
+        if self.overcall and self.kluft:
+            raise bad("overcall=true (Y-V-OVERCALL) and kluft=true (Y-V-KLUFT) cannot be combined: "
+                      "a Kluft call is never scored as an Asaf")
+        if self.slam and self.pickup == "top":
+            raise bad("slam=true (Y-V-SLAM) with pickup=top is not supported: a slammed card's place on a "
+                      "Kluft pile is undefined; use pickup=ends, any_set or any")
+        if not self.kluft and self.onderkluft_any:
+            raise bad("onderkluft_any=true needs kluft=true (Y-V-KLUFT)")
+        if not self.kluft and self.kluft_penalty != 15:
+            raise bad(f"kluft_penalty={self.kluft_penalty} needs kluft=true (Y-V-KLUFT)")
         for option, what in NOT_YET.items():
             if getattr(self, option):
                 raise bad(f"{option}=true ({what}) is not implemented yet; see `simcards variants yaniv`")
