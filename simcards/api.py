@@ -16,8 +16,12 @@ import pandas as pd
 from simcards.errors import SimcardsError
 from simcards.games import canonical, get_game
 from simcards.rng import MAX_SEED
-from simcards.runner import DEFAULT_CHUNK, run_chunked, set_threads
+from simcards.aggregate import Aggregator
+from simcards.backends import Backend, current, make_backend
+from simcards.backends.job import Job, portable_specs
+from simcards.runner import DEFAULT_CHUNK, Progress, chunks, set_threads
 from simcards.stats import Estimate
+from simcards.store import RunStore
 
 MAX_GAMES = 10**10
 
@@ -73,38 +77,6 @@ def _json_default(obj):
     return str(obj)
 
 
-class _ParquetSink:
-    """Writes tables chunk by chunk so that a long run never holds all its rows, and whatever
-    finished is on disk even if the run is interrupted."""
-
-    def __init__(self, out: Path, names: list[str]):
-        import pyarrow.parquet as pq
-
-        self._pq = pq
-        self.out = out
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-            probe = out / ".simcards-write-test"
-            probe.write_text("")
-            probe.unlink()
-        except OSError as exc:
-            raise SimcardsError(f"cannot write to output directory {str(out)!r}: {exc.strerror or exc}") from None
-        self.writers: dict[str, Any] = {}
-        self.names = names
-
-    def write(self, name: str, df: pd.DataFrame) -> None:
-        import pyarrow as pa
-
-        table = pa.Table.from_pandas(df, preserve_index=False)
-        if name not in self.writers:
-            self.writers[name] = self._pq.ParquetWriter(self.out / f"{name}.parquet", table.schema)
-        self.writers[name].write_table(table)
-
-    def close(self) -> None:
-        for w in self.writers.values():
-            w.close()
-
-
 def _check_counts(games: int, seed: int, players: int | None) -> None:
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or not 1 <= games <= MAX_GAMES:
         raise SimcardsError(f"games={games}: give a whole number of games from 1 to {MAX_GAMES:,}")
@@ -118,14 +90,31 @@ def simulate(game: str = "yaniv", *, variant: str | None = None, players: int | 
              games: int = 10_000, seed: int = 0, strategies: list[str] | str | None = None,
              rules: dict[str, Any] | None = None, detail: bool = True, threads: int | None = None,
              out: str | Path | None = None, keep_detail: bool | None = None, progress: bool = False,
-             chunk: int = DEFAULT_CHUNK) -> Simulation:
+             chunk: int = DEFAULT_CHUNK, backend: str | Backend | None = None, scheduler: str | None = None,
+             workers: int | None = None, resume: str | Path | None = None, summary_only: bool = False,
+             keep_games: bool = True) -> Simulation:
     """Play ``games`` games and return their tables and summary.
 
     ``variant`` names a preset (``simcards variants GAME`` lists them), ``rules`` overrides single
     options (``{"call_limit": 7}``), ``strategies`` is one spec for every seat or one per seat.
-    Game ``i`` depends only on ``(seed, i, rules, strategies)``. With ``out`` the tables are
-    streamed to Parquet in that directory (with ``summary.json``); ``keep_detail`` (default: not
-    when ``out`` is given) keeps the per-round table in memory as well."""
+    Game ``i`` depends only on ``(seed, i, rules, strategies)``, so the tables are the same for any
+    thread count, chunk size or backend.
+
+    ``out``: results are written chunk by chunk (Parquet parts and a manifest) into that directory
+    and joined into ``games.parquet``, ``<detail>.parquet`` and ``summary.json`` at the end.
+    ``resume``: a directory of an interrupted run with the same configuration; only the missing
+    game ranges are played and the files end exactly as an uninterrupted run leaves them (a new or
+    empty directory starts the run). ``keep_detail`` (default: not when writing files) keeps the
+    per-unit table in memory; ``keep_games=False`` keeps no per-game table in memory either (the
+    summary is then aggregated chunk by chunk).
+
+    ``summary_only``: no tables at all; each chunk becomes counts, sums and sums of squares, so the
+    memory used does not grow with ``games`` (100 million games run in the memory of one chunk).
+
+    ``backend``: ``"local"`` (this process, numba threads) or ``"dask"`` (Dask distributed workers;
+    ``scheduler`` is the address of an existing cluster, otherwise a LocalCluster of ``workers``
+    processes is started), or a backend object from :func:`simcards.backends.make_backend`. Inside
+    ``with simcards.backends.using(...)`` that backend is the default."""
     gdef = get_game(game)
     _check_counts(games, seed, players)
     players = gdef.default_players if players is None else int(players)
@@ -134,67 +123,199 @@ def simulate(game: str = "yaniv", *, variant: str | None = None, players: int | 
     if isinstance(strategies, str):
         strategies = [strategies]
     strats = gdef.strategies(strategies, players)
-    if not 1 <= chunk <= 10**7:
+    if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or not 1 <= chunk <= 10**7:
         raise SimcardsError(f"chunk={chunk}: allowed 1..10,000,000")
-    n_threads = set_threads(threads)
+    if resume is not None:
+        if out is not None and Path(out).resolve() != Path(resume).resolve():
+            raise SimcardsError(f"--out {out} and --resume {resume}: give one directory (--resume continues the run in it)")
+        out = resume
+    summary_only = bool(summary_only)
     keep_detail = (out is None) if keep_detail is None else keep_detail
-    want_detail = detail and (keep_detail or out is not None)
-    sink = _ParquetSink(Path(out), ["games", gdef.detail_table]) if out is not None else None
+    keep_games = keep_games and not summary_only
+    want_detail = detail and not summary_only and (keep_detail or out is not None)
+    keep_detail = keep_detail and want_detail
+
+    # --- backend ----------------------------------------------------------------------------------
+    be = backend if isinstance(backend, Backend) else (current() if backend is None and scheduler is None
+                                                         and workers is None else None)
+    owned = be is None
+    if be is None:
+        be = make_backend(backend or "local", scheduler=scheduler, workers=workers,
+                          threads=threads if (backend or "local") != "local" else None)
+    try:
+        if be.name == "local":
+            n_threads = set_threads(threads)
+            specs = tuple(strats)
+        else:
+            n_threads = be.workers * getattr(be, "threads", 1)
+            given = list(strategies) if strategies else [s.spec for s in strats]
+            specs = portable_specs(gdef.name, given * players if len(given) == 1 else given)
+        job = Job(canonical(game), rules_obj, players, specs, int(seed), want_detail, summary_only)
+        config = _config(gdef, variant, rules_obj, players, strats, seed, games,
+                         "summary" if summary_only else "tables", want_detail)
+        tables = ["games", gdef.detail_table] if want_detail else ["games"]
+        store = RunStore(Path(out), config, chunk, [] if summary_only else tables, resume is not None) \
+            if out is not None else None
+        if store is not None and store.complete:
+            return _load_complete(gdef, store, players, keep_games, keep_detail, variant, be, n_threads)
+        chunk = store.chunk if store is not None else chunk
+        return _run(gdef, job, be, store, config, games, chunk, progress, keep_games, keep_detail, variant,
+                    strats, n_threads)
+    finally:
+        if owned:
+            be.close()
+
+
+def _config(gdef, variant, rules_obj, players, strats, seed, games, mode, want_detail) -> dict:
+    from simcards import __version__
+
+    config = {"game": gdef.name, "variant": variant or gdef.default_variant, "rules": rules_obj.options(),
+              "players": players, "strategies": [s.spec for s in strats], "seed": int(seed), "games": int(games),
+              "mode": mode, "detail": bool(want_detail), "simcards": __version__}
+    return json.loads(json.dumps(config, default=_json_default))  # as it reads back from the manifest
+
+
+class _Ordered:
+    """Merges chunk aggregates in game order whatever order they finish in (deterministic sums)."""
+
+    def __init__(self, agg: Aggregator, firsts: list[int]):
+        self.agg = agg
+        self.order = firsts
+        self.pos = 0
+        self.buffer: dict[int, Any] = {}
+        self.total = None
+
+    def add(self, first: int, partial) -> None:
+        self.buffer[first] = partial
+        while self.pos < len(self.order) and self.order[self.pos] in self.buffer:
+            self.total = self.agg.merge(self.total, self.buffer.pop(self.order[self.pos]))
+            self.pos += 1
+
+    def result(self):
+        total = self.total
+        for first in sorted(self.buffer):  # an interrupted run: whatever finished
+            total = self.agg.merge(total, self.buffer[first])
+        return total
+
+
+def _run(gdef, job: Job, be: Backend, store: RunStore | None, config: dict, games: int, chunk: int,
+         progress: bool, keep_games: bool, keep_detail: bool, variant, strats, n_threads) -> Simulation:
+    players = job.players
+    ranges = [(c.first, c.count) for c in chunks(games, chunk)]
+    agg = Aggregator(gdef, players)
+    ordered = _Ordered(agg, [f for f, _ in ranges])
+    game_parts: dict[int, pd.DataFrame] = {}
+    detail_parts: dict[int, pd.DataFrame] = {}
+    todo = ranges
+    done_before = 0
+    if store is not None and store.done:
+        todo = [r for r in ranges if not store.is_done(*r)]
+        for first, count in ranges:
+            if store.is_done(first, count):
+                ordered.add(first, agg.load(store.read_partial(first)))
+                if keep_games:
+                    game_parts[first] = store.read_part("games", first)
+                if keep_detail and store.has_part(gdef.detail_table, first):
+                    detail_parts[first] = store.read_part(gdef.detail_table, first)
+                done_before += count
 
     t0 = time.perf_counter()
-    run = gdef.new_run(rules_obj, players, strats)
+    be.warm(job)
     compile_s = time.perf_counter() - t0
 
-    game_parts: list[pd.DataFrame] = []
-    detail_parts: list[pd.DataFrame] = []
-
-    def play(first: int, count: int):
-        return run.play(seed, first, count, want_detail)
-
-    def keep(ch, result) -> None:
-        g, d = result
-        game_parts.append(g)
-        if d is not None and keep_detail:
-            detail_parts.append(d)
-        if sink is not None:
-            sink.write("games", g)
-            if d is not None:
-                sink.write(gdef.detail_table, d)
-
+    bar = Progress(games, "simulating", progress)
+    bar.advance(done_before)
+    done = done_before
+    interrupted = False
     t1 = time.perf_counter()
     try:
-        done, interrupted = run_chunked(games, play, keep, chunk=chunk, progress=progress)
+        for first, count, result in be.imap(job, todo):
+            if result[0] == "summary":
+                partial_json, frames = result[1], None
+            else:
+                g, d = result[1], result[2]
+                partial_json = agg.dump(agg.partial(g))
+                frames = {"games": g} if d is None else {"games": g, gdef.detail_table: d}
+                if keep_games:
+                    game_parts[first] = g
+                if keep_detail and d is not None:
+                    detail_parts[first] = d
+            if store is not None:
+                store.write_chunk(first, count, frames, partial_json)
+            ordered.add(first, agg.load(partial_json))
+            done += count
+            bar.advance(count)
+    except KeyboardInterrupt:
+        interrupted = True
     finally:
-        if sink is not None:
-            sink.close()
+        bar.close()
     elapsed = time.perf_counter() - t1
+    if interrupted and store is not None:
+        store.mark("interrupted")
 
-    games_df = pd.concat(game_parts, ignore_index=True) if game_parts else run.play(seed, 0, 0, False)[0]
-    detail_df = pd.concat(detail_parts, ignore_index=True) if detail_parts else None
-    summary = gdef.summarize(games_df, players) if len(games_df) else {}
-    units = int(games_df[gdef.unit + "s"].sum()) if len(games_df) else 0
+    games_df = pd.concat([game_parts[f] for f in sorted(game_parts)], ignore_index=True) if keep_games and game_parts \
+        else None
+    detail_df = pd.concat([detail_parts[f] for f in sorted(detail_parts)], ignore_index=True) if detail_parts else None
+    total = ordered.result()
+    if games_df is not None and len(games_df):
+        summary = gdef.summarize(games_df, players)
+    else:
+        summary = agg.finish(total)
+    units = summary.get(f"{gdef.unit}s") if summary else 0
+    played = done - done_before
     meta = {
         "game": gdef.name,
         "variant": variant or gdef.default_variant,
-        "rules": rules_obj.options(),
+        "rules": job.rules.options(),
         "players": players,
         "strategies": [s.spec for s in strats],
-        "seed": int(seed),
+        "seed": int(job.seed),
         "games_requested": int(games),
         "games_completed": int(done),
         "interrupted": interrupted,
+        "summary_only": job.summary_only,
+        **be.describe(),
         "threads": n_threads,
         "elapsed_seconds": round(elapsed, 4),
         "compile_seconds": round(compile_s, 4),
-        "games_per_second": done / elapsed if elapsed > 0 else None,
-        f"{gdef.unit}s_per_second": units / elapsed if elapsed > 0 else None,
+        "games_per_second": played / elapsed if elapsed > 0 and played else None,
+        f"{gdef.unit}s_per_second": (units or 0) * played / max(done, 1) / elapsed if elapsed > 0 and played else None,
         "versions": _versions(),
     }
-    sim = Simulation(canonical(game), games_df, detail_df, summary, meta, gdef.detail_table, interrupted,
-                     Path(out) if out is not None else None)
-    if sink is not None:
-        (Path(out) / "summary.json").write_text(sim.to_json())
+    if done_before:
+        meta["games_resumed"] = int(done_before)
+    if games_df is None and keep_games:
+        games_df = job_empty(gdef, job)
+    sim = Simulation(gdef.name, games_df, detail_df, summary, meta, gdef.detail_table, interrupted,
+                     store.out if store is not None else None)
+    if store is not None and not interrupted:
+        meta["run"] = {**store.record(), "status": "complete", "total": agg.dump(total) if total is not None else None}
+        store.finalize(sim.to_json(), store.tables)
     return sim
+
+
+def job_empty(gdef, job: Job) -> pd.DataFrame:
+    from simcards.backends.job import engine
+
+    return engine(job).run.play(job.seed, 0, 0, False)[0]
+
+
+def _load_complete(gdef, store: RunStore, players, keep_games, keep_detail, variant, be, n_threads) -> Simulation:
+    """``resume`` on a finished directory: the results as they are on disk."""
+    data = json.loads((store.out / "summary.json").read_text())
+    meta = data["meta"]
+    run = meta.get("run") or {}
+    games_df = pd.read_parquet(store.out / "games.parquet") if keep_games and (store.out / "games.parquet").exists() \
+        else None
+    detail_path = store.out / f"{gdef.detail_table}.parquet"
+    detail_df = pd.read_parquet(detail_path) if keep_detail and detail_path.exists() else None
+    agg = Aggregator(gdef, players)
+    if games_df is not None and len(games_df):
+        summary = gdef.summarize(games_df, players)
+    else:
+        summary = agg.finish(agg.load(run["total"])) if run.get("total") is not None else {}
+    meta = {**meta, "already_complete": True}
+    return Simulation(gdef.name, games_df, detail_df, summary, meta, gdef.detail_table, False, store.out)
 
 
 def _versions() -> dict:

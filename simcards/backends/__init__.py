@@ -1,0 +1,100 @@
+"""Where chunks of games are played: in this process (``local``, numba threads) or on Dask
+distributed workers (``dask``). Both run the same :func:`simcards.backends.job.execute` on the same
+index ranges, so the tables are identical whatever the backend.
+
+A backend yields ``(first, count, result)`` as ranges finish (in any order); the API writes each
+result once, keyed by ``first``, so a range retried after a worker failure is never counted twice.
+
+``using(...)`` sets a default backend for every ``simulate`` call inside the block — the way study
+commands (compare, tune, tournament, report) run many simulations on one cluster.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from typing import Iterable, Iterator
+
+from simcards.backends.job import Job, execute
+from simcards.errors import SimcardsError
+
+BACKENDS = ("local", "dask")
+
+
+class Backend:
+    name = "base"
+    workers = 1
+
+    def imap(self, job: Job, ranges: list[tuple[int, int]]) -> Iterator[tuple[int, int, object]]:
+        raise NotImplementedError
+
+    def warm(self, job: Job) -> None:
+        """Compile or load the engine before timing starts."""
+
+    def describe(self) -> dict:
+        return {"backend": self.name}
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class LocalBackend(Backend):
+    """This process; each chunk is one jitted call with ``prange`` over its games."""
+
+    name = "local"
+
+    def __init__(self, threads: int | None = None):
+        self.threads = threads
+
+    def warm(self, job: Job) -> None:
+        from simcards.backends.job import engine
+
+        engine(job)
+
+    def imap(self, job, ranges):
+        for first, count in ranges:
+            yield first, count, execute(job, first, count)
+
+
+_CURRENT: contextvars.ContextVar[Backend | None] = contextvars.ContextVar("simcards_backend", default=None)
+
+
+def make_backend(name: str | None = "local", *, scheduler: str | None = None, workers: int | None = None,
+                 threads: int | None = None, connect_timeout: float = 10.0) -> Backend:
+    """A backend by name. ``dask`` connects to ``scheduler`` or starts a LocalCluster of
+    ``workers`` processes (default: one per core) with ``threads`` numba threads each (default 1)."""
+    name = (name or "local").strip().lower()
+    if name == "local":
+        if scheduler is not None or workers is not None:
+            raise SimcardsError("--scheduler and --workers need --backend dask")
+        return LocalBackend(threads)
+    if name == "dask":
+        from simcards.backends.dask_backend import DaskBackend
+
+        return DaskBackend(scheduler=scheduler, workers=workers, threads=threads, connect_timeout=connect_timeout)
+    raise SimcardsError(f"--backend {name!r}: allowed {', '.join(BACKENDS)}")
+
+
+def current() -> Backend | None:
+    return _CURRENT.get()
+
+
+@contextlib.contextmanager
+def using(backend: Backend | str, **kwargs):
+    """``with using("dask", scheduler=...):`` every simulate() inside runs on that backend (one
+    cluster for the whole block)."""
+    owned = not isinstance(backend, Backend)
+    be = make_backend(backend, **kwargs) if owned else backend
+    token = _CURRENT.set(be)
+    try:
+        yield be
+    finally:
+        _CURRENT.reset(token)
+        if owned:
+            be.close()
