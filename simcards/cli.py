@@ -72,6 +72,11 @@ def simulate(
     json_out: Annotated[bool, typer.Option("--json", help="print the summary as JSON instead of a table")] = False,
     threads: Annotated[Optional[int], typer.Option("--threads", "-t", help="numba threads (default: all cores)")] = None,
     progress: Annotated[bool, typer.Option("--progress/--no-progress", help="progress bar on runs longer than a second")] = True,
+    backend: Annotated[str, typer.Option("--backend", help="local (numba threads here) or dask (Dask distributed workers)")] = "local",
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="address of a running Dask scheduler (default: start a local cluster)")] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", help="worker processes of the local Dask cluster (default: one per core)")] = None,
+    resume: Annotated[Optional[Path], typer.Option("--resume", help="continue the interrupted run in this directory (same command, same results)")] = None,
+    summary_only: Annotated[bool, typer.Option("--summary-only", help="no tables: aggregate on the fly in bounded memory (for 100M-game runs)")] = False,
 ) -> None:
     """Play many games and summarise them (every rate with a 95% confidence interval)."""
     from simcards.api import simulate as run
@@ -79,10 +84,13 @@ def simulate(
 
     gdef = get_game(game)
     sim = run(game, variant=variant, players=players, games=games, seed=seed, strategies=strategy,
-              rules=_rule_overrides(rule), threads=threads, out=out_dir, progress=progress and not json_out)
+              rules=_rule_overrides(rule), threads=threads, out=out_dir, progress=progress and not json_out,
+              backend=backend, scheduler=scheduler, workers=workers, resume=resume, summary_only=summary_only,
+              keep_games=out_dir is None and resume is None)
     if sim.interrupted:
-        where = f"; finished games are in {out_dir}" if out_dir else ""
-        err.print(f"interrupted after {sim.meta['games_completed']:,} games{where}")
+        where = (f"; the finished games are kept in {sim.out} (continue with the same command and --resume "
+                 f"{sim.out})") if sim.out else " (use --out DIR to keep partial results on disk)"
+        err.print(f"interrupted after {sim.meta['games_completed']:,} of {games:,} games{where}")
     if json_out:
         print(sim.to_json())
     else:
@@ -112,8 +120,9 @@ def _print_summary(gdef, sim) -> None:
         table.add_row(f"{gdef.unit}s/s", f"{unit_rate:,.0f}")
     table.add_row("compile / load time", f"{meta['compile_seconds']:.1f} s")
     out.print(table)
-    if sim.out is not None:
-        out.print(f"wrote {sim.out}/games.parquet, {sim.out}/{gdef.detail_table}.parquet, {sim.out}/summary.json")
+    if sim.out is not None and not sim.interrupted:
+        files = ["summary.json"] if meta.get("summary_only") else ["games.parquet", f"{gdef.detail_table}.parquet", "summary.json"]
+        out.print("wrote " + ", ".join(f"{sim.out}/{f}" for f in files))
 
 
 def _seat_of(label: str) -> int | None:

@@ -92,17 +92,24 @@ class DaskBackend(Backend):
         attempts: dict[int, int] = {}
         futures: dict = {}
         window = max(2, 2 * self.slots)
-        ac = as_completed()
+        if not pending:
+            return
+        ac = None
+        first_batch = []
 
         def submit(first: int, count: int) -> None:
             attempts[first] = attempts.get(first, 0) + 1
             fut = self.client.submit(execute, job, first, count, self.threads, pure=False,
                                      key=f"simcards-{token}-{first}-{attempts[first]}")
             futures[fut] = (first, count)
-            ac.add(fut)
+            if ac is None:
+                first_batch.append(fut)
+            else:
+                ac.add(fut)
 
         for _ in range(min(window, len(pending))):
             submit(*pending.popleft())
+        ac = as_completed(first_batch, loop=self.client.loop)
         try:
             for fut in ac:
                 first, count = futures.pop(fut)
