@@ -1,0 +1,221 @@
+"""Studies on tiny seeded runs: seat rotation, common random numbers, known answers."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from simcards.analysis import compare, field_lineups, metrics_for, pair_lineups, parse_values, tournament, tune
+from simcards.analysis.study import Table, _split_specs, play_matchup, unit_mean
+from simcards.errors import SimcardsError
+from simcards.games import available
+
+
+def _est(res, variant, metric):
+    row = res.tables["estimates"].query("variant == @variant and metric == @metric").iloc[0]
+    return row
+
+
+# ----- lineups -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("k", [2, 3, 4, 5])
+def test_pair_lineups_are_balanced(k):
+    lus = pair_lineups(k)
+    assert len(set(lus)) == len(lus)
+    share = np.mean(np.array(lus) == 0, axis=0)  # per side: how often strategy 0 sits there
+    assert np.allclose(share, 0.5)
+
+
+def test_pair_and_field_lineups_exact():
+    assert pair_lineups(2) == [(0, 1), (1, 0)]
+    assert pair_lineups(4) == [(0, 1, 0, 1), (1, 0, 1, 0)]
+    assert field_lineups(3) == [(0, 1, 1), (1, 0, 1), (1, 1, 0)]
+
+
+def test_parse_values():
+    assert parse_values("0..3") == [0, 1, 2, 3]
+    assert parse_values("0..1:0.25") == [0, 0.25, 0.5, 0.75, 1]
+    assert parse_values("1,3,5") == [1, 3, 5]
+    for bad in ("3..1", "a..b", "1,1", "", "0..1:0"):
+        with pytest.raises(SimcardsError):
+            parse_values(bad)
+
+
+def test_split_specs_keeps_parameters_together():
+    assert _split_specs("random,threshold:call=3,keep=0.2,threshold") == ["random", "threshold:call=3,keep=0.2", "threshold"]
+
+
+def test_unit_mean_never_collapses_at_the_boundary():
+    est = unit_mean(np.ones(100))
+    assert est.value == 1 and est.high == 1 and est.low < 0.97  # Wilson over 100 deals
+    assert unit_mean(np.full(10, 0.5)).low == pytest.approx(0.5)
+
+
+# ----- known answers ---------------------------------------------------------------------------------
+def test_strategy_against_itself_has_exactly_the_fair_share():
+    """With seat rotation on the same deals, a strategy against itself wins exactly its share:
+    each deal is played once with it at every side."""
+    t = Table("two-hundred")
+    s = t.strategy("heuristic")
+    mu = play_matchup(t, s, s, pair_lineups(t.k), seed=5, first=0, count=300)
+    assert np.allclose(mu.won, 0.5) and mu.fair == 0.5
+    ty = Table("yaniv", players=3)
+    sy = ty.strategy("threshold")
+    mu = play_matchup(ty, sy, sy, field_lineups(3), seed=5, first=0, count=60)
+    assert np.allclose(mu.won, 1 / 3) and mu.fair == pytest.approx(1 / 3)
+
+
+@pytest.mark.slow
+def test_self_play_seat_edge_is_flagged_at_about_the_stated_rate():
+    """Two Hundred's teams are symmetric (the first dealer is drawn at random): over many seeds
+    the 95% Wilson interval of team 0's win rate misses 1/2 about 5% of the time."""
+    t = Table("two-hundred")
+    seat = t.gdef.strategies(None, 4)
+    misses = 0
+    runs = 300
+    for seed in range(runs):
+        df = t.play(seat, seed, 0, 200)
+        w = t.m.winner_side(df, 4)
+        from simcards.stats import wilson
+        est = wilson(int((w == 0).sum()), len(w))
+        misses += not (est.low <= 0.5 <= est.high)
+    assert misses / runs <= 0.09, misses  # expected 0.05; binomial 99.9% bound for 300 runs
+
+
+def test_planted_advantage_is_found_two_hundred():
+    res = compare("two-hundred", ["standard"], games=200, seed=3)
+    skill = _est(res, "standard", "skill_edge")
+    assert skill["significant"] and skill["low"] > 0.3  # the heuristic crushes random
+
+
+def test_compare_speed_and_fairness_rows_match_the_games():
+    res = compare("yaniv", ["israeli", "nepali"], games=120, seed=4, skill=False)
+    games = res.tables["games"]
+    sub = games[games["variant"] == "nepali"]
+    rpg = _est(res, "nepali", "rounds_per_game")
+    assert rpg["value"] == pytest.approx(sub["rounds"].mean())
+    tpr = _est(res, "nepali", "turns_per_round")
+    assert tpr["value"] == pytest.approx(sub["turns"].sum() / sub["rounds"].sum())
+    seat_rates = [_est(res, "nepali", f"win_seat_{s}")["value"] for s in range(4)]
+    assert sum(seat_rates) == pytest.approx(1.0)
+    assert seat_rates[2] == pytest.approx((sub["winner_side"] == 2).mean())
+    dev = _est(res, "nepali", "max_seat_deviation")
+    assert dev["value"] == pytest.approx(max(abs(r - 0.25) for r in seat_rates))
+    assert set(res.table["variant"]) == {"israeli", "nepali"}
+    # nepali has 52 cards, israeli 54: different decks, unpaired differences
+    assert not res.tables["differences"]["paired"].any()
+
+
+def test_compare_pairs_variants_that_share_a_deck():
+    """israeli, nepali-jokers and fast all use 54 cards: paired on the same deals. A variant
+    against an identical copy of itself differs by exactly 0 (paired), never significantly."""
+    from simcards.analysis.study import _diff_rows, _VariantRun
+
+    res = compare("yaniv", ["israeli", "nepali-jokers", "fast"], games=80, seed=6, skill=False)
+    d = res.tables["differences"]
+    assert d["paired"].all()
+    t = Table("yaniv")
+    df = t.play(t.gdef.strategies(None, 4), 6, 0, 80)
+    same = pd.DataFrame(_diff_rows(_VariantRun("a", t, df, None, ()), _VariantRun("b", t, df, None, ())))
+    assert same["paired"].all() and not same["significant"].any()
+    assert np.allclose(same[["diff", "low", "high"]].to_numpy(), 0)
+    nj = d[(d["variant"] == "nepali-jokers") & (d["metric"] == "rounds_per_game")].iloc[0]
+    assert nj["significant"] and nj["diff"] < 0  # out over 100 instead of 200: shorter games
+    assert any("paired on the same deals" in n for n in res.notes)
+
+
+def test_compare_is_reproducible():
+    a = compare("two-hundred", ["standard"], games=100, seed=9)
+    b = compare("two-hundred", ["standard"], games=100, seed=9)
+    pd.testing.assert_frame_equal(a.tables["estimates"], b.tables["estimates"])
+
+
+def test_compare_all_variants_skips_the_unimplemented():
+    res = compare("two-hundred", "all", games=20, seed=1, skill=False)
+    assert list(res.table["variant"]) == ["standard"]
+
+
+def test_tune_finds_the_planted_best_and_reports_significance():
+    default = dict(Table("two-hundred").strategy("heuristic").values)["aggr"]
+    res = tune("two-hundred", "heuristic", [f"aggr={default},2.5"], games=300, seed=2)
+    tab = res.table
+    assert list(tab["aggr"]) == [default, 2.5]
+    # bidding 2.5 times the hand's estimate overbids wildly: the default is significantly better
+    assert res.summary["best"] == {"aggr": default} and res.summary["significant"]
+    assert (tab["games"] == 600).all()  # 300 deals × 2 team rotations
+    # the candidate equal to the opponent (the family's defaults) wins exactly half
+    assert tab.loc[tab["aggr"] == default, "win_rate"].iloc[0] == pytest.approx(0.5)
+
+
+def test_tune_two_parameters_gives_the_grid():
+    res = tune("two-hundred", "heuristic", {"aggr": [0.6, 0.8], "partner": [10, 20]}, games=40, seed=1)
+    assert len(res.table) == 4
+    assert set(map(tuple, res.table[["aggr", "partner"]].to_numpy())) == {(0.6, 10), (0.6, 20), (0.8, 10), (0.8, 20)}
+
+
+def test_adaptive_tune_uses_fewer_games_and_agrees_with_the_flat_grid():
+    vals = "0.2,0.4,0.6,0.8,1.2,1.6,2.0"
+    flat = tune("two-hundred", "heuristic", [f"aggr={vals}"], games=1200, seed=11)
+    race = tune("two-hundred", "heuristic", [f"aggr={vals}"], games=1200, seed=11, adaptive=True, batch=150)
+    assert race.summary["best"] == flat.summary["best"]
+    assert race.summary["games_used"] < flat.table["games"].sum()
+    assert race.summary["saving"] > 0.2
+    assert race.table["eliminated_at"].notna().sum() >= 4
+    # the eliminated values all played the same first deals as the leader (common random numbers)
+    assert any("fewer" in n for n in race.notes)
+
+
+def test_tournament_matrix_and_ratings():
+    res = tournament("two-hundred", "random,heuristic,heuristic:aggr=0.4", games=150, seed=3)
+    rat = res.tables["ratings"]
+    assert list(rat["strategy"])[0] == "heuristic" and list(rat["strategy"])[-1] == "random"
+    assert rat["rating"].sum() == pytest.approx(0, abs=1e-6)
+    pairs = res.tables["pairs"]
+    assert len(pairs) == 6
+    hr = pairs.query("strategy == 'heuristic' and opponent == 'random'").iloc[0]
+    rh = pairs.query("strategy == 'random' and opponent == 'heuristic'").iloc[0]
+    assert hr["win_rate"] + rh["win_rate"] == pytest.approx(1.0)  # every game has a winner
+    assert hr["significant"]
+    assert (rat["wins"] + rat["losses"] == 2 * 150 * 2).all()
+
+
+def test_tournament_yaniv_four_players_rotates_teams_of_seats():
+    res = tournament("yaniv", ["threshold", "threshold:call=3"], games=40, seed=1)
+    assert res.meta["lineups"] == [[0, 1, 0, 1], [1, 0, 1, 0]]
+    assert res.tables["pairs"]["games"].iloc[0] == 80
+
+
+@pytest.mark.parametrize("call, msg", [
+    (lambda: compare("yaniv", ["israeli", "israeli"], games=10), "twice"),
+    (lambda: compare("yaniv", ["nope"], games=10), "unknown Yaniv variant"),
+    (lambda: compare("yaniv", [], games=10), "at least one variant"),
+    (lambda: compare("yaniv", ["israeli"], games=0), "games=0"),
+    (lambda: tune("yaniv", "threshold", ["nope=1,2"], games=10), "no parameter"),
+    (lambda: tune("yaniv", "threshold", ["call=1"], games=10), "at least two values"),
+    (lambda: tune("yaniv", "threshold", ["call=99,100"], games=10), "out of range"),
+    (lambda: tune("yaniv", "threshold", ["call=1,2", "keep=0,1", "stock=1,2"], games=10), "one or two"),
+    (lambda: tune("yaniv", "threshold", ["call"], games=10), "NAME=VALUES"),
+    (lambda: tournament("yaniv", ["random"], games=10), "at least two"),
+    (lambda: tournament("yaniv", ["random", "random"], games=10), "twice"),
+    (lambda: tournament("yaniv", ["random", "nope"], games=10), "unknown yaniv strategy"),
+    (lambda: compare("chess", ["x"]), "unknown game"),
+])
+def test_bad_input_is_one_clear_error(call, msg):
+    with pytest.raises(SimcardsError, match=msg):
+        call()
+
+
+def test_metrics_registry_covers_available_games():
+    for game in available():
+        m = metrics_for(game)
+        assert m.units in ("rounds", "hands", "deals")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif("gin" not in available(), reason="gin not in this version")
+def test_gin_compare_and_tune():
+    res = compare("gin", ["standard", "tournament"], games=60, seed=1)
+    est = res.tables["estimates"]
+    assert {"gin_rate", "undercut_rate", "wall_rate", "knock_rate"} <= set(est["metric"])
+    assert res.tables["differences"]["paired"].all()  # same 52-card deck
+    assert _est(res, "standard", "skill_edge")["significant"]
+    t = tune("gin", "knock", ["max=0,10"], games=40, seed=1)
+    assert len(t.table) == 2 and (t.table["fair_share"] == 0.5).all()
