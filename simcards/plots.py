@@ -30,8 +30,8 @@ def bars_data(estimates: pd.DataFrame, metric: str, by: str = "variant") -> pd.D
     return pd.DataFrame({
         "label": sub[by].astype(str).to_numpy(),
         "value": sub["value"].to_numpy(float),
-        "err_low": (sub["value"] - sub["low"]).to_numpy(float),
-        "err_high": (sub["high"] - sub["value"]).to_numpy(float),
+        "err_low": np.maximum(0.0, (sub["value"] - sub["low"]).to_numpy(float)),  # no rounding-error negatives
+        "err_high": np.maximum(0.0, (sub["high"] - sub["value"]).to_numpy(float)),
     })
 
 

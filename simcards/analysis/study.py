@@ -262,7 +262,8 @@ def unit_mean(x: np.ndarray) -> Estimate:
     p(1 − p))."""
     x = np.asarray(x, dtype=np.float64)
     if x.size and (np.all(x == 0) or np.all(x == 1)):
-        return wilson(float(x.sum()), int(x.size))
+        w = wilson(float(x.sum()), int(x.size))  # its bounds can miss 0 or 1 by a rounding error
+        return Estimate(w.value, min(w.low, w.value), max(w.high, w.value), w.n)
     est = mean_ci(x)
     return Estimate(est.value, max(0.0, est.low), min(1.0, est.high), est.n)
 

@@ -1,0 +1,69 @@
+"""Plots: the data steps exactly, the drawing steps produce real PNG and SVG files."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from simcards import plots
+
+
+def test_bars_data_exact():
+    est = pd.DataFrame({"variant": ["a", "b", "a"], "metric": ["m", "m", "other"], "value": [0.5, 0.25, 9.0],
+                        "low": [0.4, 0.2, 8.0], "high": [0.7, 0.3, 10.0]})
+    d = plots.bars_data(est, "m")
+    assert d["label"].tolist() == ["a", "b"]
+    assert np.allclose(d["value"], [0.5, 0.25])
+    assert np.allclose(d["err_low"], [0.1, 0.05])
+    assert np.allclose(d["err_high"], [0.2, 0.05])
+    with pytest.raises(ValueError):
+        plots.bars_data(est, "missing")
+
+
+def test_ci_line_data_sorts_and_renames():
+    tab = pd.DataFrame({"call": [3, 1, 2], "win_rate": [0.3, 0.1, 0.2], "win_rate_low": [0.25, 0.05, 0.15],
+                        "win_rate_high": [0.35, 0.15, 0.25]})
+    d = plots.ci_line_data(tab, "call")
+    assert d["x"].tolist() == [1, 2, 3]
+    assert d["y"].tolist() == [0.1, 0.2, 0.3]
+    assert d["low"].tolist() == [0.05, 0.15, 0.25] and d["series"].tolist() == ["", "", ""]
+    tab["keep"] = [0, 0, 1]
+    d2 = plots.ci_line_data(tab, "call", series="keep")
+    assert d2[["series", "x"]].values.tolist() == [[0, 1], [0, 3], [1, 2]]
+
+
+def test_heatmap_data_keeps_first_appearance_order():
+    tab = pd.DataFrame({"a": [2, 2, 1, 1], "b": ["y", "x", "y", "x"], "v": [1.0, 2.0, 3.0, 4.0]})
+    m = plots.heatmap_data(tab, "a", "b", "v")
+    assert m.index.tolist() == [2, 1] and m.columns.tolist() == ["y", "x"]
+    assert m.to_numpy().tolist() == [[1.0, 2.0], [3.0, 4.0]]
+
+
+def test_hist_data_exact():
+    d = plots.hist_data([1, 2, 2, 5], width=2)
+    assert d["left"].tolist() == [0, 2, 4]
+    assert d["right"].tolist() == [2, 4, 6]
+    assert d["count"].tolist() == [1, 2, 1]
+    assert np.allclose(d["share"], [0.25, 0.5, 0.25])
+    d2 = plots.hist_data([1, 1, 3], 1, series=["a", "b", "b"])
+    assert d2.query("series == 'a'")["count"].tolist() == [1, 0, 0]
+    assert d2.query("series == 'b'")["count"].tolist() == [1, 0, 1]
+    assert plots.hist_data([], 1).empty
+
+
+def test_drawing_steps_write_png_and_svg(tmp_path):
+    import matplotlib.pyplot as plt
+
+    bars = pd.DataFrame({"label": ["a", "b"], "value": [0.5, 0.4], "err_low": [0.1, 0.1], "err_high": [0.1, 0.1]})
+    ax = plots.draw_bars(bars, title="t", pct=True, reference=0.5)
+    assert len(ax.patches) == 2
+    paths = plots.save(ax, tmp_path / "bars")
+    assert [p.suffix for p in paths] == [".png", ".svg"]
+    assert paths[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert b"<svg" in paths[1].read_bytes()[:500]
+    fig, axes = plt.subplots(1, 3)  # drawing into a given ax
+    line = pd.DataFrame({"x": [1, 2], "y": [0.2, 0.3], "low": [0.1, 0.2], "high": [0.3, 0.4], "series": ["", ""]})
+    assert plots.draw_ci_line(line, ax=axes[0], reference=0.25, best=2) is axes[0]
+    hm = pd.DataFrame([[0.5, np.nan], [0.3, 0.6]], index=["r1", "r2"], columns=["c1", "c2"])
+    assert plots.draw_heatmap(hm, ax=axes[1], center=0.5) is axes[1]
+    assert plots.draw_hist(plots.hist_data([1, 2, 2]), ax=axes[2]) is axes[2]
+    assert all(p.exists() for p in plots.save(fig, tmp_path / "sub" / "grid"))
