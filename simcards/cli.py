@@ -90,7 +90,8 @@ def simulate(
     if sim.interrupted:
         where = (f"; the finished games are kept in {sim.out} (continue with the same command and --resume "
                  f"{sim.out})") if sim.out else " (use --out DIR to keep partial results on disk)"
-        err.print(f"interrupted after {sim.meta['games_completed']:,} of {games:,} games{where}")
+        err.print(f"interrupted after {sim.meta['games_completed']:,} of {games:,} games{where}", markup=False,
+                  highlight=False, soft_wrap=True)
     if json_out:
         print(sim.to_json())
     else:
@@ -210,7 +211,9 @@ _register_extra_commands()
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app and turn every input error into one line on stderr."""
     try:
-        app(args=argv, standalone_mode=False)
+        code = app(args=argv, standalone_mode=False)
+        if isinstance(code, int) and not isinstance(code, bool):  # typer.Exit(n) is returned, not raised
+            return code
     except SimcardsError as exc:
         err.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
         return 2
