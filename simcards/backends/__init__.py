@@ -66,7 +66,7 @@ _CURRENT: contextvars.ContextVar[Backend | None] = contextvars.ContextVar("simca
 
 
 def make_backend(name: str | None = "local", *, scheduler: str | None = None, workers: int | None = None,
-                 threads: int | None = None, connect_timeout: float = 10.0) -> Backend:
+                 threads: int | None = None, connect_timeout: float | None = None) -> Backend:
     """A backend by name. ``dask`` connects to ``scheduler`` or starts a LocalCluster of
     ``workers`` processes (default: one per core) with ``threads`` numba threads each (default 1)."""
     name = (name or "local").strip().lower()
@@ -75,7 +75,12 @@ def make_backend(name: str | None = "local", *, scheduler: str | None = None, wo
             raise SimcardsError("--scheduler and --workers need --backend dask")
         return LocalBackend(threads)
     if name == "dask":
+        import os
+
         from simcards.backends.dask_backend import DaskBackend
+
+        if connect_timeout is None:
+            connect_timeout = float(os.environ.get("SIMCARDS_DASK_CONNECT_TIMEOUT", "10"))
 
         return DaskBackend(scheduler=scheduler, workers=workers, threads=threads, connect_timeout=connect_timeout)
     raise SimcardsError(f"--backend {name!r}: allowed {', '.join(BACKENDS)}")
