@@ -97,3 +97,27 @@ def run_chunked(total: int, play: Callable[[int, int], object], on_result: Calla
     finally:
         bar.close()
     return done, interrupted
+
+
+def play_games(game: str, rules, players: int, strategies, seed: int, first: int, count: int,
+               chunk: int = DEFAULT_CHUNK, backend=None):
+    """The per-game table of games ``first .. first+count-1`` on ``backend`` (default: the one set
+    by ``simcards.backends.using(...)``, else this process). For study code (compare, tune,
+    tournament) that plays many small batches: with ``using("dask", ...)`` around a study, every
+    batch is cut into ranges and played on the cluster, with the same rows as locally."""
+    import pandas as pd
+
+    from simcards.backends import LocalBackend, current
+    from simcards.backends.job import Job, portable_specs
+    from simcards.games import canonical
+
+    be = backend or current() or LocalBackend()
+    specs = tuple(strategies) if be.name == "local" else portable_specs(game, list(strategies))
+    job = Job(canonical(game), rules, int(players), specs, int(seed), False, False)
+    ranges = [(c.first, c.count) for c in chunks(count, chunk, start=first)]
+    parts = {f: result[1] for f, _, result in be.imap(job, ranges)}
+    if not parts:
+        from simcards.backends.job import engine
+
+        return engine(job).run.play(seed, first, 0, False)[0]
+    return pd.concat([parts[f] for f in sorted(parts)], ignore_index=True)
