@@ -140,3 +140,73 @@ def test_user_policy_plugs_in():
     strats = GAME.strategies(["lowest_test", "heuristic"], 4)
     rec = play_reference(GAME.build_rules(None), *seat_arrays(strats), 4, 0, engine_for(strats)[0])
     assert og[L.G_INVALID] == rec.invalid > 0
+
+
+def test_views_show_only_public_information():
+    # A strategy sees its own hand and the public state, nothing else (principle 4). Record every
+    # question the reference engine asks and rebuild the expected view from the public history.
+    from simcards.games.two_hundred.reference import hand_mask, points, trick_winner
+
+    strats = GAME.strategies(["heuristic", "random"], 4)
+    inner = engine_for(strats)[0]
+    asked = []
+
+    def recorder(kind, sid, table, hand, opts, n_opts, view, rules, rng):
+        asked.append((kind, int(view[L.V_SEAT]), int(hand), view.copy(), [int(x) for x in opts[:n_opts]]))
+        return inner(kind, sid, table, hand, opts, n_opts, view, rules, rng)
+
+    sids, params = seat_arrays(strats)
+    for game in range(6):
+        asked.clear()
+        rec = play_reference(GAME.build_rules(None), sids, params, 21, game, recorder)
+        q = iter(asked)
+        scores = [0, 0]
+        for d in rec.deals:
+            hands = {p: list(h) for p, h in d.hands.items()}
+            base = np.zeros(L.VIEW_SIZE, dtype=np.int64)
+            base[[L.V_BIDDER, L.V_TRUMP, L.V_LEADER, L.V_LEAD_SUIT, L.V_WIN_SEAT, L.V_WIN_FACE]] = -1
+            base[L.V_TRICK_FACES:L.V_TRICK_FACES + 4] = -1
+            base[L.V_DEALER], base[L.V_DEAL] = d.dealer, d.deal
+            base[L.V_SCORES], base[L.V_SCORES + 1] = scores
+            for seat, bid in d.bids:
+                kind, s, hand, view, _ = next(q)
+                want = base.copy()
+                want[L.V_SEAT] = seat
+                assert kind == L.K_BID and s == seat and hand == hand_mask(hands[seat])
+                assert (view == want).all(), (view - want).nonzero()
+                if bid == 0:
+                    base[L.V_PASSED] |= 1 << seat
+                else:
+                    base[L.V_BID], base[L.V_BIDDER], base[L.V_BIDS + seat] = bid, seat, bid
+            if d.bidder is None:
+                continue
+            kind, s, hand, view, opts = next(q)
+            want = base.copy()
+            want[L.V_SEAT] = d.bidder
+            assert kind == L.K_TRUMP and opts == [0, 1, 2, 3] and (view == want).all()
+            base[L.V_TRUMP] = d.trump
+            played, taken, voids = 0, [0, 0], [0, 0, 0, 0]
+            for t, (leader, cards, winner, pts) in enumerate(d.tricks):
+                for k, card in enumerate(cards):
+                    seat = (leader + k) % 4
+                    kind, s, hand, view, opts = next(q)
+                    want = base.copy()
+                    want[L.V_SEAT], want[L.V_TRICK], want[L.V_LEADER], want[L.V_N_IN] = seat, t, leader, k
+                    if k:
+                        w = trick_winner(cards[:k], leader, d.trump)
+                        want[L.V_LEAD_SUIT] = cards[0] // 13
+                        want[L.V_WIN_SEAT], want[L.V_WIN_FACE] = w, cards[(w - leader) % 4]
+                        want[L.V_TRICK_POINTS] = sum(points(c) for c in cards[:k])
+                        want[L.V_TRICK_FACES:L.V_TRICK_FACES + k] = cards[:k]
+                    want[L.V_PLAYED] = played
+                    want[L.V_TAKEN], want[L.V_TAKEN + 1] = taken
+                    want[L.V_VOIDS:L.V_VOIDS + 4] = voids
+                    assert kind == L.K_PLAY and s == seat and hand == hand_mask(hands[seat]) and card in opts
+                    assert (view == want).all(), (t, k, (view - want).nonzero())
+                    if k and card // 13 != cards[0] // 13:
+                        voids[seat] |= 1 << (cards[0] // 13)
+                    hands[seat].remove(card)
+                    played |= hand_mask([card])
+                taken[winner % 2] += pts
+            scores = list(d.scores)
+        assert next(q, None) is None

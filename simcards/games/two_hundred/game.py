@@ -59,9 +59,10 @@ _OPTION_DOCS = {
 
 
 def _chain(inner, sid0: int, fn):
-    """A decision function that sends strategy ``sid0`` to a user policy and the rest inward."""
+    """A decision function that sends strategy ``sid0`` to a user policy and the rest inward.
+    (Not cached on disk: a closure over a dispatcher never hits numba's cache, it only grows it.)"""
 
-    @njit(cache=True)
+    @njit(cache=False)
     def decide(kind, sid, table, hand, opts, n_opts, view, rules, rng):
         if sid == sid0:
             return fn(kind, table[view[V_SEAT]], hand, opts, n_opts, view, rules, rng)
