@@ -51,6 +51,7 @@ KINDS = {
     "tournament": (tournament, {"game", "strategies", "variant", "players", "games", "seed", "rules"}),
 }
 TEXT_KEYS = {"kind", "title", "text"}
+CSV_MAX_ROWS = 2000  # longer tables (per-game rows) are written as Parquet only
 ALIASES = {"strategy": "strategies"}  # compare: one spec for all seats
 
 
@@ -219,7 +220,9 @@ def write_study_files(result: StudyResult, out: Path, prefix: str) -> dict:
     (out / "tables").mkdir(parents=True, exist_ok=True)
     files = {"tables": [], "figures": []}
     for name, df in result.tables.items():
-        for ext in ("csv", "parquet"):
+        # every table as Parquet; as CSV too unless it is a long per-game table (keeps reports small)
+        exts = ("csv", "parquet") if len(df) <= CSV_MAX_ROWS else ("parquet",)
+        for ext in exts:
             path = out / "tables" / f"{prefix}-{name}.{ext}"
             if ext == "csv":
                 df.to_csv(path, index=False)
@@ -305,8 +308,9 @@ def _markdown(spec, sections, out: Path, created: str, total: float) -> str:
         for path, caption in files["figures"]:
             rel = path.relative_to(out).as_posix()
             lines += [f"![{caption}]({rel})", f"*{caption}* ([SVG]({Path(rel).with_suffix('.svg').as_posix()}))", ""]
-        tables = ", ".join(f"[{p.name}]({p.relative_to(out).as_posix()})" for p in files["tables"] if p.suffix == ".csv")
-        lines += [f"Raw tables (CSV, and Parquet beside them): {tables}", ""]
+        tables = ", ".join(f"[{p.name}]({p.relative_to(out).as_posix()})" for p in files["tables"]
+                           if p.suffix == ".csv" or not p.with_suffix(".csv") in files["tables"])
+        lines += [f"Raw tables (CSV with Parquet beside it; long per-game tables as Parquet only): {tables}", ""]
     lines += ["## Method", ""]
     lines += _method_intro()
     for res, _ in sections:
@@ -354,8 +358,10 @@ def _html(spec, sections, out: Path, created: str, total: float) -> str:
             data = base64.b64encode(path.read_bytes()).decode("ascii")
             parts.append(f"<figure><img alt='{e(caption)}' src='data:image/png;base64,{data}'>"
                          f"<figcaption>{e(caption)}</figcaption></figure>")
-        tables = ", ".join(p.name for p in files["tables"] if p.suffix == ".csv")
-        parts.append(f"<p><small>Raw tables in <code>tables/</code> (CSV and Parquet): {e(tables)}</small></p>")
+        tables = ", ".join(p.name for p in files["tables"]
+                           if p.suffix == ".csv" or not p.with_suffix(".csv") in files["tables"])
+        parts.append(f"<p><small>Raw tables in <code>tables/</code> (CSV with Parquet beside it; long per-game "
+                     f"tables as Parquet only): {e(tables)}</small></p>")
     parts.append("<h2>Method</h2>")
     parts += [f"<p>{e(t)}</p>" for t in _method_intro() if t]
     for res, _ in sections:

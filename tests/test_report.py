@@ -90,6 +90,7 @@ def test_tables_figures_and_method(report):
     assert "01-compare-two-hundred-compare.csv" in csvs and "03-tournament-two-hundred-ratings.csv" in csvs
     for p in (out / "tables").glob("*.csv"):
         assert p.with_suffix(".parquet").exists()
+    assert (out / "tables" / "01-compare-two-hundred-games.parquet").exists()
     tune = pd.read_parquet(out / "tables" / "02-tune-two-hundred-tune.parquet")
     assert {"aggr", "win_rate", "win_rate_low", "win_rate_high", "margin", "games"} <= set(tune.columns)
     assert all(p.exists() and p.with_suffix(".svg").exists() for p in paths["figures"] if p.suffix == ".png")
@@ -126,3 +127,20 @@ def test_missing_spec_and_missing_study_argument(tmp_path):
         load_spec(tmp_path / "none.toml")
     with pytest.raises(SimcardsError, match="needs variants"):
         build_report({"study": [{"kind": "compare", "game": "yaniv"}]}, tmp_path / "o")
+
+
+def test_long_tables_are_parquet_only_and_still_linked(tmp_path, monkeypatch):
+    import simcards.report as rep
+    from simcards.analysis import compare
+
+    monkeypatch.setattr(rep, "CSV_MAX_ROWS", 10)
+    res = compare("two-hundred", ["standard"], games=30, seed=1, skill=False)
+    paths = rep.write_report([res], tmp_path / "o", title="long tables")
+    tables = tmp_path / "o" / "tables"
+    assert (tables / "01-compare-two-hundred-games.parquet").exists()
+    assert not (tables / "01-compare-two-hundred-games.csv").exists()
+    assert (tables / "01-compare-two-hundred-estimates.csv").exists()  # short: both formats
+    md = paths["markdown"].read_text()
+    assert "tables/01-compare-two-hundred-games.parquet" in md
+    for link in re.findall(r"\]\(([^)]+)\)", md):
+        assert (tmp_path / "o" / link).exists(), link
