@@ -156,6 +156,27 @@ def display_tables(result: StudyResult) -> list[tuple[str, pd.DataFrame]]:
     return out
 
 
+def fairness_overview(results: list[StudyResult]) -> pd.DataFrame | None:
+    """One row per (compare study, variant): the starter's/dealer's edge and the largest seat
+    deviation, side by side across games — shown at the top of a report with several compares."""
+    rows = []
+    for res in results:
+        if res.kind != "compare":
+            continue
+        est = res.tables["estimates"]
+        for v in res.meta["variants"]:
+            sub = est[est["variant"] == v].set_index("metric")
+            edge, dev = sub.loc["starter_edge"], sub.loc["max_seat_deviation"]
+            rows.append({"game": res.meta["game"], "players": res.meta["players"], "variant": v,
+                         "who": edge["label"].split("'s edge")[0],
+                         "edge (win rate − fair share)": fmt_est(edge["value"], edge["low"], edge["high"], "pct"),
+                         "edge significant": "yes" if edge.get("significant") is True else "no",
+                         "largest seat deviation": fmt_est(dev["value"], dev["low"], dev["high"], "pct"),
+                         "deviation significant": "yes" if dev.get("significant") is True else "no",
+                         "games": f"{int(sub.loc['starter_edge', 'n']):,}"})
+    return pd.DataFrame(rows) if len({(r["game"], r["players"]) for r in rows}) > 1 else None
+
+
 def _diff_text(v, lo, hi, kind) -> str:
     if kind == "pct":
         return f"{100 * v:+.2f} pts [{100 * lo:+.2f}, {100 * hi:+.2f}]"
@@ -296,6 +317,9 @@ def _markdown(spec, sections, out: Path, created: str, total: float) -> str:
     lines = [f"# {spec.get('title', 'simcards report')}", ""]
     if spec.get("intro"):
         lines += [spec["intro"].strip(), ""]
+    overview = fairness_overview([r for r, _ in sections])
+    if overview is not None:
+        lines += ["## Overview: starter's or dealer's edge across studies", "", markdown_table(overview), ""]
     for res, files in sections:
         lines += [f"## {res.title}", ""]
         if res.meta.get("text"):
@@ -345,6 +369,10 @@ def _html(spec, sections, out: Path, created: str, total: float) -> str:
              f"<h1>{e(spec.get('title', 'simcards report'))}</h1>"]
     if spec.get("intro"):
         parts.append(f"<p>{e(spec['intro'].strip())}</p>")
+    overview = fairness_overview([r for r, _ in sections])
+    if overview is not None:
+        parts.append("<h2>Overview: starter's or dealer's edge across studies</h2>")
+        parts.append(overview.to_html(index=False, escape=True, border=0, na_rep="-"))
     for res, files in sections:
         parts.append(f"<h2>{e(res.title)}</h2>")
         if res.meta.get("text"):

@@ -144,3 +144,17 @@ def test_long_tables_are_parquet_only_and_still_linked(tmp_path, monkeypatch):
     assert "tables/01-compare-two-hundred-games.parquet" in md
     for link in re.findall(r"\]\(([^)]+)\)", md):
         assert (tmp_path / "o" / link).exists(), link
+
+
+def test_fairness_overview_across_games():
+    from simcards.analysis import compare
+    from simcards.report import fairness_overview
+
+    a = compare("two-hundred", ["standard"], games=40, seed=1, skill=False)
+    b = compare("yaniv", ["israeli"], games=20, seed=1, skill=False, players=2)
+    ov = fairness_overview([a, b])
+    assert ov[["game", "players", "who"]].values.tolist() == [
+        ["two-hundred", 4, "first dealer's team"], ["yaniv", 2, "round-1 starter"]]
+    edge = a.tables["estimates"].query("metric == 'starter_edge'").iloc[0]
+    assert ov["edge (win rate − fair share)"].iloc[0].startswith(f"{100 * edge['value']:.1f}%")
+    assert fairness_overview([a]) is None  # one game: nothing to line up
