@@ -100,11 +100,12 @@ def run_chunked(total: int, play: Callable[[int, int], object], on_result: Calla
 
 
 def play_games(game: str, rules, players: int, strategies, seed: int, first: int, count: int,
-               chunk: int = DEFAULT_CHUNK, backend=None):
+               chunk: int = DEFAULT_CHUNK, backend=None, on_chunk: Callable[[int], None] | None = None):
     """The per-game table of games ``first .. first+count-1`` on ``backend`` (default: the one set
     by ``simcards.backends.using(...)``, else this process). For study code (compare, tune,
     tournament) that plays many small batches: with ``using("dask", ...)`` around a study, every
-    batch is cut into ranges and played on the cluster, with the same rows as locally."""
+    batch is cut into ranges and played on the cluster, with the same rows as locally.
+    ``on_chunk(count)`` is called as each range finishes (progress bars)."""
     import pandas as pd
 
     from simcards.backends import LocalBackend, current
@@ -115,7 +116,11 @@ def play_games(game: str, rules, players: int, strategies, seed: int, first: int
     specs = tuple(strategies) if be.name == "local" else portable_specs(game, list(strategies))
     job = Job(canonical(game), rules, int(players), specs, int(seed), False, False)
     ranges = [(c.first, c.count) for c in chunks(count, chunk, start=first)]
-    parts = {f: result[1] for f, _, result in be.imap(job, ranges)}
+    parts = {}
+    for f, c, result in be.imap(job, ranges):
+        parts[f] = result[1]
+        if on_chunk is not None:
+            on_chunk(c)
     if not parts:
         from simcards.backends.job import engine
 
