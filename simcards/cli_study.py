@@ -30,6 +30,19 @@ OutOpt = Annotated[Optional[Path], typer.Option("--out", "-o", help="write repor
 JsonOpt = Annotated[bool, typer.Option("--json", help="print the result tables as JSON instead of text tables")]
 ThreadsOpt = Annotated[Optional[int], typer.Option("--threads", "-t", help="numba threads (default: all cores)")]
 ProgressOpt = Annotated[bool, typer.Option("--progress/--no-progress", help="progress bar on studies longer than a second")]
+BackendOpt = Annotated[Optional[str], typer.Option("--backend", help="where games are played: local (numba threads) or dask")]
+SchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (with --backend dask; default: a local cluster)")]
+
+
+def _backend(name: str | None, scheduler: str | None):
+    """Every game of the study on one backend (one Dask cluster for the whole study)."""
+    import contextlib
+
+    if name is None and scheduler is None:
+        return contextlib.nullcontext()
+    from simcards.backends import using
+
+    return using(name or "dask", scheduler=scheduler)
 
 
 def _rules(items):
@@ -87,13 +100,16 @@ def compare(
     json_out: JsonOpt = False,
     threads: ThreadsOpt = None,
     progress: ProgressOpt = True,
+    backend: BackendOpt = None,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Compare variants: speed, fairness, skill expression and outcome rates with 95% intervals,
     and each variant's difference from the first (paired on the same deals when decks match)."""
     from simcards.analysis import compare as run
 
-    res = run(game, variants, players=players, strategies=strategy, games=games, seed=seed, rules=_rules(rule),
-              strong=strong, weak=weak, skill=skill, threads=threads, progress=progress and not json_out)
+    with _backend(backend, scheduler):
+        res = run(game, variants, players=players, strategies=strategy, games=games, seed=seed, rules=_rules(rule),
+                  strong=strong, weak=weak, skill=skill, threads=threads, progress=progress and not json_out)
     _print(res, json_out, out_dir)
 
 
@@ -113,14 +129,17 @@ def tune(
     json_out: JsonOpt = False,
     threads: ThreadsOpt = None,
     progress: ProgressOpt = True,
+    backend: BackendOpt = None,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Sweep one or two strategy parameters: win rate and score margin per value with 95%
     intervals, the best value and whether it beats the runner-up significantly."""
     from simcards.analysis import tune as run
 
-    res = run(game, strategy, param, against=against, variant=variant, players=players, games=games, seed=seed,
-              rules=_rules(rule), adaptive=adaptive, batch=batch, threads=threads,
-              progress=progress and not json_out)
+    with _backend(backend, scheduler):
+        res = run(game, strategy, param, against=against, variant=variant, players=players, games=games, seed=seed,
+                  rules=_rules(rule), adaptive=adaptive, batch=batch, threads=threads,
+                  progress=progress and not json_out)
     _print(res, json_out, out_dir)
 
 
@@ -136,13 +155,16 @@ def tournament(
     json_out: JsonOpt = False,
     threads: ThreadsOpt = None,
     progress: ProgressOpt = True,
+    backend: BackendOpt = None,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Round robin with seat rotation: a win-rate matrix with 95% intervals and Bradley–Terry
     ratings (Elo scale)."""
     from simcards.analysis import tournament as run
 
-    res = run(game, _split(strategies), variant=variant, players=players, games=games, seed=seed,
-              rules=_rules(rule), threads=threads, progress=progress and not json_out)
+    with _backend(backend, scheduler):
+        res = run(game, _split(strategies), variant=variant, players=players, games=games, seed=seed,
+                  rules=_rules(rule), threads=threads, progress=progress and not json_out)
     _print(res, json_out, out_dir)
 
 
@@ -151,13 +173,16 @@ def report(
     out_dir: Annotated[Optional[Path], typer.Option("--out", "-o", help="output directory (default: beside the spec, named after it)")] = None,
     threads: ThreadsOpt = None,
     progress: ProgressOpt = True,
+    backend: BackendOpt = None,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Run the studies a TOML spec declares and write an offline HTML report, a Markdown version,
     the raw tables (CSV/Parquet) and the figures (PNG/SVG)."""
     from simcards.report import build_report
 
     target = out_dir if out_dir is not None else spec.with_suffix("")
-    paths = build_report(spec, target, threads=threads, progress=progress)
+    with _backend(backend, scheduler):
+        paths = build_report(spec, target, threads=threads, progress=progress)
     out.print(f"wrote {paths['html']} and {paths['markdown']} ({len(paths['tables'])} table files, "
               f"{len(paths['figures'])} figures)", markup=False, highlight=False)
 

@@ -219,3 +219,11 @@ def test_gin_compare_and_tune():
     assert _est(res, "standard", "skill_edge")["significant"]
     t = tune("gin", "knock", ["max=0,10"], games=40, seed=1)
     assert len(t.table) == 2 and (t.table["fair_share"] == 0.5).all()
+
+
+def test_studies_on_a_backend_give_identical_tables():
+    backends = pytest.importorskip("simcards.backends")
+    a = tournament("two-hundred", ["random", "heuristic"], games=60, seed=4)
+    with backends.using("local"):
+        b = tournament("two-hundred", ["random", "heuristic"], games=60, seed=4)
+    pd.testing.assert_frame_equal(a.tables["pairs"], b.tables["pairs"])

@@ -77,3 +77,15 @@ def test_bad_input_is_one_line(capsys, argv, msg):
     assert code == 2
     assert msg in err
     assert "Traceback" not in err and len(err.strip().splitlines()) <= 2
+
+
+def test_backend_option_gives_identical_results(capsys):
+    """--backend local routes every range through the backend job path: same tables."""
+    base = ["tune", "two-hundred", "--strategy", "heuristic", "--param", "aggr=0.5,1", "-n", "80", "--json"]
+    code, out1, err = run(capsys, *base)
+    assert code == 0, err
+    code, out2, err = run(capsys, *base, "--backend", "local")
+    assert code == 0, err
+    assert json.loads(out1)["tables"] == json.loads(out2)["tables"]
+    code, _, err = run(capsys, *base, "--backend", "nope")
+    assert code == 2 and "--backend" in err

@@ -83,6 +83,9 @@ class Table:
         return parse_spec(spec, self.gdef.name, self.gdef.families())
 
     def play(self, seat_strats: list[Strategy], seed: int, first: int, count: int) -> pd.DataFrame:
+        be = _current_backend()
+        if be is not None:
+            return self._play_on(be, seat_strats, seed, first, count)
         key = tuple(seat_strats)
         if key not in self._runs:
             self._runs[key] = self.gdef.new_run(self.rules, self.players, list(seat_strats))
@@ -98,9 +101,33 @@ class Table:
                 self.progress.advance(c)
         return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
 
+    def _play_on(self, be, seat_strats, seed: int, first: int, count: int) -> pd.DataFrame:
+        """The same games on a backend (``simcards.backends.using(...)``, e.g. Dask workers): the
+        ranges come back in any order and are put back in game order, so results are identical."""
+        from simcards.backends.job import Job, portable_specs
+
+        job = Job(self.game, self.rules, self.players, portable_specs(self.game, seat_strats), seed, False, False)
+        ranges = [(f, min(DEFAULT_CHUNK, first + count - f)) for f in range(first, first + count, DEFAULT_CHUNK)]
+        parts = {}
+        for f, c, result in be.imap(job, ranges):
+            parts[f] = result[1]
+            self.games_played += c
+            if self.progress is not None:
+                self.progress.advance(c)
+        return pd.concat([parts[f] for f in sorted(parts)], ignore_index=True)
+
     def lineup_strats(self, lineup: tuple[int, ...], strats: list[Strategy]) -> list[Strategy]:
         """Seat strategies for a lineup (lineup[side] = index into ``strats``)."""
         return self.m.seat_specs([strats[i] for i in lineup], self.players)
+
+
+def _current_backend():
+    """The backend set by ``simcards.backends.using(...)``, if any (None: play in this process)."""
+    try:
+        from simcards.backends import current
+    except ImportError:  # a version without backends
+        return None
+    return current()
 
 
 def pair_lineups(k: int) -> list[tuple[int, ...]]:
