@@ -102,16 +102,21 @@ def _drop_stale_cache() -> None:
     here = Path(__file__).resolve().parent
     deps = [here / "policies.py", here / "layout.py", here / "rules.py", here.parent.parent / "rng.py"]
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in deps if p.exists())).hexdigest()
-    cache = here / "__pycache__"
+    try:  # where numba keeps this file's cache (NUMBA_CACHE_DIR, __pycache__ or a user cache)
+        from numba.core.caching import FunctionCache
+
+        cache = Path(FunctionCache(_drop_stale_cache)._cache_path)
+    except Exception:  # an internal API: fall back to numba's default place
+        cache = here / "__pycache__"
     stamp = cache / "kernel.deps.stamp"
     try:
         if stamp.exists() and stamp.read_text() == digest:
             return
-        cache.mkdir(exist_ok=True)
+        cache.mkdir(parents=True, exist_ok=True)
         for f in cache.glob("kernel.*.nb[ci]"):
             f.unlink(missing_ok=True)
         stamp.write_text(digest)
-    except OSError:  # a read-only install: numba then falls back to compiling in memory
+    except OSError:  # a read-only cache: numba then compiles in memory
         pass
 
 
