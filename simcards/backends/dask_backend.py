@@ -21,6 +21,27 @@ from simcards.errors import SimcardsError
 MAX_ATTEMPTS = 3
 
 
+def _ignore_sigint() -> None:
+    """Ctrl-C in a terminal reaches every process of the group: the workers of our own local
+    cluster leave it to the client, which stops the run and then the cluster."""
+    import signal
+
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread of that process
+        pass
+
+
+class _QuietWorkers:
+    """A Dask worker plugin (also for workers restarted after a crash)."""
+
+    name = "simcards-ignore-sigint"
+    idempotent = True
+
+    def setup(self, worker):
+        _ignore_sigint()
+
+
 def _warm(job: Job) -> str:
     from simcards import __version__
 
@@ -63,6 +84,10 @@ class DaskBackend(Backend):
                                                     dashboard_address=None, silence_logs=logging.CRITICAL)
             self.client = distributed.Client(self.cluster, set_as_default=False)
             self.scheduler = self.cluster.scheduler_address
+            try:
+                self.client.register_plugin(_QuietWorkers())
+            except Exception:  # pragma: no cover - older distributed: best effort
+                self.client.run(_ignore_sigint)
         info = self.client.scheduler_info()
         self.workers = len(info.get("workers", {}))
         self.slots = sum(w.get("nthreads", 1) for w in info.get("workers", {}).values()) or 1
