@@ -256,6 +256,17 @@ def _heuristic(kind, table, row, hand, opts, n_opts, view):
     else:
         b = _follow(table, row, hand, unseen, trump, seat, view)
     face = FACE_OF_BIT[b]
+    # The options are the legal cards in lane-bit order, so the card's index is the number of
+    # legal cards below it; checked, with a search as the fallback.
+    lead = view[V_LEAD_SUIT]
+    legal = hand
+    if lead >= 0 and (hand >> (LANE * lead)) & LANE_FULL:
+        legal = hand & (LANE_FULL << (LANE * lead))
+    below = legal & ((np.int64(1) << b) - 1)
+    i = (LANE_COUNT[below & LANE_FULL] + LANE_COUNT[(below >> LANE) & LANE_FULL]
+         + LANE_COUNT[(below >> (2 * LANE)) & LANE_FULL] + LANE_COUNT[(below >> (3 * LANE)) & LANE_FULL])
+    if i < n_opts and opts[i] == face:
+        return i
     for i in range(n_opts):
         if opts[i] == face:
             return i
