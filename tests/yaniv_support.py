@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from simcards.cards import parse_cards
@@ -53,3 +55,82 @@ def reference_game(rules: YanivRules, players: int, specs, seed: int, game: int,
     if check is not None:
         ref.check = check
     return ref.play()
+
+
+class Stop(Exception):
+    pass
+
+
+class Script:
+    """A scripted player for every seat of a reference game: answers come from ``answers``
+    (``{kind: [choice, ...]}``, used in order; a callable ``(kind, seat, options, view)`` also
+    works), defaulting to option 0 — never call, the first legal group, the stock, no request,
+    refuse, no slam, reveal. Every decision asked is recorded in ``asked``."""
+
+    def __init__(self, answers=None, default=None, stop=None):
+        self.answers = {k: list(v) for k, v in (answers or {}).items()}
+        self.default = default or {}
+        self.asked = []
+        self.stop = stop  # stop the round (raise Stop) when asked this many decisions
+
+    def __call__(self, kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
+        if self.stop is not None and len(self.asked) >= self.stop:
+            raise Stop
+        options = [tuple(int(c) for c in opts[i, 1 : 1 + opts[i, 0]]) for i in range(n_opts)]
+        seat = int(view[L.V_SEAT])
+        self.asked.append((int(kind), seat, options, [int(c) for c in hand[:n]], view.copy()))
+        queue = self.answers.get(int(kind))
+        if queue:
+            choice = queue.pop(0)
+            return choice(options) if callable(choice) else choice
+        return self.default.get(int(kind), 0)
+
+    def kinds(self):
+        return [(k, s) for k, s, *_ in self.asked]
+
+
+def stacked_round(rules: YanivRules, hands_text: list[str], upcard: str, stock_text: str, script: Script,
+                  starter: int = 0, scores=None):
+    """Play round 1 of a reference game from a stacked deck: the given hands, the face-up card,
+    then the stock from its top (``stock_text``, first card drawn first), the rest of the deck
+    below. Returns the game and ``(caller, turns, to_move, totals, hands)``."""
+    from simcards.games.yaniv import reference as refmod
+
+    players = len(hands_text)
+    hands = [parse_cards(h) for h in hands_text]
+    up = parse_cards(upcard)
+    top = parse_cards(stock_text)
+    used = sorted(sum(hands, []) + up + top)
+    rest = list(refmod.deck(rules))
+    for c in used:
+        rest.remove(c)
+    pops = []  # cards in the order the reference pops them
+    for i in range(5):
+        for p in range(players):
+            pops.append(hands[p][i])
+    pops += up + top + rest
+    order = list(reversed(pops))
+    game = ReferenceGame(rules, players, [0] * players, np.zeros((players, 16)), 0, 0, script)
+    if scores is not None:
+        game.scores = list(scores)
+    original = refmod.shuffle
+    calls = []
+
+    def rigged(state, arr, n):
+        if not calls:  # the deal: the stacked order; later reshuffles are real
+            arr[:n] = order
+            calls.append(1)
+            return
+        original(state, arr, n)
+
+    refmod.shuffle = rigged
+    states = []
+    game.check = lambda event, state: states.append((event, copy.deepcopy(state)))
+    try:
+        result = game.play_round(1, starter)
+    except Stop:
+        result = None
+    finally:
+        refmod.shuffle = original
+    game.states = states
+    return game, result

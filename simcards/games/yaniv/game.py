@@ -163,6 +163,7 @@ VARIANT_COUNTERS = (
     ("slams", L.G_SLAMS, "slam"),
     ("onderklufts", L.G_ONDER, "kluft"),
     ("onderkluft_wins", L.G_ONDER_WINS, "kluft"),
+    ("full_option_tables", L.G_FULL_TABLES, "requests"),
 )
 
 
@@ -341,6 +342,8 @@ COLUMNS = {
         "requests": "(requests only) card requests made (Y-V-REQ)",
         "requests_granted": "(requests only) requests the mover agreed to",
         "requests_blocked": "(requests only) askers skipped because a hand held 10 cards (the hand guard)",
+        "full_option_tables": "(requests only) discards chosen from a full table of 256 groups (hands grown by "
+                              "requests; the longest groups were dropped)",
         "slams": "(slam only) cards slammed down (Y-V-SLAM)",
         "onderklufts": "(kluft only) onderkluft calls (Y-V-KLUFT)",
         "onderkluft_wins": "(kluft only) Kluft calls beaten by an onderkluft",

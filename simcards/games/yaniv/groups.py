@@ -71,7 +71,11 @@ def _push(out, keys, first, count, buf, length, dedupe):
                 if same:
                     return count
     if first + count >= MAX_OPTIONS:
-        return count
+        # The table is full (possible only with hands grown by Y-V-REQ): keep the MAX_OPTIONS
+        # smallest in the table order, as the reference engine does, by dropping the last row.
+        if key >= keys[MAX_OPTIONS - 1]:
+            return count
+        count -= 1
     pos = first + count
     while pos > first and keys[pos - 1] > key:
         src = pos - 1

@@ -140,7 +140,7 @@ _WORK_SIZE = _W_SCRATCH + _SCRATCH_ALL
 EV_HAND, EV_UPCARD, EV_CALL, EV_DISCARD, EV_DRAW, EV_RESHUFFLE, EV_SCORE, EV_ROUND = range(8)
 EV_REQUEST, EV_GRANT, EV_SLAM, EV_ONDER = range(8, 12)
 # Counter slots in the working memory (added to G_OVERCALLS at the end of the game).
-C_OVERCALLS, C_REQUESTS, C_GRANTED, C_REQ_BLOCKED, C_SLAMS, C_ONDER, C_ONDER_WINS = range(7)
+C_OVERCALLS, C_REQUESTS, C_GRANTED, C_REQ_BLOCKED, C_SLAMS, C_ONDER, C_ONDER_WINS, C_FULL_TABLES = range(8)
 LOG_WIDTH = 5 + ROW  # [event, round, seat, a, b, cards...]
 
 
@@ -509,6 +509,8 @@ def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, param
                     view[V_AVAIL + t] = avail[t]
         # Y-DIS: throw one legal group.
         n_opts = legal_groups(hand, n, rules, opts, keys, scratch)
+        if n_opts >= MAX_OPTIONS:
+            count[C_FULL_TABLES] += 1
         a = decide(K_DISCARD, sid, par, hand, n, opts, n_opts, view, rules, rng)
         length = opts[a, 0]
         for j in range(length):
@@ -723,7 +725,7 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
     out_game[G_ASAFS] = asafs
     out_game[G_CAPPED_ROUNDS] = capped_rounds
     out_game[G_PLAYOFF_ROUNDS] = playoff_rounds
-    for c in range(7):
+    for c in range(8):
         out_game[G_OVERCALLS + c] = count[c]
     for p in range(players):
         out_game[G_SCORES + p] = scores[p]

@@ -59,7 +59,8 @@ G_WINNER, G_ROUNDS, G_TURNS, G_STARTER, G_CALLS, G_ASAFS, G_CAPPED_ROUNDS, G_CAP
 G_PLAYOFF_ROUNDS = 8
 # Section-5 counters (zero unless the option is on).
 G_OVERCALLS, G_REQUESTS, G_GRANTED, G_REQ_BLOCKED, G_SLAMS, G_ONDER, G_ONDER_WINS = range(9, 16)
-G_SCORES = 16
+G_FULL_TABLES = 16  # discards offered from a full option table (MAX_OPTIONS groups; the longest dropped)
+G_SCORES = 17
 G_WIDTH = G_SCORES + MAX_PLAYERS
 
 # Per-round result columns (int32); hands and scores follow, one per seat.

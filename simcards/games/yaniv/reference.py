@@ -11,6 +11,7 @@ compare the two engines move for move.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations
 
 import numpy as np
@@ -63,8 +64,14 @@ def value(card: int, rules: YanivRules) -> int:
     return r + 1 if r < 10 else rules.face_values[r - 10]
 
 
+@lru_cache(maxsize=64)
+def _values(rules: YanivRules) -> tuple[int, ...]:
+    return tuple(value(c, rules) for c in range(54))
+
+
 def total(hand: list[int], rules: YanivRules) -> int:
-    return sum(value(c, rules) for c in hand)
+    values = _values(rules)
+    return sum(values[c] for c in hand)
 
 
 # ----- Section 3: legal groups (Y-DIS) -----------------------------------------------------------
@@ -89,6 +96,8 @@ def _runs_in_suit(hand: list[int], s: int, rules: YanivRules) -> list[tuple[int,
     ranks = sorted({rank(c) for c in hand if not is_joker(c) and suit(c) == s})
     jokers = sorted(c for c in hand if is_joker(c)) if rules.jokers_wild else []
     runs = []
+    if not ranks or len(ranks) + len(jokers) < 3:
+        return runs  # too few cards for a run
     for k in range(1, len(ranks) + 1):
         for chosen in combinations(ranks, k):
             lo, hi = chosen[0], chosen[-1]
@@ -292,8 +301,9 @@ class GameRecord:
     events: list[Event] = field(default_factory=list)
     log: list[list[int]] = field(default_factory=list)
     capped: bool = False
-    # overcalls, requests, granted, requests blocked by the hand guard, slams, onderklufts, onderkluft wins
-    counts: list[int] = field(default_factory=lambda: [0] * 7)
+    # overcalls, requests, granted, requests blocked by the hand guard, slams, onderklufts, onderkluft
+    # wins, discards offered from a full option table
+    counts: list[int] = field(default_factory=lambda: [0] * 8)
 
     def log_array(self) -> np.ndarray:
         arr = np.zeros((len(self.log), LOG_WIDTH), dtype=np.int64)
@@ -321,6 +331,8 @@ class ReferenceGame:
         self.kluft_beaten = [0] * players
         self.record = GameRecord(winner=-1, starter=-1, scores=[])
         self.check = None  # tests: called as check(event, state) after every action
+        self._opts = np.zeros((L.MAX_OPTIONS, L.ROW), dtype=np.int64)
+        self._hand = np.zeros(L.MAX_HAND, dtype=np.int64)
 
     def audit(self, event: str, **state) -> None:
         if self.check is not None:
@@ -342,11 +354,11 @@ class ReferenceGame:
         return s
 
     def ask(self, kind: int, seat: int, hand: list[int], options: list[tuple[int, ...]], view) -> int:
-        opts = np.zeros((L.MAX_OPTIONS, L.ROW), dtype=np.int64)
+        opts = self._opts  # rows past len(options) are stale, as in the kernel: never read
         for i, row in enumerate(options):
             opts[i, 0] = len(row)
             opts[i, 1 : 1 + len(row)] = row
-        h = np.zeros(L.MAX_HAND, dtype=np.int64)
+        h = self._hand
         h[: len(hand)] = hand
         choice = int(self.decide(kind, self.sids[seat], self.params[seat], h, len(hand), opts, len(options),
                                  view, self.encoded, self.rng))
@@ -363,10 +375,10 @@ class ReferenceGame:
         v[L.V_ROUND] = rnd
         v[L.V_TOTAL] = total(hands[seat], self.rules)
         v[L.V_STARTER] = starter
-        for p in range(self.players):
-            v[L.V_SCORES + p] = self.scores[p]
-            v[L.V_SIZES + p] = len(hands[p])
-            v[L.V_ALIVE + p] = int(self.alive[p])
+        players = self.players
+        v[L.V_SCORES : L.V_SCORES + players] = self.scores
+        v[L.V_SIZES : L.V_SIZES + players] = [len(hands[p]) for p in range(players)]
+        v[L.V_ALIVE : L.V_ALIVE + players] = self.alive
         v[L.V_AVAIL_N] = len(avail)
         v[L.V_AVAIL : L.V_AVAIL + len(avail)] = avail
         v[L.V_THROWN_N] = len(thrown)
@@ -464,6 +476,9 @@ class ReferenceGame:
                 view = self.view(seat, hands, turn, stock, rnd, starter, avail)
             # Y-TURN-1, Y-DIS-1..6: throw one legal group.
             groups = legal_groups(hand, rules)
+            if len(groups) >= L.MAX_OPTIONS:  # only hands grown by Y-V-REQ: the longest are dropped
+                groups = groups[: L.MAX_OPTIONS]
+                counts[7] += 1
             a = self.ask(L.K_DISCARD, seat, hand, groups, view)
             thrown = list(groups[a])
             before = list(hand)
