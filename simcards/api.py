@@ -21,7 +21,7 @@ from simcards.backends import Backend, current, make_backend
 from simcards.backends.job import Job, portable_specs
 from simcards.runner import DEFAULT_CHUNK, Progress, chunks, set_threads
 from simcards.stats import Estimate
-from simcards.store import RunStore
+from simcards.store import DiskError, RunStore
 
 MAX_GAMES = 10**10
 
@@ -247,6 +247,11 @@ def _run(gdef, job: Job, be: Backend, store: RunStore | None, config: dict, game
             bar.advance(count)
     except KeyboardInterrupt:
         interrupted = True
+    except SimcardsError as exc:
+        if store is None or isinstance(exc, DiskError) or not store.done:
+            raise
+        raise SimcardsError(f"{exc}; the {store.games_done():,} games finished are kept in {str(store.out)!r} "
+                            f"(continue with --resume {store.out})") from None
     finally:
         bar.close()
     elapsed = time.perf_counter() - t1

@@ -14,11 +14,13 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import simcards
 from simcards.backends import LocalBackend
 from simcards.errors import SimcardsError
-from simcards.store import DiskError
+from simcards.store import DiskError, _merge_ranges
 
 GAME = "two-hundred"  # the fastest engine: these tests are about files, not games
 RUN = dict(games=3000, seed=31, chunk=400)
@@ -217,3 +219,14 @@ def test_cli_ctrl_c_says_where_the_results_are_and_resumes(tmp_path):
     clean = simcards.simulate("two-hundred", games=150000, seed=5, detail=False, summary_only=True)
     assert json.loads((d / "summary.json").read_text())["win_rate_by_team"][0]["value"] == \
         clean.summary["win_rate_by_team"][0].value
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.permutations(list(range(12))), st.integers(1, 12))
+def test_done_ranges_merge_whatever_order_chunks_finish(order, k):
+    """The manifest's done ranges are exactly the finished chunks, joined, in any finishing order."""
+    finished = sorted(order[:k])
+    merged = _merge_ranges([[i * 100, 100] for i in order[:k]])
+    covered = [g for first, count in merged for g in range(first, first + count)]
+    assert covered == [g for i in finished for g in range(i * 100, i * 100 + 100)]
+    assert all(a[0] + a[1] < b[0] for a, b in zip(merged, merged[1:]))  # no two adjacent ranges left unjoined

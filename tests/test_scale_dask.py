@@ -115,3 +115,22 @@ def test_study_batches_play_on_the_cluster(cluster):
         remote = play_games("two-hundred", rules, 4, strats, 5, 250, 1200, chunk=300)
     assert list(remote["game"]) == list(range(250, 1450))
     pd.testing.assert_frame_equal(local, remote)
+
+
+def test_start_locally_finish_on_the_cluster(cluster, tmp_path):
+    """A run interrupted on the local backend resumes on Dask to the same files."""
+    from simcards.backends import LocalBackend
+
+    class StopAfter2(LocalBackend):
+        def imap(self, job, ranges):
+            for i, item in enumerate(super().imap(job, ranges)):
+                if i == 2:
+                    raise KeyboardInterrupt
+                yield item
+
+    be, _ = cluster
+    kw = dict(games=2500, seed=44, chunk=300)
+    assert simcards.simulate("two-hundred", out=tmp_path / "r", backend=StopAfter2(), **kw).interrupted
+    simcards.simulate("two-hundred", resume=tmp_path / "r", backend=be, **kw)
+    simcards.simulate("two-hundred", out=tmp_path / "clean", **kw)
+    assert parquet_bytes(tmp_path / "r") == parquet_bytes(tmp_path / "clean")
