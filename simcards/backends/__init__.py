@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-from typing import Iterable, Iterator
+from typing import Iterator
 
 from simcards.backends.job import Job, execute
 from simcards.errors import SimcardsError
