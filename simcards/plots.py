@@ -121,6 +121,15 @@ def draw_ci_line(data: pd.DataFrame, ax=None, title: str = "", xlabel: str = "",
     return ax
 
 
+def _label(v) -> str:
+    """Tick text: 15.0 → '15', 0.25 → '0.25', strings unchanged."""
+    if isinstance(v, (float, np.floating)) and float(v).is_integer():
+        return str(int(v))
+    if isinstance(v, (float, np.floating)):
+        return f"{v:g}"
+    return str(v)
+
+
 def draw_heatmap(data: pd.DataFrame, ax=None, title: str = "", pct: bool = True, cmap: str = "RdBu_r",
                  center: float | None = None):
     """A labelled heatmap of a matrix (rows × columns); cells show their value."""
@@ -133,8 +142,8 @@ def draw_heatmap(data: pd.DataFrame, ax=None, title: str = "", pct: bool = True,
     else:
         vmin, vmax = (finite.min(), finite.max()) if finite.size else (0, 1)
     im = ax.imshow(np.ma.masked_invalid(vals), cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto")
-    ax.set_xticks(range(data.shape[1]), [str(c) for c in data.columns], rotation=30, ha="right")
-    ax.set_yticks(range(data.shape[0]), [str(r) for r in data.index])
+    ax.set_xticks(range(data.shape[1]), [_label(c) for c in data.columns], rotation=30, ha="right")
+    ax.set_yticks(range(data.shape[0]), [_label(r) for r in data.index])
     ax.set_xlabel(str(data.columns.name or ""))
     ax.set_ylabel(str(data.index.name or ""))
     for i in range(vals.shape[0]):

@@ -63,7 +63,8 @@ def test_drawing_steps_write_png_and_svg(tmp_path):
     fig, axes = plt.subplots(1, 3)  # drawing into a given ax
     line = pd.DataFrame({"x": [1, 2], "y": [0.2, 0.3], "low": [0.1, 0.2], "high": [0.3, 0.4], "series": ["", ""]})
     assert plots.draw_ci_line(line, ax=axes[0], reference=0.25, best=2) is axes[0]
-    hm = pd.DataFrame([[0.5, np.nan], [0.3, 0.6]], index=["r1", "r2"], columns=["c1", "c2"])
+    hm = pd.DataFrame([[0.5, np.nan], [0.3, 0.6]], index=["r1", "r2"], columns=[15.0, 0.25])
     assert plots.draw_heatmap(hm, ax=axes[1], center=0.5) is axes[1]
+    assert [t.get_text() for t in axes[1].get_xticklabels()] == ["15", "0.25"]
     assert plots.draw_hist(plots.hist_data([1, 2, 2]), ax=axes[2]) is axes[2]
     assert all(p.exists() for p in plots.save(fig, tmp_path / "sub" / "grid"))
