@@ -214,7 +214,9 @@ def test_metrics_registry_covers_available_games():
 def test_gin_compare_and_tune():
     res = compare("gin", ["standard", "tournament"], games=60, seed=1)
     est = res.tables["estimates"]
-    assert {"gin_rate", "undercut_rate", "wall_rate", "knock_rate"} <= set(est["metric"])
+    assert {"gin_rate", "undercut_rate", "wall_rate", "knock_rate", "dealer_hand_share"} <= set(est["metric"])
+    g = res.tables["games"]
+    assert len(g) == 120 and set(g["variant"]) == {"standard", "tournament"}
     assert res.tables["differences"]["paired"].all()  # same 52-card deck
     assert _est(res, "standard", "skill_edge")["significant"]
     t = tune("gin", "knock", ["max=0,10"], games=40, seed=1)

@@ -112,6 +112,7 @@ REGISTRY: dict[str, GameMetrics] = {
             Outcome("gin_rate", "gin per hand", _col("gins"), _col("hands")),
             Outcome("undercut_rate", "undercut per hand", _col("undercuts"), _col("hands")),
             Outcome("wall_rate", "wall (void) per hand", _col("walls"), _col("hands")),
+            Outcome("dealer_hand_share", "scored hands won by the dealer", _col("dealer_hands_won"), _col("scored_hands")),
         ),
         deck_fields=(),
     ),
