@@ -465,8 +465,9 @@ def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, param
                         count[C_REQ_BLOCKED] += 1
                     else:
                         polled = True
-                        fill_view(view, s, players, n_alive, turn, stock_n, rnd, hand_total(hands[s], hand_n[s], rules),
-                                  starter, scores, hand_n, alive)
+                        # The asker's view differs from the mover's only in whose seat and total it is.
+                        view[V_SEAT] = s
+                        view[V_TOTAL] = hand_total(hands[s], hand_n[s], rules)
                         opts[0, 0] = 1
                         opts[0, 1] = -1
                         for t in range(n_avail):
@@ -482,7 +483,8 @@ def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, param
                 s = next_seat(s, alive, players, ccw)
             if asked >= 0:
                 count[C_REQUESTS] += 1
-                fill_view(view, seat, players, n_alive, turn, stock_n, rnd, total, starter, scores, hand_n, alive)
+                view[V_SEAT] = seat
+                view[V_TOTAL] = total
                 view[V_REQ_FACE] = face
                 view[V_REQ_SEAT] = asked
                 opts[0, 0] = 1
@@ -503,10 +505,14 @@ def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, param
             view[V_REQ_FACE] = 0
             view[V_REQ_SEAT] = 0
             if polled:  # an asker was shown their own view: the mover's view again
-                fill_view(view, seat, players, n_alive, turn, stock_n, rnd, total, starter, scores, hand_n, alive)
-                view[V_AVAIL_N] = n_avail
-                for t in range(n_avail):
-                    view[V_AVAIL + t] = avail[t]
+                view[V_SEAT] = seat
+                view[V_TOTAL] = total
+                if asked >= 0:
+                    view[V_SIZES + asked] = hand_n[asked]
+                    view[V_SIZES + seat] = n
+                    view[V_AVAIL_N] = n_avail
+                    for t in range(n_avail):
+                        view[V_AVAIL + t] = avail[t]
         # Y-DIS: throw one legal group.
         n_opts = legal_groups(hand, n, rules, opts, keys, scratch)
         if n_opts >= MAX_OPTIONS:
