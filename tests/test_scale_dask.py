@@ -16,18 +16,22 @@ from simcards.backends import make_backend, using  # noqa: E402
 from simcards.cli import main  # noqa: E402
 from simcards.errors import SimcardsError  # noqa: E402
 
-FAULT_FIRST = 5 * 333  # a range start only the worker-failure test uses
+FAULT_FIRST = 5 * 333  # range starts only the worker-failure tests use
+RAISE_FIRST = 4 * 311
 
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
     marker = tmp_path_factory.mktemp("fault") / "killed"
-    os.environ["SIMCARDS_FAULT_KILL"] = f"{FAULT_FIRST}:{marker}"  # inherited by the worker processes
+    raised = marker.with_name("raised")
+    # inherited by the worker processes
+    os.environ["SIMCARDS_FAULT_KILL"] = f"{FAULT_FIRST}:{marker},{RAISE_FIRST}:{raised}:raise"
     try:
         be = make_backend("dask", workers=2)
     finally:
         del os.environ["SIMCARDS_FAULT_KILL"]
     assert be.workers == 2
+    be.raised = raised
     yield be, marker
     be.close()
 
@@ -64,6 +68,15 @@ def test_a_dead_worker_is_retried_by_range_without_losing_or_duplicating(cluster
     local = simcards.simulate("two-hundred", **kw)
     assert list(remote.games["game"]) == list(range(3000))
     pd.testing.assert_frame_equal(local.games, remote.games)
+
+
+def test_a_failed_range_is_resubmitted_by_the_client(cluster):
+    """A task error (not a simcards input error) is retried on the same range under a new key."""
+    be, _ = cluster
+    kw = dict(games=2000, seed=12, chunk=311, summary_only=True)
+    remote = simcards.simulate("two-hundred", backend=be, **kw)
+    assert be.raised.exists(), "the fault hook did not fire"
+    assert remote.summary == simcards.simulate("two-hundred", **kw).summary
 
 
 def test_using_sets_the_backend_for_every_simulate(cluster):

@@ -79,15 +79,20 @@ def engine(job: Job) -> _Engine:
 
 
 def _fault_hook(first: int) -> None:
-    """Test hook for worker failures: ``SIMCARDS_FAULT_KILL=first:marker`` makes the process that
-    picks up the range starting at ``first`` die (once: the marker file records it)."""
+    """Test hook for worker failures: ``SIMCARDS_FAULT_KILL=first:marker[:raise],...`` makes the
+    process that picks up the range starting at ``first`` die (or raise an error with ``:raise``),
+    once: the marker file records it."""
     spec = os.environ.get("SIMCARDS_FAULT_KILL")
     if not spec:
         return
-    at, _, marker = spec.partition(":")
-    if int(at) == first and marker and not os.path.exists(marker):
-        Path(marker).write_text(str(os.getpid()))
-        os._exit(17)
+    for item in spec.split(","):
+        at, _, rest = item.partition(":")
+        marker, _, mode = rest.partition(":")
+        if int(at) == first and marker and not os.path.exists(marker):
+            Path(marker).write_text(str(os.getpid()))
+            if mode == "raise":
+                raise RuntimeError(f"injected failure in games {first}..")
+            os._exit(17)
 
 
 def execute(job: Job, first: int, count: int, threads: int | None = None):
