@@ -64,3 +64,55 @@ def test_threshold_beats_random_head_to_head():
     sim = simcards.simulate("yaniv", games=2000, seed=99, players=2, strategies=["threshold", "random"], detail=False)
     est = wilson(int((sim.games["winner"] == 0).sum()), len(sim.games))
     assert est.low > 0.75, est
+
+
+# ----- section-5 decisions: every threshold parameter changes play, and random covers each kind -----
+def _games(variant, spec, games=150, players=4, seed=3):
+    return simcards.simulate("yaniv", variant=variant, games=games, seed=seed, players=players, strategies=[spec],
+                             detail=False).games
+
+
+def test_request_and_grant_parameters_y_v_req():
+    never = _games("adrian", "threshold:request=-1,group=0")
+    eager = _games("adrian", "threshold:request=13")
+    assert never["requests"].sum() == 0 and eager["requests"].sum() > 10 * len(eager)
+    keep_all = _games("adrian", "threshold:request=13,refuse=13")  # the mover always keeps the card
+    give_all = _games("adrian", "threshold:request=13,refuse=-1,group=0")  # always agrees
+    assert keep_all["requests_granted"].sum() == 0
+    assert (give_all["requests_granted"] == give_all["requests"]).all() and give_all["requests"].sum() > 0
+
+
+def test_slam_parameter_y_v_slam():
+    never = _games("adrian", "threshold:slam=0")
+    lowers = _games("adrian", "threshold:slam=1")
+    always = _games("adrian", "threshold:slam=2")
+    assert never["slams"].sum() == 0
+    assert 0 < lowers["slams"].sum() / lowers["rounds"].sum() <= always["slams"].sum() / always["rounds"].sum()
+
+
+def test_onderkluft_parameters_y_v_kluft():
+    never = _games("kluft", "threshold:onder=-1,onder_history=0")
+    bold = _games("kluft", "threshold:onder=4,onder_history=10")
+    assert never["onderklufts"].sum() == 0 and bold["onderklufts"].sum() > 0
+
+
+def test_overcall_only_onto_a_reset_y_v_overcall():
+    sim = _games("adrian", "threshold", games=300)
+    assert sim["overcalls"].sum() > 0  # deliberate overcalls happen ...
+    assert _games("adrian", "threshold:reset_aim=0")["overcalls"].sum() == 0  # ... and only by reset_aim
+
+
+def test_random_covers_every_new_decision():
+    sim = _games("adrian", "random", games=100)
+    assert sim["overcalls"].sum() > 0 and sim["requests"].sum() > 0 and sim["slams"].sum() > 0
+    assert 0 < sim["requests_granted"].sum() < sim["requests"].sum()
+    assert _games("kluft", "random", games=200)["onderklufts"].sum() > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["kluft", "adrian"])
+def test_threshold_beats_random_in_the_variants(variant):
+    sim = simcards.simulate("yaniv", variant=variant, games=600, seed=7, players=2, strategies=["threshold", "random"],
+                            detail=False)
+    est = wilson(int((sim.games["winner"] == 0).sum()), len(sim.games))
+    assert est.low > 0.6, est
