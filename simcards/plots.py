@@ -180,7 +180,7 @@ def save(fig_or_ax, stem: str | Path, formats=FORMATS) -> list[Path]:
     paths = []
     for fmt in formats:
         path = stem.with_suffix("." + fmt)
-        fig.savefig(path, dpi=110 if fmt == "png" else None, metadata={"Date": None} if fmt == "svg" else None)
+        fig.savefig(path, dpi=90 if fmt == "png" else None, metadata={"Date": None} if fmt == "svg" else None)
         paths.append(path)
     plt.close(fig)
     return paths
