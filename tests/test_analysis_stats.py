@@ -149,3 +149,26 @@ def test_newcombe_interval_contains_estimate_and_stays_in_range(x1, n1, x2, n2):
     x1, x2 = min(x1, n1), min(x2, n2)
     est = newcombe_diff(x1, n1, x2, n2)
     assert -1 <= est.low <= est.value + 1e-12 and est.value - 1e-12 <= est.high <= 1
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.tuples(st.floats(-50, 50), st.floats(-50, 50)), min_size=3, max_size=40))
+def test_paired_diff_is_antisymmetric_and_contains_its_estimate(pairs):
+    a = np.array([p[0] for p in pairs])
+    b = np.array([p[1] for p in pairs])
+    d1, d2 = paired_diff(a, b), paired_diff(b, a)
+    assert d1.value == pytest.approx(-d2.value, abs=1e-9)
+    assert d1.low == pytest.approx(-d2.high, abs=1e-9) and d1.high == pytest.approx(-d2.low, abs=1e-9)
+    assert d1.low <= d1.value + 1e-9 <= d1.high + 2e-9
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(0, 40), min_size=9, max_size=9), st.permutations([0, 1, 2]))
+def test_bradley_terry_follows_a_relabelling(counts, perm):
+    w = np.array(counts, dtype=float).reshape(3, 3)
+    np.fill_diagonal(w, 0)
+    r = bradley_terry(w)
+    p = np.array(perm)
+    rp = bradley_terry(w[np.ix_(p, p)])
+    assert np.allclose(rp.rating, r.rating[p], atol=1e-4)
+    assert np.allclose(rp.se, r.se[p], atol=1e-4)
