@@ -199,7 +199,7 @@ def study_figures(result) -> list[tuple[str, object, str]]:
             label = est.loc[est["metric"] == metric, "label"].iloc[0]
             pct = est.loc[est["metric"] == metric, "format"].iloc[0] == "pct"
             ax = draw_bars(bars_data(est, metric), title=label, pct=pct,
-                           reference=0.0 if metric == "starter_edge" else None)
+                           reference={"starter_edge": 0.0, "skill_win_rate": 0.5}.get(metric))
             figs.append((f"{metric}", ax, f"{label} by variant (bars: 95% intervals)"))
         games = result.tables["games"]
         unit_col = [c for c in games.columns if c.endswith("s") and c not in ("turns",)][-1]
