@@ -410,3 +410,18 @@ def test_full_option_table_keeps_the_first_256_groups():
 
 def test_build_rules_accepts_strings_for_new_options():
     assert build_rules("kluft", {"onderkluft_any": True}).onderkluft_any
+
+
+def test_no_call_before_everyone_has_played_y_v_limit():
+    # call_limit=none: nobody may call before every player has had a turn (on by default with none).
+    # Seat 0 holds 47 and could call at once under no limit; it is first asked on turn 4 (its second).
+    rules = ISRAELI.replace(call_limit=None)
+    script = Script({K.K_CALL: [1]})
+    _, (caller, turns, _, _, _) = stacked_round(rules, HANDS3, "3s", "8h 7d 6d 5d", script)
+    assert [k for k, _ in script.kinds()] == [K.K_DISCARD, K.K_DRAW] * 3 + [K.K_CALL]
+    assert (caller, turns) == (0, 3)
+    # switched off: seat 0 may call on the very first turn (Y-CALL-1 with no limit)
+    script = Script({K.K_CALL: [1]})
+    _, (caller, turns, _, _, _) = stacked_round(rules.replace(no_call_before_full_turn=False), HANDS3, "3s", "8h",
+                                                script)
+    assert script.kinds() == [(K.K_CALL, 0)] and (caller, turns) == (0, 0)
