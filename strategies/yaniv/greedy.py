@@ -10,14 +10,16 @@ A policy is one ``@njit`` function with the Yaniv decision signature (see
 
 ``kind`` says which decision: ``K_CALL`` (options 0 = play on, 1 = call), ``K_DISCARD`` (options are
 the legal groups as laid, row ``[length, card, ...]``) or ``K_DRAW`` (rows ``[1, face]``, face -1 is
-the stock). ``hand[:n]`` is your sorted hand, ``view`` the public view (``layout.V_*``), ``rules``
+the stock); with the section-5 options also ``K_OVERCALL``, ``K_REQUEST``, ``K_GRANT``, ``K_SLAM``
+and ``K_ONDER`` (see ``simcards/games/yaniv/layout.py`` and ``docs/yaniv.md``; option 0 always
+means "no": no overcall, no request, refuse, no slam, reveal). ``hand[:n]`` is your sorted hand, ``view`` the public view (``layout.V_*``), ``rules``
 the encoded rules (card values at ``R_VALUES + face``), ``rng`` the game's random state (use
 ``simcards.rng.rand_below(rng, k)`` if you need randomness: it keeps games reproducible).
 """
 
 from numba import njit
 
-from simcards.games.yaniv.layout import K_CALL, K_DISCARD
+from simcards.games.yaniv.layout import K_CALL, K_DISCARD, K_OVERCALL
 from simcards.games.yaniv.rules import R_VALUES
 from simcards.strategy import register
 
@@ -26,6 +28,8 @@ from simcards.strategy import register
 def greedy(kind, params, hand, n, opts, n_opts, view, rules, rng):
     if kind == K_CALL:
         return 1  # call whenever the rules allow it
+    if kind >= K_OVERCALL:
+        return 0  # section-5 decisions: always "no"
     if kind == K_DISCARD:  # throw the group worth the most points
         best, best_points = 0, -1
         for a in range(n_opts):
