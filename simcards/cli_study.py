@@ -76,6 +76,14 @@ def _print(result, json_out: bool, out_dir: Path | None) -> None:
                   f"{len(paths['figures'])} figures (PNG + SVG)", markup=False, highlight=False)
 
 
+def _check_out(out_dir: Path | None) -> None:
+    """Refuse an unwritable --out before the study runs, not after."""
+    if out_dir is not None:
+        from simcards.report import _writable
+
+        _writable(out_dir)
+
+
 def _split(values: list[str] | None) -> list[str]:
     from simcards.analysis.study import _split_specs
 
@@ -107,6 +115,7 @@ def compare(
     and each variant's difference from the first (paired on the same deals when decks match)."""
     from simcards.analysis import compare as run
 
+    _check_out(out_dir)
     with _backend(backend, scheduler):
         res = run(game, variants, players=players, strategies=strategy, games=games, seed=seed, rules=_rules(rule),
                   strong=strong, weak=weak, skill=skill, threads=threads, progress=progress and not json_out)
@@ -136,6 +145,7 @@ def tune(
     intervals, the best value and whether it beats the runner-up significantly."""
     from simcards.analysis import tune as run
 
+    _check_out(out_dir)
     with _backend(backend, scheduler):
         res = run(game, strategy, param, against=against, variant=variant, players=players, games=games, seed=seed,
                   rules=_rules(rule), adaptive=adaptive, batch=batch, threads=threads,
@@ -162,6 +172,7 @@ def tournament(
     ratings (Elo scale)."""
     from simcards.analysis import tournament as run
 
+    _check_out(out_dir)
     with _backend(backend, scheduler):
         res = run(game, _split(strategies), variant=variant, players=players, games=games, seed=seed,
                   rules=_rules(rule), threads=threads, progress=progress and not json_out)

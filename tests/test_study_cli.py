@@ -1,6 +1,7 @@
 """The study commands end to end on tiny seeded runs; bad input is one line, exit code 2."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -71,6 +72,9 @@ def test_report_command(capsys, tmp_path):
     (["tournament", "yaniv", "--strategies", "random"], "at least two"),
     (["report", "/nonexistent/spec.toml"], "does not exist"),
     (["compare", "yaniv", "--variants", "israeli", "--seed", "-1"], "seed"),
+    (["tournament", "yaniv", "--strategies", "random,threshold", "--out", "/proc/nope"], "cannot write"),
+    (["report", str(Path(__file__).resolve().parents[1] / "reports" / "seat-advantage.toml"), "--out", "/proc/nope"],
+     "cannot write"),
 ])
 def test_bad_input_is_one_line(capsys, argv, msg):
     code, out, err = run(capsys, *argv)
