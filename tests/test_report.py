@@ -158,3 +158,29 @@ def test_fairness_overview_across_games():
     edge = a.tables["estimates"].query("metric == 'starter_edge'").iloc[0]
     assert ov["edge (win rate − fair share)"].iloc[0].startswith(f"{100 * edge['value']:.1f}%")
     assert fairness_overview([a]) is None  # one game: nothing to line up
+
+
+SHIPPED = sorted((Path(__file__).resolve().parents[1] / "reports").glob("*.toml"))
+
+
+@pytest.mark.parametrize("spec_path", SHIPPED, ids=[p.stem for p in SHIPPED])
+def test_shipped_specs_are_valid_and_their_reports_exist(spec_path, monkeypatch):
+    """Every spec in reports/ loads, names real variants and strategies, and its generated report
+    is committed beside it with the same spec."""
+    from simcards.analysis.study import Table, _parse_params
+
+    monkeypatch.chdir(spec_path.parents[1])  # strategy files are relative to the repository
+    spec = load_spec(spec_path)
+    for st in spec["study"]:
+        variants = st.get("variants") or [st.get("variant")]
+        for v in variants:
+            t = Table(st["game"], v, st.get("players"), st.get("rules"))
+        for s in st.get("strategies", []) if isinstance(st.get("strategies"), list) else []:
+            t.strategy(s)
+        if st["kind"] == "tune":
+            fam = t.strategy(st["strategy"]).family
+            for name, _ in _parse_params(st["params"]):
+                fam.param(name)
+    out = spec_path.with_suffix("")
+    assert (out / "report.html").exists() and (out / "report.md").exists()
+    assert (out / "spec.toml").read_text() == spec_path.read_text()
