@@ -400,9 +400,9 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
         decks = {r.name: r.deck for r in runs}
         shared = [n for n in names[1:] if decks[n] == decks[names[0]]]
         notes.append(f"Differences are against {names[0]}; "
-                     + (f"{', '.join(shared)} share its deck and are paired on the same deals (common random numbers)"
-                        if shared else "no variant shares its deck, so differences are unpaired")
-                     + (f"; {', '.join(n for n in names[1:] if n not in shared)} use another deck (unpaired)"
+                     + (f"{', '.join(shared)} use the same deck, so they are paired on the same deals (common random numbers)"
+                        if shared else "no other variant uses the same deck, so differences are unpaired")
+                     + (f"; {', '.join(n for n in names[1:] if n not in shared)}: another deck (unpaired)"
                         if shared and len(shared) < len(names) - 1 else "") + ".")
         sig = diffs[diffs["significant"]] if len(diffs) else diffs
         if len(sig):
@@ -638,6 +638,8 @@ def tune(game: str, strategy: str, params, *, against: str | None = None, varian
              f"(fair share {best.fair:.1%}) against {opp.spec}; runner-up {fmt_vals(runner)}: "
              f"difference {fmt_est(d.value, d.low, d.high, 'pct')} on {n_common:,} common deals — "
              + ("significant." if significant(d) else "not significant: more games are needed to separate them.")]
+    if best.strat == opp:
+        notes.append(f"The best setting is the opponents' own ({opp.spec}): no value in this sweep beats it.")
     used = int(tab["games"].sum())
     if adaptive:
         n_final = max(a.cat("won").size for a in arms)
