@@ -9,7 +9,6 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from simcards.errors import SimcardsError
 from simcards.games.base import GameDef, GameRun, OptionInfo
 from simcards.games.two_hundred import layout as L
 from simcards.games.two_hundred import rules as R
