@@ -81,7 +81,6 @@ def check_transcript(log: np.ndarray, rules) -> dict:
     rows = [tuple(int(x) for x in r) for r in log]
     i = 0
     scores = [0, 0]
-    dealer = None
     winner_seen = None
     while i < len(rows):
         assert winner_seen is None, "the game went on after it was won (T-END)"
@@ -97,12 +96,8 @@ def check_transcript(log: np.ndarray, rules) -> dict:
         assert sorted(sum(hands.values(), [])) == DECK36
         # Auction: T-BID-1..5.
         high, bidder, passed = 0, None, set()
-        first = True
         while rows[i][0] == EV_BID:
             _, _, seat, b, _ = rows[i]
-            if first and dealer is not None:
-                pass
-            first = False
             assert seat not in passed, "a player bid after passing (T-BID-3)"
             if b == 0:
                 passed.add(seat)
