@@ -15,7 +15,6 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from simcards.errors import SimcardsError
 
 out = Console()
 err = Console(stderr=True)

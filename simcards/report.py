@@ -29,15 +29,12 @@ from __future__ import annotations
 
 import base64
 import html
-import io
 import json
-import math
 import re
 import time
 import tomllib
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 

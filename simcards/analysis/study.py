@@ -20,13 +20,13 @@ import itertools
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from simcards.analysis.metrics import GameMetrics, metrics_for
-from simcards.analysis.stats import (Ratings, bradley_terry, newcombe_diff, paired_diff, paired_ratio_diff,
+from simcards.analysis.stats import (bradley_terry, newcombe_diff, paired_diff, paired_ratio_diff,
                                      ratio_diff, shifted, significant, welch_diff, z_for)
 from simcards.errors import SimcardsError
 from simcards.games import canonical, get_game
