@@ -1,2 +1,20 @@
+"""simcards: Monte Carlo strategy simulator for Yaniv, Gin Rummy and Two Hundred.
+
+    simcards.simulate("yaniv", games=100_000, seed=1)          # tables and a summary
+    simcards.compare("yaniv", ["israeli", "nepali"], games=2000)   # studies (simcards.analysis)
+"""
+
 from simcards.api import simulate  # noqa: F401
+
 __version__ = "0.1.0"
+
+_STUDIES = ("compare", "tune", "tournament")
+
+
+def __getattr__(name: str):
+    """The study functions load on first use (they pull in more of pandas and the plots)."""
+    if name in _STUDIES:
+        from simcards import analysis
+
+        return getattr(analysis, name)
+    raise AttributeError(f"module 'simcards' has no attribute {name!r}")
