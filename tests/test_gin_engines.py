@@ -97,8 +97,8 @@ def test_engines_agree_wall_options_g_wall_2_g_wall_3_g_turn_3():
 def test_engines_agree_many_games():
     hands = 0
     hands += assert_same_game(GAME.build_rules("standard"), ["simple", "knock:max=5"], 101, range(50))
-    hands += assert_same_game(GAME.build_rules("standard", {"knock_limit": 4}), ["knock:drop=2,avoid=5"], 102,
-                              range(25))
+    hands += assert_same_game(GAME.build_rules("standard", {"knock_limit": 8}),
+                              ["knock:avoid=5,take=4", "knock:max=7,drop=0.5"], 102, range(25))
     assert hands > 700
 
 
@@ -304,3 +304,52 @@ def test_same_results_for_any_thread_count_and_chunking():
     h2 = pd.concat([p[1] for p in parts], ignore_index=True)
     pd.testing.assert_frame_equal(g1, g2)
     pd.testing.assert_frame_equal(h1, h2)
+
+
+def test_last_chance_take_and_knock_g_wall_2_g_wall_3():
+    # G-WALL-2: at the wall the other player may take the last discard and must knock (G-WALL-3:
+    # with fiftieth_card the taken card may be the one discarded). Find such hands in transcripts.
+    for fiftieth in (False, True):
+        rules = GAME.build_rules("standard", {"last_chance": True, "fiftieth_card": fiftieth})
+        strats = GAME.strategies(["knock:max=2", "knock:max=3,gin_after=5"], 2)
+        takes = 0
+        for g in range(4):
+            log, out, rows = kernel_game(rules, strats, 77, g)
+            check_transcript(log, rules, out)
+            for i in np.flatnonzero((log[:, 0] == EV_LAST) & (log[:, 3] == 1)):
+                takes += 1
+                draw, discard, knock = log[i + 1], log[i + 2], log[i + 3]
+                assert draw[0] == EV_DRAW and draw[3] == 1 and draw[4] == log[i, 4]
+                assert discard[0] == EV_DISCARD and discard[5] <= rules.knock_limit
+                assert knock[0] == EV_KNOCK and knock[3] == 1  # the knock is compulsory
+                if not fiftieth:
+                    assert discard[3] != draw[4]  # a different card (G-WALL-2)
+        assert takes > 0
+
+
+def test_policies_see_only_public_information_g_info_1():
+    # G-INFO-1: a card taken from the pile is public; a stock card is seen only by its drawer. The
+    # view's "opponent took" cards were all on the pile; the opponent's stock draws never appear
+    # in a view before they are discarded.
+    from simcards.games.gin.reference import ReferenceGame
+
+    rules = GAME.build_rules("standard")
+    strats = GAME.strategies(["simple"], 2)
+    decide = engine_for(strats)[0]
+    sids, params = seat_arrays(strats)
+    seen = []
+
+    def spy(kind, sid, par, hand, n, opts, n_opts, view, enc, rng):
+        seen.append((view.copy(), game.hands[1 - int(view[L.V_SEAT])].copy(), set(game.took[1 - int(view[L.V_SEAT])])))
+        return decide(kind, sid, par, hand, n, opts, n_opts, view, enc, rng)
+
+    game = ReferenceGame(rules, sids, params, 5, 0, spy)
+    game.play()
+    assert len(seen) > 50
+    for view, opp_hand, opp_took in seen:
+        took = {c for c in range(52) if int(view[L.V_OPP_TOOK]) >> c & 1}
+        assert took == opp_took
+        hidden = opp_hand - opp_took
+        for field in (L.V_OPP_TOOK, L.V_OPP_DISCARDS, L.V_PILE, L.V_OPP_PASSED):
+            assert not {c for c in hidden if int(view[field]) >> c & 1}
+        assert int(view[L.V_MASK]) & sum(1 << c for c in opp_hand) == 0

@@ -13,7 +13,7 @@ from simcards.errors import SimcardsError
 from simcards.games.base import GameDef, GameRun, OptionInfo
 from simcards.games.gin import layout as L
 from simcards.games.gin import rules as R
-from simcards.games.gin.kernel import make_engine
+from simcards.games.gin import kernel
 from simcards.games.gin.policies import NEVER, SID_KNOCK, SID_RANDOM, SID_SIMPLE, builtin_decide
 from simcards.stats import mean_ci, ratio_ci, wilson
 from simcards.strategy import Family, Param, Strategy
@@ -77,20 +77,21 @@ def _chain(inner, sid0: int, fn):
     return decide
 
 
-_BUILTIN = (builtin_decide, *make_engine(builtin_decide))
-_ENGINES: dict[tuple, tuple] = {(): _BUILTIN}
+_ENGINES: dict[tuple, tuple] = {}
 
 
 def engine_for(strategies: list[Strategy]):
-    """(decide, play_game, play_batch): built-ins share one engine compiled at import (cached on
-    disk); user policies get an engine of their own, compiled once per process."""
+    """(decide, play_game, play_batch): built-ins use the kernel cached on disk; user policies get
+    an engine of their own, compiled once per process."""
     custom = sorted({s.family for s in strategies if s.family.decide is not None}, key=lambda f: f.sid)
+    if not custom:
+        return builtin_decide, kernel.play_game, kernel.play_batch
     key = tuple((f.sid, id(f.decide)) for f in custom)
     if key not in _ENGINES:
         decide = builtin_decide
         for fam in custom:
             decide = _chain(decide, fam.sid, fam.decide)
-        _ENGINES[key] = (decide, *make_engine(decide))
+        _ENGINES[key] = (decide, *kernel.make_engine(decide))
     return _ENGINES[key]
 
 
