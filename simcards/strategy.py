@@ -23,7 +23,8 @@ import numpy as np
 
 from simcards.errors import SimcardsError
 
-N_PARAMS = 8  # every game passes each seat a float64 vector of this length
+N_PARAMS = 8  # the usual width of a seat's float64 parameter vector (wider when a family needs it)
+MAX_PARAMS = 16
 FIRST_CUSTOM_SID = 100
 
 
@@ -66,8 +67,10 @@ class Strategy:
         changed = [f"{k}={_fmt(v)}" for k, v in self.values if v != self.family.param(k).default]
         return self.family.name + (":" + ",".join(changed) if changed else "")
 
-    def vector(self) -> np.ndarray:
-        vec = np.zeros(N_PARAMS, dtype=np.float64)
+    def vector(self, width: int | None = None) -> np.ndarray:
+        """Parameter values in declaration order, zero-padded to ``width`` (default: at least
+        ``N_PARAMS``)."""
+        vec = np.zeros(width or max(N_PARAMS, len(self.values)), dtype=np.float64)
         for i, (_, v) in enumerate(self.values):
             vec[i] = v
         return vec
@@ -88,13 +91,13 @@ def register(game: str, name: str, decide: Callable, params: dict[str, float] | 
              description: str = "a user policy", stochastic: bool = False) -> Family:
     """Register a user policy for ``game`` under ``name``. ``decide`` must be a numba ``@njit``
     function with the game's policy signature (see the game's ``policies`` module). ``params``
-    maps parameter names to defaults (at most 8; any value is accepted)."""
+    maps parameter names to defaults (at most 16; any value is accepted)."""
     table = _CUSTOM.setdefault(game, {})
     if name in table and table[name].decide is decide:
         return table[name]
     plist = tuple(Param(k, float(v), -1e12, 1e12, "user parameter") for k, v in (params or {}).items())
-    if len(plist) > N_PARAMS:
-        raise SimcardsError(f"policy {name!r} declares {len(plist)} parameters; at most {N_PARAMS}")
+    if len(plist) > MAX_PARAMS:
+        raise SimcardsError(f"policy {name!r} declares {len(plist)} parameters; at most {MAX_PARAMS}")
     fam = Family(name, FIRST_CUSTOM_SID + len(table), description, plist, stochastic, decide)
     table[name] = fam
     return fam
