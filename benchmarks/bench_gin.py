@@ -188,7 +188,7 @@ def main() -> None:
     ours = {}
     for label, specs, games, over in (
         ("simple vs simple", ["simple"], args.games, None),
-        ("random vs random", ["random"], max(200, args.games // 50), None),
+        ("random vs random", ["random"], max(2000, args.games // 10), None),
         ("simple vs simple, OpenSpiel scoring", ["simple"], args.games,
          {"gin_bonus": 25, "undercut_bonus": 25, "undercut_on_tie": False}),
     ):

@@ -34,7 +34,8 @@ FAMILIES = {
         (
             Param("max", 10, 0, 10, "knock at or under this deadwood (never above the rules' knock limit)", True),
             Param("drop", 0, 0, 10, "lower the knock threshold by this much per own turn already played"),
-            Param("gin_after", NEVER, 1, NEVER, "from this own turn of the hand on, knock only with gin (99: never)", True),
+            Param("gin_after", NEVER, 1, NEVER, "from this own turn of the hand on, knock only with gin (99: never)",
+                  True),
             Param("gin_stock", 0, 0, 31, "knock only with gin once the stock has this many cards or fewer (0: never)",
                   True),
             Param("avoid", 0, 0, 20, "penalty (points) per card the opponent took that a discard would meld with"),

@@ -2,8 +2,8 @@
 game to the target, a batch of games.
 
 Every decision goes through ``decide`` (the built-in strategies; ``make_engine`` rebuilds the
-kernel around a dispatcher that also knows user policies). Hands are sorted card arrays (what a policy sees) plus
-a bitmask per seat (what the meld solver reads). A batch runs in parallel over chunks of games;
+kernel around a dispatcher that also knows user policies). Hands are sorted card arrays (what a
+policy sees) plus a bitmask per seat (what the meld solver reads). A batch runs in parallel over chunks of games;
 game ``g`` draws only from its own stream ``(seed, g)`` and writes only its own rows.
 """
 

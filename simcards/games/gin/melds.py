@@ -126,7 +126,8 @@ def triple_ranks(mask):
 
 @njit(cache=True)
 def suits_at(mask, r):
-    return ((mask >> r) & 1) | ((mask >> (13 + r)) & 1) << 1 | ((mask >> (26 + r)) & 1) << 2 | ((mask >> (39 + r)) & 1) << 3
+    return (((mask >> r) & 1) | ((mask >> (13 + r)) & 1) << 1 | ((mask >> (26 + r)) & 1) << 2
+            | ((mask >> (39 + r)) & 1) << 3)
 
 
 @njit(cache=True)
@@ -233,7 +234,8 @@ def removal_deadwoods(mask, scratch):
                 continue
             row = base + 5 * j
             lane = ((mask & ~sets & ~low) >> (13 * s)) & LANE
-            tot = scratch[row + 1] + scratch[row + 2] + scratch[row + 3] + scratch[row + 4] - scratch[row + 1 + s] + LANE_DW[lane]
+            tot = (scratch[row + 1] + scratch[row + 2] + scratch[row + 3] + scratch[row + 4]
+                   - scratch[row + 1 + s] + LANE_DW[lane])
             if tot < best:
                 best = tot
         scratch[c] = best

@@ -473,7 +473,8 @@ class ReferenceGame:
                 self.say("score", self.hand_no, hand.winner, f"{hand.outcome}: seat {hand.winner} scores "
                          f"{hand.points} → totals {self.points[0]}–{self.points[1]}")
             else:
-                self.say("score", self.hand_no, -1, f"{hand.outcome}: no score; totals {self.points[0]}–{self.points[1]}")
+                self.say("score", self.hand_no, -1,
+                         f"{hand.outcome}: no score; totals {self.points[0]}–{self.points[1]}")
             if max(self.points) >= rules.game_target:  # G-GAME-1
                 winner = 0 if self.points[0] >= rules.game_target else 1
                 break

@@ -134,7 +134,8 @@ DEALER_LOSER, DEALER_WINNER, DEALER_ALTERNATE = range(3)
 STANDARD = GinRules(name="standard")
 TOURNAMENT = STANDARD.replace(gin_bonus=25, undercut_bonus=20, box_bonus=25, name="tournament")
 PRESETS: dict[str, tuple[GinRules, str]] = {
-    "standard": (STANDARD, "sections 1–4: knock ≤10, undercut 10 (ties too), gin 20, box 20, game 100 (+100, 200 shutout)"),
+    "standard": (STANDARD,
+                 "sections 1–4: knock ≤10, undercut 10 (ties too), gin 20, box 20, game 100 (+100, 200 shutout)"),
     "tournament": (TOURNAMENT, "standard with gin 25, undercut 20, box 25"),
 }
 
