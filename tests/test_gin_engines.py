@@ -353,3 +353,23 @@ def test_policies_see_only_public_information_g_info_1():
         for field in (L.V_OPP_TOOK, L.V_OPP_DISCARDS, L.V_PILE, L.V_OPP_PASSED):
             assert not {c for c in hidden if int(view[field]) >> c & 1}
         assert int(view[L.V_MASK]) & sum(1 << c for c in opp_hand) == 0
+
+
+def test_knocking_is_optional_and_allowed_from_the_first_turn_g_knock_1():
+    # G-KNOCK-1: a knock is offered whenever the deadwood is within the limit and may be declined
+    # (random players decline half the time); knocks also happen on a player's first turn.
+    rules = GAME.build_rules("standard", {"game_target": 60})
+    strats = GAME.strategies(["random", "simple"], 2)
+    declined = first_turn = 0
+    for g in range(20):
+        log, out, rows = kernel_game(rules, strats, 21, g)
+        declined += int(((log[:, 0] == EV_KNOCK) & (log[:, 3] == 0)).sum())
+    rules = GAME.build_rules("standard")
+    for g in range(300):
+        log, out, rows = kernel_game(rules, GAME.strategies(["simple"], 2), 22, g)
+        knocks = np.flatnonzero((log[:, 0] == EV_KNOCK) & (log[:, 3] == 1))
+        for i in knocks:  # the knock's discard was the player's first of the hand
+            hand, seat = log[i, 1], log[i, 2]
+            earlier = (log[:i, 0] == EV_DISCARD) & (log[:i, 1] == hand) & (log[:i, 2] == seat)
+            first_turn += int(earlier.sum() == 1)
+    assert declined > 0 and first_turn > 0

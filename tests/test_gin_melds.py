@@ -410,3 +410,25 @@ def test_layoff_reference_agrees_with_kernel_g_lay_1():
         _, rsets, rruns = ref_arrangement(frozenset(k))
         rdw, rlaid = ref_layoff(frozenset(d), rsets, rruns)
         assert dw == rdw and laid == sum(1 << c for c in rlaid)
+
+
+# ----- property: best_melds is a legal arrangement reaching the minimum -------------------------------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as hst  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(hst.lists(hst.integers(0, 51), min_size=10, max_size=11, unique=True))
+def test_best_melds_is_a_legal_minimum_arrangement_g_meld_1_g_meld_2_g_meld_4(cards):
+    arr = best_melds(cards)
+    melds = [parse_cards(m) for m in arr.melds]
+    used = [c for m in melds for c in m]
+    assert len(used) == len(set(used))  # G-MELD-2: a card in at most one meld
+    for m in melds:  # G-MELD-1/3: sets of 3-4 of a rank, runs of 3+ consecutive (ace low) in a suit
+        ranks, suits = sorted(c % 13 for c in m), {c // 13 for c in m}
+        is_set = len(m) in (3, 4) and len(set(ranks)) == 1
+        is_run = len(m) >= 3 and len(suits) == 1 and ranks == list(range(ranks[0], ranks[0] + len(m)))
+        assert is_set or is_run
+    dead = parse_cards(arr.deadwood_cards)
+    assert sorted(used + dead) == sorted(cards)
+    assert arr.deadwood == sum(VALUES[c] for c in dead) == min_deadwood(cards)  # G-MELD-4
