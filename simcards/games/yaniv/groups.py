@@ -25,7 +25,7 @@ from simcards.games.yaniv.rules import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_total(hand, n, rules):
     total = 0
     for i in range(n):
@@ -45,7 +45,7 @@ RUN_STARTS = sum(((1 << 11) - 1) << (13 * suit) for suit in range(4))
 ONE = np.int64(1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _row_key(buf, length):
     """Order key: length first, then the first nine laid cards (6 bits each)."""
     m = min(length, 9)
@@ -55,7 +55,7 @@ def _row_key(buf, length):
     return key << (6 * (9 - m))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _push(out, keys, first, count, buf, length, dedupe):
     """Insert the group in ``buf`` into rows ``out[first:first+count]``, kept sorted by key;
     with ``dedupe`` (hands holding two copies of a face) an identical group is skipped."""
@@ -90,7 +90,7 @@ def _push(out, keys, first, count, buf, length, dedupe):
     return count + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _add_sets(hand, pickup, out, keys, first, count, buf, members, m, sub_buf, dedupe):
     """All sets (2+ cards) drawn from ``members`` (hand indices of one rank, or the jokers)."""
     if m == 2 and pickup != PICK_TOP:  # the common case: one pair, one way to lay it
@@ -133,7 +133,7 @@ def _add_sets(hand, pickup, out, keys, first, count, buf, members, m, sub_buf, d
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _add_run(hand, suit, sub, length, start, first_joker, pickup, out, keys, first, count, buf, dedupe):
     """Lay ranks ``start..start+length-1`` of ``suit``: naturals where ``sub`` has the rank,
     the hand's jokers (in id order) elsewhere."""
@@ -155,7 +155,7 @@ def _add_run(hand, suit, sub, length, start, first_joker, pickup, out, keys, fir
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_groups(hand, n, rules, out, keys, scratch):
     """Every legal discard group of the sorted hand ``hand[:n]`` (Y-DIS-1..6), as rows of ``out``
     sorted by (length, laid cards). Returns the number of rows. ``keys`` (MAX_OPTIONS) and
@@ -253,7 +253,7 @@ def legal_groups(hand, n, rules, out, keys, scratch):
     return singles + count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_set_group(group, length):
     """A laid group of 2+ cards is a set when it holds no natural of a second rank and does not
     mix jokers with naturals (jokers never join sets, so such a group is a run)."""
@@ -272,7 +272,7 @@ def is_set_group(group, length):
     return jokers == 0 or jokers == length
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pickup_mode(group, length, pickup):
     """Which positions of the previous discard may be taken (Y-DRAW-2, Y-V-PICK, Y-V-NEP,
     Y-V-KLUFT): ``TAKE_TOP`` the last laid, ``TAKE_ALL`` any, ``TAKE_ENDS`` first and last."""
@@ -283,7 +283,7 @@ def pickup_mode(group, length, pickup):
     return TAKE_ENDS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _position_open(p, length, mode):
     if mode == TAKE_ALL:
         return True
@@ -292,7 +292,7 @@ def _position_open(p, length, mode):
     return p == 0 or p == length - 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def available_faces(group, length, pickup, out):
     """Distinct faces that may be taken from the previous discard, ascending."""
     mode = pickup_mode(group, length, pickup)
@@ -317,7 +317,7 @@ def available_faces(group, length, pickup, out):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def take_from_group(group, length, pickup, face):
     """Remove ``face`` from the previous discard at its first available position; the remaining
     cards keep their laid order. Returns the new length (``length`` if the face was not there)."""
@@ -330,7 +330,7 @@ def take_from_group(group, length, pickup, face):
     return length
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def slam_position(group, length, card):
     """Y-V-SLAM: where ``card`` joins the group just thrown (``group[:length]`` as laid):
     ``length`` (appended at the end), ``0`` (put before the first card) or ``-1`` (it cannot join).

@@ -144,7 +144,7 @@ C_OVERCALLS, C_REQUESTS, C_GRANTED, C_REQ_BLOCKED, C_SLAMS, C_ONDER, C_ONDER_WIN
 LOG_WIDTH = 5 + ROW  # [event, round, seat, a, b, cards...]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_seat(seat, alive, players, ccw):
     """The next player still in the game in the direction of play (Y-PLAY-2)."""
     step = players - 1 if ccw else 1
@@ -154,7 +154,7 @@ def next_seat(seat, alive, players, ccw):
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def insert_sorted(hand, n, card):
     j = n
     while j > 0 and hand[j - 1] > card:
@@ -164,7 +164,7 @@ def insert_sorted(hand, n, card):
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def remove_card(hand, n, card):
     for i in range(n):
         if hand[i] == card:
@@ -185,7 +185,7 @@ def build_deck(rules, deck):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_reset(score, rules):
     """Y-RESET-1 / Y-V-RESET: at most one reset, looked up in the rules table."""
     if 0 <= score <= MAX_RESET_SCORE:
@@ -195,7 +195,7 @@ def apply_reset(score, rules):
     return score
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _log(log, n_log, event, rnd, seat, a, b):
     if n_log < log.shape[0]:
         log[n_log, 0] = event
@@ -206,7 +206,7 @@ def _log(log, n_log, event, rnd, seat, a, b):
     return n_log + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _log_cards(log, n_log, cards, n):
     """Attach cards to the event just logged."""
     row = n_log - 1
@@ -216,7 +216,7 @@ def _log_cards(log, n_log, cards, n):
     return n_log
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score_round(caller, totals, alive, players, rules, round_scores):
     """Y-SC-1/2 and the failed-call variants: fill ``round_scores``; return True on Asaf.
     ``caller`` -1 (the turn cap) makes everyone add their hand."""
@@ -249,7 +249,7 @@ def score_round(caller, totals, alive, players, rules, round_scores):
     return asaf
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score_kluft(claims, n_claims, totals, alive, players, rules, round_scores):
     """Y-V-KLUFT scoring. ``claims[:n_claims]`` holds the Kluft caller then the onderkluft callers
     in the order they called. Nobody challenged: the caller scores 0, everyone else adds their
@@ -268,7 +268,7 @@ def score_kluft(claims, n_claims, totals, alive, players, rules, round_scores):
     return winner
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def settle_round(scores, round_scores, alive, zeros, players, n_alive, playoff, rules):
     """Y-RESET-1's order: (1) add the round, (2) Y-V-THREE, (3) at most one reset, (4) eliminate
     (Y-ELIM-1); everyone left over the limit together starts a play-off (Y-ELIM-2) in which only
@@ -315,7 +315,7 @@ def settle_round(scores, round_scores, alive, zeros, players, n_alive, playoff, 
     return n_alive, playoff, eliminated
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fill_view(view, seat, players, n_alive, turn, stock_n, rnd, total, starter, scores, hand_n, alive):
     view[V_SEAT] = seat
     view[V_PLAYERS] = players
@@ -330,13 +330,13 @@ def fill_view(view, seat, players, n_alive, turn, stock_n, rnd, total, starter, 
         view[V_SIZES + p] = hand_n[p]
         view[V_ALIVE + p] = 1 if alive[p] else 0
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def remove_face(faces, n, face):
     """Drop one ``face`` from the ascending list ``faces[:n]``; returns the new length."""
     return remove_card(faces, n, face)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def kluft_challenges(caller, players, alive, n_alive, turn, stock_n, rnd, starter, scores, hand_n, totals,
                      rules, sids, params, rng, hand_all, opts, view, claims, kcalls, kbeaten, log, n_log):
     """Y-V-KLUFT: after a Kluft call every other player, one at a time in the direction of play
@@ -381,7 +381,7 @@ def kluft_challenges(caller, players, alive, n_alive, turn, stock_n, rnd, starte
     return n_claims, n_log
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, params, rng,
                hands, hand_n, stock, pile, prev, scratch, keys, opts, view, totals, log, n_log,
                claims, kcalls, kbeaten, count):
@@ -769,5 +769,6 @@ def make_engine(custom_decide):
     for name in _ENGINE_FUNCTIONS:
         original = globals()[name]
         fn = types.FunctionType(original.py_func.__code__, scope, name)
-        scope[name] = njit(parallel=original.targetoptions.get("parallel", False))(fn)
+        options = {k: v for k, v in original.targetoptions.items() if k != "cache"}
+        scope[name] = njit(**options)(fn)
     return scope["play_game"], scope["play_batch"]
