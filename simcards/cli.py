@@ -27,8 +27,11 @@ app = typer.Typer(
     "Examples:\n\n"
     "  simcards simulate yaniv --players 4 --games 1000000 --strategy threshold:call=5\n\n"
     "  simcards simulate yaniv --variant nepali --rule out_over=150 --out results/\n\n"
-    "  simcards replay yaniv --seed 1 --game 42\n\n"
-    "  simcards variants yaniv",
+    "  simcards simulate gin --strategy knock:max=6 --strategy simple\n\n"
+    "  simcards simulate two-hundred --strategy heuristic:aggr=1.0 --strategy heuristic\n\n"
+    "  simcards replay gin --seed 1 --game 0\n\n"
+    "  simcards compare yaniv --variants israeli,nepali,kluft,adrian\n\n"
+    "  simcards variants yaniv        (presets and rule options; strategies GAME lists strategies)",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
