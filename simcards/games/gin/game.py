@@ -175,7 +175,7 @@ def games_frame(games: np.ndarray, first: int) -> pd.DataFrame:
 
 def hands_frame(hands: np.ndarray, n_hands: np.ndarray, cap: int, first: int) -> pd.DataFrame:
     count = len(n_hands)
-    kept = np.minimum(n_hands, cap)
+    kept = np.where(n_hands > cap, 0, n_hands)  # games that overflowed are replayed in full
     idx = (np.arange(count)[:, None] * cap + np.arange(cap)[None, :])[np.arange(cap)[None, :] < kept[:, None]]
     rows = hands[idx].astype(np.int64)
     knocker = rows[:, L.H_KNOCKER]
