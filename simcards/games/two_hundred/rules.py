@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simcards.errors import SimcardsError
+from simcards.options import parse_value
 
 MODES = ("teams", "two-player", "five-player", "cutthroat", "six-3x2", "six-2x3")
 FAIL_SCORES = ("minus_bid", "points_minus_bid")
@@ -161,29 +162,12 @@ def preset(name: str) -> TwoHundredRules:
         raise SimcardsError(f"unknown Two Hundred variant {name!r}; known: {', '.join(PRESETS)}") from None
 
 
-_BOOL_TRUE = {"true", "yes", "on", "1"}
-_BOOL_FALSE = {"false", "no", "off", "0"}
-
-
 def parse_option(key: str, text: str):
     """Turn ``--rule key=value`` text into a typed value for field ``key``."""
     fields = {f.name for f in dataclasses.fields(TwoHundredRules) if f.name != "name"}
     if key not in fields:
         raise SimcardsError(f"unknown Two Hundred rule option {key!r}; known: {', '.join(sorted(fields))}")
-    default = getattr(STANDARD, key)
-    low = text.strip().lower()
-    if isinstance(default, bool):
-        if low in _BOOL_TRUE:
-            return True
-        if low in _BOOL_FALSE:
-            return False
-        raise SimcardsError(f"rule {key}={text!r}: expected true or false")
-    if isinstance(default, int):
-        try:
-            return int(text)
-        except ValueError:
-            raise SimcardsError(f"rule {key}={text!r}: expected a whole number") from None
-    return text.strip()
+    return parse_value(key, text, getattr(STANDARD, key))
 
 
 def build_rules(variant: str = "standard", overrides: dict | None = None) -> TwoHundredRules:

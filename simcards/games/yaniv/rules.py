@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simcards.errors import SimcardsError
+from simcards.options import parse_value
 
 HAND_SIZE = 5  # Y-DEAL-1
 MAX_PLAYERS = 21  # two decks: 21 * 5 + 3 = 108
@@ -234,10 +235,6 @@ def preset(name: str) -> YanivRules:
         raise SimcardsError(f"unknown Yaniv variant {name!r}; known: {', '.join(PRESETS)}") from None
 
 
-_BOOL_TRUE = {"true", "yes", "on", "1"}
-_BOOL_FALSE = {"false", "no", "off", "0"}
-
-
 def parse_option(key: str, text: str):
     """Turn ``--rule key=value`` text into a typed value for field ``key``."""
     fields = {f.name: f for f in dataclasses.fields(YanivRules) if f.name != "name"}
@@ -250,12 +247,8 @@ def parse_option(key: str, text: str):
             return None
     if key == "no_call_before_full_turn" and low in ("auto", "default"):
         return None
-    if isinstance(default, bool) or key == "no_call_before_full_turn":
-        if low in _BOOL_TRUE:
-            return True
-        if low in _BOOL_FALSE:
-            return False
-        raise SimcardsError(f"rule {key}={text!r}: expected true or false")
+    if key == "no_call_before_full_turn":
+        return parse_value(key, text, False)
     if key == "face_values":
         parts = text.replace("/", ",").split(",")
         try:
@@ -265,12 +258,9 @@ def parse_option(key: str, text: str):
         if len(values) != 3:
             raise SimcardsError(f"rule face_values={text!r}: expected three numbers J,Q,K such as 10,10,10")
         return values
-    if isinstance(default, int) or key == "call_limit":
-        try:
-            return int(text)
-        except ValueError:
-            raise SimcardsError(f"rule {key}={text!r}: expected a whole number") from None
-    return text.strip()
+    if key == "call_limit":
+        return parse_value(key, text, 0)
+    return parse_value(key, text, default)
 
 
 def build_rules(variant: str = "israeli", overrides: dict | None = None, decks: int | None = None) -> YanivRules:
