@@ -27,6 +27,8 @@ def _data_ptr(typingctx, arr):
 @njit(cache=True, inline="always")
 def borrow(a):
     """An unowned view of the C-contiguous array ``a`` (see the module docstring)."""
+    if not a.flags.c_contiguous:
+        raise ValueError("arrays passed to a simcards kernel must be C-contiguous")
     return carray(_data_ptr(a), a.shape)
 
 

@@ -15,8 +15,7 @@ from __future__ import annotations
 from types import FunctionType
 
 import numpy as np
-from numba import carray, njit, prange, types
-from numba.extending import intrinsic
+from numba import njit, prange
 
 from simcards.games.two_hundred.layout import (
     BIT_OF_FACE,
@@ -89,6 +88,7 @@ from simcards.games.two_hundred.rules import (
     R_TARGET,
 )
 from simcards.games.two_hundred.policies import builtin_decide
+from simcards.nbutil import borrow
 from simcards.rng import rand_below, seed_state, shuffle
 
 
@@ -218,28 +218,6 @@ def legal_options(hand, lead, opts):
             lane &= lane - 1
             n += 1
     return n
-
-
-# ----- borrowed views ---------------------------------------------------------------------------
-# numba counts references to every array a function binds, with atomic instructions; in a loop
-# that makes a decision 40 times a deal that is most of the run time. A borrowed view is the same
-# memory without an owner (no meminfo), so nothing is counted. The caller keeps the owner alive.
-@intrinsic
-def _data_ptr(typingctx, arr):
-    sig = types.CPointer(arr.dtype)(arr)
-
-    def codegen(context, builder, signature, args):
-        return context.make_array(signature.args[0])(context, builder, args[0]).data
-
-    return sig, codegen
-
-
-@njit(cache=True, inline="always")
-def borrow(a):
-    """A view of the C-contiguous array ``a`` that does not own (or count references to) it."""
-    if not a.flags.c_contiguous:
-        raise ValueError("two-hundred kernel: arrays passed to the engine must be C-contiguous")
-    return carray(_data_ptr(a), a.shape)
 
 
 _W_DECK = 0
