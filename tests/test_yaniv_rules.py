@@ -350,3 +350,42 @@ def test_invalid_options_are_refused():
         parse_option("colour", "red")
     with pytest.raises(SimcardsError, match="unknown Yaniv variant"):
         preset("klaverjas")
+
+
+def test_deal_five_each_and_one_face_up_y_deal_1_y_deal_2():
+    """Five cards to every player, the next card face up as the previous discard, the rest stock."""
+    from tests.yaniv_support import reference_game
+
+    deals = []
+
+    def check(event, state):
+        if event == "deal":  # the state is live: keep a snapshot
+            deals.append({"hands": {p: list(h) for p, h in state["hands"].items()},
+                          "previous": list(state["previous"]), "buried": list(state["buried"]),
+                          "stock": list(state["stock"])})
+
+    reference_game(ISRAELI, 4, ["threshold"], 3, 0, check)
+    first = deals[0]
+    assert [len(h) for h in first["hands"].values()] == [5, 5, 5, 5]
+    assert len(first["previous"]) == 1 and first["buried"] == []
+    assert len(first["stock"]) == 54 - 4 * 5 - 1
+
+
+def test_a_turn_is_a_call_or_a_discard_then_a_draw_y_turn_1_y_call_2():
+    """In the kernel's transcript every turn is either a call (which ends the round at once) or one
+    discard followed by one draw; a call decision only ever comes first in a turn."""
+    from simcards.games.yaniv.kernel import EV_CALL, EV_DISCARD, EV_DRAW, EV_SCORE
+    from tests.yaniv_support import kernel_game
+
+    log = kernel_game(ISRAELI, 3, ["threshold", "random", "threshold:call=3"], 17, 2)[0]
+    events = [(int(e[0]), int(e[2]), int(e[4])) for e in log]
+    for i, (ev, seat, b) in enumerate(events):
+        if ev == EV_CALL:
+            nxt = events[i + 1]
+            if b == 1:  # called: the round is scored next, nobody discards or draws
+                assert nxt[0] == EV_SCORE
+            else:  # declined: the same player discards
+                assert nxt[:2] == (EV_DISCARD, seat)
+        if ev == EV_DISCARD:
+            assert events[i + 1][:2] == (EV_DRAW, seat)
+            assert events[i - 1][0] != EV_DRAW or events[i - 1][1] != seat  # never call/discard after own draw
