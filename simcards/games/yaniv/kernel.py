@@ -769,6 +769,6 @@ def make_engine(custom_decide):
     for name in _ENGINE_FUNCTIONS:
         original = globals()[name]
         fn = types.FunctionType(original.py_func.__code__, scope, name)
-        options = {k: v for k, v in original.targetoptions.items() if k != "cache"}
+        options = {k: v for k, v in original.targetoptions.items() if k not in ("cache", "nopython")}
         scope[name] = njit(**options)(fn)
     return scope["play_game"], scope["play_batch"]
