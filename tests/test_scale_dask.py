@@ -147,3 +147,16 @@ def test_start_locally_finish_on_the_cluster(cluster, tmp_path):
     simcards.simulate("two-hundred", resume=tmp_path / "r", backend=be, **kw)
     simcards.simulate("two-hundred", out=tmp_path / "clean", **kw)
     assert parquet_bytes(tmp_path / "r") == parquet_bytes(tmp_path / "clean")
+
+
+def test_compare_on_the_cluster_equals_local(cluster):
+    """A whole study (issue 8's compare) played on the workers gives the same tables as locally."""
+    from simcards.analysis import compare
+
+    be, _ = cluster
+    local = compare("yaniv", ["israeli", "fast"], games=150, seed=3, skill=False)
+    with using(be):
+        remote = compare("yaniv", ["israeli", "fast"], games=150, seed=3, skill=False)
+    assert local.tables.keys() == remote.tables.keys()
+    for name in local.tables:
+        pd.testing.assert_frame_equal(local.tables[name], remote.tables[name])
