@@ -36,3 +36,21 @@ def borrow(a):
 def keep_alive(a):
     """Use ``a`` so that numba keeps it alive at least until this call."""
     return np.int64(a.size) * 0
+
+
+def rebind(module_globals: dict, names: tuple[str, ...], **replacements):
+    """Recompile the jitted functions ``names`` of a kernel module over a copy of its globals in
+    which ``replacements`` (e.g. ``decide=user_dispatcher``) stand in. Kernels are written once,
+    at module level, so the built-in engine is cached on disk; these copies are compiled once per
+    process (numba cannot cache functions that close over other dispatchers). Returns the new
+    globals, whose entries for ``names`` are the rebuilt dispatchers."""
+    import types as pytypes
+
+    scope = dict(module_globals)
+    scope.update(replacements)
+    for name in names:
+        original = module_globals[name]
+        fn = pytypes.FunctionType(original.py_func.__code__, scope, name)
+        options = {k: v for k, v in original.targetoptions.items() if k not in ("cache", "nopython")}
+        scope[name] = njit(**options)(fn)
+    return scope

@@ -9,7 +9,6 @@ game ``g`` draws only from its own stream ``(seed, g)`` and writes only its own 
 
 from __future__ import annotations
 
-import types
 
 import numpy as np
 from numba import njit, prange
@@ -111,7 +110,7 @@ from simcards.games.gin.rules import (
     R_UNDERCUT,
 )
 from simcards.games.gin.policies import builtin_decide
-from simcards.nbutil import borrow, keep_alive
+from simcards.nbutil import borrow, keep_alive, rebind
 from simcards.rng import rand_below, seed_state, shuffle
 
 # Transcript events (differential tests compare these arrays move for move).
@@ -674,10 +673,5 @@ def make_engine(custom_decide):
     rebuilt over a copy of this module's globals in which ``decide`` is the user's dispatcher;
     these copies are compiled once per process (numba cannot cache functions that close over
     other dispatchers)."""
-    scope = dict(globals())
-    scope["decide"] = custom_decide
-    for name in _ENGINE_FUNCTIONS:
-        original = globals()[name]
-        fn = types.FunctionType(original.py_func.__code__, scope, name)
-        scope[name] = njit(parallel=original.targetoptions.get("parallel", False))(fn)
+    scope = rebind(globals(), _ENGINE_FUNCTIONS, decide=custom_decide)
     return scope["play_game"], scope["play_batch"]

@@ -8,7 +8,6 @@ depend on threads or batch size.
 
 from __future__ import annotations
 
-import types
 
 import numpy as np
 from numba import njit, prange
@@ -112,7 +111,7 @@ from simcards.games.yaniv.rules import (
     MAX_RESET_SCORE,
 )
 from simcards.games.yaniv.policies import builtin_decide as decide
-from simcards.nbutil import borrow, keep_alive
+from simcards.nbutil import borrow, keep_alive, rebind
 from simcards.rng import rand_below, seed_state, shuffle
 
 # The working memory of one game, carved out of a single int64 array.
@@ -764,11 +763,5 @@ def make_engine(custom_decide):
     built-in engine is cached on disk). For user policies the same functions are rebuilt over a
     copy of this module's globals in which ``decide`` is the user's dispatcher; these copies are
     compiled once per process (numba cannot cache functions that close over other dispatchers)."""
-    scope = dict(globals())
-    scope["decide"] = custom_decide
-    for name in _ENGINE_FUNCTIONS:
-        original = globals()[name]
-        fn = types.FunctionType(original.py_func.__code__, scope, name)
-        options = {k: v for k, v in original.targetoptions.items() if k not in ("cache", "nopython")}
-        scope[name] = njit(**options)(fn)
+    scope = rebind(globals(), _ENGINE_FUNCTIONS, decide=custom_decide)
     return scope["play_game"], scope["play_batch"]
