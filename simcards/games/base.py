@@ -7,6 +7,7 @@ this interface, so a new game needs no change outside its own package beyond one
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,13 @@ class OptionInfo:
     allowed: str
     rule: str
     help: str
+
+
+def options_table(rules_class, defaults, docs: dict[str, tuple[str, str, str]]) -> list[OptionInfo]:
+    """Every field of a rules dataclass (but ``name``) with its default from ``defaults`` and its
+    (allowed values, rule ID, meaning) from ``docs``."""
+    return [OptionInfo(f.name, getattr(defaults, f.name), *docs[f.name])
+            for f in dataclasses.fields(rules_class) if f.name != "name"]
 
 
 class GameRun:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import numpy as np
@@ -10,7 +9,7 @@ import pandas as pd
 from numba import njit
 
 from simcards.errors import SimcardsError
-from simcards.games.base import GameDef, GameRun, OptionInfo
+from simcards.games.base import GameDef, GameRun, OptionInfo, options_table
 from simcards.games.gin import layout as L
 from simcards.games.gin import rules as R
 from simcards.games.gin import kernel
@@ -220,13 +219,7 @@ class Gin(GameDef):
         return R.PRESETS
 
     def options(self) -> list[OptionInfo]:
-        out = []
-        for f in dataclasses.fields(R.GinRules):
-            if f.name == "name":
-                continue
-            allowed, rule, help_ = _OPTION_DOCS[f.name]
-            out.append(OptionInfo(f.name, getattr(R.STANDARD, f.name), allowed, rule, help_))
-        return out
+        return options_table(R.GinRules, R.STANDARD, _OPTION_DOCS)
 
     def build_rules(self, variant: str | None, overrides: dict[str, Any] | None = None) -> R.GinRules:
         typed = {}

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from numba import njit
 
-from simcards.games.base import GameDef, GameRun, OptionInfo
+from simcards.games.base import GameDef, GameRun, OptionInfo, options_table
 from simcards.games.two_hundred import layout as L
 from simcards.games.two_hundred import rules as R
 from simcards.games.two_hundred.kernel import make_engine
@@ -197,13 +196,7 @@ class TwoHundred(GameDef):
         return R.PRESETS
 
     def options(self) -> list[OptionInfo]:
-        out = []
-        for f in dataclasses.fields(R.TwoHundredRules):
-            if f.name == "name":
-                continue
-            allowed, rule, help_ = _OPTION_DOCS[f.name]
-            out.append(OptionInfo(f.name, getattr(R.STANDARD, f.name), allowed, rule, help_))
-        return out
+        return options_table(R.TwoHundredRules, R.STANDARD, _OPTION_DOCS)
 
     def build_rules(self, variant: str | None, overrides: dict[str, Any] | None = None) -> R.TwoHundredRules:
         typed = {}

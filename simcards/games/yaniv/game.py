@@ -10,13 +10,13 @@ import pandas as pd
 from numba import njit
 
 from simcards.errors import SimcardsError
-from simcards.games.base import GameDef, GameRun, OptionInfo
+from simcards.games.base import GameDef, GameRun, OptionInfo, options_table
 from simcards.games.yaniv import layout as L
 from simcards.games.yaniv import rules as R
 from simcards.games.yaniv import kernel
 from simcards.games.yaniv.policies import N_PARAMS, SID_RANDOM, SID_THRESHOLD, builtin_decide
 from simcards.stats import mean_ci, ratio_ci, wilson
-from simcards.strategy import Family, Param, Strategy, custom_families
+from simcards.strategy import Family, Param, Strategy
 
 FAMILIES = {
     "random": Family("random", SID_RANDOM, "uniform over the legal options of every decision", (), True),
@@ -237,16 +237,9 @@ class Yaniv(GameDef):
         return R.PRESETS
 
     def options(self) -> list[OptionInfo]:
-        out = []
-        for f in dataclasses.fields(R.YanivRules):
-            if f.name == "name":
-                continue
-            allowed, rule, help_ = _OPTION_DOCS[f.name]
-            default = getattr(R.ISRAELI, f.name)
-            if f.name == "no_call_before_full_turn" and default is None:
-                default = "auto"
-            out.append(OptionInfo(f.name, default, allowed, rule, help_))
-        return out
+        # no_call_before_full_turn defaults to None, shown as "auto" (on exactly with no limit)
+        return [dataclasses.replace(o, default="auto") if o.default is None else o
+                for o in options_table(R.YanivRules, R.ISRAELI, _OPTION_DOCS)]
 
     def build_rules(self, variant: str | None, overrides: dict[str, Any] | None = None) -> R.YanivRules:
         typed = {}
