@@ -139,7 +139,7 @@ def _doc_key(column: str, docs: dict) -> str | None:
     """The documented name of a column: per-seat/team/game columns are documented with <s>, <t>, <k>."""
     import re
 
-    name = re.sub(r"^hw\d", "hw<k>", column)
+    name = re.sub(r"hw\d", "hw<k>", column)
     candidates = [name] + [re.sub(r"_\d+$", suffix, name) for suffix in ("_<s>", "_<t>")]
     return next((c for c in candidates if c in docs), None)
 

@@ -67,6 +67,15 @@ def assert_same_game(rules, specs, seed, games):
         assert list(out[L.G_BOXES:L.G_BOXES + n_sides]) == rec.boxes
         assert list(out[L.G_FINAL:L.G_FINAL + n_sides]) == rec.final
         assert out[L.G_MARGIN] == rec.margin and bool(out[L.G_SHUTOUT]) == rec.shutout
+        for k, hw in enumerate(rec.hollywood):  # G-V-HOLLY: every game's own result
+            base = L.G_HOLLY + k * L.GH_WIDTH
+            assert out[base + L.GH_WINNER] == hw["winner"] and out[base + L.GH_CLOSED] == hw["closed"]
+            assert out[base + L.GH_MARGIN] == hw["margin"] and bool(out[base + L.GH_SHUTOUT]) == hw["shutout"]
+            for key, at in (("points", L.GH_POINTS), ("boxes", L.GH_BOXES), ("final", L.GH_FINAL), ("won", L.GH_WON)):
+                assert list(out[base + at:base + at + 2]) == hw[key]
+        if rules.match_target:  # G-V-MATCH
+            assert out[L.G_MATCHES] == rec.matches and out[L.G_MATCH_SHUTOUTS] == rec.match_shutouts
+            assert list(out[L.G_MATCHES_WON:L.G_MATCHES_WON + 2]) == rec.matches_won
         assert len(rows) == len(rec.hands)
         for row, h in zip(rows, rec.hands):
             assert L.OUTCOMES[row[L.H_OUTCOME]] == h.outcome
@@ -77,6 +86,13 @@ def assert_same_game(rules, specs, seed, games):
             if R.R_H_OKLA in sections:
                 o = sections[R.R_H_OKLA][0]
                 assert list(row[o:o + L.HO_WIDTH]) == [h.knock_card, h.limit, h.stake, h.boxes]
+            if R.R_H_HOLLY in sections:
+                o = sections[R.R_H_HOLLY][0]
+                assert row[o + L.HH_ENTERED] == h.entered
+                assert list(row[o + L.HH_SCORES:o + L.HH_SCORES + 2 * L.N_HOLLY]) == sum(h.hollywood, [])
+            if R.R_H_MATCH in sections:
+                o = sections[R.R_H_MATCH][0]
+                assert [row[o + L.HM_MATCH], *row[o + L.HM_POINTS:o + L.HM_POINTS + 2]] == [h.match, *h.match_points]
         hands += len(rec.hands)
     return hands
 
@@ -118,8 +134,14 @@ def test_engines_agree_wall_options_g_wall_2_g_wall_3_g_turn_3():
     ("deal-11", {"last_chance": True, "fiftieth_card": True, "gra_rediscard": True, "game_target": 60},
      ["random", "knock:gin_after=5"], 10),
     ("oklahoma-second-deck", {"deal_11": True, "oklahoma_boxes": True}, ["knock:scale=0.5", "simple"], 8),
+    ("hollywood", {}, ["simple", "knock:max=6,take=4"], 6),
+    ("hollywood", {"game_target": 60, "shutout": "double", "next_dealer": "alternate"}, ["knock:max=3", "simple"], 8),
+    ("hollywood", {"oklahoma": True, "oklahoma_boxes": True, "game_target": 80}, ["simple"], 6),
+    ("match", {"match_target": 300}, ["simple", "knock:gin_after=6"], 5),
+    ("match", {"game_target": 40, "undercut_on_tie": False, "next_dealer": "winner"}, ["random", "simple"], 3),
 ])
-def test_engines_agree_on_variants_g_v_okla_g_v_straight_g_v_deal11(variant, overrides, specs, games):
+def test_engines_agree_on_variants(variant, overrides, specs, games):
+    # G-V-OKLA, G-V-STRAIGHT, G-V-DEAL11, G-V-HOLLY, G-V-MATCH: both engines, move for move.
     rules = GAME.build_rules(variant, overrides)
     assert assert_same_game(rules, specs, 31, range(games)) >= games
 
@@ -285,8 +307,10 @@ def check_transcript(log, rules, out):
                 else:
                     assert outcome == "undercut" and seat == defender  # G-SC-3
                     assert pts == x * (k_dw - d_dw + rules.undercut_bonus)
-            if seat >= 0 and rules.players == 2 and not rules.hollywood and not rules.match_target:
+            standard_ledger = rules.players == 2 and not rules.hollywood and not rules.match_target
+            if seat >= 0 and standard_ledger:
                 points[seat] += pts
+            if seat >= 0 and rules.players == 2:  # G-DEAL-1
                 if rules.next_dealer == "loser":
                     dealer = 1 - seat
                 elif rules.next_dealer == "winner":
@@ -363,13 +387,13 @@ VARIANT_SPECS = ["random", "simple", "knock:scale=0.5,spade=3", "knock:max=4,tak
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**62), game=st.integers(0, 10**9), a=st.sampled_from(VARIANT_SPECS),
        b=st.sampled_from(VARIANT_SPECS), form=st.sampled_from(["oklahoma", "second_deck", "straight", "deal_11",
-                                                                 "deal_11+second_deck"]),
+                                                                 "deal_11+second_deck", "hollywood", "match"]),
        ace=st.booleans(), spade=st.booleans(), boxes=st.booleans(), last=st.integers(0, 2), gra=st.booleans())
-def test_variant_transcripts_obey_the_rules_g_v_okla_g_v_straight_g_v_deal11(seed, game, a, b, form, ace, spade,
-                                                                            boxes, last, gra):
+def test_variant_transcripts_obey_the_rules(seed, game, a, b, form, ace, spade, boxes, last, gra):
     # Section 7 under G-V-OKLA (knock limit and stake from the knock card, G-V-OKLA second deck),
     # G-V-STRAIGHT (every knock is gin), G-V-DEAL11 (11 cards, no upcard, an opening discard),
-    # with the wall options G-WALL-2/3 and G-TURN-3.
+    # G-V-HOLLY and G-V-MATCH (the hands themselves are standard), with the wall options
+    # G-WALL-2/3 and G-TURN-3.
     over = {"last_chance": last > 0, "fiftieth_card": last > 1, "gra_rediscard": gra,
             "game_target": 20 if "random" in (a, b) else 100}
     if form in ("oklahoma", "second_deck", "deal_11+second_deck"):
@@ -380,6 +404,10 @@ def test_variant_transcripts_obey_the_rules_g_v_okla_g_v_straight_g_v_deal11(see
         over["deal_11"] = True
     if form == "straight":
         over["straight"] = True
+    if form == "hollywood":
+        over |= {"hollywood": True, "game_target": 40 if "random" in (a, b) else 100}
+    if form == "match":
+        over |= {"match_target": 100 if "random" in (a, b) else 400, "game_target": 20 if "random" in (a, b) else 100}
     rules = GAME.build_rules("standard", over)
     log, out, rows = kernel_game(rules, GAME.strategies([a, b], 2), seed, game)
     check_transcript(log, rules, out)

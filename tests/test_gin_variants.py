@@ -302,3 +302,175 @@ def test_eleven_card_deal_with_the_second_deck_is_the_same_game_g_v_deal11_g_v_o
     import pandas as pd
 
     pd.testing.assert_frame_equal(a, b)
+
+
+# ----- G-V-HOLLY and G-V-MATCH: the ledgers of both engines ------------------------------------------
+def kernel_ledger_run(rules, wins):
+    """Feed (winner side, points) hands through the kernel's ledger; the game result out."""
+    from simcards.games.gin.kernel import _LG_SIZE, game_result, record_hand, start_ledger
+
+    enc = rules.encode()
+    ledger = np.zeros(_LG_SIZE, dtype=np.int64)
+    start_ledger(ledger, enc)
+    entered, over = [], False
+    for n, (side, points) in enumerate(wins, start=1):
+        assert not over
+        over, mask = record_hand(ledger, side, points, 1 if side >= 0 else 0, n, enc)
+        entered.append(int(mask))
+    out = np.zeros(L.G_WIDTH, dtype=np.int64)
+    winner = game_result(ledger, False, enc, out, np.zeros(L.MAX_SIDES, dtype=np.int64))
+    return over, entered, int(winner), out
+
+
+def reference_ledger_run(rules, wins):
+    from simcards.games.gin.reference import Ledger
+
+    ledger = Ledger(rules)
+    entered, over = [], False
+    for n, (side, points) in enumerate(wins, start=1):
+        assert not over
+        over, mask = ledger.record(side, points, 1 if side >= 0 else 0, n)
+        entered.append(mask)
+    return over, entered, ledger.result(False)
+
+
+# Nine hands, target 100:
+#   hand  winner pts  entered in   game 1    game 2    game 3
+#    1    seat 0  20   1            20–0
+#    2    seat 1  15   1            20–15
+#    3    seat 0  30   1, 2         50–15     30–0
+#    4    seat 0  25   1, 2, 3      75–15     55–0      25–0
+#    5    seat 1  40   1, 2         75–55     55–40
+#    6    seat 0  30   1, 2, 3      105–55 ✓  85–40     55–0       game 1 over: seat 0
+#    7    seat 1  20   2, 3                   85–60     55–20      (game 1 is closed)
+#    8    seat 0  20   2, 3                   105–60 ✓  75–20      game 2 over: seat 0
+#    9    seat 1  90   3                                75–110 ✓   game 3 over: seat 1
+HOLLY_WINS = [(0, 20), (1, 15), (0, 30), (0, 25), (1, 40), (0, 30), (1, 20), (0, 20), (1, 90)]
+
+
+def test_hollywood_three_games_at_once_exact_scores_g_v_holly():
+    # Finals per game (G-GAME-1/2 on each column: its boxes are the hands entered there):
+    #   game 1: 105 + 4 boxes x 20 + 100 = 285 vs 55 + 2 x 20 = 95   (margin 190)
+    #   game 2: 105 + 4 x 20 + 100 = 285 vs 60 + 2 x 20 = 100         (margin 185)
+    #   game 3: seat 1 110 + 2 x 20 + 100 = 250 vs 75 + 3 x 20 = 135  (margin 115)
+    # The set: seat 0 285 + 285 + 135 = 705, seat 1 95 + 100 + 250 = 445: seat 0 by 260.
+    rules = R.STANDARD.replace(hollywood=True)
+    over, entered, winner, out = kernel_ledger_run(rules, HOLLY_WINS)
+    r_over, r_entered, res = reference_ledger_run(rules, HOLLY_WINS)
+    assert over and r_over
+    assert entered == r_entered == [1, 1, 3, 7, 3, 7, 6, 6, 4]
+    expect = [(0, [285, 95], 190, 6), (0, [285, 100], 185, 8), (1, [135, 250], 115, 9)]
+    for k, (w, final, margin, closed) in enumerate(expect):
+        base = L.G_HOLLY + k * L.GH_WIDTH
+        assert (out[base + L.GH_WINNER], list(out[base + L.GH_FINAL:base + L.GH_FINAL + 2]), out[base + L.GH_MARGIN],
+                out[base + L.GH_CLOSED]) == (w, final, margin, closed)
+        g = res["hollywood"][k]
+        assert (g["winner"], g["final"], g["margin"], g["closed"]) == (w, final, margin, closed)
+    assert winner == res["winner"] == 0
+    assert list(out[L.G_FINAL:L.G_FINAL + 2]) == res["final"] == [705, 445]
+    assert out[L.G_MARGIN] == res["margin"] == 260
+
+
+def test_hollywood_shutout_looks_at_its_own_column_g_v_holly():
+    # Seat 0 wins the first hand (10, game 1 only), then seat 1 wins 60 (game 1), 50 (games 1, 2:
+    # game 1 ends 10–110), 70 (games 2, 3: game 2 ends 0–120), 40 (game 3 ends 0–110). Seat 0
+    # scored in game 1's column only, so games 2 and 3 are shutouts (200 instead of 100):
+    #   game 1: 110 + 2 boxes x 20 + 100 = 250 vs 10 + 20 = 30
+    #   game 2: 120 + 2 x 20 + 200 = 360 vs 0;  game 3: 110 + 2 x 20 + 200 = 350 vs 0
+    rules = R.STANDARD.replace(hollywood=True)
+    wins = [(0, 10), (1, 60), (1, 50), (1, 70), (1, 40)]
+    over, entered, winner, out = kernel_ledger_run(rules, wins)
+    _, r_entered, res = reference_ledger_run(rules, wins)
+    assert over and entered == r_entered == [1, 1, 3, 6, 4]
+    g = [res["hollywood"][k] for k in range(3)]
+    assert [x["points"] for x in g] == [[10, 110], [0, 120], [0, 110]]
+    assert [x["shutout"] for x in g] == [False, True, True]
+    assert [x["final"] for x in g] == [[30, 250], [0, 360], [0, 350]]
+    assert [bool(out[L.G_HOLLY + k * L.GH_WIDTH + L.GH_SHUTOUT]) for k in range(3)] == [False, True, True]
+    assert winner == 1 and list(out[L.G_FINAL:L.G_FINAL + 2]) == res["final"] == [30, 960]
+
+
+def test_hollywood_games_from_simulated_hands_g_v_holly():
+    # Every simulated set: recomputing the three columns from the hands table (who won, how much,
+    # in order) gives the games table; entered games follow the n-th-win rule.
+    rules = GAME.build_rules("hollywood")
+    run = GAME.new_run(rules, 2, GAME.strategies(["simple", "knock:max=5"], 2))
+    games, hands = run.play(6, 0, 120, True)
+    for g, rows in hands.groupby("game"):
+        wins = [(int(w), int(p)) if not pd_isna(w) else (-1, 0) for w, p in zip(rows["winner"], rows["points"])]
+        _, entered, res = reference_ledger_run(rules, wins)
+        assert entered == [int(a) + 2 * int(b) + 4 * int(c) for a, b, c in
+                           zip(rows["in_hw1"], rows["in_hw2"], rows["in_hw3"])]
+        row = games.loc[games["game"] == g].iloc[0]
+        for k in range(3):
+            assert [row[f"hw{k + 1}_final_0"], row[f"hw{k + 1}_final_1"]] == res["hollywood"][k]["final"]
+        assert [row["final_0"], row["final_1"]] == res["final"] and row["margin"] == res["margin"]
+
+
+def pd_isna(x) -> bool:
+    import pandas as pd
+
+    return bool(pd.isna(x))
+
+
+# Multi-match to 500 (matches to 100):
+#   match 1: seat 0 wins 60, 50 — 110: 2 hands x 25 + 100 + 100 (seat 1 won no hand) = 250 to 0
+#   match 2: seat 1 30, seat 0 20, seat 1 80 — seat 1 110: seat 1 2 x 25 + 100 = 150; seat 0 25
+#   match 3: seat 0 100: 25 + 100 + 100 → seat 0 500, seat 1 150: over, margin 350
+MATCH_WINS = [(0, 60), (0, 50), (1, 30), (0, 20), (1, 80), (0, 100)]
+
+
+def test_multi_match_points_exact_scores_g_v_match():
+    rules = R.STANDARD.replace(match_target=500)
+    over, _, winner, out = kernel_ledger_run(rules, MATCH_WINS)
+    r_over, _, res = reference_ledger_run(rules, MATCH_WINS)
+    assert over and r_over
+    assert winner == res["winner"] == 0
+    assert list(out[L.G_MATCH_POINTS:L.G_MATCH_POINTS + 2]) == res["final"] == [500, 150]
+    assert list(out[L.G_FINAL:L.G_FINAL + 2]) == [500, 150] and out[L.G_MARGIN] == res["margin"] == 350
+    assert out[L.G_MATCHES] == res["matches"] == 3
+    assert list(out[L.G_MATCHES_WON:L.G_MATCHES_WON + 2]) == res["matches_won"] == [2, 1]
+    assert out[L.G_MATCH_SHUTOUTS] == res["match_shutouts"] == 2
+
+
+def test_multi_match_is_not_over_on_a_tie_g_v_match():
+    # Match target 200. Match 1: seat 0 wins 3 hands, seat 1 2 (seat 0 reaches 100): 175–50.
+    # Match 2: seat 1 wins 3, seat 0 2: 225–225 — both past 200 but tied, so match 3 is played:
+    # seat 0 wins it with one hand, seat 1 none: 225 + 25 + 100 + 100 = 450 to 225.
+    rules = R.STANDARD.replace(match_target=200)
+    wins = [(1, 10), (0, 30), (1, 10), (0, 30), (0, 40),
+            (0, 10), (1, 30), (0, 10), (1, 30), (1, 40),
+            (0, 100)]
+    assert not kernel_ledger_run(rules, wins[:10])[0] and not reference_ledger_run(rules, wins[:10])[0]
+    over, _, winner, out = kernel_ledger_run(rules, wins)
+    _, _, res = reference_ledger_run(rules, wins)
+    assert over and winner == res["winner"] == 0 and res["final"] == [450, 225] and res["matches"] == 3
+    assert list(out[L.G_FINAL:L.G_FINAL + 2]) == [450, 225] and out[L.G_MARGIN] == 225
+    # a void hand (nobody wins) changes nothing
+    assert not kernel_ledger_run(rules, [(0, 60), (-1, 0)])[0]
+
+
+def test_single_match_is_the_game_to_100_g_v_match():
+    # G-V-MATCH single match: play to 100, the winner wins the match — match_target=0, the
+    # standard game: no match columns, and the winner is the seat that reached 100.
+    rules = GAME.build_rules("standard")
+    assert rules.match_target == 0
+    games, hands = GAME.new_run(rules, 2, GAME.strategies(["simple"], 2)).play(2, 0, 100, True)
+    assert "matches" not in games
+    for g in games.itertuples():
+        assert getattr(g, f"points_{g.winner}") >= 100 > getattr(g, f"points_{1 - g.winner}")
+
+
+def test_simulated_multi_match_follows_the_match_rules_g_v_match():
+    rules = GAME.build_rules("match")
+    games, hands = GAME.new_run(rules, 2, GAME.strategies(["simple", "knock:max=4"], 2)).play(8, 0, 80, True)
+    for g, rows in hands.groupby("game"):
+        wins = [(int(w), int(p)) if not pd_isna(w) else (-1, 0) for w, p in zip(rows["winner"], rows["points"])]
+        _, _, res = reference_ledger_run(rules, wins)
+        row = games.loc[games["game"] == g].iloc[0]
+        assert [row["final_0"], row["final_1"]] == res["final"] and row["matches"] == res["matches"]
+        assert max(res["final"]) >= 500
+        # score_<s> restart with every match; the match column counts up from 1
+        assert rows["match"].iloc[0] == 1 and rows["match"].iloc[-1] == row["matches"]
+        first_of_match = rows.groupby("match").head(1)
+        assert (first_of_match[["score_0", "score_1"]].max(axis=1) < 100).all()

@@ -201,9 +201,27 @@ def games_frame(games: np.ndarray, first: int, rules: R.GinRules) -> pd.DataFram
     data["capped"] = games[:, L.G_CAPPED].astype(bool)
     if rules.oklahoma:
         data["doubled_hands"] = games[:, L.G_DOUBLED].astype(np.int32)
-        if rules.oklahoma_boxes:
+        if rules.oklahoma_boxes and not rules.hollywood:
             for s in range(sides):
                 data[f"boxes_{s}"] = games[:, L.G_BOXES + s].astype(np.int32)
+    if rules.hollywood:
+        for k in range(L.N_HOLLY):
+            base = L.G_HOLLY + k * L.GH_WIDTH
+            g = f"hw{k + 1}"
+            data[f"{g}_winner"] = _nullable(games[:, base + L.GH_WINNER])
+            for field, at in (("points", L.GH_POINTS), ("hands_won", L.GH_WON), ("boxes", L.GH_BOXES),
+                              ("final", L.GH_FINAL)):
+                for s in range(2):
+                    data[f"{g}_{field}_{s}"] = games[:, base + at + s].astype(np.int32)
+            data[f"{g}_margin"] = games[:, base + L.GH_MARGIN].astype(np.int32)
+            data[f"{g}_shutout"] = games[:, base + L.GH_SHUTOUT].astype(bool)
+            data[f"{g}_closed_at"] = _nullable(np.where(games[:, base + L.GH_CLOSED] > 0,
+                                                        games[:, base + L.GH_CLOSED], -1), "Int32")
+    if rules.match_target:
+        data["matches"] = games[:, L.G_MATCHES].astype(np.int32)
+        data["match_shutouts"] = games[:, L.G_MATCH_SHUTOUTS].astype(np.int32)
+        for s in range(2):
+            data[f"matches_won_{s}"] = games[:, L.G_MATCHES_WON + s].astype(np.int32)
     return pd.DataFrame(data)
 
 
@@ -252,6 +270,19 @@ def hands_frame(hands: np.ndarray, n_hands: np.ndarray, cap: int, first: int, ru
         data["knock_limit"] = rows[:, o + L.HO_LIMIT].astype(np.int8)
         data["stake"] = rows[:, o + L.HO_STAKE].astype(np.int8)
         data["boxes"] = rows[:, o + L.HO_BOXES].astype(np.int8)
+    if R.R_H_HOLLY in sections:
+        o = sections[R.R_H_HOLLY][0]
+        entered = rows[:, o + L.HH_ENTERED]
+        for k in range(L.N_HOLLY):
+            data[f"in_hw{k + 1}"] = (entered >> k & 1).astype(bool)
+        for k in range(L.N_HOLLY):
+            for s in range(2):
+                data[f"hw{k + 1}_score_{s}"] = rows[:, o + L.HH_SCORES + 2 * k + s].astype(np.int32)
+    if R.R_H_MATCH in sections:
+        o = sections[R.R_H_MATCH][0]
+        data["match"] = rows[:, o + L.HM_MATCH].astype(np.int32)
+        for s in range(2):
+            data[f"match_points_{s}"] = rows[:, o + L.HM_POINTS + s].astype(np.int32)
     return pd.DataFrame(data)
 
 
@@ -319,6 +350,13 @@ class Gin(GameDef):
         # summarize itself, so that summary-only runs can aggregate them (simcards.aggregate).
         if "doubled_hands" in games:
             out["doubled_rate"] = ratio_ci(games["doubled_hands"], hands)
+        if "hw1_winner" in games:  # G-V-HOLLY: who wins each of the three games
+            out["hollywood_win_rate"] = [
+                [wilson(int((games[f"hw{k}_winner"].to_numpy(dtype=np.int64, na_value=-1) == p).sum()), n)
+                 for p in range(2)] for k in range(1, L.N_HOLLY + 1)]
+        if "matches" in games:  # G-V-MATCH
+            out["matches_per_game"] = mean_ci(games["matches"])
+            out["match_shutout_rate"] = ratio_ci(games["match_shutouts"], games["matches"])
         return out
 
     def summary_rows(self, s: dict) -> list[tuple[str, str]]:
@@ -354,6 +392,11 @@ class Gin(GameDef):
         rows = []
         if "doubled_rate" in s:
             rows.append(("hands doubled by a spade knock card (G-V-OKLA)", s["doubled_rate"].pct()))
+        for k, rates in enumerate(s.get("hollywood_win_rate", []), start=1):
+            rows += [(f"Hollywood game {k}: seat {p} wins", est.pct()) for p, est in enumerate(rates)]
+        if "matches_per_game" in s:
+            rows += [("matches per game (G-V-MATCH)", s["matches_per_game"].num(2)),
+                     ("matches won without the loser winning a hand", s["match_shutout_rate"].pct())]
         return rows
 
     def columns(self):
@@ -422,8 +465,24 @@ VARIANT_COLUMNS = {
     "games": {
         "doubled_hands": "G-V-OKLA: hands whose knock card was a spade (scored double)",
         "boxes_<s>": "G-V-OKLA with oklahoma_boxes: seat s's boxes (hands won plus extra boxes), used in final_<s>",
+        "hw<k>_winner": "G-V-HOLLY: the seat that won Hollywood game k (null if still open at the hand cap); "
+                        "with Hollywood, winner/final_<s>/margin are the three games added up",
+        "hw<k>_points_<s>": "G-V-HOLLY: seat s's points in game k's column",
+        "hw<k>_hands_won_<s>": "G-V-HOLLY: hands of seat s entered in game k",
+        "hw<k>_boxes_<s>": "G-V-HOLLY: seat s's boxes in game k (its hands entered there, plus G-V-OKLA extra boxes)",
+        "hw<k>_final_<s>": "G-V-HOLLY: seat s's final score of game k (G-GAME-1/2 on that column)",
+        "hw<k>_margin": "G-V-HOLLY: game k's margin (winner's final minus loser's)",
+        "hw<k>_shutout": "G-V-HOLLY: the loser of game k scored nothing in its column",
+        "hw<k>_closed_at": "G-V-HOLLY: the hand that ended game k",
+        "matches": "G-V-MATCH: matches played (each to game_target); with multi-match, final_<s> are match points",
+        "match_shutouts": "G-V-MATCH: matches whose loser won no hand",
+        "matches_won_<s>": "G-V-MATCH: matches seat s won",
     },
     "hands": {
+        "in_hw<k>": "G-V-HOLLY: the hand's score was entered in Hollywood game k",
+        "hw<k>_score_<s>": "G-V-HOLLY: seat s's running points in game k after the hand",
+        "match": "G-V-MATCH: the match the hand belongs to (score_<s> are the points within it)",
+        "match_points_<s>": "G-V-MATCH: seat s's match points after the hand",
         "knock_card": "G-V-OKLA: the knock card (the upcard, or the second deck's bottom card)",
         "knock_limit": "G-V-OKLA: the hand's knock limit (0: gin only)",
         "stake": "G-V-OKLA: 2 when the knock card is a spade (points are already multiplied), else 1",

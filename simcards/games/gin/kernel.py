@@ -35,7 +35,7 @@ from simcards.rng import rand_below, seed_state, shuffle
 
 # Transcript events (differential tests compare these arrays move for move).
 (EV_DEAL, EV_UPCARD, EV_UPCARD_CHOICE, EV_DRAW, EV_DISCARD, EV_KNOCK, EV_LAST, EV_WALL, EV_LAYOFF,
- EV_HAND_END, EV_SCORE, EV_KNOCK_CARD) = range(12)
+ EV_HAND_END, EV_SCORE, EV_KNOCK_CARD, EV_LEDGER) = range(13)
 LOG_WIDTH = 6 + L.MAX_HAND  # [event, hand, seat, a, b, c, cards...]
 
 # A hand in progress (int64 state array): the piles, then what the deal fixed for the hand.
@@ -45,8 +45,8 @@ S_SIZE = 16
 # Hand result (int64), positions 0/1 at the table: outcome, knocker, winner (-1: none), points
 # (with the stake), deadwood per position, laid-off mask, discards, upcard taker, stock left, boxes.
 (HR_OUTCOME, HR_KNOCKER, HR_WINNER, HR_POINTS, HR_DW0, HR_DW1, HR_LAID, HR_TURNS, HR_UPCARD, HR_STOCK,
- HR_BOXES) = range(11)
-HR_SIZE = 12
+ HR_BOXES, HR_ENTERED, HR_MATCH) = range(13)
+HR_SIZE = 14
 SCRATCH_ENDS = 16
 SCRATCH_MASK = 63  # scratch[63]: the mask whose removal deadwoods scratch[0..51] hold
 
@@ -208,7 +208,23 @@ _LG_WON = _LG_POINTS + L.MAX_SIDES  # per side: hands (deals) won
 _LG_BOXES = _LG_WON + L.MAX_SIDES  # per side: boxes
 _LG_SEAT_POINTS = _LG_BOXES + L.MAX_SIDES  # per seat: points from hands won
 _LG_SEAT_WON = _LG_SEAT_POINTS + L.MAX_SEATS  # per seat: hands won
-_LG_SIZE = _LG_SEAT_WON + L.MAX_SEATS
+# G-V-HOLLY, per game k (3) and side (2): points, boxes, hands entered; per game: open?, winner,
+# the hand that closed it.
+_LG_HW_POINTS = _LG_SEAT_WON + L.MAX_SEATS
+_LG_HW_BOXES = _LG_HW_POINTS + 2 * L.N_HOLLY
+_LG_HW_WON = _LG_HW_BOXES + 2 * L.N_HOLLY
+_LG_HW_OPEN = _LG_HW_WON + 2 * L.N_HOLLY
+_LG_HW_WINNER = _LG_HW_OPEN + L.N_HOLLY
+_LG_HW_CLOSED = _LG_HW_WINNER + L.N_HOLLY
+# G-V-MATCH: the match number, per side match points, matches won, hands won in this match;
+# shutout matches. (_LG_POINTS holds the points of the match in progress.)
+_LG_MATCH_NO = _LG_HW_CLOSED + L.N_HOLLY
+_LG_MP = _LG_MATCH_NO + 1
+_LG_MATCHES_WON = _LG_MP + 2
+_LG_MATCH_HANDS = _LG_MATCHES_WON + 2
+_LG_MATCH_SHUTOUTS = _LG_MATCH_HANDS + 2
+_LG_AFTER = _LG_MATCH_SHUTOUTS + 1  # per side: points toward the target right after the last hand
+_LG_SIZE = _LG_AFTER + L.MAX_SIDES
 _W_COUNTS = _W_LEDGER + _LG_SIZE
 _W_SCRATCH = _W_COUNTS + 8
 _WORK_SIZE = _W_SCRATCH + SCRATCH_SIZE
@@ -544,6 +560,116 @@ def play_hand(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile,
 
 
 @njit(cache=True)
+def start_ledger(ledger, rules):
+    for j in range(_LG_SIZE):
+        ledger[j] = 0
+    for k in range(L.N_HOLLY):
+        ledger[_LG_HW_OPEN + k] = 1
+        ledger[_LG_HW_WINNER + k] = -1
+    ledger[_LG_MATCH_NO] = 1
+
+
+@njit(cache=True)
+def view_score(ledger, side, rules):
+    """The score a player is shown for a side: its points toward the target (G-V-HOLLY: in the
+    first game still open; G-V-MATCH: in the match being played)."""
+    if rules[R.R_HOLLY] != 0:
+        for k in range(L.N_HOLLY):
+            if ledger[_LG_HW_OPEN + k] != 0:
+                return ledger[_LG_HW_POINTS + 2 * k + side]
+    return ledger[_LG_POINTS + side]
+
+
+@njit(cache=True)
+def hollywood_enter(ledger, side, points, boxes, hand_no, rules):
+    """G-V-HOLLY: a hand score goes into game k (1..3) if that game is still open and the side had
+    already won at least k-1 hands of the set; a game closes when a side reaches the target.
+    Returns the bit mask of the games entered."""
+    target = rules[R.R_TARGET]
+    prior = ledger[_LG_WON + side] - 1  # hands won before this one
+    entered = 0
+    for k in range(L.N_HOLLY):
+        if ledger[_LG_HW_OPEN + k] == 0 or prior < k:
+            continue
+        entered |= 1 << k
+        at = 2 * k + side
+        ledger[_LG_HW_POINTS + at] += points
+        ledger[_LG_HW_BOXES + at] += boxes
+        ledger[_LG_HW_WON + at] += 1
+        if ledger[_LG_HW_POINTS + at] >= target:
+            ledger[_LG_HW_OPEN + k] = 0
+            ledger[_LG_HW_WINNER + k] = side
+            ledger[_LG_HW_CLOSED + k] = hand_no
+    return entered
+
+
+@njit(cache=True)
+def settle_match(ledger):
+    """G-V-MATCH: at the end of a match, 25 match points per hand won, 100 for winning the match,
+    100 more when the opponent won no hand in it; the game score and hand counts start again."""
+    w = 0 if ledger[_LG_POINTS] >= ledger[_LG_POINTS + 1] else 1
+    for s in range(2):
+        ledger[_LG_MP + s] += R.MATCH_HAND_POINTS * ledger[_LG_MATCH_HANDS + s]
+    ledger[_LG_MP + w] += R.MATCH_WIN_POINTS
+    if ledger[_LG_MATCH_HANDS + 1 - w] == 0:
+        ledger[_LG_MP + w] += R.MATCH_SHUTOUT_POINTS
+        ledger[_LG_MATCH_SHUTOUTS] += 1
+    ledger[_LG_MATCHES_WON + w] += 1
+    for s in range(2):
+        ledger[_LG_POINTS + s] = 0
+        ledger[_LG_MATCH_HANDS + s] = 0
+    ledger[_LG_MATCH_NO] += 1
+
+
+@njit(cache=True)
+def record_hand(ledger, side, points, boxes, hand_no, rules):
+    """Enter a won hand (side -1: nobody scored) and say whether the game is over: G-GAME-1 (a
+    side reaches the target), G-V-HOLLY (all three games are over) or G-V-MATCH (match points
+    reach the match target at the end of a match). Returns (over, Hollywood games entered)."""
+    entered = 0
+    if side >= 0:
+        ledger[_LG_POINTS + side] += points
+        ledger[_LG_WON + side] += 1
+        ledger[_LG_BOXES + side] += boxes
+        if rules[R.R_HOLLY] != 0:
+            entered = hollywood_enter(ledger, side, points, boxes, hand_no, rules)
+        if rules[R.R_MATCH] > 0:
+            ledger[_LG_MATCH_HANDS + side] += 1
+    for s in range(rules[R.R_SIDES]):
+        ledger[_LG_AFTER + s] = ledger[_LG_POINTS + s]  # (a finished match resets the points)
+    if rules[R.R_HOLLY] != 0:
+        for k in range(L.N_HOLLY):
+            if ledger[_LG_HW_OPEN + k] != 0:
+                return False, entered
+        return True, entered
+    target = rules[R.R_TARGET]
+    reached = False
+    for s in range(rules[R.R_SIDES]):
+        if ledger[_LG_POINTS + s] >= target:
+            reached = True
+    if rules[R.R_MATCH] > 0 and reached:
+        settle_match(ledger)
+        goal = rules[R.R_MATCH]
+        mp0 = ledger[_LG_MP]
+        mp1 = ledger[_LG_MP + 1]
+        return (mp0 >= goal or mp1 >= goal) and mp0 != mp1, entered
+    return reached, entered
+
+
+@njit(cache=True)
+def game_winner(ledger, rules):
+    """The side that won a finished game: the one at the target with the most points (G-GAME-1);
+    G-V-MATCH: the most match points."""
+    if rules[R.R_MATCH] > 0:
+        return 0 if ledger[_LG_MP] > ledger[_LG_MP + 1] else 1
+    best = -1
+    for s in range(rules[R.R_SIDES]):
+        if ledger[_LG_POINTS + s] >= rules[R.R_TARGET] and (best < 0 or ledger[_LG_POINTS + s] > ledger[_LG_POINTS + best]):
+            best = s
+    return best
+
+
+@njit(cache=True)
 def write_hand_row(row, st, hres, ledger, rules):
     """One row of the per-hand table (layout H_*; optional blocks where the rules put them)."""
     s0 = st[S_SEAT0]
@@ -567,44 +693,123 @@ def write_hand_row(row, st, hres, ledger, rules):
     row[L.H_DW] = hres[HR_DW0]
     row[L.H_DW + 1] = hres[HR_DW1]
     for s in range(rules[R.R_SIDES]):
-        row[L.H_SCORES + s] = ledger[_LG_POINTS + s]
+        row[L.H_SCORES + s] = ledger[_LG_AFTER + s]
     at = rules[R.R_H_OKLA]
     if at > 0:
         row[at + L.HO_KNOCK_CARD] = st[S_KCARD]
         row[at + L.HO_LIMIT] = st[S_LIMIT]
         row[at + L.HO_STAKE] = st[S_STAKE]
         row[at + L.HO_BOXES] = hres[HR_BOXES]
+    at = rules[R.R_H_HOLLY]
+    if at > 0:
+        row[at + L.HH_ENTERED] = hres[HR_ENTERED]
+        for j in range(2 * L.N_HOLLY):
+            row[at + L.HH_SCORES + j] = ledger[_LG_HW_POINTS + j]
+    at = rules[R.R_H_MATCH]
+    if at > 0:
+        row[at + L.HM_MATCH] = hres[HR_MATCH]
+        for s in range(2):
+            row[at + L.HM_POINTS + s] = ledger[_LG_MP + s]
 
 
 @njit(cache=True)
-def final_scores(ledger, winner, rules, out_game):
-    """G-GAME-1..3 for sides: each side's points plus its boxes; the winner adds the game bonus
-    (the shutout bonus, or doubles its whole score, when every other side scored nothing). The
-    margin is what the losers pay: the sum of the winner's lead over each of them."""
-    n_sides = rules[R.R_SIDES]
+def log_scores(log, n_log, hand_no, ledger, entered, rules):
+    """The ledger after a hand, for the transcript: per side points and hands won (the entered
+    Hollywood games in c); G-V-HOLLY: each game's two scores; G-V-MATCH: the match points."""
+    for s in range(rules[R.R_SIDES]):
+        n_log = _log(log, n_log, EV_SCORE, hand_no, s, ledger[_LG_POINTS + s], ledger[_LG_WON + s], entered)
+    if rules[R.R_HOLLY] != 0:
+        for k in range(L.N_HOLLY):
+            n_log = _log(log, n_log, EV_LEDGER, hand_no, k, ledger[_LG_HW_POINTS + 2 * k],
+                         ledger[_LG_HW_POINTS + 2 * k + 1], ledger[_LG_HW_OPEN + k])
+    if rules[R.R_MATCH] > 0:
+        n_log = _log(log, n_log, EV_LEDGER, hand_no, ledger[_LG_MATCH_NO], ledger[_LG_MP], ledger[_LG_MP + 1],
+                     ledger[_LG_MATCH_SHUTOUTS])
+    return n_log
+
+
+@njit(cache=True)
+def column_final(points, boxes, n_sides, winner, rules, final):
+    """G-GAME-1..3 for one score column: each side's points plus its boxes; the winner adds the
+    game bonus — the shutout bonus, or twice its whole score, when every other side scored
+    nothing. Fills ``final``; returns (shutout, margin: the sum of the winner's lead over each
+    other side)."""
     box = rules[R.R_BOX]
     shutout = winner >= 0
     for s in range(n_sides):
-        out_game[L.G_FINAL + s] = ledger[_LG_POINTS + s] + box * ledger[_LG_BOXES + s]
-        if s != winner and ledger[_LG_POINTS + s] != 0:
+        final[s] = points[s] + box * boxes[s]
+        if s != winner and points[s] != 0:
             shutout = False
-    if winner >= 0:
-        fw = out_game[L.G_FINAL + winner]
-        if shutout and rules[R.R_SHUTOUT_DOUBLE] != 0:
-            fw = 2 * (fw + rules[R.R_GAME_BONUS])
-        elif shutout:
-            fw += rules[R.R_SHUTOUT_BONUS]
-        else:
-            fw += rules[R.R_GAME_BONUS]
-        out_game[L.G_FINAL + winner] = fw
-        margin = 0
-        for s in range(n_sides):
-            if s != winner:
-                margin += fw - out_game[L.G_FINAL + s]
-        out_game[L.G_MARGIN] = margin
+    if winner < 0:
+        return False, abs(final[0] - final[1])
+    fw = final[winner]
+    if shutout and rules[R.R_SHUTOUT_DOUBLE] != 0:
+        fw = 2 * (fw + rules[R.R_GAME_BONUS])
+    elif shutout:
+        fw += rules[R.R_SHUTOUT_BONUS]
     else:
-        out_game[L.G_MARGIN] = abs(out_game[L.G_FINAL] - out_game[L.G_FINAL + 1])
+        fw += rules[R.R_GAME_BONUS]
+    final[winner] = fw
+    margin = 0
+    for s in range(n_sides):
+        if s != winner:
+            margin += fw - final[s]
+    return shutout, margin
+
+
+@njit(cache=True)
+def game_result(ledger, capped, rules, out_game, tmp):
+    """The game's winner, final scores, shutout and margin (G-GAME-1..3; G-V-HOLLY: the three
+    games' finals added up, each game scored on its own column; G-V-MATCH: match points)."""
+    n_sides = rules[R.R_SIDES]
+    if rules[R.R_HOLLY] != 0:
+        for s in range(2):
+            out_game[L.G_FINAL + s] = 0
+        any_shutout = False
+        for k in range(L.N_HOLLY):
+            base = L.G_HOLLY + k * L.GH_WIDTH
+            w = ledger[_LG_HW_WINNER + k]
+            shutout, margin = column_final(ledger[_LG_HW_POINTS + 2 * k:_LG_HW_POINTS + 2 * k + 2],
+                                           ledger[_LG_HW_BOXES + 2 * k:_LG_HW_BOXES + 2 * k + 2], 2, w, rules, tmp)
+            out_game[base + L.GH_WINNER] = w
+            out_game[base + L.GH_SHUTOUT] = 1 if shutout else 0
+            out_game[base + L.GH_MARGIN] = margin
+            out_game[base + L.GH_CLOSED] = ledger[_LG_HW_CLOSED + k]
+            for s in range(2):
+                out_game[base + L.GH_POINTS + s] = ledger[_LG_HW_POINTS + 2 * k + s]
+                out_game[base + L.GH_BOXES + s] = ledger[_LG_HW_BOXES + 2 * k + s]
+                out_game[base + L.GH_FINAL + s] = tmp[s]
+                out_game[base + L.GH_WON + s] = ledger[_LG_HW_WON + 2 * k + s]
+                out_game[L.G_FINAL + s] += tmp[s]
+            any_shutout = any_shutout or shutout
+        f0 = out_game[L.G_FINAL]
+        f1 = out_game[L.G_FINAL + 1]
+        winner = -1 if capped or f0 == f1 else (0 if f0 > f1 else 1)
+        out_game[L.G_MARGIN] = abs(f0 - f1)
+        out_game[L.G_SHUTOUT] = 1 if any_shutout else 0
+        return winner
+    if rules[R.R_MATCH] > 0:
+        winner = -1 if capped else game_winner(ledger, rules)
+        for s in range(2):
+            out_game[L.G_FINAL + s] = ledger[_LG_MP + s]
+            out_game[L.G_MATCHES_WON + s] = ledger[_LG_MATCHES_WON + s]
+            out_game[L.G_MATCH_POINTS + s] = ledger[_LG_MP + s]
+        out_game[L.G_MATCHES] = ledger[_LG_MATCH_NO] - 1
+        out_game[L.G_MATCH_SHUTOUTS] = ledger[_LG_MATCH_SHUTOUTS]
+        if winner >= 0:
+            out_game[L.G_MARGIN] = ledger[_LG_MP + winner] - ledger[_LG_MP + 1 - winner]
+            out_game[L.G_SHUTOUT] = 1 if ledger[_LG_MP + 1 - winner] == 0 else 0
+        else:
+            out_game[L.G_MARGIN] = abs(ledger[_LG_MP] - ledger[_LG_MP + 1])
+        return winner
+    winner = -1 if capped else game_winner(ledger, rules)
+    shutout, margin = column_final(ledger[_LG_POINTS:_LG_POINTS + n_sides], ledger[_LG_BOXES:_LG_BOXES + n_sides],
+                                   n_sides, winner, rules, tmp)
+    for s in range(n_sides):
+        out_game[L.G_FINAL + s] = tmp[s]
     out_game[L.G_SHUTOUT] = 1 if shutout else 0
+    out_game[L.G_MARGIN] = margin
+    return winner
 
 
 @njit(cache=True)
@@ -646,10 +851,9 @@ def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, lo
     n_log = 0
     dealer = rand_below(rng, 2)  # G-DEAL-1 Decision: the first dealer is a uniform draw
     out_game[L.G_FIRST_DEALER] = dealer
-    target = rules[R.R_TARGET]
+    start_ledger(ledger, rules)
     hand_no = 0
     turns = 0
-    winner = -1
     game_capped = False
     dealer_won = 0
     doubled = 0
@@ -661,8 +865,8 @@ def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, lo
         st[S_SEAT1] = dealer
         st[S_DPOS] = 1
         st[S_DEALER_SEAT] = dealer
-        st[S_SC0] = ledger[_LG_POINTS + 1 - dealer]
-        st[S_SC1] = ledger[_LG_POINTS + dealer]
+        st[S_SC0] = view_score(ledger, 1 - dealer, rules)
+        st[S_SC1] = view_score(ledger, dealer, rules)
         n_log = play_hand(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile, took, discs, passed,
                           my_turns, st, view, opts, ends, idx, hres, scratch, log, n_log)
         outcome = hres[HR_OUTCOME]
@@ -673,19 +877,17 @@ def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, lo
         wpos = hres[HR_WINNER]
         wseat = st[S_SEAT0 + wpos] if wpos >= 0 else -1
         if wseat >= 0:
-            ledger[_LG_POINTS + wseat] += hres[HR_POINTS]
-            ledger[_LG_WON + wseat] += 1
-            ledger[_LG_BOXES + wseat] += hres[HR_BOXES]
             ledger[_LG_SEAT_POINTS + wseat] += hres[HR_POINTS]
             ledger[_LG_SEAT_WON + wseat] += 1
             if wseat == dealer:
                 dealer_won += 1
-        for p in range(2):
-            n_log = _log(log, n_log, EV_SCORE, hand_no, p, ledger[_LG_POINTS + p], ledger[_LG_WON + p], 0)
+        hres[HR_MATCH] = ledger[_LG_MATCH_NO]
+        over, entered = record_hand(ledger, wseat, hres[HR_POINTS], hres[HR_BOXES], hand_no, rules)
+        hres[HR_ENTERED] = entered
+        n_log = log_scores(log, n_log, hand_no, ledger, entered, rules)
         if hand_no <= hand_cap:
             write_hand_row(hands_out[hand_no - 1], st, hres, ledger, rules)
-        if ledger[_LG_POINTS] >= target or ledger[_LG_POINTS + 1] >= target:
-            winner = 0 if ledger[_LG_POINTS] >= target else 1
+        if over:
             break
         if hand_no >= L.HAND_CAP:
             game_capped = True
@@ -699,7 +901,7 @@ def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, lo
                 dealer = 1 - dealer
             else:
                 dealer = wseat
-    final_scores(ledger, winner, rules, out_game)
+    winner = game_result(ledger, game_capped, rules, out_game, scratch[:L.MAX_SIDES])
     out_game[L.G_WINNER] = winner + keep_alive(work) + keep_alive(rng_owner) + keep_alive(log_owner)
     out_game[L.G_HANDS] = hand_no
     out_game[L.G_DEALS] = hand_no
@@ -714,9 +916,10 @@ def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, lo
     out_game[L.G_TURNS] = turns
     out_game[L.G_DEALER_WON] = dealer_won
     out_game[L.G_DOUBLED] = doubled
-    for s in range(2):
-        out_game[L.G_SCORES + s] = ledger[_LG_SEAT_POINTS + s]
-        out_game[L.G_WON + s] = ledger[_LG_SEAT_WON + s]
+    for p in range(rules[R.R_PLAYERS]):
+        out_game[L.G_SCORES + p] = ledger[_LG_SEAT_POINTS + p]
+        out_game[L.G_WON + p] = ledger[_LG_SEAT_WON + p]
+    for s in range(rules[R.R_SIDES]):
         out_game[L.G_SIDE_POINTS + s] = ledger[_LG_POINTS + s]
         out_game[L.G_SIDE_WON + s] = ledger[_LG_WON + s]
         out_game[L.G_BOXES + s] = ledger[_LG_BOXES + s]

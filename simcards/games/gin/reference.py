@@ -26,6 +26,7 @@ from simcards.games.gin.kernel import (
     EV_KNOCK_CARD,
     EV_LAST,
     EV_LAYOFF,
+    EV_LEDGER,
     EV_SCORE,
     EV_UPCARD,
     EV_UPCARD_CHOICE,
@@ -33,7 +34,14 @@ from simcards.games.gin.kernel import (
     LOG_WIDTH,
 )
 from simcards.games.gin.melds import MELD_VARIANTS, VALUE_SCHEMES
-from simcards.games.gin.rules import HAND_SIZE, SPADES, GinRules
+from simcards.games.gin.rules import (
+    HAND_SIZE,
+    MATCH_HAND_POINTS,
+    MATCH_SHUTOUT_POINTS,
+    MATCH_WIN_POINTS,
+    SPADES,
+    GinRules,
+)
 from simcards.rng import new_state, rand_below, shuffle
 
 
@@ -202,6 +210,131 @@ def final_scores(points: list[int], boxes: list[int], winner: int, rules: GinRul
     return final, shutout, sum(final[winner] - final[s] for s in range(len(points)) if s != winner)
 
 
+class Ledger:
+    """The scores a game keeps between hands, per side (a seat, or a team in team play):
+    G-GAME-1/2 (points toward the target, hands won, boxes), G-V-HOLLY (three games at once) and
+    G-V-MATCH (match points over matches to 100)."""
+
+    def __init__(self, rules: GinRules):
+        self.rules = rules
+        n = rules.sides
+        self.points, self.won, self.boxes = [0] * n, [0] * n, [0] * n
+        # G-V-HOLLY: per game, per side
+        self.hw_points = [[0, 0] for _ in range(L.N_HOLLY)]
+        self.hw_boxes = [[0, 0] for _ in range(L.N_HOLLY)]
+        self.hw_won = [[0, 0] for _ in range(L.N_HOLLY)]
+        self.hw_winner = [-1] * L.N_HOLLY
+        self.hw_closed = [0] * L.N_HOLLY
+        # G-V-MATCH
+        self.match_no = 1
+        self.match_points = [0, 0]
+        self.matches_won = [0, 0]
+        self.match_hands = [0, 0]
+        self.match_shutouts = 0
+
+    def view_score(self, side: int) -> int:
+        """What a player is shown as a side's score: points toward the target (G-V-HOLLY: of the
+        first game still open; G-V-MATCH: of the match being played)."""
+        if self.rules.hollywood:
+            for k in range(L.N_HOLLY):
+                if self.hw_winner[k] < 0:
+                    return self.hw_points[k][side]
+        return self.points[side]
+
+    def enter_hollywood(self, side: int, points: int, boxes: int, hand_no: int) -> int:
+        """G-V-HOLLY: a side's first hand win is entered in game 1, its second in games 1 and 2, its
+        third and later in all three — in each game still open (Decision: in game k if it is open
+        and the side had already won at least k-1 hands). A game is over when a side reaches the
+        target. Returns the bit mask of the games entered."""
+        prior = self.won[side] - 1
+        entered = 0
+        for k in range(L.N_HOLLY):
+            if self.hw_winner[k] >= 0 or prior < k:
+                continue
+            entered |= 1 << k
+            self.hw_points[k][side] += points
+            self.hw_boxes[k][side] += boxes
+            self.hw_won[k][side] += 1
+            if self.hw_points[k][side] >= self.rules.game_target:
+                self.hw_winner[k], self.hw_closed[k] = side, hand_no
+        return entered
+
+    def settle_match(self) -> None:
+        """G-V-MATCH: a match is over (a side reached the target): 25 match points per hand won in
+        it, 100 to its winner, 100 more if the loser won no hand; the game score starts again."""
+        w = 0 if self.points[0] >= self.points[1] else 1
+        for s in range(2):
+            self.match_points[s] += MATCH_HAND_POINTS * self.match_hands[s]
+        self.match_points[w] += MATCH_WIN_POINTS
+        if self.match_hands[1 - w] == 0:
+            self.match_points[w] += MATCH_SHUTOUT_POINTS
+            self.match_shutouts += 1
+        self.matches_won[w] += 1
+        self.points, self.match_hands = [0, 0], [0, 0]
+        self.match_no += 1
+
+    def record(self, side: int, points: int, boxes: int, hand_no: int) -> tuple[bool, int]:
+        """Enter a hand won by ``side`` (-1: nobody) and say whether the game is over: G-GAME-1,
+        G-V-HOLLY (all three games over) or G-V-MATCH (the match target reached, no tie, at the end
+        of a match). Returns (over, Hollywood games entered)."""
+        rules, entered = self.rules, 0
+        if side >= 0:
+            self.points[side] += points
+            self.won[side] += 1
+            self.boxes[side] += boxes
+            if rules.hollywood:
+                entered = self.enter_hollywood(side, points, boxes, hand_no)
+            if rules.match_target:
+                self.match_hands[side] += 1
+        self.after = list(self.points)  # the scores right after the hand (a finished match resets them)
+        if rules.hollywood:
+            return all(w >= 0 for w in self.hw_winner), entered
+        reached = max(self.points) >= rules.game_target
+        if rules.match_target and reached:
+            self.settle_match()
+            mp = self.match_points
+            return max(mp) >= rules.match_target and mp[0] != mp[1], entered
+        return reached, entered
+
+    def log(self, game: "ReferenceGame", hand_no: int, entered: int) -> None:
+        for s in range(self.rules.sides):
+            game.log(EV_SCORE, hand_no, s, self.points[s], self.won[s], entered)
+        if self.rules.hollywood:
+            for k in range(L.N_HOLLY):
+                game.log(EV_LEDGER, hand_no, k, *self.hw_points[k], int(self.hw_winner[k] < 0))
+        if self.rules.match_target:
+            game.log(EV_LEDGER, hand_no, self.match_no, *self.match_points, self.match_shutouts)
+
+    def result(self, capped: bool) -> dict:
+        """Winner, final scores, shutout and margin (G-GAME-1..3); G-V-HOLLY: each game scored on
+        its own column (its boxes, its shutout test) and the three finals added up; G-V-MATCH:
+        the match points."""
+        rules = self.rules
+        if rules.hollywood:
+            games = []
+            for k in range(L.N_HOLLY):
+                final, shutout, margin = final_scores(self.hw_points[k], self.hw_boxes[k], self.hw_winner[k], rules)
+                games.append({"winner": self.hw_winner[k], "final": final, "shutout": shutout, "margin": margin,
+                              "closed": self.hw_closed[k], "points": list(self.hw_points[k]),
+                              "boxes": list(self.hw_boxes[k]), "won": list(self.hw_won[k])})
+            total = [sum(g["final"][s] for g in games) for s in range(2)]
+            winner = -1 if capped or total[0] == total[1] else int(total[1] > total[0])
+            return {"winner": winner, "final": total, "shutout": any(g["shutout"] for g in games),
+                    "margin": abs(total[0] - total[1]), "hollywood": games}
+        if rules.match_target:
+            mp = self.match_points
+            winner = -1 if capped else int(mp[1] > mp[0])
+            return {"winner": winner, "final": list(mp), "shutout": winner >= 0 and mp[1 - winner] == 0,
+                    "margin": abs(mp[0] - mp[1]), "matches": self.match_no - 1, "matches_won": list(self.matches_won),
+                    "match_shutouts": self.match_shutouts}
+        winner = -1
+        if not capped:
+            at_target = [s for s in range(rules.sides) if self.points[s] >= rules.game_target]
+            winner = max(at_target, key=lambda s: self.points[s])
+        final, shutout, margin = final_scores(self.points, self.boxes, winner, rules)
+        return {"winner": winner, "final": final, "shutout": shutout, "margin": margin}
+
+
 # ----- the game ----------------------------------------------------------------------------------------
 @dataclass
 class Event:
@@ -229,7 +362,11 @@ class HandRecord:
     knock_card: int = -1
     limit: int = 10
     stake: int = 1
-    scores: list[int] = field(default_factory=list)
+    scores: list[int] = field(default_factory=list)  # per side, after the hand
+    entered: int = 0  # G-V-HOLLY: bit k-1 set when the score went into game k
+    hollywood: list = field(default_factory=list)  # G-V-HOLLY: each game's scores after the hand
+    match: int = 0  # G-V-MATCH: the match the hand was played in
+    match_points: list = field(default_factory=list)
 
 
 @dataclass
@@ -244,6 +381,10 @@ class GameRecord:
     shutout: bool = False
     margin: int = 0
     capped: bool = False
+    hollywood: list = field(default_factory=list)  # G-V-HOLLY: per game, its result
+    matches: int = 0  # G-V-MATCH
+    matches_won: list = field(default_factory=list)
+    match_shutouts: int = 0
     hands: list[HandRecord] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     log: list[list[int]] = field(default_factory=list)
@@ -278,9 +419,7 @@ class ReferenceGame:
         self.rng = new_state(seed, game)
         self.seat_points = [0] * rules.players
         self.seat_won = [0] * rules.players
-        self.points = [0] * rules.sides  # toward the target
-        self.won = [0] * rules.sides
-        self.boxes = [0] * rules.sides
+        self.ledger = Ledger(rules)
         self.record = GameRecord()
         self.decks = list(decks) if decks is not None else None
 
@@ -321,7 +460,7 @@ class ReferenceGame:
 
     def score_view(self, seat: int) -> int:
         """The score a player is shown: its side's points toward the target."""
-        return self.points[seat]
+        return self.ledger.view_score(seat)
 
     def view(self, seat: int, dw: int, taken: int = -1, must: bool = False, first: bool = False) -> np.ndarray:
         """What a player may see (G-INFO-1): own hand, the pile, what the opponent took from it,
@@ -570,48 +709,72 @@ class ReferenceGame:
             self.dealer = 1 - self.dealer
 
     def play(self) -> GameRecord:
-        rules = self.rules
+        rules, ledger = self.rules, self.ledger
         self.dealer = int(rand_below(self.rng, 2))  # G-DEAL-1 Decision: a uniform draw
         self.record.first_dealer = self.dealer
-        winner = -1
         self.hand_no = 0
         while True:
             self.hand_no += 1
+            match = ledger.match_no
             hand = self.play_hand(1 - self.dealer, self.dealer)
             w = hand.winner
             if w >= 0:
-                self.points[w] += hand.points
-                self.won[w] += 1
-                self.boxes[w] += hand.boxes
                 self.seat_points[w] += hand.points
                 self.seat_won[w] += 1
-            hand.scores = list(self.points)
+            over, hand.entered = ledger.record(w, hand.points, hand.boxes, self.hand_no)
+            hand.scores = list(ledger.after)
+            hand.hollywood = [list(p) for p in ledger.hw_points]
+            hand.match, hand.match_points = match, list(ledger.match_points)
             self.record.hands.append(hand)
-            for p in range(2):
-                self.log(EV_SCORE, self.hand_no, p, self.points[p], self.won[p])
-            if w >= 0:
-                self.say("score", self.hand_no, w, f"{hand.outcome}: seat {w} scores "
-                         f"{hand.points} → totals {self.points[0]}–{self.points[1]}")
-            else:
-                self.say("score", self.hand_no, -1,
-                         f"{hand.outcome}: no score; totals {self.points[0]}–{self.points[1]}")
-            if max(self.points) >= rules.game_target:  # G-GAME-1
-                winner = 0 if self.points[0] >= rules.game_target else 1
+            ledger.log(self, self.hand_no, hand.entered)
+            self.say_score(hand)
+            if over:
                 break
             if self.hand_no >= L.HAND_CAP:
                 self.record.capped = True
                 break
             self.next_dealer(w)
-        final, shutout, margin = final_scores(self.points, self.boxes, winner, rules)
-        rec = self.record
-        rec.winner, rec.points, rec.won, rec.final, rec.shutout, rec.margin = (
-            winner, list(self.seat_points), list(self.seat_won), final, shutout, margin)
-        rec.side_points, rec.boxes = list(self.points), list(self.boxes)
-        self.say("game", self.hand_no, winner,
-                 f"seat {winner} wins the game after {self.hand_no} hands: points {self.points[0]}–{self.points[1]}, "
-                 f"hands won {self.won[0]}–{self.won[1]}, with bonuses {final[0]}–{final[1]}"
-                 f"{' (shutout)' if shutout else ''}; margin {margin}")
-        return rec
+        self.finish()
+        return self.record
+
+    def say_score(self, hand: HandRecord) -> None:
+        ledger, n = self.ledger, self.hand_no
+        totals = "–".join(map(str, ledger.after))
+        if hand.winner >= 0:
+            text = f"{hand.outcome}: seat {hand.winner} scores {hand.points} → totals {totals}"
+        else:
+            text = f"{hand.outcome}: no score; totals {totals}"
+        if hand.entered:
+            text += "; entered in Hollywood game " + ", ".join(str(k + 1) for k in range(L.N_HOLLY)
+                                                              if hand.entered >> k & 1)
+            text += " (games " + ", ".join("–".join(map(str, p)) for p in ledger.hw_points) + ")"
+        if self.rules.match_target and ledger.match_no != hand.match:
+            text += (f"; match {hand.match} is over: match points {ledger.match_points[0]}–"
+                     f"{ledger.match_points[1]}")
+        self.say("score", n, hand.winner, text)
+
+    def finish(self) -> None:
+        """G-GAME-1..3 (G-V-HOLLY, G-V-MATCH): the game's result into the record."""
+        ledger, rec = self.ledger, self.record
+        res = ledger.result(rec.capped)
+        rec.winner, rec.final, rec.shutout, rec.margin = res["winner"], res["final"], res["shutout"], res["margin"]
+        rec.points, rec.won = list(self.seat_points), list(self.seat_won)
+        rec.side_points, rec.boxes = list(ledger.points), list(ledger.boxes)
+        rec.hollywood = res.get("hollywood", [])
+        rec.matches, rec.matches_won = res.get("matches", 0), res.get("matches_won", [])
+        rec.match_shutouts = res.get("match_shutouts", 0)
+        finals = "–".join(map(str, rec.final))
+        text = (f"seat {rec.winner} wins the game after {self.hand_no} hands: points "
+                f"{'–'.join(map(str, rec.points))}, hands won {'–'.join(map(str, rec.won))}, ")
+        if self.rules.hollywood:
+            text += "Hollywood games " + "; ".join(
+                f"{k + 1}: seat {g['winner']} {g['final'][0]}–{g['final'][1]}" for k, g in enumerate(rec.hollywood))
+            text += f"; totals {finals}"
+        elif self.rules.match_target:
+            text += f"{rec.matches} matches ({'–'.join(map(str, rec.matches_won))}), match points {finals}"
+        else:
+            text += f"with bonuses {finals}"
+        self.say("game", self.hand_no, rec.winner, text + f"{' (shutout)' if rec.shutout else ''}; margin {rec.margin}")
 
 
 def play_reference(rules: GinRules, sids, params, seed: int, game: int, decide, decks=None) -> GameRecord:
