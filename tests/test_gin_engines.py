@@ -148,6 +148,13 @@ def test_engines_agree_wall_options_g_wall_2_g_wall_3_g_turn_3():
                                                                             "simple"], 4),
     ("four-player", {"players": 6, "oklahoma": True, "game_target": 80}, ["simple"], 4),
     ("four-player", {"players": 8, "hollywood": True, "game_target": 40}, ["simple", "knock:max=4"] * 4, 3),
+    ("tedesco", {}, ["simple", "knock:scale=0.6,spade=2,avoid=3"], 3),
+    ("tedesco", {"knock_card": "second_deck", "oklahoma_boxes": True, "game_target": 100},
+     ["knock:take=3", "simple"], 3),
+    ("tedesco", {"hollywood": False, "ace_value": 1, "last_chance": True}, ["simple", "knock:avoid=4"], 5),
+    ("tedesco-teams", {"game_target": 100}, ["simple", "knock:max=5"], 2),
+    ("tedesco-teams-3", {"game_target": 80}, ["simple"], 2),
+    ("tedesco-teams-4", {"game_target": 60}, ["simple", "knock:scale=0.5"], 2),
 ])
 def test_engines_agree_on_variants(variant, overrides, specs, games):
     # G-V-OKLA, G-V-STRAIGHT, G-V-DEAL11, G-V-HOLLY, G-V-MATCH: both engines, move for move.
@@ -397,7 +404,7 @@ VARIANT_SPECS = ["random", "simple", "knock:scale=0.5,spade=3", "knock:max=4,tak
 @given(seed=st.integers(0, 2**62), game=st.integers(0, 10**9), a=st.sampled_from(VARIANT_SPECS),
        b=st.sampled_from(VARIANT_SPECS), form=st.sampled_from(["oklahoma", "second_deck", "straight", "deal_11",
                                                                  "deal_11+second_deck", "hollywood", "match",
-                                                                 "three", "teams", "teams-of-3"]),
+                                                                 "three", "teams", "teams-of-3", "tedesco"]),
        ace=st.booleans(), spade=st.booleans(), boxes=st.booleans(), last=st.integers(0, 2), gra=st.booleans())
 def test_variant_transcripts_obey_the_rules(seed, game, a, b, form, ace, spade, boxes, last, gra):
     # Section 7 under G-V-OKLA (knock limit and stake from the knock card, G-V-OKLA second deck),
@@ -418,6 +425,9 @@ def test_variant_transcripts_obey_the_rules(seed, game, a, b, form, ace, spade, 
         over |= {"hollywood": True, "game_target": 40 if "random" in (a, b) else 100}
     if form == "match":
         over |= {"match_target": 100 if "random" in (a, b) else 400, "game_target": 20 if "random" in (a, b) else 100}
+    if form == "tedesco":
+        over |= {"oklahoma": True, "ace_upcard_gin_only": False, "round_the_corner": True, "ace_value": 15,
+                 "spade_double": spade, "oklahoma_boxes": boxes}
     if form == "three":
         over |= {"players": 3, "next_dealer": "loser"}
     if form.startswith("teams"):

@@ -657,3 +657,74 @@ def test_four_player_team_game_to_125_without_bonuses_g_v_4p():
             assert dealers[i + 1] == (dealers[i] if scorer[i] < 0 else 1 - scorer[i])
     sim = GAME.strategies(["simple", "knock:max=5"], 4)
     assert [s.spec for s in sim] == ["simple", "knock:max=5", "simple", "knock:max=5"]  # one spec per team
+
+
+# ----- G-V-TED --------------------------------------------------------------------------------------
+def test_tedesco_preset_g_v_ted():
+    # Like Oklahoma (the knock card sets the limit, a spade doubles), aces high or low with runs
+    # turning the corner, an unmelded ace 15, Hollywood to 200; an ace knock card allows 1.
+    t = GAME.build_rules("tedesco")
+    assert (t.oklahoma, t.round_the_corner, t.ace_value, t.hollywood, t.game_target) == (True, True, 15, True, 200)
+    assert tuple(knock_card_terms(parse_cards("Ac")[0], t.encode())) == ref_knock_card_terms(parse_cards("Ac")[0], t) \
+        == (1, 1)
+    assert ref_knock_card_terms(parse_cards("As")[0], t) == (1, 2)
+
+
+def test_tedesco_gin_round_the_corner_doubled_closes_game_1_g_v_ted():
+    # Seat 0: Q♠ K♠ A♠ (a run: the ace is high) · 5♣ 5♦ 5♥ · 9♠ 9♥ 9♦ · 2♣; upcard J♠ (limit 10,
+    # a spade: double). Seat 0 takes it (J-Q-K-A♠), throws the 2♣: gin. The dealer holds A♥ A♦
+    # (15 each, unmelded) 7♠ 6♦ T♣ J♣ 3♥ 4♦ 8♣ 2♠ = 80, no lay-offs on gin: (20 + 80) x 2 = 200,
+    # seat 0's first win — entered in Hollywood game 1 only, which it ends at once (target 200).
+    deck = stack("Qs Ks As 5c 5d 5h 9s 9h 9d 2c", "Ah Ad 7s 6d Tc Jc 3h 4d 8c 2s", "Js")
+    rec = play("tedesco", {}, [deck])
+    h = rec.hands[0]
+    assert (h.limit, h.stake, h.outcome, h.winner, h.points, h.deadwood[1]) == (10, 2, "gin", 0, 200, 80)
+    assert h.entered == 1 and h.hollywood[0] == [200, 0]
+    assert rec.hollywood[0]["winner"] == 0 and rec.hollywood[0]["closed"] == 1
+
+
+def test_tedesco_layoff_round_the_corner_g_v_ted():
+    # Seat 0: J♥ Q♥ K♥ · 5♣ 5♦ 5♥ · 9♠ 9♣ 9♦ · 3♣; upcard 6♦: limit 6. Seat 0 takes the 6♦, throws the
+    # 3♣ and knocks with 6. The dealer (A♥ 2♥ 7♠ 7♦ 4♣ T♣ J♦ Q♠ 8♣ 2♠: 75, the ace counting 15)
+    # lays A♥ 2♥ off on J-Q-K♥ round the corner: 58 left, seat 0 scores 58 - 6 = 52. Under the
+    # standard meld rules the same cards could not be laid off (61 - 6 = 55 with the ace at 1).
+    deck = stack("Jh Qh Kh 5c 5d 5h 9s 9c 9d 3c", "Ah 2h 7s 7d 4c Tc Jd Qs 8c 2s", "6d")
+    h = play("tedesco", {}, [list(deck)]).hands[0]
+    assert (h.limit, h.outcome, h.knocker, h.points) == (6, "knock", 0, 52)
+    assert h.laid == frozenset(parse_cards("Ah 2h")) and h.deadwood == {0: 6, 1: 58}
+    h = play("oklahoma", {"hollywood": True, "game_target": 200}, [list(deck)]).hands[0]
+    assert h.laid == frozenset() and h.points == 61 - 6
+
+
+def test_tedesco_hollywood_to_200_in_simulated_games_g_v_ted():
+    rules = GAME.build_rules("tedesco")
+    games, hands = GAME.new_run(rules, 2, GAME.strategies(["simple", "knock:scale=0.6,spade=2"], 2)).play(
+        3, 0, 60, True)
+    for k in (1, 2, 3):
+        w = games[f"hw{k}_winner"].to_numpy(dtype=np.int64)
+        pts = games[[f"hw{k}_points_0", f"hw{k}_points_1"]].to_numpy()
+        assert (pts[np.arange(len(w)), w] >= 200).all()
+    knocked = hands[hands["knocker"].notna()]
+    assert (knocked["knocker_deadwood"] <= knocked["knock_limit"]).all()
+    aces = hands["knock_card"].astype(str).str.startswith("A")
+    assert (hands.loc[aces, "knock_limit"] == 1).all() and aces.any()
+
+
+@pytest.mark.parametrize("variant, players, target, sweep", [
+    ("tedesco-teams", 4, 200, 0), ("tedesco-teams-3", 6, 300, 25), ("tedesco-teams-4", 8, 400, 50)])
+def test_tedesco_by_teams_g_v_ted(variant, players, target, sweep):
+    # G-V-TED by teams of two (Hollywood to 200), of three (to 300, +25 when all three win their
+    # hands) and of four (+50; Decision: to 400), on team scores without game or box bonuses.
+    rules = GAME.build_rules(variant)
+    assert (rules.players, rules.game_target, rules.sweep_bonus, rules.hollywood) == (players, target, sweep, True)
+    games, hands = GAME.new_run(rules, players, GAME.strategies(["simple"], players)).play(2, 0, 12, True)
+    assert (games["hands"] == games["deals"] * (players // 2)).all()
+    for k in (1, 2, 3):
+        w = games[f"hw{k}_winner"].to_numpy(dtype=np.int64)
+        pts = games[[f"hw{k}_points_0", f"hw{k}_points_1"]].to_numpy()
+        assert (pts[np.arange(len(w)), w] >= target).all()
+    deals = hands.groupby(["game", "hand"]).first()
+    if sweep:
+        swept = games["team_sweeps_0"].sum() + games["team_sweeps_1"].sum()
+        assert swept > 0
+        assert (deals.loc[deals["deal_winner"].notna(), "deal_points"] > 0).all()

@@ -445,7 +445,7 @@ class Gin(GameDef):
         record = play_reference(rules, sids, params, seed, game, decide)
         lines = [f"Gin Rummy ({rules.name}), seed {seed}, game {game}",
                  "strategies: " + ", ".join(f"seat {p}: {s.spec}" for p, s in enumerate(strategies)),
-                 f"seat {record.first_dealer} deals first (G-DEAL-1: a uniform draw)"]
+                 f"{'team' if rules.teams else 'seat'} {record.first_dealer} deals first (G-DEAL-1: a uniform draw)"]
         for ev in record.events:
             indent = "" if ev.kind in ("hand", "game") else "  "
             lines.append(indent + ev.text)

@@ -45,7 +45,7 @@ from simcards.games.gin.layout import (
     V_TARGET,
     V_THIRD_SCORE,
 )
-from simcards.games.gin.melds import VALUES_MV
+from simcards.games.gin.melds import CORNER, VALUES_MV
 from simcards.games.gin.rules import R_MV
 from simcards.rng import rand_below
 
@@ -95,9 +95,9 @@ def wants_card(card, dw10, dw11, after, params, view, rules):
 
 
 @njit(cache=True)
-def danger(card, took):
+def danger(card, took, corner):
     """How many cards the opponent took from the pile meld with ``card`` (same rank, or same
-    suit within two ranks)."""
+    suit within two ranks; round the corner when runs may turn it, G-V-TED)."""
     r = card % 13
     s = card // 13
     count = 0
@@ -105,7 +105,10 @@ def danger(card, took):
         if q != s and (took >> (q * 13 + r)) & 1:
             count += 1
     for d in range(-2, 3):
-        if d != 0 and 0 <= r + d < 13 and (took >> (s * 13 + r + d)) & 1:
+        q = r + d
+        if corner:
+            q %= 13
+        if d != 0 and 0 <= q < 13 and (took >> (s * 13 + q)) & 1:
             count += 1
     return count
 
@@ -122,7 +125,7 @@ def knock_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
             card = opts[a, 0]
             cost = float(opts[a, 1])
             if avoid > 0:
-                cost += avoid * danger(card, took)
+                cost += avoid * danger(card, took, CORNER[rules[R_MV]] != 0)
             rank = card % 13
             # lowest deadwood after the discard (= the highest unmatched card), then the
             # higher rank, then the lower card id (options come by card id)
