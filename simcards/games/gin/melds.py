@@ -11,6 +11,11 @@ A hand is one ``int64`` with bit ``suit * 13 + rank`` set for each card it holds
   solver branches on those ranks only (no set, the 4-set, each 3-of-4) and scores every lane with
   one table lookup.
 
+The lane tables have one row per meld variant (``mv``, below) and are int16, so the row in use
+(16 KB) stays in the L1 cache. The hot solvers are inlined into the kernel (``inline="always"``):
+with the variant index as one more live value LLVM stopped inlining them and the standard game
+ran ~8% slower; inlined, it is ~10% faster than with the old int64 table.
+
 **Tie-break (G-LAY-0 Decision).** When several arrangements reach the minimum, the one laid out
 is the first in this order: ranks with 3+ cards from ace to king, each trying *no set*, then the
 4-set, then the 3-sets leaving out the spade, the heart, the diamond, the club; the rest of every
@@ -140,7 +145,7 @@ def lane_dw(mv, lane):
     return np.int64(LANE_DW[mv, lane])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lanes_deadwood(mask, mv=0):
     """Deadwood of ``mask`` with runs only: four table lookups."""
     return (lane_dw(mv, mask & LANE) + lane_dw(mv, (mask >> 13) & LANE) + lane_dw(mv, (mask >> 26) & LANE)
@@ -216,7 +221,7 @@ COMBO_MAX = 96  # set choices: at most 6 * 6 * 2 for an 11-card hand (6**3 * 2 w
 SCRATCH_SIZE = 64 + COMBO_MAX * 5
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def removal_deadwoods(mask, scratch, mv=0):
     """``deadwood(mask)``, and ``scratch[c] = deadwood(mask minus card c)`` for every card c of
     ``mask`` — in one pass (``scratch`` holds >= SCRATCH_SIZE int64).
@@ -284,7 +289,7 @@ def removal_deadwoods(mask, scratch, mv=0):
     return full
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def deadwood(mask, mv=0):
     """G-MELD-4: the minimum deadwood count of the hand ``mask``."""
     m3 = triple_ranks(mask)
