@@ -20,13 +20,16 @@ from simcards.games.gin.kernel import (
     EV_KNOCK_CARD,
     EV_LAST,
     EV_LAYOFF,
+    EV_MJ_SCORE,
+    EV_PICKUP,
     EV_SCORE,
+    EV_TABLE_LAYOFF,
     EV_UPCARD,
     EV_UPCARD_CHOICE,
     EV_WALL,
     LOG_WIDTH,
 )
-from simcards.games.gin.melds import CORNER, best_arrangement, deadwood, lanes_melded
+from simcards.games.gin.melds import CORNER, VALUES_MV, best_arrangement, deadwood, lanes_melded
 from simcards.games.gin.reference import play_reference
 
 
@@ -90,6 +93,11 @@ def assert_same_game(rules, specs, seed, games):
                 o = sections[R.R_H_HOLLY][0]
                 assert row[o + L.HH_ENTERED] == h.entered
                 assert list(row[o + L.HH_SCORES:o + L.HH_SCORES + 2 * L.N_HOLLY]) == sum(h.hollywood, [])
+            if R.R_H_MJ in sections:  # G-V-MJ, by position
+                o = sections[R.R_H_MJ][0]
+                a, b = h.seats
+                assert list(row[o:o + L.HJ_WIDTH]) == [h.mj_points[a], h.mj_points[b], h.table_value[a],
+                                                       h.table_value[b], h.pickups, h.max_take]
             if R.R_H_MATCH in sections:
                 o = sections[R.R_H_MATCH][0]
                 assert [row[o + L.HM_MATCH], *row[o + L.HM_POINTS:o + L.HM_POINTS + 2]] == [h.match, *h.match_points]
@@ -155,6 +163,9 @@ def test_engines_agree_wall_options_g_wall_2_g_wall_3_g_turn_3():
     ("tedesco-teams", {"game_target": 100}, ["simple", "knock:max=5"], 2),
     ("tedesco-teams-3", {"game_target": 80}, ["simple"], 2),
     ("tedesco-teams-4", {"game_target": 60}, ["simple", "knock:scale=0.5"], 2),
+    ("mahjong", {}, ["simple", "knock:pile=5"], 12),
+    ("mahjong", {"mj_face": 5, "game_target": 250, "next_dealer": "alternate"}, ["random", "simple"], 4),
+    ("mahjong", {"undercut_on_tie": False, "gin_bonus": 10}, ["knock:pile=-5", "knock:avoid=3"], 8),
 ])
 def test_engines_agree_on_variants(variant, overrides, specs, games):
     # G-V-OKLA, G-V-STRAIGHT, G-V-DEAL11, G-V-HOLLY, G-V-MATCH: both engines, move for move.
@@ -544,3 +555,91 @@ def test_knocking_is_optional_and_allowed_from_the_first_turn_g_knock_1():
             earlier = (log[:i, 0] == EV_DISCARD) & (log[:i, 1] == hand) & (log[:i, 2] == seat)
             first_turn += int(earlier.sum() == 1)
     assert declined > 0 and first_turn > 0
+
+
+# ----- G-V-MJ: Mahjong gin transcripts ---------------------------------------------------------------
+def _is_meld(cards: set) -> bool:
+    """G-MELD-1: a set of 3-4 of a rank or a run of 3+ of a suit (aces low)."""
+    ranks = sorted(c % 13 for c in cards)
+    if len(cards) in (3, 4) and len(set(ranks)) == 1:
+        return True
+    return len(cards) >= 3 and len({c // 13 for c in cards}) == 1 and ranks == list(range(ranks[0], ranks[0] + len(cards)))
+
+
+def check_mj_transcript(log, rules, out):
+    """G-V-MJ in a kernel transcript: no knock (only gin), every pickup takes the top N cards and puts
+    the deepest on the table in a meld at once, lay-offs extend table melds, no card taken this turn is
+    discarded, cards are conserved between hands, stock and pile, the table; hands never exceed 11
+    cards before the discard; each player's points are their table cards minus their hand (the gin
+    player adds the hand and the gin bonus)."""
+    mv = rules.meld_variant
+    values = VALUES_MV[mv]
+    hands = {}
+    pile, stock, melds, table, taken = [], 0, [], {}, set()
+    pickups = 0
+    for row in log:
+        ev, hand, seat, a, b, c = (int(x) for x in row[:6])
+        if ev == EV_DEAL:
+            if len(hands) == 2 or not hands:
+                hands, melds, table, pile = {}, [], {}, []
+            hands[seat] = {int(x) for x in row[6:6 + a]}
+            table[seat] = set()
+        elif ev == EV_UPCARD:
+            pile, stock = [a], 31
+        elif ev == EV_PICKUP:
+            n, k, placed = a, b, {x for x in range(52) if c >> x & 1}
+            taken = set(pile[-n:])
+            deepest = pile[-n]
+            del pile[-n:]
+            assert deepest in placed and placed <= hands[seat] | taken  # the deepest goes on the table at once
+            if k == len(melds):
+                assert _is_meld(placed)  # a new meld of the player's cards
+                melds.append(set(placed))
+            else:
+                assert len(placed) == 1 and _is_meld(melds[k] | placed)  # or onto a table meld
+                melds[k] |= placed
+            hands[seat] = (hands[seat] | taken) - placed
+            table[seat] |= placed
+            assert len(hands[seat]) <= 11
+            pickups += 1
+        elif ev == EV_TABLE_LAYOFF:
+            assert a in hands[seat] and _is_meld(melds[b] | {a})  # extends a table meld (anyone's)
+            melds[b].add(a)
+            hands[seat].remove(a)
+            table[seat].add(a)
+        elif ev == EV_DRAW:
+            assert a == 0  # the pile is only ever taken by a pickup
+            stock -= 1
+            taken = set()
+            hands[seat].add(b)
+        elif ev == EV_DISCARD:
+            assert a in hands[seat] and a not in taken  # G-TURN-2 for every card taken this turn
+            assert len(hands[seat]) <= 11
+            hands[seat].remove(a)
+            pile.append(a)
+            taken = set()
+            assert c == deadwood(np.int64(sum(1 << x for x in hands[seat])), mv)
+            on_table = sum(len(m) for m in melds)
+            assert sum(len(h) for h in hands.values()) + len(pile) + stock + on_table == 52  # conserved
+        elif ev == EV_KNOCK:
+            assert b == 0  # G-V-MJ: no knocking, only gin
+        elif ev == EV_MJ_SCORE:
+            hand_value = int(sum(values[x] for x in hands[seat]))
+            table_value = int(sum(values[x] for x in table[seat]))
+            assert b == table_value and c == sum(1 << x for x in table[seat])
+            gin = deadwood(np.int64(sum(1 << x for x in hands[seat])), mv) == 0 and a >= 0 and \
+                a == table_value + hand_value + rules.gin_bonus
+            assert gin or a == table_value - hand_value
+        elif ev == EV_HAND_END:
+            assert L.OUTCOMES[a] in ("gin", "wall", "capped")
+    assert out[L.G_PICKUPS] == pickups
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**62), game=st.integers(0, 10**9),
+       a=st.sampled_from(["random", "simple", "knock:pile=8", "knock:pile=-10"]),
+       b=st.sampled_from(["random", "simple", "knock:pile=3"]), face=st.sampled_from([10, 5]))
+def test_mahjong_transcripts_obey_the_rules_g_v_mj(seed, game, a, b, face):
+    rules = GAME.build_rules("mahjong", {"mj_face": face})
+    log, out, rows = kernel_game(rules, GAME.strategies([a, b], 2), seed, game)
+    check_mj_transcript(log, rules, out)

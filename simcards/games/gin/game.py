@@ -47,6 +47,8 @@ FAMILIES = {
                   "this much"),
             Param("hurry", 0, 0, 1000, "knock at the hand's full limit once an opponent (G-V-3P: also the player "
                   "sitting out) is within this many points of the target (0: never)"),
+            Param("pile", 0, -100, 100, "G-V-MJ: take the top N cards of the pile that gain most (deadwood saved "
+                  "plus value put on the table) when the gain is above this; else draw from the stock"),
         ),
     ),
 }
@@ -226,6 +228,9 @@ def games_frame(games: np.ndarray, first: int, rules: R.GinRules) -> pd.DataFram
             data[f"{g}_shutout"] = games[:, base + L.GH_SHUTOUT].astype(bool)
             data[f"{g}_closed_at"] = _nullable(np.where(games[:, base + L.GH_CLOSED] > 0,
                                                         games[:, base + L.GH_CLOSED], -1), "Int32")
+    if rules.mahjong:
+        data["pickups"] = games[:, L.G_PICKUPS].astype(np.int32)
+        data["multi_pickups"] = games[:, L.G_MULTI_PICKUPS].astype(np.int32)
     if rules.match_target:
         data["matches"] = games[:, L.G_MATCHES].astype(np.int32)
         data["match_shutouts"] = games[:, L.G_MATCH_SHUTOUTS].astype(np.int32)
@@ -273,6 +278,14 @@ def hands_frame(hands: np.ndarray, n_hands: np.ndarray, cap: int, first: int, ru
     for s in range(rules.sides):
         data[f"{score}_{s}"] = rows[:, L.H_SCORES + s].astype(np.int32)
     sections = R.hand_sections(rules)
+    if R.R_H_MJ in sections:
+        o = sections[R.R_H_MJ][0]
+        for field, at in (("mj_points", L.HJ_POINTS), ("table_value", L.HJ_TABLE)):
+            for p in range(2):
+                pos = np.where(rows[:, L.H_SEAT] == p, 0, 1)
+                data[f"{field}_{p}"] = rows[np.arange(len(rows)), o + at + pos].astype(np.int16)
+        data["pickups"] = rows[:, o + L.HJ_PICKUPS].astype(np.int8)
+        data["max_take"] = rows[:, o + L.HJ_MAX_TAKE].astype(np.int8)
     if R.R_H_TEAM in sections:
         o = sections[R.R_H_TEAM][0]
         data["table"] = rows[:, o + L.HT_TABLE].astype(np.int8)
@@ -382,6 +395,9 @@ class Gin(GameDef):
         if teams:  # G-V-TED: deals won at every table
             out["deals_per_game"] = mean_ci(games["deals"])
             out["sweep_rate"] = ratio_ci(games["team_sweeps_0"] + games["team_sweeps_1"], games["deals"])
+        if "pickups" in games:  # G-V-MJ
+            out["pickup_rate"] = ratio_ci(games["pickups"], games["turns"])
+            out["multi_pickup_share"] = ratio_ci(games["multi_pickups"], games["pickups"])
         if "matches" in games:  # G-V-MATCH
             out["matches_per_game"] = mean_ci(games["matches"])
             out["match_shutout_rate"] = ratio_ci(games["match_shutouts"], games["matches"])
@@ -428,6 +444,9 @@ class Gin(GameDef):
         if "sweep_rate" in s:
             rows += [("deals per game (team play)", s["deals_per_game"].num(2)),
                      ("deals a team won at every table", s["sweep_rate"].pct())]
+        if "pickup_rate" in s:
+            rows += [("pile pickups per turn (G-V-MJ)", s["pickup_rate"].pct()),
+                     ("pickups of 2+ cards (of pickups)", s["multi_pickup_share"].pct())]
         if "matches_per_game" in s:
             rows += [("matches per game (G-V-MATCH)", s["matches_per_game"].num(2)),
                      ("matches won without the loser winning a hand", s["match_shutout_rate"].pct())]
@@ -516,6 +535,8 @@ VARIANT_COLUMNS = {
         "team_final_<t>": "team play: team t's final score (points, plus boxes and game bonus if the rules give "
                           "any; G-V-4P: none); margin is the team margin",
         "team_sweeps_<t>": "team play: deals team t won at every table (G-V-TED sweep bonus)",
+        "pickups": "G-V-MJ: pickups from the discard pile (every one puts its deepest card on the table)",
+        "multi_pickups": "G-V-MJ: pickups of two cards or more",
         "matches": "G-V-MATCH: matches played (each to game_target); with multi-match, final_<s> are match points",
         "match_shutouts": "G-V-MATCH: matches whose loser won no hand",
         "matches_won_<s>": "G-V-MATCH: matches seat s won",
@@ -525,6 +546,11 @@ VARIANT_COLUMNS = {
         "hw<k>_score_<s>": "G-V-HOLLY: seat s's running points in game k after the hand",
         "match": "G-V-MATCH: the match the hand belongs to (score_<s> are the points within it)",
         "match_points_<s>": "G-V-MATCH: seat s's match points after the hand",
+        "mj_points_<s>": "G-V-MJ: seat s's points in the hand: its table cards minus its hand (gin: + hand + 25); "
+                         "points is the gin player's",
+        "table_value_<s>": "G-V-MJ: value of the cards seat s put on the table (0 for a void hand)",
+        "pickups": "G-V-MJ: pickups from the pile in the hand",
+        "max_take": "G-V-MJ: most cards taken from the pile at once in the hand",
         "table": "team play: the table (0 .. players/2 - 1); a deal has one row per table",
         "deal_winner": "team play: the team that scored the deal (null: nobody)",
         "deal_points": "team play: what it scored (G-V-4P: the difference of the teams' totals, plus a G-V-TED sweep)",

@@ -21,12 +21,19 @@ from numba import njit, prange
 from simcards.games.gin import layout as L
 from simcards.games.gin import rules as R
 from simcards.games.gin.melds import (
+    LANE,
+    LOW_RANK,
     SCRATCH_SIZE,
+    SET_NOPTS,
+    SET_OPTS,
+    SUIT_BITS,
+    VALUES_MV,
     best_arrangement,
     best_layoff,
     deadwood,
     popcount,
     removal_deadwoods,
+    suits_at,
     value_of_mask,
 )
 from simcards.games.gin.policies import builtin_decide
@@ -35,18 +42,18 @@ from simcards.rng import rand_below, seed_state, shuffle
 
 # Transcript events (differential tests compare these arrays move for move).
 (EV_DEAL, EV_UPCARD, EV_UPCARD_CHOICE, EV_DRAW, EV_DISCARD, EV_KNOCK, EV_LAST, EV_WALL, EV_LAYOFF,
- EV_HAND_END, EV_SCORE, EV_KNOCK_CARD, EV_LEDGER) = range(13)
+ EV_HAND_END, EV_SCORE, EV_KNOCK_CARD, EV_LEDGER, EV_PICKUP, EV_TABLE_LAYOFF, EV_MJ_SCORE) = range(16)
 LOG_WIDTH = 6 + L.MAX_HAND  # [event, hand, seat, a, b, c, cards...]
 
 # A hand in progress (int64 state array): the piles, then what the deal fixed for the hand.
 (S_STOCK, S_PILE_N, S_PILE_MASK, S_TURN, S_HAND, S_LIMIT, S_STAKE, S_KCARD, S_MV, S_SEAT0, S_SEAT1,
- S_DPOS, S_DEALER_SEAT, S_SC0, S_SC1, S_THIRD) = range(16)
-S_SIZE = 16
+ S_DPOS, S_DEALER_SEAT, S_SC0, S_SC1, S_THIRD, S_TAKEN, S_N_MELDS, S_TABLE0, S_TABLE1) = range(20)
+S_SIZE = 20  # S_TAKEN: cards taken from the pile this turn (G-V-MJ); S_TABLE0/1: cards each put on the table
 # Hand result (int64), positions 0/1 at the table: outcome, knocker, winner (-1: none), points
 # (with the stake), deadwood per position, laid-off mask, discards, upcard taker, stock left, boxes.
 (HR_OUTCOME, HR_KNOCKER, HR_WINNER, HR_POINTS, HR_DW0, HR_DW1, HR_LAID, HR_TURNS, HR_UPCARD, HR_STOCK,
- HR_BOXES, HR_ENTERED, HR_MATCH) = range(13)
-HR_SIZE = 14
+ HR_BOXES, HR_ENTERED, HR_MATCH, HR_MJ0, HR_MJ1, HR_TV0, HR_TV1, HR_PICKUPS, HR_MAX_TAKE, HR_MULTI) = range(20)
+HR_SIZE = 20  # HR_MJ0/1: G-V-MJ points per position; HR_TV0/1: value each put on the table
 SCRATCH_ENDS = 16
 SCRATCH_MASK = 63  # scratch[63]: the mask whose removal deadwoods scratch[0..51] hold
 
@@ -201,7 +208,8 @@ _W_OPTS = _W_VIEW + L.VIEW_SIZE
 _W_ENDS = _W_OPTS + L.MAX_OPTIONS * L.OPT_W
 _W_IDX = _W_ENDS + SCRATCH_ENDS * 14
 _W_HRES = _W_IDX + SCRATCH_ENDS
-_W_TRES = _W_HRES + HR_SIZE  # every table's hand result and state, kept until the deal is scored
+_W_MELDS = _W_HRES + HR_SIZE  # G-V-MJ: the table melds
+_W_TRES = _W_MELDS + L.MAX_MELDS  # every table's hand result and state, kept until the deal is scored
 _W_TST = _W_TRES + L.MAX_TABLES * HR_SIZE
 _W_LEDGER = _W_TST + L.MAX_TABLES * S_SIZE
 # The ledger: what the game keeps between hands.
@@ -227,7 +235,8 @@ _LG_MATCH_HANDS = _LG_MATCHES_WON + 2
 _LG_MATCH_SHUTOUTS = _LG_MATCH_HANDS + 2
 _LG_AFTER = _LG_MATCH_SHUTOUTS + 1  # per side: points toward the target right after the last hand
 _LG_SWEEPS = _LG_AFTER + L.MAX_SIDES  # G-V-TED: deals a team won at every table
-_LG_SIZE = _LG_SWEEPS + 2
+_LG_LAST = _LG_SWEEPS + 2  # the side that won the last hand (-1: nobody)
+_LG_SIZE = _LG_LAST + 1
 _W_COUNTS = _W_LEDGER + _LG_SIZE
 _W_SCRATCH = _W_COUNTS + 8
 _WORK_SIZE = _W_SCRATCH + SCRATCH_SIZE
@@ -273,6 +282,9 @@ def set_view(view, p, st, pile, masks, took, discs, passed, my_turns, rules):
     view[L.V_KNOCK_CARD] = st[S_KCARD]
     view[L.V_THIRD_SCORE] = st[S_THIRD]
     view[L.V_PLAYERS] = rules[R.R_PLAYERS]
+    view[L.V_TABLE_MINE] = st[S_TABLE0 + p]
+    view[L.V_TABLE_OPP] = st[S_TABLE0 + o]
+    view[L.V_TABLE] = st[S_TABLE0] | st[S_TABLE1]
 
 
 @njit(cache=True, inline="always")
@@ -308,7 +320,7 @@ def discard_phase(p, taken, must_knock, allow_re, first, st, pile, hands, hand_n
     best = 1 << 30
     for i in range(hand_n[p]):
         c = hands[p, i]
-        if c == taken and not allow_re:
+        if (c == taken or (st[S_TAKEN] >> c) & 1) and not allow_re:
             continue
         dw = scratch[c]
         if must_knock and dw > limit:
@@ -357,6 +369,256 @@ def discard_phase(p, taken, must_knock, allow_re, first, st, pile, hands, hand_n
     return knock == 1, n_log
 
 
+# ----- G-V-MJ: Mahjong gin's pickups, table melds and lay-offs -------------------------------------
+MJ_HAND_LIMIT = 11  # Decision: a pickup may not leave more than 11 cards in hand (before the discard)
+
+
+@njit(cache=True)
+def mj_extends(card, meld):
+    """G-V-MJ: ``card`` extends the table meld ``meld``: the fourth card of a 3-set, or the next card
+    of the run's suit at either end (aces low)."""
+    c0 = popcount((meld & -meld) - 1)
+    r0 = c0 % 13
+    if meld == SUIT_BITS[r0, suits_at(meld, r0)]:  # a set
+        return card % 13 == r0 and popcount(meld) == 3
+    s = c0 // 13
+    if card // 13 != s:
+        return False
+    lane = (meld >> (13 * s)) & LANE
+    lo = LOW_RANK[lane]
+    hi = lo + popcount(lane) - 1
+    r = card % 13
+    return r == lo - 1 or r == hi + 1
+
+
+@njit(cache=True)
+def mj_target(card, melds, n_melds):
+    """The first table meld ``card`` extends (-1: none)."""
+    for k in range(n_melds):
+        if mj_extends(card, melds[k]):
+            return k
+    return -1
+
+
+@njit(cache=True, inline="always")
+def mj_better(m, k, hand, taken, mv, best_dw, best_k, best_m, best_cnt):
+    """One candidate placement ``m`` (onto meld ``k``, -1: a new meld) against the best so far."""
+    rest = hand & ~m
+    if rest & ~taken == 0 or popcount(rest) > MJ_HAND_LIMIT:
+        return best_dw, best_k, best_m, best_cnt
+    dw = deadwood(rest, mv)
+    cnt = popcount(m)
+    if dw < best_dw or (dw == best_dw and (cnt > best_cnt or (cnt == best_cnt and m < best_m))):
+        return dw, k, m, cnt
+    return best_dw, best_k, best_m, best_cnt
+
+
+@njit(cache=True)
+def mj_placement(hand, d, taken, melds, n_melds, mv):
+    """G-V-MJ: where the deepest card ``d`` of a pickup goes on the table, from ``hand`` (the cards
+    held with the ones taken, ``taken``): a new set or run holding ``d`` made of these cards, or
+    ``d`` laid off on a table meld. The placement leaving the least deadwood wins, then the one
+    placing more cards, then the lower card mask; it must leave a card that may be discarded and at
+    most MJ_HAND_LIMIT cards. Returns (deadwood left, meld index or -1 for a new meld, cards
+    placed); no placement: deadwood 1 << 40."""
+    best_dw = np.int64(1) << 40
+    best_k = -1
+    best_m = np.int64(0)
+    best_cnt = 0
+    r = d % 13
+    s = d // 13
+    dbit = np.int64(1) << d
+    sm = suits_at(hand, r)
+    for i in range(SET_NOPTS[sm]):  # sets holding d
+        m = SUIT_BITS[r, SET_OPTS[sm, i]]
+        if m & dbit:
+            best_dw, best_k, best_m, best_cnt = mj_better(m, -1, hand, taken, mv, best_dw, best_k, best_m, best_cnt)
+    lane = (hand >> (13 * s)) & LANE
+    lo0 = r
+    while lo0 > 0 and (lane >> (lo0 - 1)) & 1:
+        lo0 -= 1
+    hi0 = r
+    while hi0 < 12 and (lane >> (hi0 + 1)) & 1:
+        hi0 += 1
+    for lo in range(lo0, r + 1):  # runs holding d
+        for hi in range(max(r, lo + 2), hi0 + 1):
+            m = ((np.int64(1) << (hi - lo + 1)) - 1) << (13 * s + lo)
+            best_dw, best_k, best_m, best_cnt = mj_better(m, -1, hand, taken, mv, best_dw, best_k, best_m, best_cnt)
+    k = mj_target(d, melds, n_melds)  # or onto a table meld
+    if k >= 0:
+        best_dw, best_k, best_m, best_cnt = mj_better(dbit, k, hand, taken, mv, best_dw, best_k, best_m, best_cnt)
+    return best_dw, best_k, best_m
+
+
+@njit(cache=True, inline="always")
+def mj_placeable(hand, d, melds, n_melds):
+    """Can ``d`` go on the table at all (a set or run of 3+ in ``hand``, or a table meld it extends)?
+    A cheap test before the exact placement."""
+    r = d % 13
+    if popcount(suits_at(hand, r)) >= 3:
+        return True
+    lane = (hand >> (13 * (d // 13))) & LANE
+    run = 1
+    q = r - 1
+    while q >= 0 and (lane >> q) & 1:
+        run += 1
+        q -= 1
+    q = r + 1
+    while q <= 12 and (lane >> q) & 1:
+        run += 1
+        q += 1
+    return run >= 3 or mj_target(d, melds, n_melds) >= 0
+
+
+@njit(cache=True)
+def mj_offer(p, first, st, pile, masks, melds, opts, scratch):
+    """The rows of a Mahjong draw decision (``layout.K_PICKUP``): stock (or, on the first turn,
+    declining the upcard), then every N whose deepest card can be placed. Returns the row count."""
+    mv = st[S_MV]
+    hand = masks[p]
+    opts[0, 0] = 0
+    opts[0, 1] = -1
+    opts[0, 2] = deadwood(hand, mv)
+    opts[0, 3] = 0
+    n_opts = 1
+    top_n = st[S_PILE_N]
+    most = 1 if first else min(top_n, L.MAX_OPTIONS - 1)
+    taken = np.int64(0)
+    for n in range(1, most + 1):
+        d = pile[top_n - n]
+        taken |= np.int64(1) << d
+        if popcount(hand | taken) > MJ_HAND_LIMIT + 13 or not mj_placeable(hand | taken, d, melds, st[S_N_MELDS]):
+            continue
+        dw, k, placed = mj_placement(hand | taken, d, taken, melds, st[S_N_MELDS], mv)
+        if dw >= np.int64(1) << 40:
+            continue
+        rest = (hand | taken) & ~placed
+        removal_deadwoods(rest, scratch, mv)
+        scratch[SCRATCH_MASK] = rest
+        after = np.int64(1) << 40
+        m = rest & ~taken
+        while m != 0:
+            low = m & -m
+            m ^= low
+            c = popcount(low - 1)
+            if scratch[c] < after:
+                after = scratch[c]
+        opts[n_opts, 0] = n
+        opts[n_opts, 1] = d
+        opts[n_opts, 2] = after
+        opts[n_opts, 3] = value_of_mask(placed, mv)
+        n_opts += 1
+    return n_opts
+
+
+@njit(cache=True)
+def mj_pickup(p, n, st, pile, hands, hand_n, masks, took, melds, log, n_log):
+    """G-V-MJ: take the top ``n`` cards of the pile and put the deepest on the table at once."""
+    mv = st[S_MV]
+    taken = np.int64(0)
+    for _ in range(n):  # off the pile (the hand takes only what does not go on the table)
+        st[S_PILE_N] -= 1
+        taken |= np.int64(1) << pile[st[S_PILE_N]]
+    st[S_PILE_MASK] &= ~taken
+    took[p] |= taken
+    d = pile[st[S_PILE_N]]  # the deepest card taken
+    _, k, placed = mj_placement(masks[p] | taken, d, taken, melds, st[S_N_MELDS], mv)
+    if k < 0:
+        k = st[S_N_MELDS]
+        melds[k] = 0
+        st[S_N_MELDS] += 1
+    melds[k] |= placed
+    st[S_TABLE0 + p] |= placed
+    m = placed & masks[p]
+    while m != 0:
+        low = m & -m
+        m ^= low
+        remove_card(hands, hand_n, masks, p, popcount(low - 1))
+    m = taken & ~placed
+    while m != 0:
+        low = m & -m
+        m ^= low
+        add_card(hands, hand_n, masks, p, popcount(low - 1))
+    st[S_TAKEN] = taken
+    return _log(log, n_log, EV_PICKUP, st[S_HAND], st[S_SEAT0 + p], n, k, placed)
+
+
+@njit(cache=True)
+def mj_layoffs(p, st, hands, hand_n, masks, melds, log, n_log):
+    """G-V-MJ Decision: before discarding, a player lays off onto the table melds (anyone's) every
+    card that is unmatched in a best arrangement of the hand and extends a meld — lowest card
+    first, again until none is left — keeping a card that may be discarded."""
+    mv = st[S_MV]
+    changed = True
+    while changed:
+        changed = False
+        dw = deadwood(masks[p], mv)
+        for i in range(hand_n[p]):
+            c = hands[p, i]
+            k = mj_target(c, melds, st[S_N_MELDS])
+            if k < 0:
+                continue
+            bit = np.int64(1) << c
+            rest = masks[p] & ~bit
+            if rest & ~st[S_TAKEN] == 0 or deadwood(rest, mv) + VALUES_MV[mv, c] != dw:
+                continue
+            melds[k] |= bit
+            st[S_TABLE0 + p] |= bit
+            remove_card(hands, hand_n, masks, p, c)
+            n_log = _log(log, n_log, EV_TABLE_LAYOFF, st[S_HAND], st[S_SEAT0 + p], c, k, 0)
+            changed = True
+            break
+    return n_log
+
+
+@njit(cache=True)
+def mj_draw(p, first, st, deck, pile, hands, hand_n, masks, took, passed, melds, rules, sids, params, rng,
+            view, opts, scratch, hres, log, n_log, my_turns, discs):
+    """G-V-MJ: a Mahjong draw: the stock, or the top N cards of the pile (the deepest placed on the
+    table at once); then the lay-offs. On the first turn (G-FIRST-1) only the upcard is offered and
+    row 0 declines it. Returns (took from the pile?, n_log)."""
+    n_opts = mj_offer(p, first, st, pile, masks, melds, opts, scratch)
+    set_view(view, p, st, pile, masks, took, discs, passed, my_turns, rules)
+    view[L.V_DW] = opts[0, 2]
+    view[L.V_FIRST] = 1 if first else 0
+    a = ask(L.K_PICKUP, p, st, sids, params, hands, hand_n, opts, n_opts, view, rules, rng)
+    st[S_TAKEN] = 0
+    if a > 0:
+        n = opts[a, 0]
+        n_log = mj_pickup(p, n, st, pile, hands, hand_n, masks, took, melds, log, n_log)
+        hres[HR_PICKUPS] += 1
+        if n > 1:
+            hres[HR_MULTI] += 1
+        if n > hres[HR_MAX_TAKE]:
+            hres[HR_MAX_TAKE] = n
+    elif first:
+        return False, n_log
+    else:
+        passed[p] |= np.int64(1) << pile[st[S_PILE_N] - 1] if st[S_PILE_N] > 0 else np.int64(0)
+        card = draw_stock(p, st, deck, hands, hand_n, masks)
+        n_log = _log(log, n_log, EV_DRAW, st[S_HAND], st[S_SEAT0 + p], 0, card, 0)
+    n_log = mj_layoffs(p, st, hands, hand_n, masks, melds, log, n_log)
+    return a > 0, n_log
+
+
+@njit(cache=True)
+def mj_score(g, st, masks, rules, hres):
+    """G-V-MJ scoring (Decision): each player scores the value of the cards they put on the table
+    minus the value of the cards in their hand; the gin player's hand is all melds and goes on the
+    table too, and adds the gin bonus (25 in the mahjong preset)."""
+    mv = st[S_MV]
+    for q in range(2):
+        table = value_of_mask(st[S_TABLE0 + q], mv)
+        hand = value_of_mask(masks[q], mv)
+        hres[HR_TV0 + q] = table
+        hres[HR_MJ0 + q] = table + hand + rules[R.R_GIN] if q == g else table - hand
+    hres[HR_OUTCOME] = L.O_GIN
+    hres[HR_WINNER] = g
+    hres[HR_KNOCKER] = g
+    hres[HR_POINTS] = hres[HR_MJ0 + g]
+    hres[HR_BOXES] = 1
+
+
 @njit(cache=True)
 def deal_hand(rules, rng, deck, deck2, hands, hand_n, masks, pile, took, discs, passed, my_turns, st, hres,
               log, n_log):
@@ -403,6 +665,10 @@ def deal_hand(rules, rng, deck, deck2, hands, hand_n, masks, pile, took, discs, 
         n_log = _log(log, n_log, EV_UPCARD, hand_no, -1, pile[0], 0, 0)
     st[S_STOCK] = stock_n
     st[S_TURN] = 0
+    st[S_TAKEN] = 0
+    st[S_N_MELDS] = 0
+    st[S_TABLE0] = 0
+    st[S_TABLE1] = 0
     st[S_LIMIT] = rules[R.R_KNOCK]
     st[S_STAKE] = 1
     st[S_KCARD] = -1
@@ -424,7 +690,7 @@ def deal_hand(rules, rng, deck, deck2, hands, hand_n, masks, pile, took, discs, 
 
 @njit(cache=True)
 def first_turn(rules, sids, params, rng, deck, hands, hand_n, masks, pile, took, discs, passed, my_turns, st,
-               view, opts, hres, scratch, log, n_log):
+               view, opts, hres, scratch, melds, log, n_log):
     """The first turn of a hand. G-FIRST-1: the non-dealer, then the dealer, may take the upcard;
     if both decline the non-dealer draws from the stock. G-V-DEAL11: the non-dealer (11 cards)
     only discards. Without an upcard (G-V-OKLA second deck) the non-dealer draws from the stock.
@@ -437,6 +703,25 @@ def first_turn(rules, sids, params, rng, deck, hands, hand_n, masks, pile, took,
     p = nd
     if rules[R.R_DEAL11] != 0:
         pass
+    elif rules[R.R_MJ] != 0:  # G-FIRST-1 with G-V-MJ's pickup: taking the upcard places it on the table
+        taker = -1
+        for k in range(2):
+            q = nd if k == 0 else 1 - nd
+            top = pile[st[S_PILE_N] - 1]
+            took_it, n_log = mj_draw(q, True, st, deck, pile, hands, hand_n, masks, took, passed, melds, rules, sids,
+                                     params, rng, view, opts, scratch, hres, log, n_log, my_turns, discs)
+            n_log = _log(log, n_log, EV_UPCARD_CHOICE, hand_no, st[S_SEAT0 + q], 1 if took_it else 0, top, 0)
+            if took_it:
+                taker = q
+                break
+            passed[q] |= np.int64(1) << top
+        hres[HR_UPCARD] = taker
+        if taker >= 0:
+            p = taker
+        else:
+            card = draw_stock(p, st, deck, hands, hand_n, masks)
+            n_log = _log(log, n_log, EV_DRAW, hand_no, st[S_SEAT0 + p], 0, card, 0)
+            n_log = mj_layoffs(p, st, hands, hand_n, masks, melds, log, n_log)
     elif rules[R.R_UPCARD] != 0:
         taker = -1
         for k in range(2):
@@ -471,7 +756,7 @@ def first_turn(rules, sids, params, rng, deck, hands, hand_n, masks, pile, took,
 
 @njit(cache=True)
 def play_hand(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile, took, discs, passed, my_turns,
-              st, view, opts, ends, idx, hres, scratch, log, n_log):
+              st, view, opts, ends, idx, hres, scratch, melds, log, n_log):
     """One hand at a table (``st`` holds its seats, dealer position, hand number and the players'
     scores) from the shuffle to its result in ``hres``. Returns n_log."""
     hand_no = st[S_HAND]
@@ -481,7 +766,8 @@ def play_hand(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile,
     limit = st[S_LIMIT]
     mv = st[S_MV]
     p, knocked, n_log = first_turn(rules, sids, params, rng, deck, hands, hand_n, masks, pile, took, discs,
-                                   passed, my_turns, st, view, opts, hres, scratch, log, n_log)
+                                   passed, my_turns, st, view, opts, hres, scratch, melds, log, n_log)
+    mj = rules[R.R_MJ] != 0
     capped = False
     while not knocked:
         if st[S_STOCK] <= 2:  # G-WALL-1: the third-last card was drawn and no knock came
@@ -510,6 +796,13 @@ def play_hand(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile,
             capped = True
             break
         p = 1 - p
+        if mj:  # G-V-MJ: the stock or a multi-card pickup, then the lay-offs, then the discard
+            _, n_log = mj_draw(p, False, st, deck, pile, hands, hand_n, masks, took, passed, melds, rules, sids,
+                               params, rng, view, opts, scratch, hres, log, n_log, my_turns, discs)
+            knocked, n_log = discard_phase(p, -1, False, False, 0, st, pile, hands, hand_n, masks, took, discs,
+                                           passed, my_turns, rules, sids, params, rng, view, opts, scratch, log,
+                                           n_log)
+            continue
         top = pile[st[S_PILE_N] - 1]
         top_bit = np.int64(1) << top
         # G-TURN-3: under gra_rediscard a player takes back their own discard only to knock.
@@ -536,7 +829,14 @@ def play_hand(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile,
                                        n_log)
     hres[HR_TURNS] = st[S_TURN]
     hres[HR_STOCK] = st[S_STOCK]
-    if knocked:
+    if knocked and mj:  # G-V-MJ: only gin ends a hand
+        mj_score(p, st, masks, rules, hres)
+        hres[HR_DW0] = deadwood(masks[0], mv)
+        hres[HR_DW1] = deadwood(masks[1], mv)
+        for q in range(2):
+            n_log = _log(log, n_log, EV_MJ_SCORE, hand_no, st[S_SEAT0 + q], hres[HR_MJ0 + q], hres[HR_TV0 + q],
+                         st[S_TABLE0 + q])
+    elif knocked:
         k = p
         d = 1 - p
         k_dw, k_sets = best_arrangement(masks[k], mv)
@@ -630,6 +930,7 @@ def record_hand(ledger, side, points, boxes, hand_no, rules):
     side reaches the target), G-V-HOLLY (all three games are over) or G-V-MATCH (match points
     reach the match target at the end of a match). Returns (over, Hollywood games entered)."""
     entered = 0
+    ledger[_LG_LAST] = side
     if side >= 0:
         ledger[_LG_POINTS + side] += points
         ledger[_LG_WON + side] += 1
@@ -667,8 +968,10 @@ def game_winner(ledger, rules):
         return 0 if ledger[_LG_MP] > ledger[_LG_MP + 1] else 1
     best = -1
     for s in range(rules[R.R_SIDES]):
-        if ledger[_LG_POINTS + s] >= rules[R.R_TARGET] and (best < 0 or ledger[_LG_POINTS + s] > ledger[_LG_POINTS + best]):
-            best = s
+        pts = ledger[_LG_POINTS + s]
+        if pts >= rules[R.R_TARGET] and (best < 0 or pts > ledger[_LG_POINTS + best]
+                                          or (pts == ledger[_LG_POINTS + best] and s == ledger[_LG_LAST])):
+            best = s  # (G-V-MJ: both may reach the target in one hand; a tie goes to the hand's winner)
     return best
 
 
@@ -713,6 +1016,13 @@ def write_hand_row(row, st, hres, ledger, rules, table, deal_side, deal_points):
         row[at + L.HM_MATCH] = hres[HR_MATCH]
         for s in range(2):
             row[at + L.HM_POINTS + s] = ledger[_LG_MP + s]
+    at = rules[R.R_H_MJ]
+    if at > 0:
+        for q in range(2):
+            row[at + L.HJ_POINTS + q] = hres[HR_MJ0 + q]
+            row[at + L.HJ_TABLE + q] = hres[HR_TV0 + q]
+        row[at + L.HJ_PICKUPS] = hres[HR_PICKUPS]
+        row[at + L.HJ_MAX_TAKE] = hres[HR_MAX_TAKE]
     at = rules[R.R_H_TEAM]
     if at > 0:
         row[at + L.HT_TABLE] = table
@@ -749,7 +1059,7 @@ def column_final(points, boxes, n_sides, winner, rules, final):
     shutout = winner >= 0
     for s in range(n_sides):
         final[s] = points[s] + box * boxes[s]
-        if s != winner and points[s] != 0:
+        if s != winner and points[s] > 0:  # (G-V-MJ points may be below 0: "nothing" is 0 or less)
             shutout = False
     if winner < 0:
         return False, abs(final[0] - final[1])
@@ -949,6 +1259,7 @@ def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, lo
     ends = w[_W_ENDS:_W_ENDS + SCRATCH_ENDS * 14].reshape((SCRATCH_ENDS, 14))
     idx = w[_W_IDX:_W_IDX + SCRATCH_ENDS]
     hres = w[_W_HRES:_W_HRES + HR_SIZE]
+    melds = w[_W_MELDS:_W_MELDS + L.MAX_MELDS]
     tres = w[_W_TRES:_W_TRES + L.MAX_TABLES * HR_SIZE].reshape((L.MAX_TABLES, HR_SIZE))
     tst = w[_W_TST:_W_TST + L.MAX_TABLES * S_SIZE].reshape((L.MAX_TABLES, S_SIZE))
     ledger = w[_W_LEDGER:_W_LEDGER + _LG_SIZE]
@@ -973,13 +1284,15 @@ def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, lo
     game_capped = False
     dealer_won = 0
     doubled = 0
+    pickups = 0
+    multi = 0
     while True:
         deal_no += 1
         for t in range(n_tables):
             st[S_HAND] = deal_no
             seat_table(st, t, dealer, deal_no, ledger, rules)
             n_log = play_hand(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile, took, discs,
-                              passed, my_turns, st, view, opts, ends, idx, hres, scratch, log, n_log)
+                              passed, my_turns, st, view, opts, ends, idx, hres, scratch, melds, log, n_log)
             hands_played += 1
             counts[hres[HR_OUTCOME]] += 1
             turns += hres[HR_TURNS]
@@ -992,6 +1305,12 @@ def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, lo
                 ledger[_LG_SEAT_WON + wseat] += 1
                 if wpos == st[S_DPOS]:
                     dealer_won += 1
+                if rules[R.R_MJ] != 0:  # G-V-MJ: the other player scores too (often less than 0)
+                    lseat = st[S_SEAT0 + 1 - wpos]
+                    ledger[_LG_SEAT_POINTS + lseat] += hres[HR_MJ0 + 1 - wpos]
+                    ledger[_LG_POINTS + lseat] += hres[HR_MJ0 + 1 - wpos]
+            pickups += hres[HR_PICKUPS]
+            multi += hres[HR_MULTI]
             for j in range(HR_SIZE):
                 tres[t, j] = hres[j]
             for j in range(S_SIZE):
@@ -1030,6 +1349,8 @@ def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, lo
     out_game[L.G_TURNS] = turns
     out_game[L.G_DEALER_WON] = dealer_won
     out_game[L.G_DOUBLED] = doubled
+    out_game[L.G_PICKUPS] = pickups
+    out_game[L.G_MULTI_PICKUPS] = multi
     for p in range(rules[R.R_PLAYERS]):
         out_game[L.G_SCORES + p] = ledger[_LG_SEAT_POINTS + p]
         out_game[L.G_WON + p] = ledger[_LG_SEAT_WON + p]
@@ -1059,7 +1380,7 @@ def play_batch(seed, first_game, count, rules, sids, params, out_games, out_hand
             play_game(first_game + i, seed, rules, sids, params, out_games[i], rows, hand_cap, empty_log)
 
 
-_ENGINE_FUNCTIONS = ("ask", "discard_phase", "first_turn", "play_hand", "play_game", "play_batch")
+_ENGINE_FUNCTIONS = ("ask", "discard_phase", "mj_draw", "first_turn", "play_hand", "play_game", "play_batch")
 
 
 def make_engine(custom_decide):

@@ -10,14 +10,19 @@ Options offered to a policy are rows ``[a, b, c, d]`` of one table (unused colum
   (also the first discard of the 11-card deal, G-V-DEAL11, with ``view[V_FIRST]`` 1).
 * ``K_KNOCK`` (G-KNOCK-1): ``[0, dw]`` play on, ``[1, dw]`` knock (gin when dw is 0). Offered
   only when dw is within this hand's limit ``view[V_LIMIT]`` (G-V-OKLA: the knock card's value;
-  G-V-STRAIGHT: 0, gin only).
+  G-V-STRAIGHT and G-V-MJ: 0, gin only).
+* ``K_PICKUP`` (G-V-MJ, instead of ``K_UPCARD``/``K_DRAW``): row 0 ``[0, -1, dw]`` = draw from the
+  stock (first turn: decline the upcard), row i ``[N, deepest card, after, placed]`` = take the top
+  N cards of the pile; the deepest goes on the table at once (``placed``: the value put on the
+  table; ``after``: the hand's deadwood after that and the best legal discard).
 
 A decision with a single legal option is not asked (both engines skip it the same way).
 """
 
 MAX_HAND = 12
 OPT_W = 4
-MAX_OPTIONS = 12
+MAX_OPTIONS = 16
+MAX_MELDS = 20  # G-V-MJ: melds on the table
 MAX_SEATS = 8  # teams of four (G-V-TED)
 MAX_TABLES = 4
 MAX_SIDES = 3  # seats of the three-player game (G-V-3P), else two (seats or teams)
@@ -26,8 +31,8 @@ N_HOLLY = 3  # G-V-HOLLY
 TURN_CAP = 400  # discards per hand before the hand is stopped (scored as void, counted)
 HAND_CAP = 5000  # hands (deals) per game before the game is stopped (counted)
 
-K_UPCARD, K_DRAW, K_DISCARD, K_KNOCK, K_LAST = range(5)
-DECISION_NAMES = ("upcard", "draw", "discard", "knock", "last_chance")
+K_UPCARD, K_DRAW, K_DISCARD, K_KNOCK, K_LAST, K_PICKUP = range(6)
+DECISION_NAMES = ("upcard", "draw", "discard", "knock", "last_chance", "pickup")
 
 # The view a policy receives (int64). Masks are 52-bit card masks (bit = face id).
 V_SEAT = 0  # the deciding player's seat
@@ -54,6 +59,9 @@ V_STAKE = 20  # the hand's score multiplier (G-V-OKLA: 2 with a spade knock card
 V_KNOCK_CARD = 21  # G-V-OKLA: the knock card (-1 when not Oklahoma)
 V_THIRD_SCORE = 22  # G-V-3P: the score of the player sitting out (-1 otherwise)
 V_PLAYERS = 23  # players in the game
+V_TABLE_MINE = 24  # G-V-MJ: cards this player put on the table (they score for it)
+V_TABLE_OPP = 25  # G-V-MJ: cards the opponent put on the table
+V_TABLE = 26  # G-V-MJ: every card in a table meld
 VIEW_SIZE = 32
 
 # Hand outcomes.
@@ -63,8 +71,9 @@ OUTCOMES = ("knock", "gin", "undercut", "wall", "tie", "capped")
 # Per-game result columns (int64). Per-seat blocks hold MAX_SEATS slots; per-side blocks
 # MAX_SIDES (a side is a seat with two or three players, a team in team play).
 (G_WINNER, G_HANDS, G_SCORED, G_FIRST_DEALER, G_KNOCKS, G_GINS, G_UNDERCUTS, G_WALLS, G_TIES,
- G_CAPPED_HANDS, G_CAPPED, G_TURNS, G_SHUTOUT, G_MARGIN, G_DEALER_WON, G_DOUBLED, G_DEALS) = range(17)
-G_SCORES = 17  # points from hands won, without bonuses, per seat
+ G_CAPPED_HANDS, G_CAPPED, G_TURNS, G_SHUTOUT, G_MARGIN, G_DEALER_WON, G_DOUBLED, G_DEALS, G_PICKUPS,
+ G_MULTI_PICKUPS) = range(19)
+G_SCORES = 19  # points from hands won, without bonuses, per seat (G-V-MJ: every hand's points)
 G_WON = G_SCORES + MAX_SEATS  # hands won, per seat
 G_SIDE_POINTS = G_WON + MAX_SEATS  # points toward the target, per side
 G_SIDE_WON = G_SIDE_POINTS + MAX_SIDES  # hands (deals) won, per side
@@ -102,3 +111,7 @@ HM_MATCH, HM_POINTS = 0, 1  # G-V-MATCH: match number, running match points per 
 HM_WIDTH = 3
 HT_TABLE, HT_DEAL_WINNER, HT_DEAL_POINTS = range(3)  # team play: table, the deal's scoring team and points
 HT_WIDTH = 3
+# G-V-MJ, per position: the hand's points, the value of the cards the player put on the table; then
+# the hand's pile pickups and the most cards taken at once.
+HJ_POINTS, HJ_TABLE, HJ_PICKUPS, HJ_MAX_TAKE = 0, 2, 4, 5
+HJ_WIDTH = 6

@@ -23,7 +23,9 @@ Families:
   ``scale`` knocks at a fraction of the hand's knock limit (G-V-OKLA: the limit is the knock
   card's value), ``spade`` lowers the threshold on a doubled hand (a spade knock card doubles the
   cost of an undercut too), ``hurry`` knocks at the full limit once an opponent — under G-V-3P
-  also the player sitting out, who plays the next hand — is within ``hurry`` points of the target. Under straight gin (G-V-STRAIGHT) the limit is 0, so every family
+  also the player sitting out, who plays the next hand — is within ``hurry`` points of the target.
+  Mahjong gin (G-V-MJ) has no knock; its multi-card pickup takes the N cards that gain most
+  (deadwood saved plus the value put on the table) when the gain beats ``pile`` points. Under straight gin (G-V-STRAIGHT) the limit is 0, so every family
   knocks only with gin; the 11-card first discard (G-V-DEAL11) is an ordinary discard decision.
 """
 
@@ -35,6 +37,7 @@ from numba import njit
 from simcards.games.gin.layout import (
     K_DISCARD,
     K_KNOCK,
+    K_PICKUP,
     V_DW,
     V_LIMIT,
     V_MY_TURNS,
@@ -54,9 +57,9 @@ SID_SIMPLE = 1
 SID_KNOCK = 2
 FIRST_CUSTOM_SID = 100
 
-P_MAX, P_DROP, P_GIN_AFTER, P_GIN_STOCK, P_AVOID, P_TAKE, P_SCALE, P_SPADE, P_HURRY = range(9)
+P_MAX, P_DROP, P_GIN_AFTER, P_GIN_STOCK, P_AVOID, P_TAKE, P_SCALE, P_SPADE, P_HURRY, P_PILE = range(10)
 NEVER = 99.0
-SIMPLE_PARAMS = np.array([10.0, 0.0, NEVER, 0.0, 0.0, NEVER, 1.0, 0.0, 0.0])
+SIMPLE_PARAMS = np.array([10.0, 0.0, NEVER, 0.0, 0.0, NEVER, 1.0, 0.0, 0.0, 0.0])
 
 
 @njit(cache=True)
@@ -114,6 +117,20 @@ def danger(card, took, corner):
 
 
 @njit(cache=True)
+def pickup_choice(params, opts, n_opts):
+    """G-V-MJ: take the top N cards of the pile whose pickup gains most — deadwood saved plus the
+    value put on the table — if that beats ``pile`` points; else draw from the stock (row 0)."""
+    best = 0
+    best_gain = params[P_PILE]
+    for a in range(1, n_opts):
+        gain = float(opts[0, 2] - opts[a, 2] + opts[a, 3])
+        if gain > best_gain:
+            best = a
+            best_gain = gain
+    return best
+
+
+@njit(cache=True)
 def knock_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     if kind == K_DISCARD:
         avoid = params[P_AVOID]
@@ -136,6 +153,8 @@ def knock_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
         return best
     if kind == K_KNOCK:
         return 1 if opts[1, 1] <= knock_threshold(params, view) else 0
+    if kind == K_PICKUP:
+        return pickup_choice(params, opts, n_opts)
     # K_UPCARD, K_DRAW, K_LAST: option 1 takes the card opts[1, 1]
     return 1 if wants_card(opts[1, 1], view[V_DW], opts[1, 2], opts[1, 3], params, view, rules) else 0
 

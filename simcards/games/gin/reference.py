@@ -27,7 +27,10 @@ from simcards.games.gin.kernel import (
     EV_LAST,
     EV_LAYOFF,
     EV_LEDGER,
+    EV_MJ_SCORE,
+    EV_PICKUP,
     EV_SCORE,
+    EV_TABLE_LAYOFF,
     EV_UPCARD,
     EV_UPCARD_CHOICE,
     EV_WALL,
@@ -202,7 +205,7 @@ def final_scores(points: list[int], boxes: list[int], winner: int, rules: GinRul
     final = [points[s] + rules.box_bonus * boxes[s] for s in range(len(points))]
     if winner < 0:
         return final, False, abs(final[0] - final[1])
-    shutout = all(points[s] == 0 for s in range(len(points)) if s != winner)
+    shutout = all(points[s] <= 0 for s in range(len(points)) if s != winner)  # (G-V-MJ points may be < 0)
     if shutout and rules.shutout == "double":
         final[winner] = 2 * (final[winner] + rules.game_bonus)
     else:
@@ -278,6 +281,7 @@ class Ledger:
         G-V-HOLLY (all three games over) or G-V-MATCH (the match target reached, no tie, at the end
         of a match). Returns (over, Hollywood games entered)."""
         rules, entered = self.rules, 0
+        self.last = side
         if side >= 0:
             self.points[side] += points
             self.won[side] += 1
@@ -330,7 +334,8 @@ class Ledger:
         winner = -1
         if not capped:
             at_target = [s for s in range(rules.sides) if self.points[s] >= rules.game_target]
-            winner = max(at_target, key=lambda s: self.points[s])
+            # (G-V-MJ: both may reach the target in one hand; a tie goes to the hand's winner)
+            winner = max(at_target, key=lambda s: (self.points[s], s == self.last))
         final, shutout, margin = final_scores(self.points, self.boxes, winner, rules)
         return {"winner": winner, "final": final, "shutout": shutout, "margin": margin}
 
@@ -367,6 +372,11 @@ class HandRecord:
     hollywood: list = field(default_factory=list)  # G-V-HOLLY: each game's scores after the hand
     match: int = 0  # G-V-MATCH: the match the hand was played in
     match_points: list = field(default_factory=list)
+    mj_points: dict = field(default_factory=dict)  # G-V-MJ: each seat's points in the hand
+    table_value: dict = field(default_factory=dict)  # G-V-MJ: the value each put on the table
+    pickups: int = 0  # G-V-MJ: pile pickups, the most cards taken at once, pickups of 2+ cards
+    max_take: int = 0
+    multi_pickups: int = 0
     table: int = 0  # team play: the table, and the deal's scoring team and points
     deal_side: int = -1
     deal_points: int = 0
@@ -499,6 +509,10 @@ class ReferenceGame:
         v[L.V_KNOCK_CARD] = self.knock_card
         v[L.V_THIRD_SCORE] = self.ledger.view_score(self.dealer_seat) if self.rules.players == 3 else -1
         v[L.V_PLAYERS] = self.rules.players
+        if self.rules.mahjong:
+            v[L.V_TABLE_MINE] = _mask(self.on_table[seat])
+            v[L.V_TABLE_OPP] = _mask(self.on_table[o])
+            v[L.V_TABLE] = _mask(self.on_table[seat] | self.on_table[o])
         return v
 
     def take_option(self, seat: int, card: int, may_rediscard: bool) -> tuple[int, int, int, int]:
@@ -528,7 +542,7 @@ class ReferenceGame:
         hand = self.hands[seat]
         options = []
         for c in sorted(hand):
-            if c == taken and not may_rediscard:
+            if (c == taken or c in self.taken_now) and not may_rediscard:
                 continue
             dw = self.dw(hand - {c})
             if must_knock and dw > limit:
@@ -582,7 +596,7 @@ class ReferenceGame:
             self.pile.append(self.stock.pop())
             self.log(EV_UPCARD, n, -1, self.pile[0])
             self.say("upcard", n, -1, f"upcard {card_code(self.pile[0])}; {len(self.stock)} cards in the stock")
-        self.limit = 0 if rules.straight else rules.knock_limit
+        self.limit = 0 if rules.straight or rules.mahjong else rules.knock_limit  # G-V-STRAIGHT, G-V-MJ: gin only
         self.stake, self.knock_card = 1, -1
         if rules.oklahoma:
             self.knock_card = int(second_deck[0]) if second_deck is not None else self.pile[0]
@@ -591,6 +605,135 @@ class ReferenceGame:
             self.say("knock card", n, -1, f"knock card {card_code(self.knock_card)}: "
                      + ("gin only" if self.limit == 0 else f"knock with {self.limit} or less")
                      + (", the hand counts double" if self.stake > 1 else ""))
+
+    # --- G-V-MJ: Mahjong gin ------------------------------------------------------------------------------
+    @staticmethod
+    def extends(card: int, meld: set) -> bool:
+        """G-V-MJ: ``card`` extends a table meld: the fourth card of a 3-set, or the next card of the
+        run's suit at either end (aces low)."""
+        ranks = {rank(c) for c in meld}
+        if len(ranks) == 1:
+            return len(meld) == 3 and rank(card) in ranks
+        return suit(card) == suit(next(iter(meld))) and rank(card) in (min(ranks) - 1, max(ranks) + 1)
+
+    def meld_for(self, card: int) -> int:
+        return next((k for k, m in enumerate(self.melds) if self.extends(card, m)), -1)
+
+    def placement(self, cards: set, d: int, taken: set) -> tuple[int, int, frozenset] | None:
+        """G-V-MJ: where the deepest card ``d`` of a pickup goes on the table: a new set or run
+        holding it, from the player's cards (``cards``, the ones taken included), or onto a table
+        meld. The least deadwood left wins, then the most cards placed, then the lower card mask;
+        a card that may be discarded must stay, and at most 11 cards (Decision). None: no way."""
+        same_rank = [c for c in cards if rank(c) == rank(d)]
+        options = []
+        if len(same_rank) >= 3:
+            options.append(frozenset(same_rank))
+        if len(same_rank) == 4:
+            options += [frozenset(same_rank) - {c} for c in same_rank if c != d]
+        lo = hi = rank(d)
+        while lo > 0 and suit(d) * 13 + lo - 1 in cards:
+            lo -= 1
+        while hi < 12 and suit(d) * 13 + hi + 1 in cards:
+            hi += 1
+        options += [frozenset(suit(d) * 13 + q for q in range(a, b + 1))
+                    for a in range(lo, rank(d) + 1) for b in range(max(rank(d), a + 2), hi + 1)]
+        best = None
+        k_lay = self.meld_for(d)
+        for placed, k in [(m, -1) for m in options] + ([(frozenset({d}), k_lay)] if k_lay >= 0 else []):
+            rest = cards - placed
+            if not rest - taken or len(rest) > 11:
+                continue
+            key = (self.dw(rest), -len(placed), _mask(placed))
+            if best is None or key < best[0]:
+                best = (key, k, placed)
+        return None if best is None else (best[0][0], best[1], best[2])
+
+    def pickup_options(self, seat: int, first: bool) -> list[tuple[int, ...]]:
+        """The rows of the Mahjong draw decision (``layout.K_PICKUP``): the stock (first turn: decline
+        the upcard), then each N whose deepest card can be placed: [N, deepest, deadwood after the
+        placement and the best legal discard, value placed]."""
+        hand = self.hands[seat]
+        rows = [(0, -1, self.dw(hand), 0)]
+        for n in range(1, (1 if first else min(len(self.pile), L.MAX_OPTIONS - 1)) + 1):
+            taken = set(self.pile[-n:])
+            d = self.pile[-n]
+            where = self.placement(hand | taken, d, taken)
+            if where is None:
+                continue
+            rest = (hand | taken) - where[2]
+            after = min(self.dw(rest - {c}) for c in rest - taken)
+            rows.append((n, d, after, sum(value(c, self.mv) for c in where[2])))
+        return rows
+
+    def mahjong_draw(self, seat: int, first: bool) -> bool:
+        """G-V-MJ: draw from the stock, or take the top N cards of the pile and put the deepest on
+        the table at once; then lay off. On the first turn (G-FIRST-1) only the upcard is offered and
+        declining it draws nothing. Returns whether the player took from the pile."""
+        n_hand = self.hand_no
+        options = self.pickup_options(seat, first)
+        view = self.view(seat, options[0][2], first=first)
+        a = self.ask(L.K_PICKUP, seat, options, view)
+        self.taken_now = set()
+        if a > 0:
+            n = options[a][0]
+            taken = {self.pile.pop() for _ in range(n)}
+            self.took[seat] |= taken
+            d = options[a][1]
+            _, k, placed = self.placement(self.hands[seat] | taken, d, taken)
+            if k < 0:
+                self.melds.append(set())
+                k = len(self.melds) - 1
+            self.melds[k] |= placed
+            self.on_table[seat] |= placed
+            self.hands[seat] = (self.hands[seat] | taken) - placed
+            self.taken_now = taken
+            self.log(EV_PICKUP, n_hand, seat, n, k, _mask(placed))
+            self.pickups += 1
+            self.multi_pickups += n > 1
+            self.max_take = max(self.max_take, n)
+            self.say("pickup", n_hand, seat, f"seat {seat} takes {n} card{'s' if n > 1 else ''} from the pile, "
+                     f"down to {card_code(d)}, and puts {show(placed)} on the table")
+        elif first:
+            return False
+        else:
+            if self.pile:
+                self.passed[seat].add(self.pile[-1])
+            card = self.draw_stock(seat)
+            self.log(EV_DRAW, n_hand, seat, 0, card)
+            self.say("draw", n_hand, seat, f"seat {seat} draws from the stock ({card_code(card)})")
+        self.mahjong_layoffs(seat)
+        return a > 0
+
+    def mahjong_layoffs(self, seat: int) -> None:
+        """G-V-MJ Decision: before discarding, lay off onto the table melds (anyone's) every card that
+        is unmatched in a best arrangement of the hand and extends a meld, lowest card first, again
+        until none is left, keeping a card that may be discarded."""
+        while True:
+            hand = self.hands[seat]
+            dw = self.dw(hand)
+            for c in sorted(hand):
+                k = self.meld_for(c)
+                if k < 0 or not (hand - {c}) - self.taken_now or self.dw(hand - {c}) + value(c, self.mv) != dw:
+                    continue
+                self.melds[k].add(c)
+                self.on_table[seat].add(c)
+                hand.remove(c)
+                self.log(EV_TABLE_LAYOFF, self.hand_no, seat, c, k)
+                self.say("lay off", self.hand_no, seat, f"seat {seat} lays {card_code(c)} off on {show(self.melds[k])}")
+                break
+            else:
+                return
+
+    def mahjong_score(self, gin: int) -> dict:
+        """G-V-MJ (Decision): each player scores the cards they put on the table minus the cards in
+        their hand; the gin player's hand, all melds, goes on the table and adds the gin bonus."""
+        points = {}
+        for q in self.table:
+            table = sum(value(c, self.mv) for c in self.on_table[q])
+            hand = sum(value(c, self.mv) for c in self.hands[q])
+            points[q] = table + hand + self.rules.gin_bonus if q == gin else table - hand
+            self.log(EV_MJ_SCORE, self.hand_no, q, points[q], table, _mask(self.on_table[q]))
+        return points
 
     def first_turn(self, first: int, second: int) -> tuple[int, bool, int]:
         """G-FIRST-1: the non-dealer, then the dealer, may take the upcard; if both decline the
@@ -601,6 +744,22 @@ class ReferenceGame:
         taker, taken, seat = -1, -1, first
         if self.rules.deal_11:
             self.say("first", n, seat, f"seat {seat} holds 11 cards and starts by discarding")
+        elif self.rules.mahjong:  # G-FIRST-1 with G-V-MJ's pickup: the upcard goes on the table at once
+            for q in (first, second):
+                top = self.pile[-1]
+                took_it = self.mahjong_draw(q, True)
+                self.log(EV_UPCARD_CHOICE, n, q, int(took_it), top)
+                if took_it:
+                    taker = seat = q
+                    break
+                self.passed[q].add(top)
+                self.say("pass", n, q, f"seat {q} declines the upcard {card_code(top)}")
+            if taker < 0:
+                card = self.draw_stock(seat)
+                self.log(EV_DRAW, n, seat, 0, card)
+                self.say("draw", n, seat, f"seat {seat} draws from the stock ({card_code(card)})")
+                self.mahjong_layoffs(seat)
+            return seat, self.discard_and_knock(seat, -1, False, False, True), taker
         elif self.rules.upcard:
             for q in (first, second):
                 top = self.pile[-1]
@@ -633,6 +792,10 @@ class ReferenceGame:
         self.passed = {first: set(), second: set()}
         self.my_turns = {first: 0, second: 0}
         self.turn = 0
+        self.melds: list[set] = []  # G-V-MJ: the melds on the table
+        self.on_table = {first: set(), second: set()}  # G-V-MJ: the cards each player put there
+        self.taken_now: set = set()
+        self.pickups, self.multi_pickups, self.max_take = 0, 0, 0
         gra = rules.gra_rediscard
         seat, knocked, taker = self.first_turn(first, second)
         capped = False
@@ -662,6 +825,10 @@ class ReferenceGame:
                 self.say("cap", n, -1, f"the hand hit the turn cap ({L.TURN_CAP} discards); scored as void")
                 break
             seat = self.opponent(seat)
+            if rules.mahjong:  # G-V-MJ: the stock or a pickup, the lay-offs, the discard
+                self.mahjong_draw(seat, False)
+                knocked = self.discard_and_knock(seat, -1, False, False, False)
+                continue
             top = self.pile[-1]
             # G-TURN-3: with gra_rediscard one's own discard comes back only to knock.
             must = gra and top in self.discarded[seat]
@@ -682,7 +849,13 @@ class ReferenceGame:
             knocked = self.discard_and_knock(seat, taken, must and d == 1, gra, False)
         deadwoods = {p: self.dw(self.hands[p]) for p in (first, second)}
         outcome, winner, points, boxes, laid, knocker = ("capped" if capped else "wall"), -1, 0, 0, frozenset(), -1
-        if knocked:
+        mj_points = {}
+        if knocked and rules.mahjong:
+            mj_points = self.mahjong_score(seat)
+            outcome, winner, knocker, points, boxes = "gin", seat, seat, mj_points[seat], 1
+            self.say("gin", n, seat, f"seat {seat} goes gin: " + ", ".join(
+                f"seat {q} {mj_points[q]:+d}" for q in (first, second)))
+        elif knocked:
             knocker, defender = seat, self.opponent(seat)
             k_dw, sets, runs = arrangement(frozenset(self.hands[knocker]), self.mv)
             melds = list(sets) + list(runs)
@@ -704,8 +877,14 @@ class ReferenceGame:
             boxes = boxes_for(outcome, self.stake, rules) if winner >= 0 else 0
             deadwoods[knocker], deadwoods[defender] = k_dw, d_dw
         self.log(EV_HAND_END, n, winner, L.OUTCOMES.index(outcome), points, knocker)
-        return HandRecord(n, self.dealer_seat, (first, second), knocker, outcome, winner, points, boxes, self.turn, taker,
-                          laid, len(self.stock), deadwoods, self.knock_card, self.limit, self.stake)
+        hand = HandRecord(n, self.dealer_seat, (first, second), knocker, outcome, winner, points, boxes, self.turn,
+                          taker, laid, len(self.stock), deadwoods, self.knock_card, self.limit, self.stake)
+        if rules.mahjong:
+            hand.mj_points = mj_points or {first: 0, second: 0}
+            hand.table_value = {q: sum(value(c, self.mv) for c in self.on_table[q]) for q in (first, second)} \
+                if mj_points else {first: 0, second: 0}
+            hand.pickups, hand.max_take, hand.multi_pickups = self.pickups, self.max_take, self.multi_pickups
+        return hand
 
     # --- Section 4: the game ---------------------------------------------------------------------------
     def seat_table(self, t: int) -> tuple[int, int, int]:
@@ -781,6 +960,10 @@ class ReferenceGame:
                 if hand.winner >= 0:
                     self.seat_points[hand.winner] += hand.points
                     self.seat_won[hand.winner] += 1
+                    if rules.mahjong:  # G-V-MJ: the other player scores too (often less than 0)
+                        loser = second if hand.winner == first else first
+                        self.seat_points[loser] += hand.mj_points[loser]
+                        ledger.points[loser] += hand.mj_points[loser]
                 hand.table = t
                 hands.append(hand)
             side, points, boxes = self.deal_result(hands)

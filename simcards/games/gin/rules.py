@@ -31,7 +31,6 @@ MATCH_HAND_POINTS, MATCH_WIN_POINTS, MATCH_SHUTOUT_POINTS = 25, 100, 100
 # Section-5 variants the engines do not play yet: (option, value that turns it on) -> rule. Turning
 # one on is refused by validate(); presets that need one are refused by preset().
 NOT_YET = {
-    "mahjong": "G-V-MJ (Mahjong gin)",
 }
 
 
@@ -189,7 +188,7 @@ class GinRules:
     # ----- the bridge to the kernels ---------------------------------------------------------
     def encode(self) -> np.ndarray:
         arr = np.zeros(R_SIZE, dtype=np.int64)
-        arr[R_KNOCK] = 0 if self.straight else self.knock_limit
+        arr[R_KNOCK] = 0 if self.straight or self.mahjong else self.knock_limit
         arr[R_GIN] = self.gin_bonus
         arr[R_UNDERCUT] = self.undercut_bonus
         arr[R_TIE_UNDERCUT] = self.undercut_on_tie
@@ -233,6 +232,7 @@ class GinRules:
  R_UPCARD, R_OKLA, R_ACE_GIN, R_SPADE_DOUBLE, R_OKLA_BOXES, R_SECOND_DECK, R_HOLLY, R_MV, R_SWEEP, R_MATCH,
  R_MJ, R_H_OKLA, R_H_HOLLY, R_H_MATCH, R_H_TEAM, R_H_WIDTH) = range(34)
 R_VALUES = 34  # 13 entries: the value of each rank for the knock card
+R_H_MJ = 47
 R_SIZE = 48
 DEALER_LOSER, DEALER_WINNER, DEALER_ALTERNATE = range(3)
 
@@ -251,6 +251,8 @@ def hand_sections(rules: GinRules) -> dict[int, tuple[int, int]]:
         blocks.append((R_H_MATCH, L.HM_WIDTH))
     if rules.teams:
         blocks.append((R_H_TEAM, L.HT_WIDTH))
+    if rules.mahjong:
+        blocks.append((R_H_MJ, L.HJ_WIDTH))
     out = {}
     at = L.H_CORE
     for key, width in blocks:
