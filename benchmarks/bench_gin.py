@@ -76,10 +76,10 @@ def bench_simcards(specs: list[str], games: int, overrides: dict | None = None, 
 def bench_presets(games: int, repeats: int) -> None:
     """Every preset, `simple` at every seat: hands/s on 1 and 2 threads and the single-thread CPU
     cost relative to `standard` (the issue's bound: no preset more than ~2x slower)."""
-    from simcards.games.gin.rules import available
+    from simcards.games.gin.rules import PRESETS
 
     base = None
-    for name in available():
+    for name in PRESETS:
         res = bench_simcards(["simple"], games, None, repeats, variant=name)
         one = res[1]
         base = base or one["hands_per_cpu_s"]

@@ -30,22 +30,6 @@ def test_every_section_6_preset_exists():
         assert name in R.PRESETS
 
 
-@pytest.mark.parametrize("variant", sorted(set(R.PRESETS) - set(R.available())))
-def test_presets_not_played_yet_are_refused_clearly(variant):
-    with pytest.raises(SimcardsError, match="not implemented yet"):
-        GAME.build_rules(variant)
-
-
-_TURN_ON = {"round_the_corner": "true",
-            "ace_value": "15", "sweep_bonus": "25", "mahjong": "true"}
-
-
-@pytest.mark.parametrize("option", sorted(R.NOT_YET))
-def test_options_not_played_yet_are_refused_clearly(option):
-    with pytest.raises(SimcardsError, match="not implemented yet"):
-        GAME.build_rules("standard", {option: _TURN_ON[option]})
-
-
 @pytest.mark.parametrize("overrides, what", [
     ({"knock_limit": 11}, "knock_limit"),
     ({"knock_limit": -1}, "knock_limit"),
@@ -67,6 +51,17 @@ def test_options_not_played_yet_are_refused_clearly(option):
     ({"players": 5}, "players"),
     ({"ace_value": 11}, "ace_value"),
     ({"mj_face": 7}, "mj_face"),
+    ({"mj_face": 5}, "applies only with mahjong"),
+    ({"mahjong": True, "oklahoma": True}, "mahjong with oklahoma"),
+    ({"mahjong": True, "hollywood": True}, "mahjong with hollywood"),
+    ({"mahjong": True, "players": 3, "next_dealer": "loser"}, "two players only"),
+    ({"mahjong": True, "knock_limit": 5}, "no knock"),
+    ({"players": 3, "hollywood": True}, "not defined for three players"),
+    ({"players": 3, "next_dealer": "winner"}, "the loser deals"),
+    ({"players": 4, "match_target": 500}, "two players only"),
+    ({"hollywood": True, "match_target": 500}, "cannot be combined"),
+    ({"sweep_bonus": 25}, "needs team play"),
+    ({"match_target": -1}, "match_target"),
 ])
 def test_impossible_options_give_clear_errors(overrides, what):
     with pytest.raises(SimcardsError, match=what):

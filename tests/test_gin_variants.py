@@ -9,6 +9,7 @@ import pytest
 
 from simcards.cards import parse_cards
 from simcards.games.gin import layout as L
+from simcards.games.gin import min_deadwood
 from simcards.games.gin import rules as R
 from simcards.games.gin.game import GAME, engine_for, seat_arrays
 from simcards.games.gin.kernel import (
@@ -728,3 +729,107 @@ def test_tedesco_by_teams_g_v_ted(variant, players, target, sweep):
         swept = games["team_sweeps_0"].sum() + games["team_sweeps_1"].sum()
         assert swept > 0
         assert (deals.loc[deals["deal_winner"].notna(), "deal_points"] > 0).all()
+
+
+# ----- G-V-MJ -----------------------------------------------------------------------------------------
+MJ = R.STANDARD.replace(mahjong=True, gin_bonus=25)
+
+
+def test_mahjong_card_values_g_v_mj():
+    # G-V-MJ: 2-9 count 5, an ace 15, 10-K 10 (Decision; mj_face=5: the source's 5).
+    hand = "As 2h 9d Tc Jh Qs Kd 5c 7h 3d"  # no melds
+    assert min_deadwood(hand, MJ) == 15 + 5 + 5 + 10 + 10 + 10 + 10 + 5 + 5 + 5
+    assert min_deadwood(hand, MJ.replace(mj_face=5)) == 15 + 5 * 9
+    assert GAME.build_rules("mahjong").gin_bonus == 25 and R.STANDARD.replace(mahjong=True).encode()[R.R_KNOCK] == 0
+
+
+def test_mahjong_hand_pickup_layoffs_gin_exact_scores_g_v_mj():
+    # Seat 0: 7♥ 8♥ · 5♠ 5♦ 5♣ · J♣ Q♣ K♣ · 2♦ 4♠; upcard 9♥. Seat 0 takes it and must put it on the
+    # table at once: 7-8-9♥ goes down (15 points for seat 0); it throws the 4♠.
+    # Seat 1 (A♠ A♥ T♦ T♥ 3♦ 6♥ 6♣ J♦ Q♠ 9♣, no melds) cannot use the 4♠, draws the 4♣ and lays off
+    # 6♥ and T♥ on seat 0's run (they score for seat 1), then throws the A♠ (15).
+    # Seat 0 cannot place the A♠ or the 4♠ under it, draws the 5♥ (5-5-5-5), throws the 2♦: gin.
+    # Seat 0: table 15 + hand 5555 JQK 50 + 25 = 90. Seat 1: table 6♥ T♥ 15 - hand 65 = -50.
+    deck = stack("7h 8h 5s 5d 5c Jc Qc Kc 2d 4s", "As Ah Td Th 3d 6h 6c Jd Qs 9c", "9h", stock="4c 5h")
+    rec = play("mahjong", {}, [deck])
+    h = rec.hands[0]
+    assert (h.outcome, h.winner, h.points, h.mj_points, h.table_value) == ("gin", 0, 90, {0: 90, 1: -50},
+                                                                          {0: 15, 1: 15})
+    from simcards.games.gin.kernel import EV_PICKUP, EV_TABLE_LAYOFF
+
+    events = hand_events(rec)
+    pickup = [r for r in events if r[0] == EV_PICKUP]
+    assert pickup == [[EV_PICKUP, 1, 0, 1, 0, sum(1 << c for c in parse_cards("7h 8h 9h"))]]
+    assert [(r[2], r[3]) for r in events if r[0] == EV_TABLE_LAYOFF] == [(1, c) for c in parse_cards("6h Th")]
+    assert rec.hands[0].scores == [90, -50] and h.pickups == 1 and h.max_take == 1
+
+
+def _mj_state(hand: str, pile: str, table: list[str]):
+    """A Mahjong position for both engines' pickup offers: seat 0 holds ``hand``; ``pile`` from the
+    bottom up; ``table``: melds already down."""
+    from simcards.games.gin.kernel import LOG_WIDTH, S_MV, S_N_MELDS, S_PILE_N, S_SIZE, mj_offer
+    from simcards.games.gin.melds import SCRATCH_SIZE
+
+    enc = MJ.encode()
+    st = np.zeros(S_SIZE, dtype=np.int64)
+    st[S_MV], st[S_PILE_N], st[S_N_MELDS] = MJ.meld_variant, len(parse_cards(pile)), len(table)
+    pile_arr = np.zeros(52, dtype=np.int64)
+    pile_arr[:len(parse_cards(pile))] = parse_cards(pile)
+    masks = np.array([sum(1 << c for c in parse_cards(hand)), 0], dtype=np.int64)
+    melds = np.zeros(L.MAX_MELDS, dtype=np.int64)
+    for k, m in enumerate(table):
+        melds[k] = sum(1 << c for c in parse_cards(m))
+    opts = np.zeros((L.MAX_OPTIONS, L.OPT_W), dtype=np.int64)
+    n = mj_offer(0, False, st, pile_arr, masks, melds, opts, np.zeros(SCRATCH_SIZE, dtype=np.int64))
+    kernel_rows = [list(map(int, opts[i])) for i in range(n)]
+    game = ReferenceGame(MJ, np.zeros(2, np.int64), np.zeros((2, 10)), 0, 0, None)
+    game.hands = {0: set(parse_cards(hand)), 1: set()}
+    game.pile = list(parse_cards(pile))
+    game.melds = [set(parse_cards(m)) for m in table]
+    reference_rows = [list(r) for r in game.pickup_options(0, False)]
+    assert enc[R.R_MJ] == 1 and LOG_WIDTH > 0
+    return kernel_rows, reference_rows
+
+
+def test_multi_card_pickup_offers_g_v_mj():
+    # Seat 0: 7♥ 8♥ 5♠ 5♦ K♣ Q♣ 2♦ 3♣ 9♠ T♣ (no melds: 65). Pile from the bottom: 4♠ 6♣ 9♥ J♦ K♠; on the
+    # table T♠ J♠ Q♠. Taking 1 (K♠) lays it off on the spades: 55 after throwing a 10, 10 placed.
+    # Taking 2 (down to J♦) or 4 (6♣) or 5 (4♠): the deepest card cannot be placed. Taking 3 (down
+    # to 9♥): 7-8-9♥ goes down (15); J♦ and K♠ join the hand and may not be thrown this turn: 65.
+    kernel_rows, reference_rows = _mj_state("7h 8h 5s 5d Kc Qc 2d 3c 9s Tc", "4s 6c 9h Jd Ks", ["Ts Js Qs"])
+    ks, nine_h = parse_cards("Ks 9h")
+    assert kernel_rows == reference_rows == [[0, -1, 65, 0], [1, ks, 55, 10], [3, nine_h, 65, 15]]
+    # the knock family's choice: the most gain (deadwood saved + value placed): N=1 gains 20, N=3 15
+    from simcards.games.gin.policies import pickup_choice
+
+    opts = np.zeros((L.MAX_OPTIONS, L.OPT_W), dtype=np.int64)
+    opts[:3] = kernel_rows
+    params = GAME.strategies(["knock"], 1)[0].vector()
+    assert pickup_choice(params, opts, 3) == 1
+    assert pickup_choice(GAME.strategies(["knock:pile=20"], 1)[0].vector(), opts, 3) == 0  # not above 20
+
+
+def test_pickup_may_not_leave_more_than_11_cards_g_v_mj():
+    # Decision: a pickup must leave at most 11 cards in hand. Seat 0 holds 10 cards; the pile has 6
+    # cards whose deepest, 7♣, melds with the 8♣ 9♣ in hand: 10 + 6 - 3 = 13 cards: not offered.
+    kernel_rows, reference_rows = _mj_state("8c 9c 2s 4h 6d Ks Qh 3d Jh 5s", "7c Ad Th 2h 6s Kd", [])
+    assert kernel_rows == reference_rows
+    assert all(row[0] != 6 for row in kernel_rows)
+
+
+def test_mahjong_game_scoring_and_play_g_v_mj():
+    # G-V-MJ: no knocking — every hand ends in gin or at the wall; points may go below 0; a shutout
+    # is a loser at 0 or less: 120 + 1 box x 20 + 200 = 340 against -30, margin 370.
+    assert final_scores([120, -30], [1, 0], 0, MJ) == ([340, -30], True, 370)
+    rules = GAME.build_rules("mahjong")
+    games, hands = GAME.new_run(rules, 2, GAME.strategies(["simple", "knock:pile=-5"], 2)).play(2, 0, 300, True)
+    assert set(hands["outcome"].astype(str)) <= {"gin", "wall"} and games["knocks"].sum() == 0
+    assert (games["multi_pickups"] > 0).mean() > 0.5
+    assert (hands["mj_points_0"] < 0).any() and (hands["max_take"] >= 2).any()
+    won = hands[hands["winner"].notna()]
+    for p in range(2):
+        mine = won[won["winner"] == p]
+        assert (mine["points"] == mine[f"mj_points_{p}"]).all()
+    # a strategy that never takes from the pile never does
+    lazy = GAME.new_run(rules, 2, GAME.strategies(["knock:pile=200"], 2)).play(3, 0, 100, False)[0]
+    assert lazy["pickups"].sum() == 0

@@ -47,7 +47,7 @@ FAMILIES = {
                   "this much"),
             Param("hurry", 0, 0, 1000, "knock at the hand's full limit once an opponent (G-V-3P: also the player "
                   "sitting out) is within this many points of the target (0: never)"),
-            Param("pile", 0, -100, 100, "G-V-MJ: take the top N cards of the pile that gain most (deadwood saved "
+            Param("pile", 0, -200, 200, "G-V-MJ: take the top N cards of the pile that gain most (deadwood saved "
                   "plus value put on the table) when the gain is above this; else draw from the stock"),
         ),
     ),
@@ -324,7 +324,7 @@ class Gin(GameDef):
     default_strategy = "simple"
 
     def presets(self):
-        return {name: R.PRESETS[name] for name in R.available()}
+        return dict(R.PRESETS)
 
     def players_for(self, rules: R.GinRules) -> int:
         """The player count the rules are for (presets set it: three-player, four-player, ...)."""

@@ -392,6 +392,30 @@ def mj_extends(card, meld):
 
 
 @njit(cache=True)
+def mj_extensions(melds, n_melds):
+    """Every card that would extend some table meld (a quick filter before mj_target)."""
+    ext = np.int64(0)
+    for k in range(n_melds):
+        meld = melds[k]
+        c0 = popcount((meld & -meld) - 1)
+        r0 = c0 % 13
+        sm = suits_at(meld, r0)
+        if meld == SUIT_BITS[r0, sm]:
+            if popcount(meld) == 3:
+                ext |= SUIT_BITS[r0, 15 ^ sm]
+            continue
+        s = c0 // 13
+        lane = (meld >> (13 * s)) & LANE
+        lo = LOW_RANK[lane]
+        hi = lo + popcount(lane) - 1
+        if lo > 0:
+            ext |= np.int64(1) << (13 * s + lo - 1)
+        if hi < 12:
+            ext |= np.int64(1) << (13 * s + hi + 1)
+    return ext
+
+
+@njit(cache=True)
 def mj_target(card, melds, n_melds):
     """The first table meld ``card`` extends (-1: none)."""
     for k in range(n_melds):
@@ -451,12 +475,14 @@ def mj_placement(hand, d, taken, melds, n_melds, mv):
 
 
 @njit(cache=True, inline="always")
-def mj_placeable(hand, d, melds, n_melds):
-    """Can ``d`` go on the table at all (a set or run of 3+ in ``hand``, or a table meld it extends)?
-    A cheap test before the exact placement."""
+def mj_most_placed(hand, d, ext):
+    """The most cards a placement of ``d`` can put on the table: its set or run in ``hand`` (3+), or
+    1 when it only extends a table meld (``ext``: the cards that do), or 0 — a cheap test before the
+    exact placement."""
     r = d % 13
-    if popcount(suits_at(hand, r)) >= 3:
-        return True
+    most = popcount(suits_at(hand, r))
+    if most < 3:
+        most = 0
     lane = (hand >> (13 * (d // 13))) & LANE
     run = 1
     q = r - 1
@@ -467,7 +493,11 @@ def mj_placeable(hand, d, melds, n_melds):
     while q <= 12 and (lane >> q) & 1:
         run += 1
         q += 1
-    return run >= 3 or mj_target(d, melds, n_melds) >= 0
+    if run >= 3 and run > most:
+        most = run
+    if most == 0 and (ext >> d) & 1:
+        most = 1
+    return most
 
 
 @njit(cache=True)
@@ -484,10 +514,12 @@ def mj_offer(p, first, st, pile, masks, melds, opts, scratch):
     top_n = st[S_PILE_N]
     most = 1 if first else min(top_n, L.MAX_OPTIONS - 1)
     taken = np.int64(0)
+    ext = mj_extensions(melds, st[S_N_MELDS])
     for n in range(1, most + 1):
         d = pile[top_n - n]
         taken |= np.int64(1) << d
-        if popcount(hand | taken) > MJ_HAND_LIMIT + 13 or not mj_placeable(hand | taken, d, melds, st[S_N_MELDS]):
+        placed_most = mj_most_placed(hand | taken, d, ext)
+        if placed_most == 0 or popcount(hand | taken) - placed_most > MJ_HAND_LIMIT:
             continue
         dw, k, placed = mj_placement(hand | taken, d, taken, melds, st[S_N_MELDS], mv)
         if dw >= np.int64(1) << 40:
@@ -552,6 +584,8 @@ def mj_layoffs(p, st, hands, hand_n, masks, melds, log, n_log):
     changed = True
     while changed:
         changed = False
+        if masks[p] & mj_extensions(melds, st[S_N_MELDS]) == 0:
+            break
         dw = deadwood(masks[p], mv)
         for i in range(hand_n[p]):
             c = hands[p, i]

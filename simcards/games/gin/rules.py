@@ -28,12 +28,6 @@ SPADES = 0  # suit index of spades (simcards.cards)
 # G-V-MATCH: match points per hand won, for winning a match, and more when the loser won no hand.
 MATCH_HAND_POINTS, MATCH_WIN_POINTS, MATCH_SHUTOUT_POINTS = 25, 100, 100
 
-# Section-5 variants the engines do not play yet: (option, value that turns it on) -> rule. Turning
-# one on is refused by validate(); presets that need one are refused by preset().
-NOT_YET = {
-}
-
-
 @dataclass(frozen=True)
 class GinRules:
     """Every Gin Rummy option. Field comments cite the rule each one implements."""
@@ -131,9 +125,6 @@ class GinRules:
         choice("knock_card", KNOCK_CARDS, "G-V-OKLA")
         choice("ace_value", (1, 15), "G-V-TED: 15 for an unmelded ace")
         choice("mj_face", (10, 5), "G-V-MJ")
-        for key, what in NOT_YET.items():
-            needs(getattr(self, key) != getattr(STANDARD, key), f"{key}={getattr(self, key)}",
-                  f"({what}) is not implemented yet; see `simcards variants gin`")
         needs(self.fiftieth_card and not self.last_chance, "fiftieth_card=true", "needs last_chance=true "
               "(G-WALL-3 turns on G-WALL-2)")
         # G-V-OKLA / G-V-STRAIGHT: who sets the knock limit
@@ -308,23 +299,10 @@ PRESETS: dict[str, tuple[GinRules, str]] = {
 }
 
 
-def _playable(rules: GinRules) -> bool:
-    return all(getattr(rules, key) == getattr(STANDARD, key) for key in NOT_YET)
-
-
 def preset(name: str) -> GinRules:
-    if name in PRESETS and _playable(PRESETS[name][0]):
-        return PRESETS[name][0]
     if name in PRESETS:
-        rules = PRESETS[name][0]
-        what = next(NOT_YET[k] for k in NOT_YET if getattr(rules, k) != getattr(STANDARD, k))
-        raise SimcardsError(f"gin variant {name!r} ({what}) is not implemented yet; available: {', '.join(available())}")
-    raise SimcardsError(f"unknown Gin variant {name!r}; known: {', '.join(available())}")
-
-
-def available() -> list[str]:
-    """The presets the engines play."""
-    return [name for name, (rules, _) in PRESETS.items() if _playable(rules)]
+        return PRESETS[name][0]
+    raise SimcardsError(f"unknown Gin variant {name!r}; known: {', '.join(PRESETS)}")
 
 
 def parse_option(key: str, text: str):
