@@ -156,7 +156,7 @@ def replay(
     if seed < 0:
         raise SimcardsError(f"--seed {seed}: give a seed 0 or more")
     rules = gdef.build_rules(variant, _rule_overrides(rule))
-    n = gdef.default_players if players is None else players
+    n = gdef.players_for(rules) if players is None else players
     gdef.check_players(rules, n)
     strats = gdef.strategies(strategy, n)
     print(gdef.replay(rules, n, strats, seed, game_index))

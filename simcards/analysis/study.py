@@ -68,10 +68,11 @@ class Table:
         self.game = canonical(game)
         self.gdef = get_game(self.game)
         self.m: GameMetrics = metrics_for(self.game)
-        self.players = self.gdef.default_players if players is None else _whole(players, "players")
         self.variant = variant or self.gdef.default_variant
         self.rules = self.gdef.build_rules(variant, rules)
+        self.players = self.gdef.players_for(self.rules) if players is None else _whole(players, "players")
         self.gdef.check_players(self.rules, self.players)
+        self.m = self.m.specialize(self.rules)
         self.k = self.m.n_sides(self.players)
         self.progress = progress
         self._runs: dict[tuple, Any] = {}
@@ -350,8 +351,8 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
         strategies = [strategies]
     tables = [Table(game, v, players, rules) for v in names]
     k = tables[0].k
-    n_lineups = len(pair_lineups(k)) if skill else 0
-    bar = _progress(len(names) * games * (1 + n_lineups), f"compare {tables[0].game}", progress)
+    total = sum(games * (1 + (len(pair_lineups(t.k)) if skill else 0)) for t in tables)  # variants may differ in sides
+    bar = _progress(total, f"compare {tables[0].game}", progress)
     runs: list[_VariantRun] = []
     long_rows: list[dict] = []
     game_rows: list[pd.DataFrame] = []
