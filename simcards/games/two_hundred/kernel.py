@@ -120,7 +120,7 @@ from simcards.games.two_hundred.rules import (
     R_STEP,
     R_TARGET,
 )
-from simcards.games.two_hundred.policies import builtin_decide
+from simcards.games.two_hundred.policies import builtin_choose, builtin_decide, builtin_play
 from simcards.nbutil import borrow
 from simcards.rng import rand_below, seed_state, shuffle
 
@@ -174,6 +174,11 @@ LOG_WIDTH = 5  # [event, deal, seat, a, b]
 # EV_OUT     seat = side that left (T-V-6P), a = its score
 # EV_GAME    seat = winning side (-1 not over), a = 1 if won by the hole, b = 1 if stopped at the deal cap
 
+# The decision kinds as plain int64 values: numba compiles a separate copy of a called function
+# for every literal argument value, so passing the constants themselves would compile the
+# decision functions once per kind.
+KIND_BID, KIND_DISCARD, KIND_TRUMP, KIND_CALL, KIND_PLAY = (np.int64(k) for k in (K_BID, K_DISCARD, K_TRUMP, K_CALL, K_PLAY))
+
 # Slots of the per-deal result array ``res``.
 RS_BIDDER, RS_BID, RS_TRUMP, RS_KITTY_POINTS, RS_CALLED, RS_PARTNER, RS_BAD, RS_KITTY = range(8)
 RS_SIZE = 8
@@ -218,6 +223,14 @@ def next_seat(seat, mask, n_seats):
 
 
 @njit(cache=True)
+def set_next(nxt, mask, n_seats):
+    """``nxt[s]``: the first seat of ``mask`` clockwise after seat ``s`` (the engine's turn order,
+    computed when the seats in play change rather than at every card)."""
+    for s in range(n_seats):
+        nxt[s] = next_seat(s, mask, n_seats)
+
+
+@njit(cache=True, inline="always")
 def deal_scores(taken, n_sides, cs, ps, bid, kitty_points, doubled, rules, ds):
     """T-SC-1/2 with the variants' scoring: each side's deal score into ``ds[:n_sides]`` from the
     card points ``taken`` per side in tricks; returns whether the contract was made.
@@ -251,7 +264,7 @@ def deal_scores(taken, n_sides, cs, ps, bid, kitty_points, doubled, rules, ds):
     return made
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def best_side(mask, scores, dealer, n_seats, n_sides):
     """The side of ``mask`` with the highest score; ties go to the side seated first clockwise
     from the dealer's left (T-V-5P / T-V-6P Decisions)."""
@@ -265,7 +278,7 @@ def best_side(mask, scores, dealer, n_seats, n_sides):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def game_end(scores, side_mask, cs, ps, dealer, rules):
     """The end of a game after a played deal: (winner or -1, sides still playing, won by the hole).
 
@@ -354,97 +367,114 @@ def own_seen(seat, rules, hands, view, buried):
     return v
 
 
-@njit(cache=True)
-def deal_cards(rules, deck, dealer, active, hands, piles, pile_n, view):
+@njit(cache=True, inline="always")
+def deal_cards(rules, deck, dealer, active, nxt, hands, piles, pile_n, view):
     """T-DEAL-1: shuffled cards go one at a time clockwise from the dealer's left. With a kitty
     (T-V-KITTY, T-V-ROUGH): 3 to each, 2 to the kitty, 3 to each, 2 to the kitty, the rest to
     each. A T-V-2P dummy's cards, in the order dealt, make piles of 3 (cards 1-3, 4-6, 7-9), the
-    last of each face up. Returns the kitty mask."""
+    last of each face up; ``hands`` then holds only a dummy's face-up cards. Returns the kitty mask."""
     n_seats = rules[R_SEATS]
     n_deck = rules[R_DECK]
     dummies = rules[R_DUMMIES]
     n_kitty = rules[R_KITTY]
     for s in range(MAX_SEATS):
         hands[s] = 0
-        view[V_UP + s] = 0
-    for i in range(MAX_SEATS * 3):
-        pile_n[i] = 0
     kitty = np.int64(0)
     s = dealer
-    if n_kitty == 0:  # one card at a time
+    if dummies:  # one card at a time; a dummy's j-th card goes to pile j // 3 (counted in pile_n for now)
+        for i in range(MAX_SEATS * 3):
+            pile_n[i] = 0
         for k in range(n_deck):
-            s = next_seat(s, active, n_seats)
+            s = nxt[s]
             hands[s] |= np.int64(1) << BIT_OF_FACE[deck[k]]
-            if (dummies >> s) & 1:  # its j-th card goes to pile j // 3 (counted in pile_n for now)
+            if (dummies >> s) & 1:
                 piles[s * 9 + pile_n[s * 3]] = deck[k]
                 pile_n[s * 3] += 1
+        for d in range(n_seats):
+            if (dummies >> d) & 1:  # in play a dummy "holds" its face-up cards; the piles keep the rest
+                hands[d] = 0
+                for p in range(3):
+                    pile_n[d * 3 + p] = 3
+                    hands[d] |= np.int64(1) << BIT_OF_FACE[piles[d * 9 + 3 * p + 2]]
+                view[V_UP + d] = hands[d]
+    elif n_kitty == 0:  # one card at a time
+        for k in range(n_deck):
+            s = nxt[s]
+            hands[s] |= np.int64(1) << BIT_OF_FACE[deck[k]]
     else:  # packets of 3, 3 and the rest, 2 cards to the kitty after each of the first two rounds
         each = (n_deck - n_kitty) // n_cards(active)
         pos = 0
         for r in range(3):
             size = 3 if r < 2 else each - 6
             for i in range(n_cards(active)):
-                s = next_seat(s, active, n_seats)
+                s = nxt[s]
                 for c in range(size):
                     hands[s] |= np.int64(1) << BIT_OF_FACE[deck[pos]]
                     pos += 1
             if r < 2:
                 kitty |= (np.int64(1) << BIT_OF_FACE[deck[pos]]) | (np.int64(1) << BIT_OF_FACE[deck[pos + 1]])
                 pos += 2
-    for d in range(n_seats):
-        if (dummies >> d) & 1:
-            for p in range(3):
-                pile_n[d * 3 + p] = 3
-                view[V_UP + d] |= np.int64(1) << BIT_OF_FACE[piles[d * 9 + 3 * p + 2]]
     return kitty
 
 
 @njit(cache=True, inline="always")
-def turn_up(seat, face, piles, pile_n, view):
-    """T-V-2P: a dummy played its face-up ``face``: the next card of that pile is turned up.
-    Returns (pile, face turned up or -1)."""
+def pile_cards(piles, seat):
+    """T-V-2P: the mask of a dummy's nine cards as dealt (face up and face down)."""
+    m = np.int64(0)
+    for j in range(9):
+        m |= np.int64(1) << BIT_OF_FACE[piles[seat * 9 + j]]
+    return m
+
+
+@njit(cache=True)
+def turn_up(seat, face, hands, piles, pile_n, view):
+    """T-V-2P: a dummy played its face-up ``face`` (already taken from ``hands``): the next card
+    of that pile is turned up. Returns (pile, face turned up or -1). (Not inlined: it keeps the
+    trick loop of the other tables small.)"""
     for p in range(3):
         n = pile_n[seat * 3 + p]
         if n > 0 and piles[seat * 9 + 3 * p + n - 1] == face:
             pile_n[seat * 3 + p] = n - 1
-            view[V_UP + seat] &= ~(np.int64(1) << BIT_OF_FACE[face])
+            nf = -1
             if n > 1:
                 nf = piles[seat * 9 + 3 * p + n - 2]
-                view[V_UP + seat] |= np.int64(1) << BIT_OF_FACE[nf]
-                return p, nf
-            return p, -1
+                hands[seat] |= np.int64(1) << BIT_OF_FACE[nf]
+            view[V_UP + seat] = hands[seat]
+            return p, nf
     return -1, -1
 
 
 # ----- the engine, written once ---------------------------------------------------------------
-def _auction(deal, dealer, rules, sids, params, rng, hands, opts, view, res, log, n_log):
+def _auction(deal, dealer, rules, sids, params, rng, nxt_bid, hands, opts, view, res, log, n_log):
     """T-BID-1..5: clockwise from the dealer's left among the bidding seats (T-V-2P: the two real
     players); a pass is final; a bid followed by everyone else passing ends it. With
     ``dealer_bids_after_passes`` off, a dealer whom all others passed may only pass (T-V-ROUGH)."""
-    n_seats = rules[R_SEATS]
     bidders = view[V_ACTIVE] & ~rules[R_DUMMIES]
     n_bidders = n_cards(bidders)
     min_bid = rules[R_MIN_BID]
     step = rules[R_STEP]
     max_bid = rules[R_MAX_BID]
+    dealer_barred = rules[R_DEALER_BIDS] == 0
+    dummies = rules[R_DUMMIES]
     high = 0
     bidder = -1
     passed = 0
     n_passed = 0
-    seat = next_seat(dealer, bidders, n_seats)
+    seat = nxt_bid[dealer]
     while True:
         if not (passed >> seat) & 1:
             opts[0] = 0
             n_opts = 1
-            if not (rules[R_DEALER_BIDS] == 0 and seat == dealer and n_passed == n_bidders - 1):
+            if not (dealer_barred and seat == dealer and n_passed == n_bidders - 1):
                 b = min_bid if high == 0 else high + step
                 while b <= max_bid:
                     opts[n_opts] = b
                     n_opts += 1
                     b += step
             view[V_SEAT] = seat
-            view[V_OWN_SEEN] = own_seen(seat, rules, hands, view, 0)
-            c = decide(K_BID, sids[seat], params, hands[seat], opts, n_opts, view, rules, rng)
+            if dummies:
+                view[V_OWN_SEEN] = own_seen(seat, rules, hands, view, 0)
+            c = decide(KIND_BID, sids[seat], params, hands[seat], opts, n_opts, view, rules, rng)
             c, res[RS_BAD] = _checked(c, n_opts, res[RS_BAD])
             v = opts[c]
             n_log = _log(log, n_log, EV_BID, deal, seat, v, 0)
@@ -460,7 +490,7 @@ def _auction(deal, dealer, rules, sids, params, rng, hands, opts, view, res, log
                 view[V_BIDS + seat] = v
             if n_passed == n_bidders or (n_passed == n_bidders - 1 and bidder >= 0):
                 break
-        seat = next_seat(seat, bidders, n_seats)
+        seat = nxt_bid[seat]
     res[RS_BIDDER] = bidder
     res[RS_BID] = high
     return n_log
@@ -479,7 +509,8 @@ def _contract(deal, rules, sids, params, rng, hands, opts, view, res, kitty, log
             n_opts = legal_options(hands[bidder], -1, opts)
             view[V_SEAT] = bidder
             view[V_OWN_SEEN] = buried
-            c = decide(K_DISCARD, sids[bidder], params, hands[bidder], opts, n_opts, view, rules, rng)
+            c = decide_once(KIND_DISCARD, sids[bidder], params, hands[bidder], opts, np.int64(n_opts), view, rules,
+                            rng)
             c, res[RS_BAD] = _checked(c, n_opts, res[RS_BAD])
             bit = np.int64(1) << BIT_OF_FACE[opts[c]]
             hands[bidder] &= ~bit
@@ -490,8 +521,9 @@ def _contract(deal, rules, sids, params, rng, hands, opts, view, res, kitty, log
     for s in range(n_trumps):
         opts[s] = s
     view[V_SEAT] = bidder
-    view[V_OWN_SEEN] = own_seen(bidder, rules, hands, view, 0) | buried
-    c = decide(K_TRUMP, sids[bidder], params, hands[bidder], opts, n_trumps, view, rules, rng)
+    if rules[R_DUMMIES] or buried:
+        view[V_OWN_SEEN] = own_seen(bidder, rules, hands, view, 0) | buried
+    c = decide_once(KIND_TRUMP, sids[bidder], params, hands[bidder], opts, np.int64(n_trumps), view, rules, rng)
     c, res[RS_BAD] = _checked(c, n_trumps, res[RS_BAD])
     trump = opts[c]
     view[V_TRUMP] = trump
@@ -502,7 +534,7 @@ def _contract(deal, rules, sids, params, rng, hands, opts, view, res, kitty, log
     if rules[R_CALL] == 1:
         n_opts = legal_options(rules[R_DECK_MASK] & ~hands[bidder], -1, opts)
         view[V_OWN_SEEN] = own_seen(bidder, rules, hands, view, buried)
-        c = decide(K_CALL, sids[bidder], params, hands[bidder], opts, n_opts, view, rules, rng)
+        c = decide_once(KIND_CALL, sids[bidder], params, hands[bidder], opts, np.int64(n_opts), view, rules, rng)
         c, res[RS_BAD] = _checked(c, n_opts, res[RS_BAD])
         called = opts[c]
         bit = np.int64(1) << BIT_OF_FACE[called]
@@ -517,18 +549,17 @@ def _contract(deal, rules, sids, params, rng, hands, opts, view, res, kitty, log
     return n_log
 
 
-def _play_tricks(deal, rules, sids, params, rng, hands, piles, pile_n, opts, view, res, log, n_log):
+def _play_tricks(deal, rules, sids, params, rng, nxt, hands, piles, pile_n, opts, view, res, log, n_log):
     """T-LEAD-1, T-PLAY-1..3: the bidder leads; every seat in play follows clockwise, following
     suit if it can (a T-V-2P dummy: if one of its face-up cards can); the highest trump, else the
     highest card of the suit led, wins (T-PLAY-2) and leads the next trick. Points go to the
     winner's side (T-SC-1) in ``view[V_TAKEN + side]``."""
-    n_seats = rules[R_SEATS]
-    active = view[V_ACTIVE]
     n_active = view[V_N_ACTIVE]
     dummies = rules[R_DUMMIES]
     trump = res[RS_TRUMP]
     buried = res[RS_KITTY]
     called = res[RS_CALLED]
+    private = dummies != 0 or buried != 0  # is there anything for V_OWN_SEEN to show?
     n_tricks = (rules[R_DECK] - rules[R_KITTY]) // n_active
     leader = res[RS_BIDDER]
     played = np.int64(0)
@@ -540,7 +571,7 @@ def _play_tricks(deal, rules, sids, params, rng, hands, piles, pile_n, opts, vie
         view[V_WIN_SEAT] = -1
         view[V_WIN_FACE] = -1
         view[V_TRICK_POINTS] = 0
-        for k in range(MAX_SEATS):
+        for k in range(n_active):  # (the slots past the seats in play stay -1 from the deal's start)
             view[V_TRICK_FACES + k] = -1
         seat = leader
         lead = -1
@@ -548,12 +579,12 @@ def _play_tricks(deal, rules, sids, params, rng, hands, piles, pile_n, opts, vie
         win_seat = -1
         points = 0
         for k in range(n_active):
-            dummy = (dummies >> seat) & 1
-            src = view[V_UP + seat] if dummy else hands[seat]
+            src = hands[seat]  # (a T-V-2P dummy's face-up cards)
             n_opts = legal_options(src, lead, opts)
             view[V_SEAT] = seat
-            view[V_OWN_SEEN] = own_seen(seat, rules, hands, view, buried)
-            c = decide(K_PLAY, sids[seat], params, src, opts, n_opts, view, rules, rng)
+            if private:
+                view[V_OWN_SEEN] = own_seen(seat, rules, hands, view, buried)
+            c = decide_play(KIND_PLAY, sids[seat], params, src, opts, n_opts, view, rules, rng)
             c, res[RS_BAD] = _checked(c, n_opts, res[RS_BAD])
             face = opts[c]
             b = BIT_OF_FACE[face]
@@ -570,12 +601,12 @@ def _play_tricks(deal, rules, sids, params, rng, hands, piles, pile_n, opts, vie
                 if beats(b, win, trump):
                     win = b
                     win_seat = seat
-            if face == called:  # T-V-5P: the secret partner is revealed by play
+            if called >= 0 and face == called:  # T-V-5P: the secret partner is revealed by play
                 view[V_PARTNER] = res[RS_PARTNER]
             points += ORDER_POINTS[b % LANE]
             n_log = _log(log, n_log, EV_PLAY, deal, seat, face, trick)
-            if dummy:
-                pile, up = turn_up(seat, face, piles, pile_n, view)
+            if dummies != 0 and (dummies >> seat) & 1:
+                pile, up = turn_up(seat, face, hands, piles, pile_n, view)
                 if up >= 0:
                     n_log = _log(log, n_log, EV_REVEAL, deal, seat, up, pile)
             view[V_TRICK_FACES + k] = face
@@ -584,7 +615,7 @@ def _play_tricks(deal, rules, sids, params, rng, hands, piles, pile_n, opts, vie
             view[V_WIN_FACE] = FACE_OF_BIT[win]
             view[V_TRICK_POINTS] = points
             view[V_PLAYED] = played
-            seat = next_seat(seat, active, n_seats)
+            seat = nxt[seat]
         view[V_TAKEN + view[V_SIDE + win_seat]] += points
         n_log = _log(log, n_log, EV_TRICK, deal, win_seat, points, trick)
         leader = win_seat
@@ -601,11 +632,13 @@ _W_PILES = _W_RES + RS_SIZE
 _W_PILE_N = _W_PILES + MAX_SEATS * 9
 _W_DS = _W_PILE_N + MAX_SEATS * 3
 _W_TAKEN = _W_DS + MAX_SEATS
-_WORK_SIZE = _W_TAKEN + MAX_SEATS
+_W_NEXT = _W_TAKEN + MAX_SEATS
+_W_NEXT_BID = _W_NEXT + MAX_SEATS
+_WORK_SIZE = _W_NEXT_BID + MAX_SEATS
 
 
-def _play_deal(deal, dealer, rules, sids, params, rng, deck, hands, piles, pile_n, opts, view, scores, res,
-               log, n_log):
+def _play_deal(deal, dealer, rules, sids, params, rng, nxt, nxt_bid, deck, hands, piles, pile_n, opts, view, scores,
+               res, log, n_log):
     """One deal from the shuffle to the last trick. ``res`` receives the contract (bidder -1 when
     all passed), the kitty and the called card; the sides' trick points are in ``view[V_TAKEN:]``.
     Returns the log length."""
@@ -614,10 +647,11 @@ def _play_deal(deal, dealer, rules, sids, params, rng, deck, hands, piles, pile_
         deck[i] = DECKS[rules[R_DECK_ROW], i]
     shuffle(rng, deck, n_deck)
     active = view[V_ACTIVE]
-    kitty = deal_cards(rules, deck, dealer, active, hands, piles, pile_n, view)
+    kitty = deal_cards(rules, deck, dealer, active, nxt, hands, piles, pile_n, view)
     for p in range(rules[R_SEATS]):
         if (active >> p) & 1:
-            n_log = _log(log, n_log, EV_HAND, deal, p, hands[p], view[V_UP + p])
+            dealt = pile_cards(piles, p) if (rules[R_DUMMIES] >> p) & 1 else hands[p]
+            n_log = _log(log, n_log, EV_HAND, deal, p, dealt, view[V_UP + p])
     view[V_DEALER] = dealer
     view[V_DEAL] = deal
     view[V_BID] = 0
@@ -641,7 +675,7 @@ def _play_deal(deal, dealer, rules, sids, params, rng, deck, hands, piles, pile_
         view[V_VOIDS + p] = 0
         view[V_TAKEN + p] = 0
         view[V_SCORES + p] = scores[p]
-    n_log = auction(deal, dealer, rules, sids, params, rng, hands, opts, view, res, log, n_log)
+    n_log = auction(deal, dealer, rules, sids, params, rng, nxt_bid, hands, opts, view, res, log, n_log)
     res[RS_TRUMP] = -1
     res[RS_KITTY_POINTS] = 0
     res[RS_CALLED] = -1
@@ -650,7 +684,7 @@ def _play_deal(deal, dealer, rules, sids, params, rng, deck, hands, piles, pile_
     if res[RS_BIDDER] < 0:  # T-BID-5: thrown in
         return n_log
     n_log = contract(deal, rules, sids, params, rng, hands, opts, view, res, kitty, log, n_log)
-    n_log = play_tricks(deal, rules, sids, params, rng, hands, piles, pile_n, opts, view, res, log, n_log)
+    n_log = play_tricks(deal, rules, sids, params, rng, nxt, hands, piles, pile_n, opts, view, res, log, n_log)
     res[RS_KITTY_POINTS] = card_points(res[RS_KITTY])
     return n_log
 
@@ -676,6 +710,8 @@ def _play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, lo
     pile_n = w[_W_PILE_N:_W_PILE_N + MAX_SEATS * 3]
     ds = w[_W_DS:_W_DS + MAX_SEATS]
     taken = w[_W_TAKEN:_W_TAKEN + MAX_SEATS]
+    nxt = w[_W_NEXT:_W_NEXT + MAX_SEATS]
+    nxt_bid = w[_W_NEXT_BID:_W_NEXT_BID + MAX_SEATS]
     rules = borrow(rules)
     sids = borrow(sids)
     params = borrow(params)
@@ -688,6 +724,8 @@ def _play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, lo
     side_mask = (1 << n_sides) - 1
     for s in range(MAX_SEATS):
         view[V_SIDE + s] = s % n_sides if s < n_seats else -1
+    set_next(nxt, active, n_seats)
+    set_next(nxt_bid, active & ~rules[R_DUMMIES], n_seats)
     dealer = rand_below(rng, rules[R_REAL])  # T-TEAM-2 Decision: a uniformly random first dealer
     first_dealer = dealer
     n_log = 0
@@ -705,13 +743,13 @@ def _play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, lo
         deal += 1
         view[V_ACTIVE] = active
         view[V_N_ACTIVE] = n_cards(active)
-        n_log = play_deal(deal, dealer, rules, sids, params, rng, deck, hands, piles, pile_n, opts, view, scores,
-                          res, log, n_log)
+        n_log = play_deal(deal, dealer, rules, sids, params, rng, nxt, nxt_bid, deck, hands, piles, pile_n, opts,
+                          view, scores, res, log, n_log)
         bidder = res[RS_BIDDER]
         made = -1
         cs = -1
         out_now = -1
-        for s in range(MAX_SEATS):
+        for s in range(n_sides):
             ds[s] = 0
             taken[s] = view[V_TAKEN + s] if bidder >= 0 else 0
         if bidder < 0:
@@ -742,6 +780,8 @@ def _play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, lo
                             if p % n_sides == s:
                                 active &= ~(1 << p)
                 side_mask = left
+                set_next(nxt, active, n_seats)
+                set_next(nxt_bid, active & ~rules[R_DUMMIES], n_seats)
         n_log = _log(log, n_log, EV_DEAL, deal, cs, made, res[RS_KITTY_POINTS])
         for s in range(n_sides):
             n_log = _log(log, n_log, EV_SCORE, deal, s, ds[s], scores[s])
@@ -772,7 +812,7 @@ def _play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, lo
         n_log = _log(log, n_log, EV_GAME, deal, winner, hole_win, capped)
         if winner >= 0:
             break
-        dealer = next_seat(dealer, active & ~rules[R_DUMMIES], n_seats)  # T-DEAL-1: the deal passes clockwise
+        dealer = nxt_bid[dealer]  # T-DEAL-1: the deal passes clockwise (to the next real player in play)
     out_game[G_WINNER] = winner
     out_game[G_DEALS] = deal
     out_game[G_THROWINS] = throwins
@@ -811,7 +851,7 @@ def _play_batch(seed, first_game, count, rules, sids, params, out_games, out_dea
 # (name, plain function, jit options): compiled in this order, each into the globals the next sees.
 _ENGINE = (
     ("auction", _auction, {"inline": "always"}),
-    ("contract", _contract, {}),
+    ("contract", _contract, {"inline": "always"}),
     ("play_tricks", _play_tricks, {"inline": "always"}),
     ("play_deal", _play_deal, {"inline": "always"}),
     ("play_game", _play_game, {}),
@@ -823,6 +863,8 @@ def _bind(decide_fn, cache: bool):
     """Compile the engine with ``decide`` bound to ``decide_fn`` (a fresh globals dict per binding)."""
     g = dict(_ENGINE_GLOBALS)
     g["decide"] = decide_fn
+    g["decide_play"] = decide_fn
+    g["decide_once"] = decide_fn
     for name, fn, options in _ENGINE:
         g[name] = njit(cache=cache, **options)(FunctionType(fn.__code__, g, name))
     return g["play_deal"], g["play_game"], g["play_batch"]
@@ -830,9 +872,11 @@ def _bind(decide_fn, cache: bool):
 
 _ENGINE_GLOBALS = globals()
 # The built-in engine: module-level globals, so the compiled code is cached on disk.
-decide = builtin_decide
+decide = builtin_choose  # bids, kitty, trump, call: random inline, the heuristic a call
+decide_play = builtin_play  # card play, inlined into the trick loop
+decide_once = builtin_decide  # the kitty, trump and call, once a deal: a call (less code to compile)
 auction = njit(cache=True, inline="always")(_auction)
-contract = njit(cache=True)(_contract)
+contract = njit(cache=True, inline="always")(_contract)
 play_tricks = njit(cache=True, inline="always")(_play_tricks)
 play_deal = njit(cache=True, inline="always")(_play_deal)
 play_game = njit(cache=True)(_play_game)

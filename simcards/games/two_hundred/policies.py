@@ -28,6 +28,7 @@ from simcards.games.two_hundred.layout import (
     K_BID,
     K_CALL,
     K_DISCARD,
+    K_PLAY,
     K_TRUMP,
     LANE,
     LANE_COUNT,
@@ -54,7 +55,9 @@ from simcards.games.two_hundred.layout import (
     V_WIN_FACE,
     V_WIN_SEAT,
 )
-from simcards.games.two_hundred.rules import R_CALL, R_DECK, R_DECK_MASK, R_KITTY, R_NO_TRUMP
+from simcards.games.two_hundred.rules import (
+    R_CALL, R_DECK, R_DECK_MASK, R_DUMMIES, R_KITTY, R_NO_TRUMP, R_SEATS, R_SIDES,
+)
 from simcards.rng import rand_below
 
 SID_RANDOM = 0
@@ -118,9 +121,10 @@ def _nt_value(lane: int) -> float:
     return v
 
 
-SIDE_VALUE = np.array([_side_value(m) for m in range(1 << LANE)], dtype=np.float64)
-TRUMP_VALUE = np.array([_trump_value(m) for m in range(1 << LANE)], dtype=np.float64)
-NT_VALUE = np.array([_nt_value(m) for m in range(1 << LANE)], dtype=np.float64)
+# Whole numbers of points, so float32 holds them exactly (and the tables take half the cache).
+SIDE_VALUE = np.array([_side_value(m) for m in range(1 << LANE)], dtype=np.float32)
+TRUMP_VALUE = np.array([_trump_value(m) for m in range(1 << LANE)], dtype=np.float32)
+NT_VALUE = np.array([_nt_value(m) for m in range(1 << LANE)], dtype=np.float32)
 SHORT_VALUE = np.array([6.0, 2.0] + [0.0] * (LANE - 1), dtype=np.float64)  # void / singleton with 2+ trumps
 
 
@@ -171,18 +175,16 @@ def best_trump(hand, partner):
 
 @njit(cache=True, inline="always")
 def _teammate_cards(view, rules, seat):
-    """(cards the deciding seat can see in its teammates' hands, how many it cannot see)."""
-    n_active = view[V_N_ACTIVE]
-    each = (rules[R_DECK] - rules[R_KITTY]) // n_active
-    side = view[V_SIDE + seat]
+    """(the teammates' cards the deciding seat can see, how many it cannot see, cards per hand).
+    Teams keep their size when a team leaves (T-V-6P); only a T-V-2P dummy shows cards."""
+    each = (rules[R_DECK] - rules[R_KITTY]) // view[V_N_ACTIVE]
+    teammates = rules[R_SEATS] // rules[R_SIDES] - 1
     seen = np.int64(0)
-    hidden = 0
-    for s in range(MAX_SEATS):
-        if s != seat and (view[V_ACTIVE] >> s) & 1 and view[V_SIDE + s] == side:
-            up = view[V_UP + s]
-            seen |= up
-            hidden += each - (LANE_COUNT[up & LANE_FULL] + LANE_COUNT[(up >> LANE) & LANE_FULL]
-                              + LANE_COUNT[(up >> (2 * LANE)) & LANE_FULL] + LANE_COUNT[(up >> (3 * LANE)) & LANE_FULL])
+    if rules[R_DUMMIES]:
+        seen = view[V_UP + (seat + 2) % 4]
+    hidden = teammates * each - (LANE_COUNT[seen & LANE_FULL] + LANE_COUNT[(seen >> LANE) & LANE_FULL]
+                                 + LANE_COUNT[(seen >> (2 * LANE)) & LANE_FULL]
+                                 + LANE_COUNT[(seen >> (3 * LANE)) & LANE_FULL])
     return seen, hidden, each
 
 
@@ -390,32 +392,42 @@ def _call(hand, trump, deck_mask):
 
 @njit(cache=True)
 def heuristic_decide(kind, params, hand, opts, n_opts, view, rules, rng):
-    """The ``heuristic`` family with the public policy signature (see ``_heuristic``)."""
-    return _heuristic(kind, params.reshape((1, params.shape[0])), 0, hand, opts, n_opts, view, rules)
+    """The ``heuristic`` family with the public policy signature. Bidding: estimate the team's
+    points in each trump suit (own hand, the partners' face-up cards, an allowance for their
+    unseen cards and for a kitty) and bid the minimum raise while it stays within estimate ×
+    ``aggr`` (not over the partner unless ``raise``). Kitty: bury cards without points from short
+    side suits. Trump: the suit with the best estimate, or no trump when its estimate × ``nt`` is
+    better. Call: the highest trump it lacks. Play: lead boss cards (draw trumps first on the
+    contract side), win cheaply when last or with a boss card, smear points on a friend's safe
+    trick, ruff only tricks worth ``ruff_min``, otherwise give the cheapest card."""
+    if n_opts == 1:
+        return 0
+    table = params.reshape((1, params.shape[0]))
+    if kind == K_PLAY:
+        return _play_call(table, 0, hand, opts, n_opts, view, rules)
+    return _choose(kind, table, 0, hand, opts, n_opts, view, rules)
 
 
 @njit(cache=True, inline="always")
-def _heuristic(kind, table, row, hand, opts, n_opts, view, rules):
-    """The ``heuristic`` family. Bidding: estimate the team's points in each trump suit (own hand,
-    the partners' face-up cards, an allowance for their unseen cards and for a kitty) and bid the
-    minimum raise while it stays within estimate × ``aggr`` (not over the partner unless
-    ``raise``). Kitty: bury cards without points from short side suits. Trump: the suit with the
-    best estimate, or no trump when its estimate × ``nt`` is better. Call: the highest trump it
-    lacks. Play: lead boss cards (draw trumps first on the contract side), win cheaply when last
-    or with a boss card, smear points on a friend's safe trick, ruff only tricks worth
-    ``ruff_min``, otherwise give the cheapest card."""
-    if n_opts == 1:
+def _bid(table, row, hand, opts, view, rules):
+    """The heuristic's bid (see ``heuristic_decide``): pass or the lowest legal bid."""
+    seat = view[V_SEAT]
+    hb = view[V_BIDDER]
+    if hb >= 0 and view[V_SIDE + hb] == view[V_SIDE + seat] and table[row, P_RAISE] < 0.5:
         return 0
+    seen, hidden, each = _teammate_cards(view, rules, seat)
+    t, e = best_trump(hand | seen, _credit(table, row, rules, hidden, each, True))
+    if opts[1] <= e * table[row, P_AGGR]:
+        return 1
+    return 0
+
+
+@njit(cache=True)
+def _choose(kind, table, row, hand, opts, n_opts, view, rules):
+    """The heuristic's bid, kitty, trump and call decisions (see ``heuristic_decide``)."""
     seat = view[V_SEAT]
     if kind == K_BID:
-        hb = view[V_BIDDER]
-        if hb >= 0 and view[V_SIDE + hb] == view[V_SIDE + seat] and table[row, P_RAISE] < 0.5:
-            return 0
-        seen, hidden, each = _teammate_cards(view, rules, seat)
-        t, e = best_trump(hand | seen, _credit(table, row, rules, hidden, each, True))
-        if opts[1] <= e * table[row, P_AGGR]:
-            return 1
-        return 0
+        return _bid(table, row, hand, opts, view, rules)
     if kind == K_TRUMP:
         seen, hidden, each = _teammate_cards(view, rules, seat)
         t, e = _contract(table, row, hand | seen, _credit(table, row, rules, hidden, each, False), n_opts > 4)
@@ -430,6 +442,13 @@ def _heuristic(kind, table, row, hand, opts, n_opts, view, rules):
     if kind == K_CALL:
         b = _call(hand, view[V_TRUMP], rules[R_DECK_MASK])
         return _option_of(b, rules[R_DECK_MASK] & ~hand, opts, n_opts)
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _play(table, row, hand, opts, n_opts, view, rules):
+    """The heuristic's card play (see ``heuristic_decide``)."""
+    seat = view[V_SEAT]
     trump = view[V_TRUMP]
     unseen = rules[R_DECK_MASK] & ~view[V_PLAYED] & ~hand & ~view[V_OWN_SEEN]
     if view[V_N_IN] == 0:
@@ -444,9 +463,43 @@ def _heuristic(kind, table, row, hand, opts, n_opts, view, rules):
 
 
 @njit(cache=True)
-def builtin_decide(kind, sid, table, hand, opts, n_opts, view, rules, rng):
-    """The engines' dispatcher: ``table`` holds every seat's parameters; the deciding seat is
-    ``view[V_SEAT]``."""
+def _play_call(table, row, hand, opts, n_opts, view, rules):
+    """The card play as a function of its own (user-policy chains, the public wrapper)."""
+    return _play(table, row, hand, opts, n_opts, view, rules)
+
+
+@njit(cache=True, inline="always")
+def builtin_play(kind, sid, table, hand, opts, n_opts, view, rules, rng):
+    """The engines' dispatcher for card play, the decision made most often: inlined into the
+    trick loop (and only there, since every inlined copy costs compile time)."""
     if sid == SID_RANDOM:
         return rand_below(rng, n_opts)
-    return _heuristic(kind, table, view[V_SEAT], hand, opts, n_opts, view, rules)
+    if n_opts == 1:
+        return 0
+    return _play(table, view[V_SEAT], hand, opts, n_opts, view, rules)
+
+
+@njit(cache=True, inline="always")
+def builtin_choose(kind, sid, table, hand, opts, n_opts, view, rules, rng):
+    """The engines' dispatcher for bids, the kitty, trump and the call: random and the
+    heuristic's bid inline, the rest (once a deal) a call."""
+    if sid == SID_RANDOM:
+        return rand_below(rng, n_opts)
+    if n_opts == 1:
+        return 0
+    if kind == K_BID:
+        return _bid(table, view[V_SEAT], hand, opts, view, rules)
+    return _choose(kind, table, view[V_SEAT], hand, opts, n_opts, view, rules)
+
+
+@njit(cache=True)
+def builtin_decide(kind, sid, table, hand, opts, n_opts, view, rules, rng):
+    """The engines' dispatcher for every decision: ``table`` holds every seat's parameters; the
+    deciding seat is ``view[V_SEAT]``."""
+    if sid == SID_RANDOM:
+        return rand_below(rng, n_opts)
+    if n_opts == 1:
+        return 0
+    if kind == K_PLAY:
+        return _play_call(table, view[V_SEAT], hand, opts, n_opts, view, rules)
+    return _choose(kind, table, view[V_SEAT], hand, opts, n_opts, view, rules)
