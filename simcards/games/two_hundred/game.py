@@ -36,10 +36,10 @@ FAMILIES = {
             Param("smear", 1, 0, 1, "1: play point cards onto a trick the partner safely wins", integer=True),
             Param("draw", 1, 0, 1, "1: as contractor, lead the boss trump while opponents may hold trumps",
                   integer=True),
-            Param("kitty", 6.0, 0.0, 40.0, "points credited in the auction for the kitty the bidder will take "
+            Param("kitty", 20.0, 0.0, 60.0, "points credited in the auction for the kitty the bidder will take "
                   "(T-V-KITTY, T-V-ROUGH)"),
-            Param("nt", 1.3, 0.0, 3.0, "name no trump (where allowed) when the no-trump estimate × nt beats the "
-                  "best suit's estimate; 0 never"),
+            Param("nt", 1.2, 0.0, 3.0, "name no trump (where allowed) when every suit is stopped and the "
+                  "no-trump estimate is at least nt × the bid; 0 never"),
         ),
     ),
 }

@@ -39,6 +39,7 @@ from simcards.games.two_hundred.layout import (
     NO_TRUMP,
     ORDER_POINTS,
     V_ACTIVE,
+    V_BID,
     V_BIDDER,
     V_CALLED,
     V_LEAD_SUIT,
@@ -173,6 +174,22 @@ def best_trump(hand, partner):
     return best, best_e
 
 
+@njit(cache=True)
+def best_trump_called(hand, partner, deck_mask):
+    """T-V-5P: ``best_trump`` when the bidder will call the highest trump it lacks: that card
+    counts as ours, ``partner`` stands for the rest of the partner's hand."""
+    best = 0
+    best_e = -1.0
+    for t in range(4):
+        missing = (deck_mask & ~hand) >> (LANE * t) & LANE_FULL
+        with_call = hand | ((np.int64(1) << (LANE * t + LANE_HIGH[missing])) if missing else np.int64(0))
+        e = estimate(with_call, t, partner)
+        if e > best_e:
+            best_e = e
+            best = t
+    return best, best_e
+
+
 @njit(cache=True, inline="always")
 def _teammate_cards(view, rules, seat):
     """(the teammates' cards the deciding seat can see, how many it cannot see, cards per hand).
@@ -194,8 +211,8 @@ def _credit(table, row, rules, hidden, each, auction):
     (one partner of nine cards in the standard game; in T-V-5P the holder of the card the bidder
     will call), plus ``kitty`` in the auction when the bidder will take a kitty."""
     help_cards = hidden
-    if rules[R_CALL] == 1:
-        help_cards = each
+    if rules[R_CALL] == 1:  # the called card itself is counted in the hand (best_trump_called)
+        help_cards = each - 1
     c = table[row, P_PARTNER] * (help_cards / 9.0)
     if auction and rules[R_KITTY] > 0:
         c += table[row, P_KITTY]
@@ -339,21 +356,37 @@ def _option_of(b, options_mask, opts, n_opts):
 
 
 @njit(cache=True, inline="always")
-def _contract(table, row, hand, credit, nt_allowed):
+def _contract(table, row, hand, credit, nt_allowed, bid, call_mask):
     """The contract the heuristic would name: (suit or NO_TRUMP, the best suit's estimate). No
-    trump when allowed and its estimate × ``nt`` beats the best suit's."""
-    t, e = best_trump(hand, credit)
-    if nt_allowed and table[row, P_NT] > 0.0 and nt_estimate(hand, credit) * table[row, P_NT] > e:
+    trump (where allowed) doubles the deal's scores either way, so only a safe contract: every
+    suit stopped and a no-trump estimate of at least ``nt`` × the bid. ``call_mask``: the deck
+    when a partner's card will be called (T-V-5P), else 0."""
+    if call_mask:
+        t, e = best_trump_called(hand, credit, call_mask)
+    else:
+        t, e = best_trump(hand, credit)
+    if nt_allowed and table[row, P_NT] > 0.0 and _stopped(hand) and nt_estimate(hand, credit) >= table[row, P_NT] * bid:
         return NO_TRUMP, e
     return t, e
 
 
 @njit(cache=True, inline="always")
-def _discard(table, row, hand, credit, nt_allowed):
+def _stopped(hand):
+    """Every suit holds a stopper against the opponents running it without trumps: its Ace, or
+    its King with another card."""
+    for s in range(4):
+        lane = (hand >> (LANE * s)) & LANE_FULL
+        if not (lane >> _A) & 1 and not ((lane >> _K) & 1 and LANE_COUNT[lane] >= 2):
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _discard(table, row, hand, credit, nt_allowed, bid):
     """The card to bury in the kitty, whose points go to the defenders: a card without points
     before any card with points (a 5 before a 10 or an Ace), a side card before a trump of the
     contract planned for the hand, and from the shortest suit (to make a void), lowest first."""
-    plan, _ = _contract(table, row, hand, credit, nt_allowed)
+    plan, _ = _contract(table, row, hand, credit, nt_allowed, bid, 0)
     best = -1
     best_key = 1 << 30
     for s in range(4):
@@ -416,7 +449,11 @@ def _bid(table, row, hand, opts, view, rules):
     if hb >= 0 and view[V_SIDE + hb] == view[V_SIDE + seat] and table[row, P_RAISE] < 0.5:
         return 0
     seen, hidden, each = _teammate_cards(view, rules, seat)
-    t, e = best_trump(hand | seen, _credit(table, row, rules, hidden, each, True))
+    credit = _credit(table, row, rules, hidden, each, True)
+    if rules[R_CALL] == 1:
+        t, e = best_trump_called(hand, credit, rules[R_DECK_MASK])
+    else:
+        t, e = best_trump(hand | seen, credit)
     if opts[1] <= e * table[row, P_AGGR]:
         return 1
     return 0
@@ -430,14 +467,16 @@ def _choose(kind, table, row, hand, opts, n_opts, view, rules):
         return _bid(table, row, hand, opts, view, rules)
     if kind == K_TRUMP:
         seen, hidden, each = _teammate_cards(view, rules, seat)
-        t, e = _contract(table, row, hand | seen, _credit(table, row, rules, hidden, each, False), n_opts > 4)
+        t, e = _contract(table, row, hand | seen, _credit(table, row, rules, hidden, each, False), n_opts > 4,
+                         view[V_BID], rules[R_DECK_MASK] if rules[R_CALL] == 1 else 0)
         for i in range(n_opts):
             if opts[i] == t:
                 return i
         return 0
     if kind == K_DISCARD:
         seen, hidden, each = _teammate_cards(view, rules, seat)
-        b = _discard(table, row, hand, _credit(table, row, rules, hidden, each, False), rules[R_NO_TRUMP] == 1)
+        b = _discard(table, row, hand, _credit(table, row, rules, hidden, each, False), rules[R_NO_TRUMP] == 1,
+                     view[V_BID])
         return _option_of(b, hand, opts, n_opts)
     if kind == K_CALL:
         b = _call(hand, view[V_TRUMP], rules[R_DECK_MASK])
