@@ -31,9 +31,9 @@ def variant(name: str, **overrides):
 
 
 class Script:
-    """A scripted player for the reference engine: bids, discards, trump, the call and plays are
-    consumed in order; when a list runs out it passes / takes the first option. Records every
-    question asked as (kind, seat, options, hand mask, view)."""
+    """A scripted player for the reference engine: bids, discards, trump (one, or a list of one
+    per deal), the call and plays are consumed in order; when a list runs out it passes / takes
+    the first option. Records every question asked as (kind, seat, options, hand mask, view)."""
 
     def __init__(self, bids=(), trump=0, plays=(), discards=(), call=None):
         self.bids = list(bids)
@@ -50,7 +50,8 @@ class Script:
             want = self.bids.pop(0) if self.bids else 0
             return options.index(want)
         if kind == L.K_TRUMP:
-            return options.index(self.trump)
+            trump = self.trump.pop(0) if isinstance(self.trump, list) else self.trump
+            return options.index(trump)
         if kind == L.K_DISCARD:
             return options.index(self.discards.pop(0)) if self.discards else 0
         if kind == L.K_CALL:

@@ -384,7 +384,13 @@ class ReferenceGame:
         """Hands (a dummy's cards in the order dealt) and the kitty."""
         if self.stacked:
             st = self.stacked.pop(0)
-            return {p: list(h) for p, h in st.items() if p != "kitty"}, list(st.get("kitty", []))
+            hands = {p: list(h) for p, h in st.items() if p != "kitty"}
+            kitty = list(st.get("kitty", []))
+            dealt = sorted(sum(hands.values(), kitty))
+            if dealt != deck(self.rules.deck) or set(hands) != self.in_play:
+                raise ValueError(f"a stacked deal must give each seat in play {sorted(self.in_play)} its cards "
+                                 f"and hold the {self.rules.deck}-card deck exactly once")
+            return hands, kitty
         cards = np.array(deck(self.rules.deck), dtype=np.int64)
         shuffle(self.rng, cards, len(cards))
         cards = [int(c) for c in cards]
