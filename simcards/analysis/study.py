@@ -319,9 +319,12 @@ def _diff_rows(base: _VariantRun, other: _VariantRun) -> list[dict]:
         add("turns_per_game", "turns per game", mean_fn(ta, tb))
     k = base.table.k
     sa = (m.winner_side(a, base.table.players) == m.starter_side(a, base.table.players)).astype(float)
-    sb = (m.winner_side(b, other.table.players) == m.starter_side(b, other.table.players)).astype(float)
-    add("starter_edge", f"{m.starter_label}'s edge", paired_diff(sa, sb) if paired else
-        newcombe_diff(sa.sum(), sa.size, sb.sum(), sb.size), "pct")
+    mb = other.table.m  # the other variant's own sides
+    sb = (mb.winner_side(b, other.table.players) == mb.starter_side(b, other.table.players)).astype(float)
+    # An edge is the win rate minus the fair share 1/sides, which differs between tables.
+    edge = shifted(paired_diff(sa, sb) if paired else newcombe_diff(sa.sum(), sa.size, sb.sum(), sb.size),
+                   1 / other.table.k - 1 / k)
+    add("starter_edge", f"{m.starter_label}'s edge", edge, "pct")
     if base.skill is not None and other.skill is not None:
         add("skill_win_rate", "stronger strategy's win rate", mean_fn(base.skill.won, other.skill.won), "pct")
     for o in m.outcomes:
