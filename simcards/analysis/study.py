@@ -220,7 +220,13 @@ def _progress(total: int, label: str, enabled: bool) -> Progress:
 # Games are played block by block; each block of every variant becomes whole-number columns per
 # game, whose moments (n, sums, cross products: analysis.moments) add up over blocks. Every interval
 # and paired difference comes from those moments, so memory is one block's, whatever the games.
-COMPARE_BLOCK = 8 * DEFAULT_CHUNK  # several ranges in flight on a cluster; ~100 MB of tables at most
+COMPARE_BLOCK = DEFAULT_CHUNK  # games per block in this process (per worker thread, twice, on a cluster)
+
+
+def _block_size() -> int:
+    """Games per block: one chunk here; on a cluster enough ranges to keep every worker busy."""
+    be = _current_backend()
+    return COMPARE_BLOCK * (2 * getattr(be, "slots", 1) if be is not None else 1)
 
 
 @dataclass
@@ -416,7 +422,7 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
     done = 0
     interrupted = False
     try:
-        for block in chunks(games, COMPARE_BLOCK):
+        for block in chunks(games, _block_size()):
             cols: dict[str, np.ndarray] = {}
             for v in runs:
                 v.table.progress = bar
