@@ -511,13 +511,10 @@ def _variant_list(gdef, variants) -> list[str]:
 def fmt_est(value: float, low: float, high: float, kind: str) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "-"
-    if kind == "pct":
-        if math.isnan(low):
-            return f"{100 * value:.1f}%"
-        return f"{100 * value:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
     if math.isnan(low):
-        return f"{value:.2f}"
-    return f"{value:.2f} [{low:.2f}, {high:.2f}]"
+        return f"{100 * value:.1f}%" if kind == "pct" else f"{value:.2f}"
+    est = Estimate(value, low, high, 0)
+    return est.pct() if kind == "pct" else est.num()
 
 
 def _wide(long: pd.DataFrame, names: list[str]) -> pd.DataFrame:
