@@ -235,8 +235,9 @@ class _Variant:
     table: Table
     seats: list[Strategy]
     deck: tuple
-    strong: str = ""  # the skill matchup: strong against weak, seat-rotated
+    strong: str = ""  # the skill matchup: strong against weak, seat-rotated over ``lineups``
     weak: str = ""
+    lineups: list[tuple[int, ...]] = field(default_factory=list)
     seconds: float = 0.0
     fair: float = math.nan  # the strong strategy's fair win share over the skill lineups
 
@@ -244,7 +245,7 @@ class _Variant:
         return f"{self.name}.{what}"
 
 
-def _variant_columns(v: _Variant, df: pd.DataFrame, sk: Matchup | None) -> dict[str, np.ndarray]:
+def _variant_columns(v: _Variant, df: pd.DataFrame, sk: Matchup | None, scale: int = 1) -> dict[str, np.ndarray]:
     """One block of a variant's self-play games (and skill matchups) as whole-number columns."""
     t, m = v.table, v.table.m
     cols = {v.col("units"): df[m.units].to_numpy()}
@@ -257,12 +258,12 @@ def _variant_columns(v: _Variant, df: pd.DataFrame, sk: Matchup | None) -> dict[
     for o in m.outcomes:
         cols[v.col(f"{o.name}:n")] = o.numer(df)
         cols[v.col(f"{o.name}:d")] = o.denom(df)
-    if sk is not None:
-        cols[v.col("skill")] = sk.won_lineups
+    if sk is not None:  # lineups won, on the study's common scale (variants may differ in sides)
+        cols[v.col("skill")] = sk.won_lineups * (scale // len(v.lineups))
     return cols
 
 
-def _rate_rows(v: _Variant, mo: Moments, lineups: int) -> list[dict]:
+def _rate_rows(v: _Variant, mo: Moments, scale: int) -> list[dict]:
     """Speed, fairness, outcome and skill estimates of one variant."""
     t, m, k, c = v.table, v.table.m, v.table.k, v.col
     rows = []
@@ -294,8 +295,8 @@ def _rate_rows(v: _Variant, mo: Moments, lineups: int) -> list[dict]:
         significant=any_sig, detail=f"{seat_word} {s}")
     for o in m.outcomes:
         add("outcomes", o.name, o.label, _outcome(mo, c(f"{o.name}:n"), c(f"{o.name}:d")), "pct")
-    if lineups:
-        est = mo.fraction_mean(c("skill"), lineups)
+    if v.lineups:
+        est = mo.fraction_mean(c("skill"), scale)
         add("skill", "skill_win_rate", f"{v.strong} beats {v.weak} (seat-rotated)", est, "pct")
         edge = shifted(est, v.fair)
         add("skill", "skill_edge", f"skill edge (win rate − {v.fair:.0%})", edge, "pct", significant=significant(edge))
@@ -335,7 +336,7 @@ def _scaled(est: Estimate, by: float) -> Estimate:
     return Estimate(est.value * by, est.low * by, est.high * by, est.n)
 
 
-def _diff_rows(base: _Variant, other: _Variant, mo: Moments, lineups: int) -> list[dict]:
+def _diff_rows(base: _Variant, other: _Variant, mo: Moments, scale: int) -> list[dict]:
     """Differences other − base for every metric, paired on the same deals when the decks match."""
     m = base.table.m
     paired = base.deck == other.deck
@@ -356,11 +357,18 @@ def _diff_rows(base: _Variant, other: _Variant, mo: Moments, lineups: int) -> li
         add("turns_per_game", "turns per game", mean_diff(b("turns"), o("turns")))
     add("starter_edge", f"{m.starter_label}'s edge",
         (mo.paired_diff if paired else mo.newcombe_diff)(b("starter_won"), o("starter_won")), "pct")
-    if lineups:
-        add("skill_win_rate", "stronger strategy's win rate", _scaled(mean_diff(b("skill"), o("skill")), 1 / lineups), "pct")
+    if base.lineups and other.lineups:
+        add("skill_win_rate", "stronger strategy's win rate", _scaled(mean_diff(b("skill"), o("skill")), 1 / scale), "pct")
     for oc in m.outcomes:
         add(oc.name, oc.label, ratio_diff(b(f"{oc.name}:n"), b(f"{oc.name}:d"), o(f"{oc.name}:n"), o(f"{oc.name}:d")), "pct")
     return rows
+
+
+def _lineups_meta(runs: list[_Variant]) -> list | dict:
+    """The seat rotations: one list, or one per variant when their sides differ."""
+    per = {v.name: [list(lu) for lu in v.lineups] for v in runs}
+    first = next(iter(per.values()))
+    return first if all(lu == first for lu in per.values()) else per
 
 
 def _lengths_table(runs: list[_Variant], counts: dict[str, dict[int, int]]) -> pd.DataFrame:
@@ -410,12 +418,11 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
     if isinstance(strategies, str):
         strategies = [strategies]
     tables = [Table(game, v, players, rules) for v in names]
-    runs = [_Variant(n, t, t.gdef.strategies(strategies, t.players), t.m.deck_key(t.rules), strong, weak)
-            for n, t in zip(names, tables)]
-    k = tables[0].k
-    lineups = pair_lineups(k) if skill else []
+    runs = [_Variant(n, t, t.gdef.strategies(strategies, t.players), t.m.deck_key(t.rules), strong, weak,
+                     pair_lineups(t.k) if skill else []) for n, t in zip(names, tables)]
+    scale = math.lcm(*(len(v.lineups) for v in runs)) if skill else 1
     strong_s, weak_s = tables[0].strategy(strong), tables[0].strategy(weak)
-    bar = _progress(len(names) * games * (1 + len(lineups)), f"compare {tables[0].game}", progress)
+    bar = _progress(sum(games * (1 + len(v.lineups)) for v in runs), f"compare {tables[0].game}", progress)
     mo: Moments | None = None
     game_rows: dict[str, list[pd.DataFrame]] = {v.name: [] for v in runs}
     lengths: dict[str, dict[int, int]] = {v.name: {} for v in runs}
@@ -428,11 +435,11 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
                 v.table.progress = bar
                 t0 = time.perf_counter()
                 df = v.table.play(v.seats, seed, block.first, block.count)
-                sk = play_matchup(v.table, strong_s, weak_s, lineups, seed, block.first, block.count) if skill else None
+                sk = play_matchup(v.table, strong_s, weak_s, v.lineups, seed, block.first, block.count) if skill else None
                 v.seconds += time.perf_counter() - t0
                 if sk is not None:
                     v.fair = sk.fair
-                cols.update(_variant_columns(v, df, sk))
+                cols.update(_variant_columns(v, df, sk, scale))
                 _count_lengths(lengths[v.name], df[v.table.m.units].to_numpy())
                 if not summary_only:
                     game_rows[v.name].append(_game_rows(v, df))
@@ -444,11 +451,10 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
         interrupted = True
     finally:
         bar.close()
-    n_lu = len(lineups)
-    long = pd.DataFrame([r for v in runs for r in _rate_rows(v, mo, n_lu)])
+    long = pd.DataFrame([r for v in runs for r in _rate_rows(v, mo, scale)])
     if "significant" not in long:
         long["significant"] = np.nan
-    diffs = pd.DataFrame([r for v in runs[1:] for r in _diff_rows(runs[0], v, mo, n_lu)])
+    diffs = pd.DataFrame([r for v in runs[1:] for r in _diff_rows(runs[0], v, mo, scale)])
     wide = _wide(long, names)
     t0 = tables[0]
     notes = []
@@ -471,8 +477,7 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
             notes.append("No difference is significant at 95%.")
     meta = _meta("compare", t0, seed, variants=names, games=games,
                  strategies=[s.spec for s in runs[0].seats],
-                 skill={"strong": strong_s.spec, "weak": weak_s.spec,
-                        "lineups": [list(lu) for lu in lineups]} if skill else None,
+                 skill={"strong": strong_s.spec, "weak": weak_s.spec, "lineups": _lineups_meta(runs)} if skill else None,
                  rules={n: t.rules.options() for n, t in zip(names, tables)},
                  timings_seconds={v.name: round(v.seconds, 3) for v in runs},
                  games_played=sum(t.games_played for t in tables), summary_only=summary_only,
