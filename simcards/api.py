@@ -117,8 +117,8 @@ def simulate(game: str = "yaniv", *, variant: str | None = None, players: int | 
     ``with simcards.backends.using(...)`` that backend is the default."""
     gdef = get_game(game)
     _check_counts(games, seed, players)
-    players = gdef.default_players if players is None else int(players)
     rules_obj = gdef.build_rules(variant, rules)
+    players = gdef.players_for(rules_obj) if players is None else int(players)
     gdef.check_players(rules_obj, players)
     if isinstance(strategies, str):
         strategies = [strategies]

@@ -68,9 +68,9 @@ class Table:
         self.game = canonical(game)
         self.gdef = get_game(self.game)
         self.m: GameMetrics = metrics_for(self.game)
-        self.players = self.gdef.default_players if players is None else _whole(players, "players")
         self.variant = variant or self.gdef.default_variant
         self.rules = self.gdef.build_rules(variant, rules)
+        self.players = self.gdef.players_for(self.rules) if players is None else _whole(players, "players")
         self.gdef.check_players(self.rules, self.players)
         self.k = self.m.n_sides(self.players)
         self.progress = progress

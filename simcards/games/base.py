@@ -67,6 +67,10 @@ class GameDef:
     def check_players(self, rules, players: int) -> None:
         raise NotImplementedError
 
+    def players_for(self, rules) -> int:
+        """The player count when none is given (a game whose presets fix it may override this)."""
+        return self.default_players
+
     # --- strategies ------------------------------------------------------------------------
     def families(self) -> dict[str, Family]:
         raise NotImplementedError

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
+from simcards.cards import card_code
 from simcards.errors import SimcardsError
 from simcards.games.base import GameDef, GameRun, OptionInfo, options_table
 from simcards.games.gin import layout as L
@@ -27,9 +28,10 @@ FAMILIES = {
     ),
     "knock": Family(
         "knock", SID_KNOCK,
-        "simple, with knock timing: knock at deadwood <= max - drop x (own turn - 1); only gin from own turn "
-        "gin_after or once the stock is down to gin_stock; optionally take discards that lower deadwood by "
-        "`take`; avoid discarding cards that meld with cards the opponent took",
+        "simple, with knock timing: knock at deadwood <= min(max, scale x the hand's limit) - drop x (own turn - 1) "
+        "(- spade on a doubled hand); only gin from own turn gin_after or once the stock is down to gin_stock; "
+        "optionally take discards that lower deadwood by `take`; avoid discarding cards that meld with cards the "
+        "opponent took",
         (
             Param("max", 10, 0, 10, "knock at or under this deadwood (never above the rules' knock limit)", True),
             Param("drop", 0, 0, 10, "lower the knock threshold by this much per own turn already played"),
@@ -39,6 +41,10 @@ FAMILIES = {
                   True),
             Param("avoid", 0, 0, 20, "penalty (points) per card the opponent took that a discard would meld with"),
             Param("take", NEVER, 1, NEVER, "also take a discard that lowers the deadwood by at least this (99: never)"),
+            Param("scale", 1, 0, 1, "knock at or under this fraction of the hand's knock limit (G-V-OKLA: the "
+                  "knock card's value)"),
+            Param("spade", 0, 0, 10, "on a doubled hand (G-V-OKLA spade knock card) lower the knock threshold by "
+                  "this much"),
         ),
     ),
 }
@@ -58,10 +64,26 @@ _OPTION_DOCS = {
                       "discard is taken back only to knock"),
     "last_chance": ("true, false", "G-WALL-2", "at the wall the other player may take the last discard to knock"),
     "fiftieth_card": ("true, false", "G-WALL-3", "with last_chance, the taken card may itself be discarded"),
-    "deal_11": ("false", "G-V-DEAL11", "the 11-card deal (not implemented yet)"),
-    "oklahoma": ("false", "G-V-OKLA", "Oklahoma gin (not implemented yet)"),
-    "straight": ("false", "G-V-STRAIGHT", "straight gin (not implemented yet)"),
-    "hollywood": ("false", "G-V-HOLLY", "Hollywood scoring (not implemented yet)"),
+    "players": (", ".join(map(str, R.PLAYER_COUNTS)), "G-V-3P, G-V-4P, G-V-TED",
+                "3: the dealer sits out; 4, 6, 8: two teams of 2, 3, 4 (presets set it; --players must match)"),
+    "deal_11": ("true, false", "G-V-DEAL11", "the non-dealer gets 11 cards and starts by discarding; no upcard"),
+    "straight": ("true, false", "G-V-STRAIGHT", "no knocking: play until someone goes gin"),
+    "oklahoma": ("true, false", "G-V-OKLA", "the knock card's value is the hand's knock limit (face cards 10); "
+                 "a spade doubles the hand"),
+    "ace_upcard_gin_only": ("true, false", "G-V-OKLA", "an ace knock card allows only gin (false: a limit of 1)"),
+    "spade_double": ("true, false", "G-V-OKLA", "a spade knock card doubles the hand's score, bonuses included"),
+    "oklahoma_boxes": ("true, false", "G-V-OKLA", "extra boxes: an undercut 1, a gin 2 (with a spade 2 and 4)"),
+    "knock_card": (", ".join(R.KNOCK_CARDS), "G-V-OKLA", "second_deck: the bottom card of a second shuffled deck "
+                   "(no upcard; the non-dealer draws first)"),
+    "hollywood": ("true, false", "G-V-HOLLY", "three games scored at once (a player's n-th win enters games 1..n)"),
+    "round_the_corner": ("true, false", "G-V-TED", "aces high or low; runs may turn the corner (Q-K-A, K-A-2)"),
+    "ace_value": ("1, 15", "G-V-TED", "what an unmelded ace counts"),
+    "sweep_bonus": ("0..1000", "G-V-TED", "team bonus when all the team's players win their hands (teams of "
+                    "three 25, four 50)"),
+    "match_target": ("0..100000", "G-V-MATCH", "0: one game is the match; N: multi-match to N match points "
+                     "(25 a hand won, 100 a match, +100 when the loser won no hand)"),
+    "mahjong": ("true, false", "G-V-MJ", "Mahjong gin: no knock, multi-card pickups melded on the table"),
+    "mj_face": ("10, 5", "G-V-MJ", "value of 10-K in Mahjong gin (Decision 10; the source's 5)"),
 }
 
 
@@ -97,7 +119,8 @@ def engine_for(strategies: list[Strategy]):
 
 def seat_arrays(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:
     sids = np.array([s.family.sid for s in strategies], dtype=np.int64)
-    params = np.stack([s.vector() for s in strategies]).astype(np.float64)
+    width = max(len(s.vector()) for s in strategies)
+    params = np.stack([s.vector(width) for s in strategies]).astype(np.float64)
     return sids, params
 
 
@@ -108,29 +131,30 @@ class GinRun(GameRun):
     def __init__(self, rules: R.GinRules, strategies: list[Strategy]):
         self.rules = rules
         self.encoded = rules.encode()
+        self.width = R.hand_width(rules)
         self.sids, self.params = seat_arrays(strategies)
         _, _, self.batch = engine_for(strategies)
         self.batch(0, 0, 1, self.encoded, self.sids, self.params, np.zeros((1, L.G_WIDTH), np.int64),
-                   np.zeros((1, L.H_WIDTH), np.int32), 1)
+                   np.zeros((1, self.width), np.int32), 1)
 
     def raw(self, seed: int, first: int, count: int, hand_cap: int):
         games = np.zeros((count, L.G_WIDTH), dtype=np.int64)
-        hands = np.zeros((count * hand_cap, L.H_WIDTH), dtype=np.int32)
+        hands = np.zeros((count * hand_cap, self.width), dtype=np.int32)
         self.batch(seed, first, count, self.encoded, self.sids, self.params, games, hands, hand_cap)
         return games, hands
 
     def play(self, seed: int, first: int, count: int, detail: bool):
-        cap = HANDS_PER_GAME if detail else 0
+        cap = HANDS_PER_GAME * self.rules.tables if detail else 0
         games, hands = self.raw(seed, first, count, cap)
-        games_df = games_frame(games, first)
+        games_df = games_frame(games, first, self.rules)
         if not detail:
             return games_df, None
         n_hands = games[:, L.G_HANDS]
-        parts = [hands_frame(hands, n_hands, cap, first)]
+        parts = [hands_frame(hands, n_hands, cap, first, self.rules)]
         long = np.flatnonzero(n_hands > cap)
         for i in long:  # rare: replay that game alone with room for every hand (same seed, same game)
             g, h = self.raw(seed, first + int(i), 1, int(n_hands[i]))
-            parts.append(hands_frame(h, g[:, L.G_HANDS], int(n_hands[i]), first + int(i)))
+            parts.append(hands_frame(h, g[:, L.G_HANDS], int(n_hands[i]), first + int(i), self.rules))
         detail_df = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
         if len(long):
             detail_df = detail_df.sort_values(["game", "hand"], kind="stable", ignore_index=True)
@@ -143,7 +167,12 @@ def _nullable(values: np.ndarray, dtype: str = "Int8"):
     return col
 
 
-def games_frame(games: np.ndarray, first: int) -> pd.DataFrame:
+def side_name(rules: R.GinRules) -> str:
+    """Per-side columns are named by seat, or by team in team play."""
+    return "team" if rules.teams else "seat"
+
+
+def games_frame(games: np.ndarray, first: int, rules: R.GinRules) -> pd.DataFrame:
     n = len(games)
     data = {
         "game": np.arange(first, first + n, dtype=np.int64),
@@ -160,19 +189,46 @@ def games_frame(games: np.ndarray, first: int) -> pd.DataFrame:
         "dealer_hands_won": games[:, L.G_DEALER_WON].astype(np.int32),
         "turns": games[:, L.G_TURNS].astype(np.int32),
     }
-    for p in range(2):
+    seats, sides = rules.players, rules.sides
+    for p in range(seats):
         data[f"points_{p}"] = games[:, L.G_SCORES + p].astype(np.int32)
-    for p in range(2):
+    for p in range(seats):
         data[f"hands_won_{p}"] = games[:, L.G_WON + p].astype(np.int32)
-    for p in range(2):
-        data[f"final_{p}"] = games[:, L.G_FINAL + p].astype(np.int32)
+    for s in range(sides):
+        data[f"final_{s}"] = games[:, L.G_FINAL + s].astype(np.int32)
     data["margin"] = games[:, L.G_MARGIN].astype(np.int32)
     data["shutout"] = games[:, L.G_SHUTOUT].astype(bool)
     data["capped"] = games[:, L.G_CAPPED].astype(bool)
+    if rules.oklahoma:
+        data["doubled_hands"] = games[:, L.G_DOUBLED].astype(np.int32)
+        if rules.oklahoma_boxes and not rules.hollywood:
+            for s in range(sides):
+                data[f"boxes_{s}"] = games[:, L.G_BOXES + s].astype(np.int32)
+    if rules.hollywood:
+        for k in range(L.N_HOLLY):
+            base = L.G_HOLLY + k * L.GH_WIDTH
+            g = f"hw{k + 1}"
+            data[f"{g}_winner"] = _nullable(games[:, base + L.GH_WINNER])
+            for field, at in (("points", L.GH_POINTS), ("hands_won", L.GH_WON), ("boxes", L.GH_BOXES),
+                              ("final", L.GH_FINAL)):
+                for s in range(2):
+                    data[f"{g}_{field}_{s}"] = games[:, base + at + s].astype(np.int32)
+            data[f"{g}_margin"] = games[:, base + L.GH_MARGIN].astype(np.int32)
+            data[f"{g}_shutout"] = games[:, base + L.GH_SHUTOUT].astype(bool)
+            data[f"{g}_closed_at"] = _nullable(np.where(games[:, base + L.GH_CLOSED] > 0,
+                                                        games[:, base + L.GH_CLOSED], -1), "Int32")
+    if rules.match_target:
+        data["matches"] = games[:, L.G_MATCHES].astype(np.int32)
+        data["match_shutouts"] = games[:, L.G_MATCH_SHUTOUTS].astype(np.int32)
+        for s in range(2):
+            data[f"matches_won_{s}"] = games[:, L.G_MATCHES_WON + s].astype(np.int32)
     return pd.DataFrame(data)
 
 
-def hands_frame(hands: np.ndarray, n_hands: np.ndarray, cap: int, first: int) -> pd.DataFrame:
+_CARD_CODES = [card_code(c) for c in range(52)]
+
+
+def hands_frame(hands: np.ndarray, n_hands: np.ndarray, cap: int, first: int, rules: R.GinRules) -> pd.DataFrame:
     count = len(n_hands)
     kept = np.where(n_hands > cap, 0, n_hands)  # games that overflowed are replayed in full
     idx = (np.arange(count)[:, None] * cap + np.arange(cap)[None, :])[np.arange(cap)[None, :] < kept[:, None]]
@@ -180,9 +236,9 @@ def hands_frame(hands: np.ndarray, n_hands: np.ndarray, cap: int, first: int) ->
     knocker = rows[:, L.H_KNOCKER]
     has_knock = knocker >= 0
     at = np.arange(len(rows))
-    k = np.maximum(knocker, 0)
-    k_dw = np.where(has_knock, rows[at, L.H_DW + k], -1)
-    d_dw = np.where(has_knock, rows[at, L.H_DW + 1 - k], -1)
+    k_pos = np.where(rows[:, L.H_SEAT + 1] == knocker, 1, 0)
+    k_dw = np.where(has_knock, rows[at, L.H_DW + k_pos], -1)
+    d_dw = np.where(has_knock, rows[at, L.H_DW + 1 - k_pos], -1)
     data = {
         "game": np.repeat(np.arange(first, first + count, dtype=np.int64), kept),
         "hand": rows[:, L.H_HAND].astype(np.int32),
@@ -199,10 +255,34 @@ def hands_frame(hands: np.ndarray, n_hands: np.ndarray, cap: int, first: int) ->
         "laid_off_points": rows[:, L.H_LAID_PTS].astype(np.int16),
         "stock_left": rows[:, L.H_STOCK].astype(np.int8),
     }
-    for p in range(2):
-        data[f"deadwood_{p}"] = rows[:, L.H_DW + p].astype(np.int16)
-    for p in range(2):
-        data[f"score_{p}"] = rows[:, L.H_SCORES + p].astype(np.int32)
+    everyone_plays = rules.players == 2
+    for p in range(rules.players):
+        dw = np.where(rows[:, L.H_SEAT] == p, rows[:, L.H_DW], np.where(rows[:, L.H_SEAT + 1] == p,
+                                                                          rows[:, L.H_DW + 1], -1))
+        data[f"deadwood_{p}"] = dw.astype(np.int16) if everyone_plays else _nullable(dw, "Int16")
+    for s in range(rules.sides):
+        data[f"score_{s}"] = rows[:, L.H_SCORES + s].astype(np.int32)
+    sections = R.hand_sections(rules)
+    if R.R_H_OKLA in sections:
+        o = sections[R.R_H_OKLA][0]
+        data["knock_card"] = pd.Categorical.from_codes(rows[:, o + L.HO_KNOCK_CARD].astype(np.int32),
+                                                       categories=_CARD_CODES)
+        data["knock_limit"] = rows[:, o + L.HO_LIMIT].astype(np.int8)
+        data["stake"] = rows[:, o + L.HO_STAKE].astype(np.int8)
+        data["boxes"] = rows[:, o + L.HO_BOXES].astype(np.int8)
+    if R.R_H_HOLLY in sections:
+        o = sections[R.R_H_HOLLY][0]
+        entered = rows[:, o + L.HH_ENTERED]
+        for k in range(L.N_HOLLY):
+            data[f"in_hw{k + 1}"] = (entered >> k & 1).astype(bool)
+        for k in range(L.N_HOLLY):
+            for s in range(2):
+                data[f"hw{k + 1}_score_{s}"] = rows[:, o + L.HH_SCORES + 2 * k + s].astype(np.int32)
+    if R.R_H_MATCH in sections:
+        o = sections[R.R_H_MATCH][0]
+        data["match"] = rows[:, o + L.HM_MATCH].astype(np.int32)
+        for s in range(2):
+            data[f"match_points_{s}"] = rows[:, o + L.HM_POINTS + s].astype(np.int32)
     return pd.DataFrame(data)
 
 
@@ -216,7 +296,11 @@ class Gin(GameDef):
     default_strategy = "simple"
 
     def presets(self):
-        return R.PRESETS
+        return {name: R.PRESETS[name] for name in R.available()}
+
+    def players_for(self, rules: R.GinRules) -> int:
+        """The player count the rules are for (presets set it: three-player, four-player, ...)."""
+        return rules.players
 
     def options(self) -> list[OptionInfo]:
         return options_table(R.GinRules, R.STANDARD, _OPTION_DOCS)
@@ -244,7 +328,7 @@ class Gin(GameDef):
         n = len(games)
         winner = games["winner"].to_numpy(dtype=np.int64, na_value=-1)
         hands = games["hands"]
-        return {
+        out = {
             "games": n,
             "hands": int(hands.sum()),
             "hands_per_game": mean_ci(hands),
@@ -262,6 +346,18 @@ class Gin(GameDef):
             "capped_hands": int(games["capped_hands"].sum()),
             "capped_games": int(games["capped"].sum()),
         }
+        # Rates only some variants have (their columns say which). The estimates are made here, in
+        # summarize itself, so that summary-only runs can aggregate them (simcards.aggregate).
+        if "doubled_hands" in games:
+            out["doubled_rate"] = ratio_ci(games["doubled_hands"], hands)
+        if "hw1_winner" in games:  # G-V-HOLLY: who wins each of the three games
+            out["hollywood_win_rate"] = [
+                [wilson(int((games[f"hw{k}_winner"].to_numpy(dtype=np.int64, na_value=-1) == p).sum()), n)
+                 for p in range(2)] for k in range(1, L.N_HOLLY + 1)]
+        if "matches" in games:  # G-V-MATCH
+            out["matches_per_game"] = mean_ci(games["matches"])
+            out["match_shutout_rate"] = ratio_ci(games["match_shutouts"], games["matches"])
+        return out
 
     def summary_rows(self, s: dict) -> list[tuple[str, str]]:
         rows = [
@@ -285,13 +381,26 @@ class Gin(GameDef):
         rows += [
             ("margin (winner − loser, with bonuses)", s["margin"].num(1)),
             ("shutouts", s["shutout_rate"].pct()),
+            *self._variant_rows(s),
             ("hands stopped at the turn cap", f"{s['capped_hands']:,}"),
             ("games stopped at the hand cap", f"{s['capped_games']:,}"),
         ]
         return rows
 
+    @staticmethod
+    def _variant_rows(s: dict) -> list[tuple[str, str]]:
+        rows = []
+        if "doubled_rate" in s:
+            rows.append(("hands doubled by a spade knock card (G-V-OKLA)", s["doubled_rate"].pct()))
+        for k, rates in enumerate(s.get("hollywood_win_rate", []), start=1):
+            rows += [(f"Hollywood game {k}: seat {p} wins", est.pct()) for p, est in enumerate(rates)]
+        if "matches_per_game" in s:
+            rows += [("matches per game (G-V-MATCH)", s["matches_per_game"].num(2)),
+                     ("matches won without the loser winning a hand", s["match_shutout_rate"].pct())]
+        return rows
+
     def columns(self):
-        return COLUMNS
+        return {table: {**COLUMNS[table], **VARIANT_COLUMNS[table]} for table in COLUMNS}
 
     def replay(self, rules, players, strategies, seed, game) -> str:
         from simcards.games.gin.reference import play_reference
@@ -348,6 +457,36 @@ COLUMNS = {
         "stock_left": "cards left in the stock when the hand ended",
         "deadwood_<s>": "seat s's final deadwood (the defender's after lay-offs)",
         "score_<s>": "seat s's running points after the hand",
+    },
+}
+
+# Columns only some variants have (the rule ID says which); the standard schema above is unchanged.
+VARIANT_COLUMNS = {
+    "games": {
+        "doubled_hands": "G-V-OKLA: hands whose knock card was a spade (scored double)",
+        "boxes_<s>": "G-V-OKLA with oklahoma_boxes: seat s's boxes (hands won plus extra boxes), used in final_<s>",
+        "hw<k>_winner": "G-V-HOLLY: the seat that won Hollywood game k (null if still open at the hand cap); "
+                        "with Hollywood, winner/final_<s>/margin are the three games added up",
+        "hw<k>_points_<s>": "G-V-HOLLY: seat s's points in game k's column",
+        "hw<k>_hands_won_<s>": "G-V-HOLLY: hands of seat s entered in game k",
+        "hw<k>_boxes_<s>": "G-V-HOLLY: seat s's boxes in game k (its hands entered there, plus G-V-OKLA extra boxes)",
+        "hw<k>_final_<s>": "G-V-HOLLY: seat s's final score of game k (G-GAME-1/2 on that column)",
+        "hw<k>_margin": "G-V-HOLLY: game k's margin (winner's final minus loser's)",
+        "hw<k>_shutout": "G-V-HOLLY: the loser of game k scored nothing in its column",
+        "hw<k>_closed_at": "G-V-HOLLY: the hand that ended game k",
+        "matches": "G-V-MATCH: matches played (each to game_target); with multi-match, final_<s> are match points",
+        "match_shutouts": "G-V-MATCH: matches whose loser won no hand",
+        "matches_won_<s>": "G-V-MATCH: matches seat s won",
+    },
+    "hands": {
+        "in_hw<k>": "G-V-HOLLY: the hand's score was entered in Hollywood game k",
+        "hw<k>_score_<s>": "G-V-HOLLY: seat s's running points in game k after the hand",
+        "match": "G-V-MATCH: the match the hand belongs to (score_<s> are the points within it)",
+        "match_points_<s>": "G-V-MATCH: seat s's match points after the hand",
+        "knock_card": "G-V-OKLA: the knock card (the upcard, or the second deck's bottom card)",
+        "knock_limit": "G-V-OKLA: the hand's knock limit (0: gin only)",
+        "stake": "G-V-OKLA: 2 when the knock card is a spade (points are already multiplied), else 1",
+        "boxes": "G-V-OKLA: boxes the hand's winner earned (1, plus extra boxes with oklahoma_boxes)",
     },
 }
 

@@ -19,7 +19,11 @@ Families:
 * ``knock`` — ``simple`` with tunable knock timing (``max``, ``drop`` per own turn, gin-only
   after ``gin_after`` own turns or once the stock is at ``gin_stock`` or fewer), an option to take
   discards that merely lower deadwood by ``take`` points, and ``avoid``: a penalty on discarding
-  cards that meld with cards the opponent took from the discard pile.
+  cards that meld with cards the opponent took from the discard pile. Variant decisions:
+  ``scale`` knocks at a fraction of the hand's knock limit (G-V-OKLA: the limit is the knock
+  card's value), ``spade`` lowers the threshold on a doubled hand (a spade knock card doubles the
+  cost of an undercut too). Under straight gin (G-V-STRAIGHT) the limit is 0, so every family
+  knocks only with gin; the 11-card first discard (G-V-DEAL11) is an ordinary discard decision.
 """
 
 from __future__ import annotations
@@ -30,13 +34,15 @@ from numba import njit
 from simcards.games.gin.layout import (
     K_DISCARD,
     K_KNOCK,
-    V_LIMIT,
     V_DW,
+    V_LIMIT,
     V_MY_TURNS,
     V_OPP_TOOK,
+    V_STAKE,
     V_STOCK,
 )
-from simcards.games.gin.melds import VALUES
+from simcards.games.gin.melds import VALUES_MV
+from simcards.games.gin.rules import R_MV
 from simcards.rng import rand_below
 
 SID_RANDOM = 0
@@ -44,9 +50,9 @@ SID_SIMPLE = 1
 SID_KNOCK = 2
 FIRST_CUSTOM_SID = 100
 
-P_MAX, P_DROP, P_GIN_AFTER, P_GIN_STOCK, P_AVOID, P_TAKE = range(6)
+P_MAX, P_DROP, P_GIN_AFTER, P_GIN_STOCK, P_AVOID, P_TAKE, P_SCALE, P_SPADE = range(8)
 NEVER = 99.0
-SIMPLE_PARAMS = np.array([10.0, 0.0, NEVER, 0.0, 0.0, NEVER, 0.0, 0.0])
+SIMPLE_PARAMS = np.array([10.0, 0.0, NEVER, 0.0, 0.0, NEVER, 1.0, 0.0])
 
 
 @njit(cache=True)
@@ -58,20 +64,22 @@ def random_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
 @njit(cache=True)
 def knock_threshold(params, view):
     """The deadwood at or under which the ``knock`` family knocks this turn."""
-    thr = min(params[P_MAX], float(view[V_LIMIT]))
+    thr = min(params[P_MAX], params[P_SCALE] * view[V_LIMIT])
     turn = view[V_MY_TURNS] + 1  # this is the player's turn number in the hand, from 1
     thr -= params[P_DROP] * (turn - 1)
+    if view[V_STAKE] > 1:  # G-V-OKLA: a doubled hand doubles an undercut too
+        thr -= params[P_SPADE]
     if turn >= params[P_GIN_AFTER] or view[V_STOCK] <= params[P_GIN_STOCK]:
         thr = 0.0
     return thr
 
 
 @njit(cache=True)
-def wants_card(card, dw10, dw11, after, params, view):
+def wants_card(card, dw10, dw11, after, params, view, rules):
     """Take ``card``: it goes into a meld (``dw11 < dw10 + value``: no best arrangement of the 11
     cards leaves it unmatched), or it lets the player knock by this strategy's threshold, or
     (``take`` < 99) it lowers the deadwood by at least ``take`` points."""
-    if dw11 < dw10 + VALUES[card]:
+    if dw11 < dw10 + VALUES_MV[rules[R_MV], card]:
         return True
     if after <= knock_threshold(params, view):
         return True
@@ -118,7 +126,7 @@ def knock_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     if kind == K_KNOCK:
         return 1 if opts[1, 1] <= knock_threshold(params, view) else 0
     # K_UPCARD, K_DRAW, K_LAST: option 1 takes the card opts[1, 1]
-    return 1 if wants_card(opts[1, 1], view[V_DW], opts[1, 2], opts[1, 3], params, view) else 0
+    return 1 if wants_card(opts[1, 1], view[V_DW], opts[1, 2], opts[1, 3], params, view, rules) else 0
 
 
 @njit(cache=True)
