@@ -139,6 +139,22 @@ def test_engines_agree_wall_options_g_wall_2_g_wall_3_g_turn_3():
     ("hollywood", {"oklahoma": True, "oklahoma_boxes": True, "game_target": 80}, ["simple"], 6),
     ("match", {"match_target": 300}, ["simple", "knock:gin_after=6"], 5),
     ("match", {"game_target": 40, "undercut_on_tie": False, "next_dealer": "winner"}, ["random", "simple"], 3),
+    ("three-player", {}, ["simple", "knock:max=5", "knock:take=3"], 8),
+    ("three-player", {"oklahoma": True, "knock_card": "second_deck", "undercut_on_tie": False, "game_target": 60},
+     ["random", "simple", "knock:scale=0.5"], 6),
+    ("three-player", {"deal_11": True, "last_chance": True}, ["simple"], 5),
+    ("four-player", {}, ["simple", "knock:max=5", "knock:avoid=3", "simple"], 5),
+    ("four-player", {"straight": True, "box_bonus": 20, "game_bonus": 100}, ["simple", "knock:take=3", "simple",
+                                                                            "simple"], 4),
+    ("four-player", {"players": 6, "oklahoma": True, "game_target": 80}, ["simple"], 4),
+    ("four-player", {"players": 8, "hollywood": True, "game_target": 40}, ["simple", "knock:max=4"] * 4, 3),
+    ("tedesco", {}, ["simple", "knock:scale=0.6,spade=2,avoid=3"], 3),
+    ("tedesco", {"knock_card": "second_deck", "oklahoma_boxes": True, "game_target": 100},
+     ["knock:take=3", "simple"], 3),
+    ("tedesco", {"hollywood": False, "ace_value": 1, "last_chance": True}, ["simple", "knock:avoid=4"], 5),
+    ("tedesco-teams", {"game_target": 100}, ["simple", "knock:max=5"], 2),
+    ("tedesco-teams-3", {"game_target": 80}, ["simple"], 2),
+    ("tedesco-teams-4", {"game_target": 60}, ["simple", "knock:scale=0.5"], 2),
 ])
 def test_engines_agree_on_variants(variant, overrides, specs, games):
     # G-V-OKLA, G-V-STRAIGHT, G-V-DEAL11, G-V-HOLLY, G-V-MATCH: both engines, move for move.
@@ -387,7 +403,8 @@ VARIANT_SPECS = ["random", "simple", "knock:scale=0.5,spade=3", "knock:max=4,tak
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**62), game=st.integers(0, 10**9), a=st.sampled_from(VARIANT_SPECS),
        b=st.sampled_from(VARIANT_SPECS), form=st.sampled_from(["oklahoma", "second_deck", "straight", "deal_11",
-                                                                 "deal_11+second_deck", "hollywood", "match"]),
+                                                                 "deal_11+second_deck", "hollywood", "match",
+                                                                 "three", "teams", "teams-of-3", "tedesco"]),
        ace=st.booleans(), spade=st.booleans(), boxes=st.booleans(), last=st.integers(0, 2), gra=st.booleans())
 def test_variant_transcripts_obey_the_rules(seed, game, a, b, form, ace, spade, boxes, last, gra):
     # Section 7 under G-V-OKLA (knock limit and stake from the knock card, G-V-OKLA second deck),
@@ -408,8 +425,16 @@ def test_variant_transcripts_obey_the_rules(seed, game, a, b, form, ace, spade, 
         over |= {"hollywood": True, "game_target": 40 if "random" in (a, b) else 100}
     if form == "match":
         over |= {"match_target": 100 if "random" in (a, b) else 400, "game_target": 20 if "random" in (a, b) else 100}
+    if form == "tedesco":
+        over |= {"oklahoma": True, "ace_upcard_gin_only": False, "round_the_corner": True, "ace_value": 15,
+                 "spade_double": spade, "oklahoma_boxes": boxes}
+    if form == "three":
+        over |= {"players": 3, "next_dealer": "loser"}
+    if form.startswith("teams"):
+        over |= {"players": 6 if form == "teams-of-3" else 4, "next_dealer": "loser", "game_target": 30}
     rules = GAME.build_rules("standard", over)
-    log, out, rows = kernel_game(rules, GAME.strategies([a, b], 2), seed, game)
+    log, out, rows = kernel_game(rules, GAME.strategies(([a, b] * rules.players)[:rules.players], rules.players),
+                                 seed, game)
     check_transcript(log, rules, out)
     if rules.straight:
         assert (rows[rows[:, L.H_KNOCKER] >= 0, L.H_OUTCOME] == L.O_GIN).all()

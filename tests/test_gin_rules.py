@@ -36,7 +36,7 @@ def test_presets_not_played_yet_are_refused_clearly(variant):
         GAME.build_rules(variant)
 
 
-_TURN_ON = {"players": "3", "round_the_corner": "true",
+_TURN_ON = {"round_the_corner": "true",
             "ace_value": "15", "sweep_bonus": "25", "mahjong": "true"}
 
 

@@ -474,3 +474,257 @@ def test_simulated_multi_match_follows_the_match_rules_g_v_match():
         assert rows["match"].iloc[0] == 1 and rows["match"].iloc[-1] == row["matches"]
         first_of_match = rows.groupby("match").head(1)
         assert (first_of_match[["score_0", "score_1"]].max(axis=1) < 100).all()
+
+
+# ----- G-V-3P ------------------------------------------------------------------------------------------
+SEED_SEAT0_DEALS_OF_3 = 2  # game 0 of seed 2: with three players seat 0 deals first (and sits out)
+
+
+def test_three_players_dealer_sits_out_loser_deals_g_v_3p():
+    # Seat 0 deals and sits out; seat 1 plays the non-dealer's part against seat 2. Seat 1 holds
+    # A♥ 2♥ 3♥ · 5♣ 5♦ 5♥ · 9♠ 9♥ 9♦ · K♣, takes the upcard 4♠ and knocks with 4 against seat 2's
+    # 76: seat 1 scores 72. Seat 2 lost, so seat 2 deals hand 2, between seat 0 (the previous
+    # dealer) and seat 1 (the winner); seat 0, after the dealer, plays first.
+    deck = stack("Ah 2h 3h 5c 5d 5h 9s 9h 9d Kc", "Qs Qh Jd Jc Td 8c 7s 6d 3c 2s", "4s")
+    rec = play("three-player", {}, [deck], seed=SEED_SEAT0_DEALS_OF_3)
+    h1, h2 = rec.hands[0], rec.hands[1]
+    assert rec.first_dealer == 0 and h1.dealer == 0 and h1.seats == (1, 2)
+    assert (h1.outcome, h1.winner, h1.points, h1.scores) == ("knock", 1, 72, [0, 72, 0])
+    assert h2.dealer == 2 and h2.seats == (0, 1)
+    deals = [r for r in hand_events(rec, 1) if r[0] == EV_DEAL]
+    assert [r[2] for r in deals] == [1, 2]  # the dealer gets no cards
+
+
+def test_three_player_final_scores_g_v_3p():
+    # G-V-3P: game to 100 with the standard bonuses, for each player's own total. 105, 30 and 0
+    # points, 5, 2 and 0 hands won: seat 0 105 + 5 x 20 + 100 = 305; seat 1 30 + 40 = 70; seat 2 0.
+    # The margin is what the two losers pay: (305 - 70) + (305 - 0) = 540. A shutout needs both
+    # losers at 0: 100 + 4 x 20 + 200 = 380, margin 760.
+    rules = R.STANDARD.replace(players=3)
+    assert final_scores([105, 30, 0], [5, 2, 0], 0, rules) == ([305, 70, 0], False, 540)
+    assert final_scores([100, 0, 0], [4, 0, 0], 0, rules) == ([380, 0, 0], True, 760)
+    from simcards.games.gin.kernel import column_final
+
+    out = np.zeros(3, dtype=np.int64)
+    assert column_final(np.array([105, 30, 0]), np.array([5, 2, 0]), 3, 0, rules.encode(), out) == (False, 540)
+    assert list(out) == [305, 70, 0]
+
+
+def test_three_player_rotation_in_simulated_games_g_v_3p():
+    rules = GAME.build_rules("three-player")
+    games, hands = GAME.new_run(rules, 3, GAME.strategies(["simple", "knock:max=4", "knock:take=3"], 3)).play(
+        4, 0, 150, True)
+    checked = 0
+    for _, rows in hands.groupby("game"):
+        rows = rows.reset_index(drop=True)
+        for i in range(len(rows)):
+            dealer = rows.loc[i, "dealer"]
+            at_table = [p for p in range(3) if not pd_isna(rows.loc[i, f"deadwood_{p}"])]
+            assert dealer not in at_table and len(at_table) == 2  # the dealer sits out
+            if i + 1 < len(rows):
+                w = rows.loc[i, "winner"]
+                nxt = rows.loc[i + 1]
+                if pd_isna(w):
+                    assert nxt["dealer"] == dealer
+                else:
+                    loser = next(p for p in at_table if p != w)
+                    assert nxt["dealer"] == loser  # the loser deals: next hand is previous dealer v winner
+                checked += 1
+    assert checked > 1000
+    for g in games.itertuples():
+        points = [g.points_0, g.points_1, g.points_2]
+        assert points[g.winner] >= 100 and sorted(points)[1] < 100
+        final, _, margin = final_scores(points, [g.hands_won_0, g.hands_won_1, g.hands_won_2], g.winner, rules)
+        assert [g.final_0, g.final_1, g.final_2] == final and g.margin == margin
+
+
+def test_views_in_three_player_gin_g_v_3p():
+    # The player sitting out is not at the table: the view names him as the dealer, his score is
+    # V_THIRD_SCORE, and the `hurry` parameter reacts to it.
+    rules = GAME.build_rules("three-player")
+    strats = GAME.strategies(["simple"], 3)
+    decide = engine_for(strats)[0]
+    sids, params = seat_arrays(strats)
+    seen = []
+
+    def spy(kind, sid, par, hand, n, opts, n_opts, view, enc, rng):
+        seen.append((view.copy(), game.table, game.dealer_seat, list(game.ledger.points)))
+        return decide(kind, sid, par, hand, n, opts, n_opts, view, enc, rng)
+
+    game = ReferenceGame(rules, sids, params, 3, 0, spy)
+    game.play()
+    assert len(seen) > 100
+    for view, table, dealer, points in seen:
+        assert view[L.V_SEAT] in table and view[L.V_DEALER] == dealer and dealer not in table
+        assert view[L.V_THIRD_SCORE] == points[dealer] and view[L.V_PLAYERS] == 3
+    hurry = GAME.strategies(["knock:max=2,hurry=15"], 1)[0].vector()
+    view = np.zeros(L.VIEW_SIZE, dtype=np.int64)
+    view[L.V_LIMIT], view[L.V_TARGET], view[L.V_STOCK] = 10, 100, 20
+    view[L.V_OPP_SCORE], view[L.V_THIRD_SCORE] = 40, 70
+    assert knock_threshold(hurry, view) == 2.0
+    view[L.V_THIRD_SCORE] = 88  # the player sitting out needs 12: knock at once
+    assert knock_threshold(hurry, view) == 10.0
+
+
+# ----- G-V-4P and team play ---------------------------------------------------------------------------
+def kernel_deal(rules, tables):
+    """The kernel's deal_result on (seat at position 0, seat at position 1, winner seat or -1, points)."""
+    from simcards.games.gin.kernel import HR_SIZE as HS
+    from simcards.games.gin.kernel import S_SEAT0, S_SIZE, _LG_SIZE, deal_result
+
+    tres = np.zeros((L.MAX_TABLES, HS), dtype=np.int64)
+    tst = np.zeros((L.MAX_TABLES, S_SIZE), dtype=np.int64)
+    for t, (a, b, w, pts) in enumerate(tables):
+        tst[t, S_SEAT0], tst[t, S_SEAT0 + 1] = a, b
+        tres[t, HR_WINNER] = -1 if w < 0 else (0 if w == a else 1)
+        tres[t, HR_POINTS] = pts
+        tres[t, HR_BOXES] = 1 if w >= 0 else 0
+    side, points, boxes = deal_result(tres, tst, len(tables), np.zeros(_LG_SIZE, dtype=np.int64), rules.encode())
+    return int(side), int(points)
+
+
+def reference_deal(rules, tables):
+    from simcards.games.gin.reference import HandRecord
+
+    game = ReferenceGame(rules, np.zeros(rules.players, np.int64), np.zeros((rules.players, 9)), 0, 0, None)
+    game.sweeps = [0, 0]
+    hands = [HandRecord(1, b, (a, b), -1, "knock" if w >= 0 else "wall", w, pts, 1 if w >= 0 else 0, 0, -1,
+                        frozenset(), 0, {}) for a, b, w, pts in tables]
+    side, points, _ = game.deal_result(hands)
+    return side, points
+
+
+@pytest.mark.parametrize("players, sweep, tables, expect", [
+    # (seat a, seat b, winner, points) per table; teams: 0 = seats 0, 2, 4, ...; 1 = seats 1, 3, ...
+    (4, 0, [(1, 0, 0, 12), (3, 2, 2, 30)], (0, 42)),  # both players of team 0 win: both scores
+    (4, 0, [(1, 0, 0, 25), (3, 2, 3, 10)], (0, 15)),  # one each: the larger scores the difference
+    (4, 0, [(1, 0, 1, 10), (3, 2, 2, 25)], (0, 15)),
+    (4, 0, [(1, 0, 0, 20), (3, 2, 3, 20)], (-1, 0)),  # equal: nobody scores
+    (4, 0, [(1, 0, -1, 0), (3, 2, 3, 8)], (1, 8)),  # a void table counts for nobody
+    (6, 25, [(1, 0, 1, 5), (3, 2, 3, 6), (5, 4, 5, 7)], (1, 43)),  # G-V-TED: all three win: 18 + 25
+    (6, 25, [(1, 0, 1, 5), (3, 2, 3, 6), (5, 4, 4, 7)], (1, 4)),  # two of three: 11 - 7, no bonus
+    (8, 50, [(1, 0, 0, 5), (3, 2, 2, 5), (5, 4, 4, 5), (7, 6, 6, 5)], (0, 70)),  # teams of four: +50
+])
+def test_team_deal_scoring_g_v_4p_g_v_ted(players, sweep, tables, expect):
+    rules = R.STANDARD.replace(players=players, sweep_bonus=sweep)
+    assert kernel_deal(rules, tables) == expect
+    assert reference_deal(rules, tables) == expect
+
+
+@pytest.mark.parametrize("players, deals", [
+    (4, [[(0, 1), (2, 3)], [(0, 3), (2, 1)], [(0, 1), (2, 3)]]),
+    (6, [[(0, 1), (2, 3), (4, 5)], [(0, 3), (2, 5), (4, 1)], [(0, 5), (2, 1), (4, 3)], [(0, 1), (2, 3), (4, 5)]]),
+])
+def test_opponents_rotate_partners_fixed_g_v_4p(players, deals):
+    # G-V-4P: each player plays against one opponent, opponents rotating every deal, partners
+    # fixed (teams of three, G-V-TED, rotate through all three opponents).
+    from simcards.games.gin.kernel import S_SEAT0, S_SIZE, _LG_SIZE, seat_table
+
+    rules = R.STANDARD.replace(players=players)
+    enc = rules.encode()
+    st = np.zeros(S_SIZE, dtype=np.int64)
+    game = ReferenceGame(rules, np.zeros(players, np.int64), np.zeros((players, 9)), 0, 0, None)
+    for dealer in (0, 1):
+        game.dealer = dealer
+        for deal_no, pairs in enumerate(deals, start=1):
+            game.hand_no = deal_no
+            for t, pair in enumerate(pairs):
+                seat_table(st, t, dealer, deal_no, np.zeros(_LG_SIZE, dtype=np.int64), enc)
+                first, second, dseat = game.seat_table(t)
+                assert (first, second) == (int(st[S_SEAT0]), int(st[S_SEAT0 + 1]))
+                assert sorted((first, second)) == sorted(pair) and dseat == second and dseat % 2 == dealer
+
+
+def test_four_player_team_game_to_125_without_bonuses_g_v_4p():
+    rules = GAME.build_rules("four-player")
+    assert (rules.players, rules.game_target, rules.game_bonus, rules.box_bonus, rules.shutout_bonus) == (
+        4, 125, 0, 0, 0)
+    games, hands = GAME.new_run(rules, 4, GAME.strategies(["simple", "knock:max=5"], 4)).play(5, 0, 150, True)
+    for g in games.itertuples():
+        team = [g.team_points_0, g.team_points_1]
+        assert team[g.winner] >= 125 > team[1 - g.winner]
+        assert [g.team_final_0, g.team_final_1] == team and g.margin == team[g.winner] - team[1 - g.winner]
+        assert g.hands == 2 * g.deals
+    # every table has one player of each team; the team that did not score deals next
+    for _, rows in hands.groupby("game"):
+        for (deal, table), row in rows.set_index(["hand", "table"]).iterrows():
+            seats = [p for p in range(4) if not pd_isna(row[f"deadwood_{p}"])]
+            assert len(seats) == 2 and seats[0] % 2 != seats[1] % 2 and row["dealer"] in seats
+        per_deal = rows.groupby("hand").first()
+        dealers = per_deal["dealer"].to_numpy() % 2
+        scorer = per_deal["deal_winner"].to_numpy(dtype=np.int64, na_value=-1)
+        for i in range(len(per_deal) - 1):
+            assert dealers[i + 1] == (dealers[i] if scorer[i] < 0 else 1 - scorer[i])
+    sim = GAME.strategies(["simple", "knock:max=5"], 4)
+    assert [s.spec for s in sim] == ["simple", "knock:max=5", "simple", "knock:max=5"]  # one spec per team
+
+
+# ----- G-V-TED --------------------------------------------------------------------------------------
+def test_tedesco_preset_g_v_ted():
+    # Like Oklahoma (the knock card sets the limit, a spade doubles), aces high or low with runs
+    # turning the corner, an unmelded ace 15, Hollywood to 200; an ace knock card allows 1.
+    t = GAME.build_rules("tedesco")
+    assert (t.oklahoma, t.round_the_corner, t.ace_value, t.hollywood, t.game_target) == (True, True, 15, True, 200)
+    assert tuple(knock_card_terms(parse_cards("Ac")[0], t.encode())) == ref_knock_card_terms(parse_cards("Ac")[0], t) \
+        == (1, 1)
+    assert ref_knock_card_terms(parse_cards("As")[0], t) == (1, 2)
+
+
+def test_tedesco_gin_round_the_corner_doubled_closes_game_1_g_v_ted():
+    # Seat 0: Q♠ K♠ A♠ (a run: the ace is high) · 5♣ 5♦ 5♥ · 9♠ 9♥ 9♦ · 2♣; upcard J♠ (limit 10,
+    # a spade: double). Seat 0 takes it (J-Q-K-A♠), throws the 2♣: gin. The dealer holds A♥ A♦
+    # (15 each, unmelded) 7♠ 6♦ T♣ J♣ 3♥ 4♦ 8♣ 2♠ = 80, no lay-offs on gin: (20 + 80) x 2 = 200,
+    # seat 0's first win — entered in Hollywood game 1 only, which it ends at once (target 200).
+    deck = stack("Qs Ks As 5c 5d 5h 9s 9h 9d 2c", "Ah Ad 7s 6d Tc Jc 3h 4d 8c 2s", "Js")
+    rec = play("tedesco", {}, [deck])
+    h = rec.hands[0]
+    assert (h.limit, h.stake, h.outcome, h.winner, h.points, h.deadwood[1]) == (10, 2, "gin", 0, 200, 80)
+    assert h.entered == 1 and h.hollywood[0] == [200, 0]
+    assert rec.hollywood[0]["winner"] == 0 and rec.hollywood[0]["closed"] == 1
+
+
+def test_tedesco_layoff_round_the_corner_g_v_ted():
+    # Seat 0: J♥ Q♥ K♥ · 5♣ 5♦ 5♥ · 9♠ 9♣ 9♦ · 3♣; upcard 6♦: limit 6. Seat 0 takes the 6♦, throws the
+    # 3♣ and knocks with 6. The dealer (A♥ 2♥ 7♠ 7♦ 4♣ T♣ J♦ Q♠ 8♣ 2♠: 75, the ace counting 15)
+    # lays A♥ 2♥ off on J-Q-K♥ round the corner: 58 left, seat 0 scores 58 - 6 = 52. Under the
+    # standard meld rules the same cards could not be laid off (61 - 6 = 55 with the ace at 1).
+    deck = stack("Jh Qh Kh 5c 5d 5h 9s 9c 9d 3c", "Ah 2h 7s 7d 4c Tc Jd Qs 8c 2s", "6d")
+    h = play("tedesco", {}, [list(deck)]).hands[0]
+    assert (h.limit, h.outcome, h.knocker, h.points) == (6, "knock", 0, 52)
+    assert h.laid == frozenset(parse_cards("Ah 2h")) and h.deadwood == {0: 6, 1: 58}
+    h = play("oklahoma", {"hollywood": True, "game_target": 200}, [list(deck)]).hands[0]
+    assert h.laid == frozenset() and h.points == 61 - 6
+
+
+def test_tedesco_hollywood_to_200_in_simulated_games_g_v_ted():
+    rules = GAME.build_rules("tedesco")
+    games, hands = GAME.new_run(rules, 2, GAME.strategies(["simple", "knock:scale=0.6,spade=2"], 2)).play(
+        3, 0, 60, True)
+    for k in (1, 2, 3):
+        w = games[f"hw{k}_winner"].to_numpy(dtype=np.int64)
+        pts = games[[f"hw{k}_points_0", f"hw{k}_points_1"]].to_numpy()
+        assert (pts[np.arange(len(w)), w] >= 200).all()
+    knocked = hands[hands["knocker"].notna()]
+    assert (knocked["knocker_deadwood"] <= knocked["knock_limit"]).all()
+    aces = hands["knock_card"].astype(str).str.startswith("A")
+    assert (hands.loc[aces, "knock_limit"] == 1).all() and aces.any()
+
+
+@pytest.mark.parametrize("variant, players, target, sweep", [
+    ("tedesco-teams", 4, 200, 0), ("tedesco-teams-3", 6, 300, 25), ("tedesco-teams-4", 8, 400, 50)])
+def test_tedesco_by_teams_g_v_ted(variant, players, target, sweep):
+    # G-V-TED by teams of two (Hollywood to 200), of three (to 300, +25 when all three win their
+    # hands) and of four (+50; Decision: to 400), on team scores without game or box bonuses.
+    rules = GAME.build_rules(variant)
+    assert (rules.players, rules.game_target, rules.sweep_bonus, rules.hollywood) == (players, target, sweep, True)
+    games, hands = GAME.new_run(rules, players, GAME.strategies(["simple"], players)).play(2, 0, 12, True)
+    assert (games["hands"] == games["deals"] * (players // 2)).all()
+    for k in (1, 2, 3):
+        w = games[f"hw{k}_winner"].to_numpy(dtype=np.int64)
+        pts = games[[f"hw{k}_points_0", f"hw{k}_points_1"]].to_numpy()
+        assert (pts[np.arange(len(w)), w] >= target).all()
+    deals = hands.groupby(["game", "hand"]).first()
+    if sweep:
+        swept = games["team_sweeps_0"].sum() + games["team_sweeps_1"].sum()
+        assert swept > 0
+        assert (deals.loc[deals["deal_winner"].notna(), "deal_points"] > 0).all()

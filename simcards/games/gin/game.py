@@ -45,6 +45,8 @@ FAMILIES = {
                   "knock card's value)"),
             Param("spade", 0, 0, 10, "on a doubled hand (G-V-OKLA spade knock card) lower the knock threshold by "
                   "this much"),
+            Param("hurry", 0, 0, 1000, "knock at the hand's full limit once an opponent (G-V-3P: also the player "
+                  "sitting out) is within this many points of the target (0: never)"),
         ),
     ),
 }
@@ -194,8 +196,15 @@ def games_frame(games: np.ndarray, first: int, rules: R.GinRules) -> pd.DataFram
         data[f"points_{p}"] = games[:, L.G_SCORES + p].astype(np.int32)
     for p in range(seats):
         data[f"hands_won_{p}"] = games[:, L.G_WON + p].astype(np.int32)
-    for s in range(sides):
-        data[f"final_{s}"] = games[:, L.G_FINAL + s].astype(np.int32)
+    if rules.teams:  # G-V-4P: the scores are the teams'
+        data["deals"] = games[:, L.G_DEALS].astype(np.int32)
+        for field, at in (("points", L.G_SIDE_POINTS), ("deals_won", L.G_SIDE_WON), ("final", L.G_FINAL),
+                          ("sweeps", L.G_SWEEPS)):
+            for t in range(2):
+                data[f"team_{field}_{t}"] = games[:, at + t].astype(np.int32)
+    else:
+        for s in range(sides):
+            data[f"final_{s}"] = games[:, L.G_FINAL + s].astype(np.int32)
     data["margin"] = games[:, L.G_MARGIN].astype(np.int32)
     data["shutout"] = games[:, L.G_SHUTOUT].astype(bool)
     data["capped"] = games[:, L.G_CAPPED].astype(bool)
@@ -260,9 +269,15 @@ def hands_frame(hands: np.ndarray, n_hands: np.ndarray, cap: int, first: int, ru
         dw = np.where(rows[:, L.H_SEAT] == p, rows[:, L.H_DW], np.where(rows[:, L.H_SEAT + 1] == p,
                                                                           rows[:, L.H_DW + 1], -1))
         data[f"deadwood_{p}"] = dw.astype(np.int16) if everyone_plays else _nullable(dw, "Int16")
+    score = "team_score" if rules.teams else "score"
     for s in range(rules.sides):
-        data[f"score_{s}"] = rows[:, L.H_SCORES + s].astype(np.int32)
+        data[f"{score}_{s}"] = rows[:, L.H_SCORES + s].astype(np.int32)
     sections = R.hand_sections(rules)
+    if R.R_H_TEAM in sections:
+        o = sections[R.R_H_TEAM][0]
+        data["table"] = rows[:, o + L.HT_TABLE].astype(np.int8)
+        data["deal_winner"] = _nullable(rows[:, o + L.HT_DEAL_WINNER])
+        data["deal_points"] = rows[:, o + L.HT_DEAL_POINTS].astype(np.int16)
     if R.R_H_OKLA in sections:
         o = sections[R.R_H_OKLA][0]
         data["knock_card"] = pd.Categorical.from_codes(rows[:, o + L.HO_KNOCK_CARD].astype(np.int32),
@@ -320,6 +335,14 @@ class Gin(GameDef):
     def families(self):
         return dict(FAMILIES)
 
+    def strategies(self, specs, players: int):
+        """One spec for every seat, one per seat, or in team play (G-V-4P) one per team (team t =
+        seats t, t+2, ...)."""
+        specs = list(specs or [])
+        if players >= 4 and len(specs) == 2:
+            specs = [specs[s % 2] for s in range(players)]
+        return super().strategies(specs or None, players)
+
     def new_run(self, rules, players, strategies):
         rules.check_players(players)
         return GinRun(rules, strategies)
@@ -328,12 +351,14 @@ class Gin(GameDef):
         n = len(games)
         winner = games["winner"].to_numpy(dtype=np.int64, na_value=-1)
         hands = games["hands"]
+        teams = "team_final_0" in games  # G-V-4P: games are won by teams
         out = {
             "games": n,
             "hands": int(hands.sum()),
             "hands_per_game": mean_ci(hands),
             "turns_per_hand": ratio_ci(games["turns"], hands),
-            "win_rate_by_seat": [wilson(int((winner == p).sum()), n) for p in range(2)],
+            ("win_rate_by_team" if teams else "win_rate_by_seat"):
+                [wilson(int((winner == p).sum()), n) for p in range(2 if teams else players)],
             "first_dealer_win_rate": wilson(int((winner == games["first_dealer"].to_numpy()).sum()), n),
             "dealer_hand_share": ratio_ci(games["dealer_hands_won"], games["scored_hands"]),
             "knock_rate": ratio_ci(games["knocks"], hands),
@@ -354,6 +379,9 @@ class Gin(GameDef):
             out["hollywood_win_rate"] = [
                 [wilson(int((games[f"hw{k}_winner"].to_numpy(dtype=np.int64, na_value=-1) == p).sum()), n)
                  for p in range(2)] for k in range(1, L.N_HOLLY + 1)]
+        if teams:  # G-V-TED: deals won at every table
+            out["deals_per_game"] = mean_ci(games["deals"])
+            out["sweep_rate"] = ratio_ci(games["team_sweeps_0"] + games["team_sweeps_1"], games["deals"])
         if "matches" in games:  # G-V-MATCH
             out["matches_per_game"] = mean_ci(games["matches"])
             out["match_shutout_rate"] = ratio_ci(games["match_shutouts"], games["matches"])
@@ -366,10 +394,13 @@ class Gin(GameDef):
             ("hands per game", s["hands_per_game"].num(2)),
             ("turns per hand", s["turns_per_hand"].num(2)),
         ]
-        for p, est in enumerate(s["win_rate_by_seat"]):
+        for p, est in enumerate(s.get("win_rate_by_seat", [])):
             rows.append((f"seat {p} wins", est.pct()))
+        for t, est in enumerate(s.get("win_rate_by_team", [])):
+            rows.append((f"team {t} (seats {t}, {t + 2}, ...) wins", est.pct()))
         rows += [
-            ("first dealer wins the game", s["first_dealer_win_rate"].pct()),
+            ("first dealer wins the game" if "win_rate_by_seat" in s else "first dealing team wins the game",
+             s["first_dealer_win_rate"].pct()),
             ("hands won by the dealer (of scored hands)", s["dealer_hand_share"].pct()),
             ("knock (knocker wins) per hand", s["knock_rate"].pct()),
             ("gin per hand", s["gin_rate"].pct()),
@@ -394,6 +425,9 @@ class Gin(GameDef):
             rows.append(("hands doubled by a spade knock card (G-V-OKLA)", s["doubled_rate"].pct()))
         for k, rates in enumerate(s.get("hollywood_win_rate", []), start=1):
             rows += [(f"Hollywood game {k}: seat {p} wins", est.pct()) for p, est in enumerate(rates)]
+        if "sweep_rate" in s:
+            rows += [("deals per game (team play)", s["deals_per_game"].num(2)),
+                     ("deals a team won at every table", s["sweep_rate"].pct())]
         if "matches_per_game" in s:
             rows += [("matches per game (G-V-MATCH)", s["matches_per_game"].num(2)),
                      ("matches won without the loser winning a hand", s["match_shutout_rate"].pct())]
@@ -411,7 +445,7 @@ class Gin(GameDef):
         record = play_reference(rules, sids, params, seed, game, decide)
         lines = [f"Gin Rummy ({rules.name}), seed {seed}, game {game}",
                  "strategies: " + ", ".join(f"seat {p}: {s.spec}" for p, s in enumerate(strategies)),
-                 f"seat {record.first_dealer} deals first (G-DEAL-1: a uniform draw)"]
+                 f"{'team' if rules.teams else 'seat'} {record.first_dealer} deals first (G-DEAL-1: a uniform draw)"]
         for ev in record.events:
             indent = "" if ev.kind in ("hand", "game") else "  "
             lines.append(indent + ev.text)
@@ -421,23 +455,25 @@ class Gin(GameDef):
 COLUMNS = {
     "games": {
         "game": "game index i (the game is fully determined by seed, i, rules, strategies)",
-        "winner": "seat that reached the target (null if the game stopped at the hand cap)",
-        "hands": "hands played, void hands (wall, turn cap) included",
+        "winner": "seat that reached the target (null if the game stopped at the hand cap; team play: the team)",
+        "hands": "hands played, void hands (wall, turn cap) included (team play: at every table)",
         "scored_hands": "hands that someone won",
-        "first_dealer": "seat that dealt the first hand (a uniform draw, G-DEAL-1)",
+        "first_dealer": "seat that dealt the first hand (a uniform draw, G-DEAL-1; team play: the dealing team)",
         "knocks": "hands won by the knocker without gin (G-SC-2)",
         "gins": "hands won by gin (G-SC-4)",
         "undercuts": "hands won by the defender (G-SC-3)",
         "walls": "void hands: the stock ran down to 2 cards (G-WALL-1)",
         "ties": "knocks tied and scored 0-0 (only with undercut_on_tie=false)",
         "capped_hands": "hands stopped at the turn cap (scored as void; 0 for built-in strategies)",
-        "dealer_hands_won": "hands won by the player who dealt them",
+        "dealer_hands_won": "hands won by the player who dealt them (G-V-3P: by the player in the dealer's "
+                            "part, the dealer sits out; team play: by the dealing team's player at the table)",
         "turns": "discards over the whole game",
         "points_<s>": "seat s's points from hands, without bonuses",
         "hands_won_<s>": "hands seat s won (its boxes, G-GAME-2)",
         "final_<s>": "seat s's final score: points + boxes (+ game or shutout bonus for the winner, G-GAME-1/2)",
-        "margin": "winner's final score − loser's final score (what the loser pays, G-GAME-3)",
-        "shutout": "the loser scored no points",
+        "margin": "winner's final score − loser's final score (what the loser pays, G-GAME-3; G-V-3P: the sum of "
+                  "the winner's lead over each other player)",
+        "shutout": "the loser scored no points (G-V-3P: neither other player did)",
         "capped": "the game stopped at the hand cap (no winner, no game bonus)",
     },
     "hands": {
@@ -474,6 +510,12 @@ VARIANT_COLUMNS = {
         "hw<k>_margin": "G-V-HOLLY: game k's margin (winner's final minus loser's)",
         "hw<k>_shutout": "G-V-HOLLY: the loser of game k scored nothing in its column",
         "hw<k>_closed_at": "G-V-HOLLY: the hand that ended game k",
+        "deals": "team play (G-V-4P): deals played; every deal is one hand at each table (hands counts them all)",
+        "team_points_<t>": "team play: team t's points toward the target (seats t, t+2, ...); winner is a team",
+        "team_deals_won_<t>": "team play: deals team t scored",
+        "team_final_<t>": "team play: team t's final score (points, plus boxes and game bonus if the rules give "
+                          "any; G-V-4P: none); margin is the team margin",
+        "team_sweeps_<t>": "team play: deals team t won at every table (G-V-TED sweep bonus)",
         "matches": "G-V-MATCH: matches played (each to game_target); with multi-match, final_<s> are match points",
         "match_shutouts": "G-V-MATCH: matches whose loser won no hand",
         "matches_won_<s>": "G-V-MATCH: matches seat s won",
@@ -483,6 +525,10 @@ VARIANT_COLUMNS = {
         "hw<k>_score_<s>": "G-V-HOLLY: seat s's running points in game k after the hand",
         "match": "G-V-MATCH: the match the hand belongs to (score_<s> are the points within it)",
         "match_points_<s>": "G-V-MATCH: seat s's match points after the hand",
+        "table": "team play: the table (0 .. players/2 - 1); a deal has one row per table",
+        "deal_winner": "team play: the team that scored the deal (null: nobody)",
+        "deal_points": "team play: what it scored (G-V-4P: the difference of the teams' totals, plus a G-V-TED sweep)",
+        "team_score_<t>": "team play: team t's running points after the deal (instead of score_<s>)",
         "knock_card": "G-V-OKLA: the knock card (the upcard, or the second deck's bottom card)",
         "knock_limit": "G-V-OKLA: the hand's knock limit (0: gin only)",
         "stake": "G-V-OKLA: 2 when the knock card is a spade (points are already multiplied), else 1",

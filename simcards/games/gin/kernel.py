@@ -201,7 +201,9 @@ _W_OPTS = _W_VIEW + L.VIEW_SIZE
 _W_ENDS = _W_OPTS + L.MAX_OPTIONS * L.OPT_W
 _W_IDX = _W_ENDS + SCRATCH_ENDS * 14
 _W_HRES = _W_IDX + SCRATCH_ENDS
-_W_LEDGER = _W_HRES + HR_SIZE
+_W_TRES = _W_HRES + HR_SIZE  # every table's hand result and state, kept until the deal is scored
+_W_TST = _W_TRES + L.MAX_TABLES * HR_SIZE
+_W_LEDGER = _W_TST + L.MAX_TABLES * S_SIZE
 # The ledger: what the game keeps between hands.
 _LG_POINTS = 0  # per side: points toward the target
 _LG_WON = _LG_POINTS + L.MAX_SIDES  # per side: hands (deals) won
@@ -224,7 +226,8 @@ _LG_MATCHES_WON = _LG_MP + 2
 _LG_MATCH_HANDS = _LG_MATCHES_WON + 2
 _LG_MATCH_SHUTOUTS = _LG_MATCH_HANDS + 2
 _LG_AFTER = _LG_MATCH_SHUTOUTS + 1  # per side: points toward the target right after the last hand
-_LG_SIZE = _LG_AFTER + L.MAX_SIDES
+_LG_SWEEPS = _LG_AFTER + L.MAX_SIDES  # G-V-TED: deals a team won at every table
+_LG_SIZE = _LG_SWEEPS + 2
 _W_COUNTS = _W_LEDGER + _LG_SIZE
 _W_SCRATCH = _W_COUNTS + 8
 _WORK_SIZE = _W_SCRATCH + SCRATCH_SIZE
@@ -670,7 +673,7 @@ def game_winner(ledger, rules):
 
 
 @njit(cache=True)
-def write_hand_row(row, st, hres, ledger, rules):
+def write_hand_row(row, st, hres, ledger, rules, table, deal_side, deal_points):
     """One row of the per-hand table (layout H_*; optional blocks where the rules put them)."""
     s0 = st[S_SEAT0]
     s1 = st[S_SEAT1]
@@ -710,12 +713,20 @@ def write_hand_row(row, st, hres, ledger, rules):
         row[at + L.HM_MATCH] = hres[HR_MATCH]
         for s in range(2):
             row[at + L.HM_POINTS + s] = ledger[_LG_MP + s]
+    at = rules[R.R_H_TEAM]
+    if at > 0:
+        row[at + L.HT_TABLE] = table
+        row[at + L.HT_DEAL_WINNER] = deal_side
+        row[at + L.HT_DEAL_POINTS] = deal_points
 
 
 @njit(cache=True)
-def log_scores(log, n_log, hand_no, ledger, entered, rules):
-    """The ledger after a hand, for the transcript: per side points and hands won (the entered
-    Hollywood games in c); G-V-HOLLY: each game's two scores; G-V-MATCH: the match points."""
+def log_scores(log, n_log, hand_no, side, points, ledger, entered, rules):
+    """The ledger after a hand (a deal in team play), for the transcript: in team play the deal's
+    scoring team and points; per side points and hands won (the entered Hollywood games in c);
+    G-V-HOLLY: each game's two scores; G-V-MATCH: the match points."""
+    if rules[R.R_TEAMS] != 0:
+        n_log = _log(log, n_log, EV_LEDGER, hand_no, side, points, ledger[_LG_SWEEPS], ledger[_LG_SWEEPS + 1])
     for s in range(rules[R.R_SIDES]):
         n_log = _log(log, n_log, EV_SCORE, hand_no, s, ledger[_LG_POINTS + s], ledger[_LG_WON + s], entered)
     if rules[R.R_HOLLY] != 0:
@@ -812,6 +823,105 @@ def game_result(ledger, capped, rules, out_game, tmp):
     return winner
 
 
+@njit(cache=True, inline="always")
+def side_of(seat, rules):
+    """Scores are kept per seat, or per team in team play (seat s plays for team s % 2)."""
+    return seat % 2 if rules[R.R_TEAMS] != 0 else seat
+
+
+@njit(cache=True)
+def seat_table(st, t, dealer, deal_no, ledger, rules):
+    """Who plays at table ``t`` of this deal (positions 0: the non-dealer's part, 1: the dealer's).
+    Two players: the non-dealer and the dealer. G-V-3P: the dealer sits out; the player after the
+    dealer plays the non-dealer's part. G-V-4P (and teams of three or four): ``dealer`` is the
+    dealing team; team-0 player t meets team-1 player (t + deal - 1) mod tables, so opponents
+    rotate every deal and partners never meet; the dealing team's player deals at each table."""
+    players = rules[R.R_PLAYERS]
+    third = -1
+    if players == 2:
+        s0 = 1 - dealer
+        s1 = dealer
+        dseat = dealer
+    elif players == 3:
+        s0 = (dealer + 1) % 3
+        s1 = (dealer + 2) % 3
+        dseat = dealer
+        third = view_score(ledger, dealer, rules)
+    else:
+        a = 2 * t
+        b = 2 * ((t + deal_no - 1) % rules[R.R_TABLES]) + 1
+        s0 = b if dealer == 0 else a
+        s1 = a if dealer == 0 else b
+        dseat = s1
+    st[S_SEAT0] = s0
+    st[S_SEAT1] = s1
+    st[S_DPOS] = 1
+    st[S_DEALER_SEAT] = dseat
+    st[S_SC0] = view_score(ledger, side_of(s0, rules), rules)
+    st[S_SC1] = view_score(ledger, side_of(s1, rules), rules)
+    st[S_THIRD] = third
+
+
+@njit(cache=True)
+def deal_result(tres, tst, n_tables, ledger, rules):
+    """(side that scores, points, boxes) of a deal. One table: its winner. G-V-4P: if one team
+    wins every table it scores all their points; otherwise the team with the larger total scores
+    the difference (equal totals: nobody). G-V-TED: ``sweep_bonus`` more when a team wins at
+    every table. The scoring team's boxes are those of the tables it won."""
+    if rules[R.R_TEAMS] == 0:
+        w = tres[0, HR_WINNER]
+        if w < 0:
+            return -1, 0, 0
+        return tst[0, S_SEAT0 + w], tres[0, HR_POINTS], tres[0, HR_BOXES]
+    p0 = 0
+    p1 = 0
+    won0 = 0
+    won1 = 0
+    b0 = 0
+    b1 = 0
+    for t in range(n_tables):
+        w = tres[t, HR_WINNER]
+        if w < 0:
+            continue
+        if tst[t, S_SEAT0 + w] % 2 == 0:
+            p0 += tres[t, HR_POINTS]
+            won0 += 1
+            b0 += tres[t, HR_BOXES]
+        else:
+            p1 += tres[t, HR_POINTS]
+            won1 += 1
+            b1 += tres[t, HR_BOXES]
+    if p0 == p1:
+        return -1, 0, 0
+    side = 0 if p0 > p1 else 1
+    points = abs(p0 - p1)
+    if (won0 if side == 0 else won1) == n_tables:
+        points += rules[R.R_SWEEP]
+        ledger[_LG_SWEEPS + side] += 1
+    return side, points, (b0 if side == 0 else b1)
+
+
+@njit(cache=True)
+def next_dealer(dealer, tres, tst, side, rules):
+    """G-DEAL-1: two players — the loser deals (options: the winner, alternate); G-V-3P: the loser
+    of the hand deals, so the next hand is between the previous dealer and the winner; team play:
+    the team that did not score deals. After a void hand or a 0-0 deal the same dealer deals."""
+    if side < 0:
+        return dealer
+    players = rules[R.R_PLAYERS]
+    if players == 3:
+        w = tres[0, HR_WINNER]
+        return tst[0, S_SEAT0 + 1 - w]
+    if players >= 4:
+        return 1 - side
+    nd_rule = rules[R.R_NEXT_DEALER]
+    if nd_rule == R.DEALER_LOSER:
+        return 1 - side
+    if nd_rule == R.DEALER_ALTERNATE:
+        return 1 - dealer
+    return side
+
+
 @njit(cache=True)
 def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, log):
     """A whole game to the target (G-GAME-1..3). ``hands_out[:hand_cap]`` receives one row a
@@ -839,6 +949,8 @@ def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, lo
     ends = w[_W_ENDS:_W_ENDS + SCRATCH_ENDS * 14].reshape((SCRATCH_ENDS, 14))
     idx = w[_W_IDX:_W_IDX + SCRATCH_ENDS]
     hres = w[_W_HRES:_W_HRES + HR_SIZE]
+    tres = w[_W_TRES:_W_TRES + L.MAX_TABLES * HR_SIZE].reshape((L.MAX_TABLES, HR_SIZE))
+    tst = w[_W_TST:_W_TST + L.MAX_TABLES * S_SIZE].reshape((L.MAX_TABLES, S_SIZE))
     ledger = w[_W_LEDGER:_W_LEDGER + _LG_SIZE]
     counts = w[_W_COUNTS:_W_COUNTS + 6]
     scratch = w[_W_SCRATCH:_W_SCRATCH + SCRATCH_SIZE]
@@ -849,63 +961,65 @@ def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, lo
     log_owner = log
     log = borrow(log_owner)
     n_log = 0
-    dealer = rand_below(rng, 2)  # G-DEAL-1 Decision: the first dealer is a uniform draw
+    # G-DEAL-1 Decision: the first dealer (G-V-3P: of three; team play: the dealing team) is a
+    # uniform draw.
+    dealer = rand_below(rng, 3 if rules[R.R_PLAYERS] == 3 else 2)
     out_game[L.G_FIRST_DEALER] = dealer
     start_ledger(ledger, rules)
-    hand_no = 0
+    n_tables = rules[R.R_TABLES]
+    deal_no = 0
+    hands_played = 0
     turns = 0
     game_capped = False
     dealer_won = 0
     doubled = 0
-    st[S_THIRD] = -1
     while True:
-        hand_no += 1
-        st[S_HAND] = hand_no
-        st[S_SEAT0] = 1 - dealer
-        st[S_SEAT1] = dealer
-        st[S_DPOS] = 1
-        st[S_DEALER_SEAT] = dealer
-        st[S_SC0] = view_score(ledger, 1 - dealer, rules)
-        st[S_SC1] = view_score(ledger, dealer, rules)
-        n_log = play_hand(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile, took, discs, passed,
-                          my_turns, st, view, opts, ends, idx, hres, scratch, log, n_log)
-        outcome = hres[HR_OUTCOME]
-        counts[outcome] += 1
-        turns += hres[HR_TURNS]
-        if st[S_STAKE] > 1:
-            doubled += 1
-        wpos = hres[HR_WINNER]
-        wseat = st[S_SEAT0 + wpos] if wpos >= 0 else -1
-        if wseat >= 0:
-            ledger[_LG_SEAT_POINTS + wseat] += hres[HR_POINTS]
-            ledger[_LG_SEAT_WON + wseat] += 1
-            if wseat == dealer:
-                dealer_won += 1
-        hres[HR_MATCH] = ledger[_LG_MATCH_NO]
-        over, entered = record_hand(ledger, wseat, hres[HR_POINTS], hres[HR_BOXES], hand_no, rules)
-        hres[HR_ENTERED] = entered
-        n_log = log_scores(log, n_log, hand_no, ledger, entered, rules)
-        if hand_no <= hand_cap:
-            write_hand_row(hands_out[hand_no - 1], st, hres, ledger, rules)
+        deal_no += 1
+        for t in range(n_tables):
+            st[S_HAND] = deal_no
+            seat_table(st, t, dealer, deal_no, ledger, rules)
+            n_log = play_hand(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile, took, discs,
+                              passed, my_turns, st, view, opts, ends, idx, hres, scratch, log, n_log)
+            hands_played += 1
+            counts[hres[HR_OUTCOME]] += 1
+            turns += hres[HR_TURNS]
+            if st[S_STAKE] > 1:
+                doubled += 1
+            wpos = hres[HR_WINNER]
+            if wpos >= 0:
+                wseat = st[S_SEAT0 + wpos]
+                ledger[_LG_SEAT_POINTS + wseat] += hres[HR_POINTS]
+                ledger[_LG_SEAT_WON + wseat] += 1
+                if wpos == st[S_DPOS]:
+                    dealer_won += 1
+            for j in range(HR_SIZE):
+                tres[t, j] = hres[j]
+            for j in range(S_SIZE):
+                tst[t, j] = st[j]
+        side, points, boxes = deal_result(tres, tst, n_tables, ledger, rules)
+        match_no = ledger[_LG_MATCH_NO]
+        over, entered = record_hand(ledger, side, points, boxes, deal_no, rules)
+        n_log = log_scores(log, n_log, deal_no, side, points, ledger, entered, rules)
+        for t in range(n_tables):
+            row = (deal_no - 1) * n_tables + t
+            if row < hand_cap:
+                tres[t, HR_MATCH] = match_no
+                tres[t, HR_ENTERED] = entered
+                write_hand_row(hands_out[row], tst[t], tres[t], ledger, rules, t, side, points)
         if over:
             break
-        if hand_no >= L.HAND_CAP:
+        if deal_no >= L.HAND_CAP:
             game_capped = True
             break
-        # G-DEAL-1: who deals next; a void (wall, cap) or a 0-0 tie: the same dealer again
-        if wseat >= 0:
-            nd_rule = rules[R.R_NEXT_DEALER]
-            if nd_rule == R.DEALER_LOSER:
-                dealer = 1 - wseat
-            elif nd_rule == R.DEALER_ALTERNATE:
-                dealer = 1 - dealer
-            else:
-                dealer = wseat
+        dealer = next_dealer(dealer, tres, tst, side, rules)
     winner = game_result(ledger, game_capped, rules, out_game, scratch[:L.MAX_SIDES])
     out_game[L.G_WINNER] = winner + keep_alive(work) + keep_alive(rng_owner) + keep_alive(log_owner)
-    out_game[L.G_HANDS] = hand_no
-    out_game[L.G_DEALS] = hand_no
-    out_game[L.G_SCORED] = ledger[_LG_WON] + ledger[_LG_WON + 1]
+    out_game[L.G_HANDS] = hands_played
+    out_game[L.G_DEALS] = deal_no
+    scored = 0
+    for p in range(rules[R.R_PLAYERS]):
+        scored += ledger[_LG_SEAT_WON + p]
+    out_game[L.G_SCORED] = scored
     out_game[L.G_KNOCKS] = counts[L.O_KNOCK]
     out_game[L.G_GINS] = counts[L.O_GIN]
     out_game[L.G_UNDERCUTS] = counts[L.O_UNDERCUT]
@@ -923,6 +1037,8 @@ def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, lo
         out_game[L.G_SIDE_POINTS + s] = ledger[_LG_POINTS + s]
         out_game[L.G_SIDE_WON + s] = ledger[_LG_WON + s]
         out_game[L.G_BOXES + s] = ledger[_LG_BOXES + s]
+    out_game[L.G_SWEEPS] = ledger[_LG_SWEEPS]
+    out_game[L.G_SWEEPS + 1] = ledger[_LG_SWEEPS + 1]
     return n_log
 
 

@@ -430,13 +430,26 @@ def _hand_mask(cards, sizes=(10, 11)) -> tuple[int, list[int]]:
     return mask, ids
 
 
-def min_deadwood(cards) -> int:
+def _variant_of(rules) -> int:
+    """The meld variant of ``rules``: None (standard), a preset name ("tedesco") or a GinRules."""
+    if rules is None:
+        return 0
+    if isinstance(rules, str):
+        from simcards.games.gin.rules import preset
+
+        rules = preset(rules)
+    return rules.meld_variant
+
+
+def min_deadwood(cards, rules=None) -> int:
     """The minimum deadwood count of a 10- or 11-card hand (G-MELD-4).
 
     ``cards`` is a string such as ``"As 2s 3s 7h 7d 7c Kd Qd Jd 9c"`` or a list of codes or face
-    ids. Raises ``SimcardsError`` for duplicates, jokers, unknown codes or another hand size."""
+    ids; ``rules`` a preset name or ``GinRules`` whose melds and values to use (``"tedesco"``:
+    round-the-corner runs, an unmelded ace 15). Raises ``SimcardsError`` for duplicates, jokers,
+    unknown codes or another hand size."""
     mask, _ = _hand_mask(cards)
-    return int(deadwood(np.int64(mask)))
+    return int(deadwood(np.int64(mask), _variant_of(rules)))
 
 
 class Arrangement:
@@ -457,34 +470,42 @@ class Arrangement:
             other.melds, other.deadwood_cards, other.deadwood)
 
 
-def melds_of(mask: int, sets: int) -> list[list[int]]:
-    """The melds (face ids) of the arrangement of ``mask`` whose set cards are ``sets``."""
+def melds_of(mask: int, sets: int, mv: int = 0) -> list[list[int]]:
+    """The melds (face ids) of the arrangement of ``mask`` whose set cards are ``sets``; a run that
+    turns the corner (G-V-TED) is listed from its lowest card up to the king, then on from the ace."""
     out: list[list[int]] = []
     for r in range(13):
         cards = [s * 13 + r for s in range(4) if sets >> (s * 13 + r) & 1]
         if cards:
             out.append(cards)
-    runs = int(lanes_melded(np.int64(mask & ~sets)))
+    runs = int(lanes_melded(np.int64(mask & ~sets), mv))
     for s in range(4):
-        r = 0
-        while r < 13:
-            if runs >> (s * 13 + r) & 1:
-                start = r
-                while r < 13 and runs >> (s * 13 + r) & 1:
-                    r += 1
-                out.append([s * 13 + q for q in range(start, r)])
+        lane = runs >> (13 * s) & LANE
+        if lane == LANE:
+            out.append([s * 13 + q for q in range(13)])
+            continue
+        start = (int(LOW_RANK[LANE & ~lane]) + 1) % 13 if CORNER[mv] else 0  # just after a gap
+        i = 0
+        while i < 13:
+            if lane >> ((start + i) % 13) & 1:
+                first = i
+                while i < 13 and lane >> ((start + i) % 13) & 1:
+                    i += 1
+                out.append([s * 13 + (start + q) % 13 for q in range(first, i)])
             else:
-                r += 1
+                i += 1
     return out
 
 
-def best_melds(cards) -> Arrangement:
-    """A minimum-deadwood arrangement of a 10- or 11-card hand (G-MELD-1..4, G-LAY-0 tie-break)."""
+def best_melds(cards, rules=None) -> Arrangement:
+    """A minimum-deadwood arrangement of a 10- or 11-card hand (G-MELD-1..4, G-LAY-0 tie-break;
+    ``rules`` as for ``min_deadwood``)."""
     from simcards.cards import card_code
 
+    mv = _variant_of(rules)
     mask, _ = _hand_mask(cards)
-    dw, sets = best_arrangement(np.int64(mask))
-    melds = melds_of(mask, int(sets))
+    dw, sets = best_arrangement(np.int64(mask), mv)
+    melds = melds_of(mask, int(sets), mv)
     melded = 0
     for m in melds:
         for c in m:

@@ -367,6 +367,9 @@ class HandRecord:
     hollywood: list = field(default_factory=list)  # G-V-HOLLY: each game's scores after the hand
     match: int = 0  # G-V-MATCH: the match the hand was played in
     match_points: list = field(default_factory=list)
+    table: int = 0  # team play: the table, and the deal's scoring team and points
+    deal_side: int = -1
+    deal_points: int = 0
 
 
 @dataclass
@@ -385,6 +388,7 @@ class GameRecord:
     matches: int = 0  # G-V-MATCH
     matches_won: list = field(default_factory=list)
     match_shutouts: int = 0
+    sweeps: list = field(default_factory=list)  # team play: deals won at every table
     hands: list[HandRecord] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     log: list[list[int]] = field(default_factory=list)
@@ -458,9 +462,13 @@ class ReferenceGame:
     def opponent(self, seat: int) -> int:
         return self.table[1] if seat == self.table[0] else self.table[0]
 
+    def side_of(self, seat: int) -> int:
+        """Scores are kept per seat, or per team in team play (seat s plays for team s % 2)."""
+        return seat % 2 if self.rules.teams else seat
+
     def score_view(self, seat: int) -> int:
         """The score a player is shown: its side's points toward the target."""
-        return self.ledger.view_score(seat)
+        return self.ledger.view_score(self.side_of(seat))
 
     def view(self, seat: int, dw: int, taken: int = -1, must: bool = False, first: bool = False) -> np.ndarray:
         """What a player may see (G-INFO-1): own hand, the pile, what the opponent took from it,
@@ -468,7 +476,7 @@ class ReferenceGame:
         o = self.opponent(seat)
         v = np.zeros(L.VIEW_SIZE, dtype=np.int64)
         v[L.V_SEAT] = seat
-        v[L.V_DEALER] = self.dealer
+        v[L.V_DEALER] = self.dealer_seat
         v[L.V_HAND] = self.hand_no
         v[L.V_TURN] = self.turn
         v[L.V_MY_TURNS] = self.my_turns[seat]
@@ -489,7 +497,7 @@ class ReferenceGame:
         v[L.V_OPP_PASSED] = _mask(self.passed[o])
         v[L.V_STAKE] = self.stake
         v[L.V_KNOCK_CARD] = self.knock_card
-        v[L.V_THIRD_SCORE] = -1
+        v[L.V_THIRD_SCORE] = self.ledger.view_score(self.dealer_seat) if self.rules.players == 3 else -1
         v[L.V_PLAYERS] = self.rules.players
         return v
 
@@ -562,7 +570,11 @@ class ReferenceGame:
             self.hands[first].add(self.stock.pop())
         for p in (first, second):
             self.log(EV_DEAL, n, p, len(self.hands[p]), 0, 0, sorted(self.hands[p]))
-        self.say("hand", n, self.dealer, f"— hand {n}: seat {self.dealer} deals —")
+        table = f" at table {self.table_no}" if self.rules.teams else ""
+        sits = f", seat {self.dealer_seat} deals to seats {first} and {second} and sits out" if self.rules.players == 3 \
+            else f": seat {self.dealer_seat} deals{table} (seats {first} and {second})" if self.rules.teams \
+            else f": seat {self.dealer_seat} deals"
+        self.say("hand", n, self.dealer_seat, f"— hand {n}{sits} —")
         for p in (first, second):
             self.say("deal", n, p, f"seat {p} is dealt {show(self.hands[p])} (deadwood {self.dw(self.hands[p])})")
         self.pile = []
@@ -692,55 +704,114 @@ class ReferenceGame:
             boxes = boxes_for(outcome, self.stake, rules) if winner >= 0 else 0
             deadwoods[knocker], deadwoods[defender] = k_dw, d_dw
         self.log(EV_HAND_END, n, winner, L.OUTCOMES.index(outcome), points, knocker)
-        return HandRecord(n, self.dealer, (first, second), knocker, outcome, winner, points, boxes, self.turn, taker,
+        return HandRecord(n, self.dealer_seat, (first, second), knocker, outcome, winner, points, boxes, self.turn, taker,
                           laid, len(self.stock), deadwoods, self.knock_card, self.limit, self.stake)
 
     # --- Section 4: the game ---------------------------------------------------------------------------
-    def next_dealer(self, winner: int) -> None:
-        """G-DEAL-1: the loser deals (options: the winner, alternate); after a void hand or a 0-0
-        tie the same dealer deals again."""
-        if winner < 0:
+    def seat_table(self, t: int) -> tuple[int, int, int]:
+        """(non-dealer's part, dealer's part, the seat that deals) at table ``t``. G-V-3P: the dealer
+        deals to the other two and sits out; the player after the dealer plays first. G-V-4P (and
+        the teams of G-V-TED): team-0 player t (seat 2t) meets team-1 player (t + deal - 1) mod
+        tables (seat 2j+1), so opponents rotate every deal; the dealing team's player deals."""
+        players, d = self.rules.players, self.dealer
+        if players == 2:
+            return 1 - d, d, d
+        if players == 3:
+            return (d + 1) % 3, (d + 2) % 3, d
+        mine, theirs = 2 * t, 2 * ((t + self.hand_no - 1) % self.rules.tables) + 1
+        first, second = (theirs, mine) if d == 0 else (mine, theirs)
+        return first, second, second
+
+    def deal_result(self, hands: list[HandRecord]) -> tuple[int, int, int]:
+        """(side that scores, points, boxes). One table: its winner. G-V-4P: a team that wins every
+        table scores them all; otherwise the team with the larger total scores the difference
+        (equal totals: nobody). G-V-TED: ``sweep_bonus`` more when a team wins at every table. The
+        scoring team's boxes are those of the tables it won."""
+        if not self.rules.teams:
+            h = hands[0]
+            return h.winner, h.points, h.boxes
+        total, won, boxes = [0, 0], [0, 0], [0, 0]
+        for h in hands:
+            if h.winner >= 0:
+                team = h.winner % 2
+                total[team] += h.points
+                won[team] += 1
+                boxes[team] += h.boxes
+        if total[0] == total[1]:
+            return -1, 0, 0
+        side = 0 if total[0] > total[1] else 1
+        points = abs(total[0] - total[1])
+        if won[side] == len(hands):
+            points += self.rules.sweep_bonus
+            self.sweeps[side] += 1
+        return side, points, boxes[side]
+
+    def next_dealer(self, side: int, hands: list[HandRecord]) -> None:
+        """G-DEAL-1: the loser deals (options: the winner, alternate); G-V-3P: the loser of the hand
+        deals, so the next hand is between the previous dealer and the winner; team play: the team
+        that did not score deals. After a void hand or a 0-0 deal the same dealer deals again."""
+        if side < 0:
             return
-        if self.rules.next_dealer == "loser":
-            self.dealer = 1 - winner
+        if self.rules.players == 3:
+            first, second = hands[0].seats
+            self.dealer = second if side == first else first
+        elif self.rules.teams or self.rules.next_dealer == "loser":
+            self.dealer = 1 - side
         elif self.rules.next_dealer == "winner":
-            self.dealer = winner
+            self.dealer = side
         else:
             self.dealer = 1 - self.dealer
 
     def play(self) -> GameRecord:
         rules, ledger = self.rules, self.ledger
-        self.dealer = int(rand_below(self.rng, 2))  # G-DEAL-1 Decision: a uniform draw
+        # G-DEAL-1 Decision: a uniform draw (of three players under G-V-3P; of the dealing team
+        # in team play)
+        self.dealer = int(rand_below(self.rng, 3 if rules.players == 3 else 2))
         self.record.first_dealer = self.dealer
+        self.sweeps = [0, 0]
         self.hand_no = 0
         while True:
             self.hand_no += 1
             match = ledger.match_no
-            hand = self.play_hand(1 - self.dealer, self.dealer)
-            w = hand.winner
-            if w >= 0:
-                self.seat_points[w] += hand.points
-                self.seat_won[w] += 1
-            over, hand.entered = ledger.record(w, hand.points, hand.boxes, self.hand_no)
-            hand.scores = list(ledger.after)
-            hand.hollywood = [list(p) for p in ledger.hw_points]
-            hand.match, hand.match_points = match, list(ledger.match_points)
-            self.record.hands.append(hand)
-            ledger.log(self, self.hand_no, hand.entered)
-            self.say_score(hand)
+            hands = []
+            for t in range(rules.tables):
+                self.table_no = t
+                first, second, self.dealer_seat = self.seat_table(t)
+                hand = self.play_hand(first, second)
+                if hand.winner >= 0:
+                    self.seat_points[hand.winner] += hand.points
+                    self.seat_won[hand.winner] += 1
+                hand.table = t
+                hands.append(hand)
+            side, points, boxes = self.deal_result(hands)
+            over, entered = ledger.record(side, points, boxes, self.hand_no)
+            for hand in hands:
+                hand.entered, hand.scores = entered, list(ledger.after)
+                hand.hollywood = [list(p) for p in ledger.hw_points]
+                hand.match, hand.match_points = match, list(ledger.match_points)
+                hand.deal_side, hand.deal_points = side, points
+                self.record.hands.append(hand)
+            if rules.teams:
+                self.log(EV_LEDGER, self.hand_no, side, points, *self.sweeps)
+            ledger.log(self, self.hand_no, entered)
+            self.say_score(hands, side, points)
             if over:
                 break
             if self.hand_no >= L.HAND_CAP:
                 self.record.capped = True
                 break
-            self.next_dealer(w)
+            self.next_dealer(side, hands)
         self.finish()
         return self.record
 
-    def say_score(self, hand: HandRecord) -> None:
-        ledger, n = self.ledger, self.hand_no
+    def say_score(self, hands: list[HandRecord], side: int, points: int) -> None:
+        ledger, n, hand = self.ledger, self.hand_no, hands[0]
         totals = "–".join(map(str, ledger.after))
-        if hand.winner >= 0:
+        if self.rules.teams:
+            tables = ", ".join(f"table {h.table}: " + (f"seat {h.winner} {h.outcome} {h.points}" if h.winner >= 0
+                                                        else h.outcome) for h in hands)
+            text = f"{tables} → " + (f"team {side} scores {points}" if side >= 0 else "no score") + f"; teams {totals}"
+        elif hand.winner >= 0:
             text = f"{hand.outcome}: seat {hand.winner} scores {hand.points} → totals {totals}"
         else:
             text = f"{hand.outcome}: no score; totals {totals}"
@@ -751,7 +822,7 @@ class ReferenceGame:
         if self.rules.match_target and ledger.match_no != hand.match:
             text += (f"; match {hand.match} is over: match points {ledger.match_points[0]}–"
                      f"{ledger.match_points[1]}")
-        self.say("score", n, hand.winner, text)
+        self.say("score", n, side, text)
 
     def finish(self) -> None:
         """G-GAME-1..3 (G-V-HOLLY, G-V-MATCH): the game's result into the record."""
@@ -763,8 +834,11 @@ class ReferenceGame:
         rec.hollywood = res.get("hollywood", [])
         rec.matches, rec.matches_won = res.get("matches", 0), res.get("matches_won", [])
         rec.match_shutouts = res.get("match_shutouts", 0)
+        rec.sweeps = list(self.sweeps)
         finals = "–".join(map(str, rec.final))
-        text = (f"seat {rec.winner} wins the game after {self.hand_no} hands: points "
+        who = f"team {rec.winner} (seats {', '.join(str(p) for p in range(rec.winner, self.rules.players, 2))})" \
+            if self.rules.teams else f"seat {rec.winner}"
+        text = (f"{who} wins the game after {self.hand_no} {'deals' if self.rules.teams else 'hands'}: points "
                 f"{'–'.join(map(str, rec.points))}, hands won {'–'.join(map(str, rec.won))}, ")
         if self.rules.hollywood:
             text += "Hollywood games " + "; ".join(

@@ -31,10 +31,6 @@ MATCH_HAND_POINTS, MATCH_WIN_POINTS, MATCH_SHUTOUT_POINTS = 25, 100, 100
 # Section-5 variants the engines do not play yet: (option, value that turns it on) -> rule. Turning
 # one on is refused by validate(); presets that need one are refused by preset().
 NOT_YET = {
-    "players": "G-V-3P / G-V-4P (three and four players)",
-    "round_the_corner": "G-V-TED (Tedesco runs)",
-    "ace_value": "G-V-TED (the unmelded ace 15)",
-    "sweep_bonus": "G-V-TED (team sweep bonus)",
     "mahjong": "G-V-MJ (Mahjong gin)",
 }
 
