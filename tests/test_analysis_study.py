@@ -171,9 +171,16 @@ def test_compare_is_reproducible():
     pd.testing.assert_frame_equal(a.tables["estimates"], b.tables["estimates"])
 
 
-def test_compare_all_variants_skips_the_unimplemented():
+def test_compare_all_variants_each_at_its_own_table():
+    # Every Two Hundred preset runs, each with its own players and sides (cutthroat: 4 seats alone,
+    # six-3x2: 3 teams, two-player: 2 players).
+    from simcards.games import get_game
+
     res = compare("two-hundred", "all", games=20, seed=1, skill=False)
-    assert list(res.table["variant"]) == ["standard"]
+    assert list(res.table["variant"]) == list(get_game("two-hundred").presets())
+    est = res.tables["estimates"]
+    sides = {v: len(est[(est["variant"] == v) & est["metric"].str.startswith("win_")]) for v in ("cutthroat", "six-3x2", "two-player")}
+    assert sides == {"cutthroat": 4, "six-3x2": 3, "two-player": 2}
 
 
 def test_tune_finds_the_planted_best_and_reports_significance():

@@ -16,11 +16,13 @@ from simcards.games.two_hundred.game import COLUMNS, GAME
 from simcards.stats import Estimate
 
 
-def _documented(table: str, cols) -> None:
-    names = set()
-    for c in COLUMNS[table]:
-        names |= {c.replace("<t>", "0"), c.replace("<t>", "1")} if "<t>" in c else {c}
-    assert set(cols) == names
+def _documented(table: str, cols, sides: int = 2) -> None:
+    """Every column is documented; every column not marked "(... only)" is present."""
+    always, optional = set(), set()
+    for c, meaning in COLUMNS[table].items():
+        names = {c.replace("<t>", str(t)) for t in range(sides)} if "<t>" in c else {c}
+        (optional if meaning.startswith("(") else always).update(names)
+    assert always <= set(cols) <= always | optional, (set(cols) ^ always) - optional
 
 
 def test_simulate_tables_and_columns(tmp_path):
@@ -74,8 +76,8 @@ def test_strategy_specs_per_team_and_toml():
 def test_errors_are_clean():
     with pytest.raises(SimcardsError, match="exactly 4 players"):
         simcards.api.simulate("two-hundred", games=10, players=5)
-    with pytest.raises(SimcardsError, match="not implemented yet"):
-        simcards.api.simulate("two-hundred", games=10, variant="le-rough")
+    with pytest.raises(SimcardsError, match="kitty=4.*two teams"):
+        simcards.api.simulate("two-hundred", games=10, variant="cutthroat", rules={"kitty": 4})
 
 
 def test_cli_simulate_replay_variants():

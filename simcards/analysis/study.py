@@ -72,6 +72,7 @@ class Table:
         self.rules = self.gdef.build_rules(variant, rules)
         self.players = self.gdef.players_for(self.rules) if players is None else _whole(players, "players")
         self.gdef.check_players(self.rules, self.players)
+        self.m = self.m.specialize(self.rules)
         self.k = self.m.n_sides(self.players)
         self.progress = progress
         self._runs: dict[tuple, Any] = {}
