@@ -1,8 +1,9 @@
-"""Gin Rummy throughput: simcards on 1 and 2 threads (simple vs simple, random vs random), exact
-deadwood per hand, compile time cold and warm, and the same work side by side with OpenSpiel's
+"""Gin Rummy throughput: every preset on 1 and 2 threads (hands/s, and hands per CPU-second on one
+thread relative to ``standard``), simcards simple vs simple and random vs random, exact deadwood
+per hand, compile time cold and warm, and the same work side by side with OpenSpiel's
 ``gin_rummy`` (uniform random play and its simple bot) and RLCard's ``gin-rummy``.
 
-    python benchmarks/bench_gin.py [--seconds 3] [--games 20000] [--skip-peers]
+    python benchmarks/bench_gin.py [--seconds 3] [--games 20000] [--skip-peers] [--presets-only]
 
 The peers are optional (``pip install simcards[bench]``); a missing one is reported and skipped.
 Rules side by side: simcards runs with the closest settings to each peer (OpenSpiel: gin 25,
@@ -24,6 +25,7 @@ import time
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))  # benchmark the checkout this file is in, not an installed copy
 
 
 def _compile_time(cold: bool) -> float:
@@ -38,14 +40,17 @@ def _compile_time(cold: bool) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def bench_simcards(specs: list[str], games: int, overrides: dict | None = None, repeats: int = 3) -> dict:
+def bench_simcards(specs: list[str], games: int, overrides: dict | None = None, repeats: int = 3,
+                   variant: str = "standard") -> dict:
+    """Hands/s and games/s (wall clock) on 1 and 2 threads, and on 1 thread hands per CPU-second
+    (``time.process_time``: the fairest figure on a shared machine)."""
     import numba
 
     from simcards.games.gin import layout as L
     from simcards.games.gin.game import GAME
 
-    rules = GAME.build_rules("standard", overrides or {})
-    run = GAME.new_run(rules, 2, GAME.strategies(specs, 2))
+    rules = GAME.build_rules(variant, overrides or {})
+    run = GAME.new_run(rules, rules.players, GAME.strategies(specs, rules.players))
     out = {}
     for threads in (1, 2):
         if threads > numba.config.NUMBA_NUM_THREADS:
@@ -53,16 +58,37 @@ def bench_simcards(specs: list[str], games: int, overrides: dict | None = None, 
         numba.set_num_threads(threads)
         rates = []
         for rep in range(repeats):
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             g, _ = run.raw(rep + 1, 0, games, 0)
-            dt = time.perf_counter() - t
-            rates.append((g[:, L.G_HANDS].sum() / dt, games / dt))
+            dt, dc = time.perf_counter() - t, time.process_time() - c
+            hands = g[:, L.G_HANDS].sum()
+            rates.append((hands / dt, games / dt, hands / dc, g[:, L.G_TURNS].sum() / hands))
         hands = sorted(r[0] for r in rates)
         gps = sorted(r[1] for r in rates)
+        cpu = sorted(r[2] for r in rates)
         out[threads] = {"hands_per_s": hands[len(hands) // 2], "hands_min": hands[0], "hands_max": hands[-1],
-                        "games_per_s": gps[len(gps) // 2]}
+                        "games_per_s": gps[len(gps) // 2], "hands_per_cpu_s": cpu[len(cpu) // 2],
+                        "cpu_min": cpu[0], "cpu_max": cpu[-1], "turns_per_hand": rates[0][3]}
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     return out
+
+
+def bench_presets(games: int, repeats: int) -> None:
+    """Every preset, `simple` at every seat: hands/s on 1 and 2 threads and the single-thread CPU
+    cost relative to `standard` (the issue's bound: no preset more than ~2x slower)."""
+    from simcards.games.gin.rules import available
+
+    base = None
+    for name in available():
+        res = bench_simcards(["simple"], games, None, repeats, variant=name)
+        one = res[1]
+        base = base or one["hands_per_cpu_s"]
+        line = (f"preset {name:22s} 1 thread: {one['hands_per_s']:>9,.0f} hands/s, {one['hands_per_cpu_s']:>9,.0f} "
+                f"per CPU-s [{one['cpu_min']:,.0f}-{one['cpu_max']:,.0f}] = {base / one['hands_per_cpu_s']:.2f}x "
+                f"standard's CPU per hand ({one['turns_per_hand']:.1f} discards a hand)")
+        if 2 in res:
+            line += f"; 2 threads: {res[2]['hands_per_s']:>9,.0f} hands/s"
+        print(line, flush=True)
 
 
 def bench_deadwood(n: int = 2_000_000) -> float:
@@ -177,10 +203,15 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=3.0, help="time budget per peer measurement")
     ap.add_argument("--games", type=int, default=20_000, help="games per simcards measurement (simple)")
     ap.add_argument("--skip-peers", action="store_true")
+    ap.add_argument("--presets-only", action="store_true", help="only the per-preset table")
+    ap.add_argument("--preset-games", type=int, default=10_000, help="games per preset measurement")
     ap.add_argument("--skip-compile", action="store_true")
     args = ap.parse_args()
 
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} (results vary on a busy machine)")
+    bench_presets(args.preset_games, 3)
+    if args.presets_only:
+        return
     if not args.skip_compile:
         print(f"compile: cold {_compile_time(True):.1f} s, warm (cached) {_compile_time(False):.2f} s")
     print(f"exact deadwood, random 10-card hand: {bench_deadwood():.1f} ns per hand")

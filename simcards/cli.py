@@ -176,7 +176,7 @@ def variants(game: GameArg) -> None:
     out.print(table)
     opts = Table(title=f"{gdef.title} rule options (--rule key=value)", title_justify="left")
     for col in ("option", "default", "allowed", "rule", "meaning"):
-        opts.add_column(col)
+        opts.add_column(col, no_wrap=col == "option")  # an option name is typed as shown: never cut it
     for o in gdef.options():
         opts.add_row(o.name, str(o.default), o.allowed, o.rule, o.help)
     out.print(opts)

@@ -13,6 +13,7 @@ import pytest
 import simcards
 from simcards.cli import main
 from simcards.errors import SimcardsError
+from simcards.games.gin import rules as R
 from simcards.games.gin.game import COLUMNS, GAME
 from simcards.stats import wilson
 
@@ -121,8 +122,10 @@ def test_cli_simulate_replay_variants(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("args, what", [
-    (["simulate", "gin", "--players", "3", "--games", "5"], "exactly 2 players"),
-    (["simulate", "gin", "--variant", "oklahoma", "--games", "5"], "not implemented yet"),
+    (["simulate", "gin", "--players", "3", "--games", "5"], "are for two players"),
+    (["simulate", "gin", "--variant", "oklahoma", "--rule", "knock_limit=5", "--games", "5"],
+     "cannot be set with oklahoma"),
+    (["simulate", "gin", "--rule", "knock_card=second_deck", "--games", "5"], "applies only with oklahoma"),
     (["simulate", "gin", "--rule", "knock_limit=12", "--games", "5"], "knock_limit"),
     (["simulate", "gin", "--strategy", "knock:max=x", "--games", "5"], "not a number"),
 ])
@@ -130,3 +133,25 @@ def test_cli_bad_input_is_one_clean_line(capsys, args, what):
     code = main(args)
     err = capsys.readouterr().err
     assert code == 2 and what in err and "Traceback" not in err
+
+
+def _doc_key(column: str, docs: dict) -> str | None:
+    """The documented name of a column: per-seat/team/game columns are documented with <s>, <t>, <k>."""
+    import re
+
+    name = re.sub(r"hw\d", "hw<k>", column)
+    candidates = [name] + [re.sub(r"_\d+$", suffix, name) for suffix in ("_<s>", "_<t>")]
+    return next((c for c in candidates if c in docs), None)
+
+
+@pytest.mark.parametrize("variant", R.available())
+def test_every_column_of_every_preset_is_documented(variant):
+    rules = GAME.build_rules(variant)
+    run = GAME.new_run(rules, rules.players, GAME.strategies(["simple"], rules.players))
+    games, hands = run.play(1, 0, 4, True)
+    docs = GAME.columns()
+    for table, df in (("games", games), ("hands", hands)):
+        missing = [c for c in df.columns if _doc_key(c, docs[table]) is None]
+        assert not missing, (table, missing)
+    # the standard schema is kept: every standard column is there with the standard meaning
+    assert set(COLUMNS["games"]) - {"points_<s>", "hands_won_<s>", "final_<s>"} <= set(games.columns)

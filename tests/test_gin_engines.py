@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simcards.games.gin import layout as L
+from simcards.games.gin import rules as R
 from simcards.games.gin.game import GAME, engine_for, seat_arrays
 from simcards.games.gin.kernel import (
     EV_DEAL,
@@ -16,6 +17,7 @@ from simcards.games.gin.kernel import (
     EV_DRAW,
     EV_HAND_END,
     EV_KNOCK,
+    EV_KNOCK_CARD,
     EV_LAST,
     EV_LAYOFF,
     EV_SCORE,
@@ -24,7 +26,7 @@ from simcards.games.gin.kernel import (
     EV_WALL,
     LOG_WIDTH,
 )
-from simcards.games.gin.melds import best_arrangement, deadwood, lanes_melded
+from simcards.games.gin.melds import CORNER, best_arrangement, deadwood, lanes_melded
 from simcards.games.gin.reference import play_reference
 
 
@@ -33,16 +35,19 @@ def kernel_game(rules, strats, seed, game):
     sids, params = seat_arrays(strats)
     log = np.zeros((400_000, LOG_WIDTH), dtype=np.int64)
     out = np.zeros(L.G_WIDTH, dtype=np.int64)
-    rows = np.zeros((L.HAND_CAP, L.H_WIDTH), dtype=np.int32)
-    n = play_game(game, seed, rules.encode(), sids, params, out, rows, L.HAND_CAP, log)
+    rows = np.zeros((L.HAND_CAP * rules.tables, R.hand_width(rules)), dtype=np.int32)
+    n = play_game(game, seed, rules.encode(), sids, params, out, rows, len(rows), log)
     assert n <= len(log)
     return log[:n], out, rows[: out[L.G_HANDS]]
 
 
 def assert_same_game(rules, specs, seed, games):
-    strats = GAME.strategies(specs, 2)
+    """Kernel and reference play the same games move for move: identical transcripts, results and
+    per-hand rows. Returns the number of hands compared."""
+    strats = GAME.strategies(specs, rules.players)
     decide = engine_for(strats)[0]
     sids, params = seat_arrays(strats)
+    sections = R.hand_sections(rules)
     hands = 0
     for g in games:
         k, out, rows = kernel_game(rules, strats, seed, g)
@@ -54,15 +59,40 @@ def assert_same_game(rules, specs, seed, games):
             i = int(diff[0]) if len(diff) else m
             pytest.fail(f"game {g}: transcripts differ at row {i}: kernel {k[i:i + 1].tolist()} "
                         f"reference {r[i:i + 1].tolist()}")
+        n_sides = rules.sides
         assert out[L.G_WINNER] == rec.winner
-        assert list(out[L.G_SCORES:L.G_SCORES + 2]) == rec.points
-        assert list(out[L.G_WON:L.G_WON + 2]) == rec.won
-        assert list(out[L.G_FINAL:L.G_FINAL + 2]) == rec.final
+        assert list(out[L.G_SCORES:L.G_SCORES + rules.players]) == rec.points
+        assert list(out[L.G_WON:L.G_WON + rules.players]) == rec.won
+        assert list(out[L.G_SIDE_POINTS:L.G_SIDE_POINTS + n_sides]) == rec.side_points
+        assert list(out[L.G_BOXES:L.G_BOXES + n_sides]) == rec.boxes
+        assert list(out[L.G_FINAL:L.G_FINAL + n_sides]) == rec.final
         assert out[L.G_MARGIN] == rec.margin and bool(out[L.G_SHUTOUT]) == rec.shutout
+        for k, hw in enumerate(rec.hollywood):  # G-V-HOLLY: every game's own result
+            base = L.G_HOLLY + k * L.GH_WIDTH
+            assert out[base + L.GH_WINNER] == hw["winner"] and out[base + L.GH_CLOSED] == hw["closed"]
+            assert out[base + L.GH_MARGIN] == hw["margin"] and bool(out[base + L.GH_SHUTOUT]) == hw["shutout"]
+            for key, at in (("points", L.GH_POINTS), ("boxes", L.GH_BOXES), ("final", L.GH_FINAL), ("won", L.GH_WON)):
+                assert list(out[base + at:base + at + 2]) == hw[key]
+        if rules.match_target:  # G-V-MATCH
+            assert out[L.G_MATCHES] == rec.matches and out[L.G_MATCH_SHUTOUTS] == rec.match_shutouts
+            assert list(out[L.G_MATCHES_WON:L.G_MATCHES_WON + 2]) == rec.matches_won
+        assert len(rows) == len(rec.hands)
         for row, h in zip(rows, rec.hands):
             assert L.OUTCOMES[row[L.H_OUTCOME]] == h.outcome
             assert row[L.H_POINTS] == h.points and row[L.H_WINNER] == h.winner
-            assert list(row[L.H_DW:L.H_DW + 2]) == h.deadwood
+            assert tuple(row[L.H_SEAT:L.H_SEAT + 2]) == h.seats
+            assert list(row[L.H_DW:L.H_DW + 2]) == [h.deadwood[h.seats[0]], h.deadwood[h.seats[1]]]
+            assert list(row[L.H_SCORES:L.H_SCORES + n_sides]) == h.scores
+            if R.R_H_OKLA in sections:
+                o = sections[R.R_H_OKLA][0]
+                assert list(row[o:o + L.HO_WIDTH]) == [h.knock_card, h.limit, h.stake, h.boxes]
+            if R.R_H_HOLLY in sections:
+                o = sections[R.R_H_HOLLY][0]
+                assert row[o + L.HH_ENTERED] == h.entered
+                assert list(row[o + L.HH_SCORES:o + L.HH_SCORES + 2 * L.N_HOLLY]) == sum(h.hollywood, [])
+            if R.R_H_MATCH in sections:
+                o = sections[R.R_H_MATCH][0]
+                assert [row[o + L.HM_MATCH], *row[o + L.HM_POINTS:o + L.HM_POINTS + 2]] == [h.match, *h.match_points]
         hands += len(rec.hands)
     return hands
 
@@ -93,6 +123,45 @@ def test_engines_agree_wall_options_g_wall_2_g_wall_3_g_turn_3():
     assert_same_game(rules, ["knock:gin_after=6,take=3", "knock:max=3"], 9, range(25))
 
 
+@pytest.mark.parametrize("variant, overrides, specs, games", [
+    ("oklahoma", {}, ["simple", "knock:scale=0.6,spade=2"], 12),
+    ("oklahoma", {"oklahoma_boxes": True, "ace_upcard_gin_only": False, "game_target": 100}, ["knock:max=6", "simple"],
+     10),
+    ("oklahoma-second-deck", {"spade_double": False, "last_chance": True}, ["simple", "knock:take=3"], 10),
+    ("straight", {}, ["simple", "knock:take=4,avoid=2"], 12),
+    ("straight", {"last_chance": True, "fiftieth_card": True, "game_target": 150}, ["random", "simple"], 4),
+    ("deal-11", {}, ["simple", "knock:max=5"], 12),
+    ("deal-11", {"last_chance": True, "fiftieth_card": True, "gra_rediscard": True, "game_target": 60},
+     ["random", "knock:gin_after=5"], 10),
+    ("oklahoma-second-deck", {"deal_11": True, "oklahoma_boxes": True}, ["knock:scale=0.5", "simple"], 8),
+    ("hollywood", {}, ["simple", "knock:max=6,take=4"], 6),
+    ("hollywood", {"game_target": 60, "shutout": "double", "next_dealer": "alternate"}, ["knock:max=3", "simple"], 8),
+    ("hollywood", {"oklahoma": True, "oklahoma_boxes": True, "game_target": 80}, ["simple"], 6),
+    ("match", {"match_target": 300}, ["simple", "knock:gin_after=6"], 5),
+    ("match", {"game_target": 40, "undercut_on_tie": False, "next_dealer": "winner"}, ["random", "simple"], 3),
+    ("three-player", {}, ["simple", "knock:max=5", "knock:take=3"], 8),
+    ("three-player", {"oklahoma": True, "knock_card": "second_deck", "undercut_on_tie": False, "game_target": 60},
+     ["random", "simple", "knock:scale=0.5"], 6),
+    ("three-player", {"deal_11": True, "last_chance": True}, ["simple"], 5),
+    ("four-player", {}, ["simple", "knock:max=5", "knock:avoid=3", "simple"], 5),
+    ("four-player", {"straight": True, "box_bonus": 20, "game_bonus": 100}, ["simple", "knock:take=3", "simple",
+                                                                            "simple"], 4),
+    ("four-player", {"players": 6, "oklahoma": True, "game_target": 80}, ["simple"], 4),
+    ("four-player", {"players": 8, "hollywood": True, "game_target": 40}, ["simple", "knock:max=4"] * 4, 3),
+    ("tedesco", {}, ["simple", "knock:scale=0.6,spade=2,avoid=3"], 3),
+    ("tedesco", {"knock_card": "second_deck", "oklahoma_boxes": True, "game_target": 100},
+     ["knock:take=3", "simple"], 3),
+    ("tedesco", {"hollywood": False, "ace_value": 1, "last_chance": True}, ["simple", "knock:avoid=4"], 5),
+    ("tedesco-teams", {"game_target": 100}, ["simple", "knock:max=5"], 2),
+    ("tedesco-teams-3", {"game_target": 80}, ["simple"], 2),
+    ("tedesco-teams-4", {"game_target": 60}, ["simple", "knock:scale=0.5"], 2),
+])
+def test_engines_agree_on_variants(variant, overrides, specs, games):
+    # G-V-OKLA, G-V-STRAIGHT, G-V-DEAL11, G-V-HOLLY, G-V-MATCH: both engines, move for move.
+    rules = GAME.build_rules(variant, overrides)
+    assert assert_same_game(rules, specs, 31, range(games)) >= games
+
+
 @pytest.mark.slow
 def test_engines_agree_many_games():
     hands = 0
@@ -103,116 +172,161 @@ def test_engines_agree_many_games():
 
 
 # ----- invariants of section 7, over kernel transcripts --------------------------------------------------
+class HandState:
+    """What the transcript walker knows about the hand being played at a table."""
+
+    def __init__(self, rules, hand_no):
+        self.hand_no = hand_no
+        self.seats: list[int] = []  # position 0 (non-dealer's part), position 1
+        self.hands: dict[int, set] = {}
+        self.pile: list[int] = []
+        self.stock = 0
+        self.taken = -1
+        self.last_draw_seat = -1
+        self.first_choices: list[tuple[int, int]] = []
+        self.knock_dw = None
+        self.knocker = -1
+        self.d_dw = -1
+        self.discarded: dict[int, set] = {}
+        self.must_knock = False
+        self.last_chance_turn = False
+        self.limit = 0 if rules.straight else rules.knock_limit
+        self.stake = 1
+        self.dealt = False  # all cards dealt, the upcard turned (if any)
+
+    def deal_done(self, rules):
+        n_dealt = sum(len(h) for h in self.hands.values())
+        self.stock = 52 - n_dealt - (1 if rules.upcard else 0)
+        self.dealt = True
+
+
 def check_transcript(log, rules, out):
     """Walk a kernel transcript and assert the rules: cards are conserved, no card taken from the
-    pile is discarded in the same turn (unless an option allows it), knocks are within the limit,
-    gin has 0 deadwood, lay-offs extend the knocker's melds only, scores follow G-SC-2..4, void
-    hands score nothing, the first turn follows G-FIRST-1 and walls happen at 2 stock cards."""
-    limit = rules.knock_limit
-    hands = [set(), set()]
-    pile: list[int] = []
-    stock = 0
-    points = [0, 0]
-    taken = -1
-    last_draw_seat = -1
-    first_choices: list[tuple[int, int]] = []
+    pile is discarded in the same turn (unless an option allows it), knocks are within the hand's
+    limit, gin has 0 deadwood, lay-offs extend the knocker's melds only, scores follow G-SC-2..4
+    (times the G-V-OKLA stake), void hands score nothing, the first turn follows G-FIRST-1 or
+    G-V-DEAL11, walls happen at 2 stock cards."""
+    mv = rules.meld_variant
+    points = [0] * rules.sides
     dealer = out[L.G_FIRST_DEALER]
-    knock_dw = None
-    knocker = -1
-    d_dw = -1
-    discarded = [set(), set()]
-    must_knock = False
-    last_chance_turn = False
-    hand_no = 0
+    h = None
+    hands_seen = 0
     for row in log:
         ev, hand, seat, a, b, c = (int(x) for x in row[:6])
         if ev == EV_DEAL:
-            if seat == 0:
-                hand_no = hand
-                hands = [set(), set()]
-                pile, first_choices, knock_dw, knocker = [], [], None, -1
-                discarded = [set(), set()]
-                must_knock = False
-                last_chance_turn = False
-            hands[seat] = {int(x) for x in row[6:6 + a]}
-            assert a == 10  # G-DEAL-2
+            if h is None or h.dealt:
+                h = HandState(rules, hand)
+                hands_seen += 1
+            h.seats.append(seat)
+            h.hands[seat] = {int(x) for x in row[6:6 + a]}
+            h.discarded[seat] = set()
+            first = len(h.seats) == 1
+            assert a == (11 if rules.deal_11 and first else 10)  # G-DEAL-2, G-V-DEAL11
+            if len(h.seats) == 2:
+                assert not h.hands[h.seats[0]] & h.hands[h.seats[1]]
+                if rules.players == 2:
+                    assert h.seats == [1 - dealer, dealer]  # the non-dealer is dealt first
+                if not rules.upcard:
+                    h.deal_done(rules)
         elif ev == EV_UPCARD:
-            assert not hands[0] & hands[1] and len(hands[0] | hands[1]) == 20
-            pile = [a]
-            stock = 52 - 21  # G-DEAL-2
+            assert rules.upcard
+            h.pile = [a]
+            h.deal_done(rules)
+            assert h.stock == 31  # G-DEAL-2
+        elif ev == EV_KNOCK_CARD:
+            assert rules.oklahoma
+            if rules.knock_card == "upcard":
+                assert a == h.pile[0]
+            expect_limit = 0 if (a % 13 == 0 and rules.ace_upcard_gin_only) else (1 if a % 13 == 0 else min(a % 13 + 1, 10))
+            assert b == expect_limit  # G-V-OKLA: the knock card's value, face cards 10
+            assert c == (2 if a // 13 == 0 and rules.spade_double else 1)  # a spade doubles
+            h.limit, h.stake = b, c
         elif ev == EV_UPCARD_CHOICE:
-            first_choices.append((seat, a))
+            h.first_choices.append((seat, a))
         elif ev == EV_DRAW:
+            assert seat in h.seats
             if a == 1:
-                card = pile.pop()
+                card = h.pile.pop()
                 assert card == b
-                taken = b
+                h.taken = b
                 # G-TURN-3: one's own discard comes back only with a knock this turn
-                must_knock = rules.gra_rediscard and b in discarded[seat]
+                h.must_knock = rules.gra_rediscard and b in h.discarded[seat]
             else:
-                stock -= 1
-                taken = -1
-                must_knock = False
-                assert b not in hands[0] | hands[1] and b not in pile
-            hands[seat].add(b)
-            assert len(hands[seat]) == 11
-            last_draw_seat = seat
+                h.stock -= 1
+                h.taken = -1
+                h.must_knock = False
+                assert all(b not in hh for hh in h.hands.values()) and b not in h.pile
+            h.hands[seat].add(b)
+            assert len(h.hands[seat]) == 11
+            h.last_draw_seat = seat
         elif ev == EV_DISCARD:
-            assert seat == last_draw_seat and a in hands[seat]
-            allow = rules.gra_rediscard or (last_chance_turn and rules.fiftieth_card)
-            if a == taken and not allow:
+            if h.last_draw_seat < 0:  # G-V-DEAL11: the non-dealer opens by discarding from 11 cards
+                assert rules.deal_11 and seat == h.seats[0] and len(h.hands[seat]) == 11
+            else:
+                assert seat == h.last_draw_seat
+            assert a in h.hands[seat]
+            allow = rules.gra_rediscard or (h.last_chance_turn and rules.fiftieth_card)
+            if a == h.taken and not allow:
                 pytest.fail(f"G-TURN-2: seat {seat} re-discarded {a} in hand {hand}")
-            hands[seat].remove(a)
-            pile.append(a)
-            discarded[seat].add(a)
-            if must_knock:
-                assert c <= limit
-            assert c == deadwood(np.int64(sum(1 << x for x in hands[seat])))
-            assert len(hands[0]) == len(hands[1]) == 10
-            assert len(hands[0]) + len(hands[1]) + len(pile) + stock == 52  # cards are conserved
+            h.hands[seat].remove(a)
+            h.pile.append(a)
+            h.discarded[seat].add(a)
+            h.last_draw_seat = seat
+            if h.must_knock:
+                assert c <= h.limit
+            assert c == deadwood(np.int64(sum(1 << x for x in h.hands[seat])), mv)
+            assert all(len(hh) == 10 for hh in h.hands.values())
+            assert sum(len(hh) for hh in h.hands.values()) + len(h.pile) + h.stock == 52  # cards are conserved
         elif ev == EV_KNOCK:
-            assert b <= limit  # G-KNOCK-1: only within the limit
+            assert b <= h.limit  # G-KNOCK-1: only within the hand's limit (G-V-OKLA, G-V-STRAIGHT: 0)
             if a == 1:
-                knock_dw, knocker = b, seat
-            elif must_knock:
+                h.knock_dw, h.knocker = b, seat
+            elif h.must_knock:
                 pytest.fail("G-TURN-3: took back an own discard without knocking")
         elif ev == EV_WALL:
-            assert stock == 2  # G-WALL-1
+            assert h.stock == 2  # G-WALL-1
         elif ev == EV_LAST:
             assert rules.last_chance
-            last_chance_turn = a == 1
+            h.last_chance_turn = a == 1
         elif ev == EV_LAYOFF:
-            k_mask = sum(1 << x for x in hands[knocker])
-            k_dw, k_sets = best_arrangement(np.int64(k_mask))
-            assert k_dw == knock_dw and k_sets == c  # G-LAY-0: the knocker lays a minimum arrangement
-            d_dw, laid_mask = a, b
-            check_layoff(hands[knocker], int(k_sets), laid_mask, hands[seat])
-            if knock_dw == 0:
+            k_mask = sum(1 << x for x in h.hands[h.knocker])
+            k_dw, k_sets = best_arrangement(np.int64(k_mask), mv)
+            assert k_dw == h.knock_dw and k_sets == c  # G-LAY-0: the knocker lays a minimum arrangement
+            h.d_dw, laid_mask = a, b
+            check_layoff(h.hands[h.knocker], int(k_sets), laid_mask, h.hands[seat], mv)
+            if h.knock_dw == 0:
                 assert laid_mask == 0  # G-LAY-1: no lay-offs on gin
-            rest = sum(1 << x for x in hands[seat]) & ~laid_mask
-            assert d_dw == deadwood(np.int64(rest))
+            rest = sum(1 << x for x in h.hands[seat]) & ~laid_mask
+            assert h.d_dw == deadwood(np.int64(rest), mv)
         elif ev == EV_HAND_END:
             outcome, pts = L.OUTCOMES[a], b
-            # G-FIRST-1: the non-dealer is asked first; the dealer only after a refusal
-            assert first_choices[0][0] == 1 - dealer
-            if first_choices[0][1] == 0:
-                assert len(first_choices) == 2 and first_choices[1][0] == dealer
+            if rules.upcard:  # G-FIRST-1: the non-dealer is asked first; the dealer only after a refusal
+                assert h.first_choices[0][0] == h.seats[0]
+                if h.first_choices[0][1] == 0:
+                    assert len(h.first_choices) == 2 and h.first_choices[1][0] == h.seats[1]
+                else:
+                    assert len(h.first_choices) == 1
             else:
-                assert len(first_choices) == 1
-            if knocker < 0:
+                assert not h.first_choices
+            if h.knocker < 0:
                 assert outcome in ("wall", "capped") and seat == -1 and pts == 0  # a void hand scores nothing
             else:
-                if knock_dw == 0:
-                    assert outcome == "gin" and seat == knocker and pts == rules.gin_bonus + d_dw  # G-SC-4
-                elif knock_dw < d_dw:
-                    assert outcome == "knock" and seat == knocker and pts == d_dw - knock_dw  # G-SC-2
-                elif knock_dw == d_dw and not rules.undercut_on_tie:
+                assert c == h.knocker
+                defender = h.seats[1] if h.knocker == h.seats[0] else h.seats[0]
+                k_dw, d_dw, x = h.knock_dw, h.d_dw, h.stake
+                if k_dw == 0:
+                    assert outcome == "gin" and seat == h.knocker and pts == x * (rules.gin_bonus + d_dw)  # G-SC-4
+                elif k_dw < d_dw:
+                    assert outcome == "knock" and seat == h.knocker and pts == x * (d_dw - k_dw)  # G-SC-2
+                elif k_dw == d_dw and not rules.undercut_on_tie:
                     assert outcome == "tie" and seat == -1 and pts == 0  # G-SC-3 option
                 else:
-                    assert outcome == "undercut" and seat == 1 - knocker  # G-SC-3
-                    assert pts == knock_dw - d_dw + rules.undercut_bonus
-            if seat >= 0:
+                    assert outcome == "undercut" and seat == defender  # G-SC-3
+                    assert pts == x * (k_dw - d_dw + rules.undercut_bonus)
+            standard_ledger = rules.players == 2 and not rules.hollywood and not rules.match_target
+            if seat >= 0 and standard_ledger:
                 points[seat] += pts
+            if seat >= 0 and rules.players == 2:  # G-DEAL-1
                 if rules.next_dealer == "loser":
                     dealer = 1 - seat
                 elif rules.next_dealer == "winner":
@@ -220,18 +334,22 @@ def check_transcript(log, rules, out):
                 else:
                     dealer = 1 - dealer
         elif ev == EV_SCORE:
-            assert a == points[seat]
-    assert list(out[L.G_SCORES:L.G_SCORES + 2]) == points
-    assert hand_no == out[L.G_HANDS]
+            if rules.players == 2 and not rules.hollywood and not rules.match_target:
+                assert a == points[seat]
+    if rules.players == 2 and not rules.hollywood and not rules.match_target:
+        assert list(out[L.G_SCORES:L.G_SCORES + 2]) == points
+    assert hands_seen == out[L.G_HANDS]
 
 
-def check_layoff(knocker_cards, k_sets, laid_mask, defender_cards):
+def check_layoff(knocker_cards, k_sets, laid_mask, defender_cards, mv=0):
     """G-LAY-1: each laid-off card completes a knocker 3-set or extends a knocker run (possibly
-    through other laid-off cards); never onto the knocker's deadwood."""
+    through other laid-off cards; round the corner under G-V-TED); never onto the knocker's
+    deadwood."""
+    wrap = bool(CORNER[mv])
     laid = {c for c in range(52) if laid_mask >> c & 1}
     assert laid <= defender_cards
     k_mask = sum(1 << c for c in knocker_cards)
-    runs = int(lanes_melded(np.int64(k_mask & ~k_sets)))
+    runs = int(lanes_melded(np.int64(k_mask & ~k_sets), mv))
     run_cards = {c for c in range(52) if runs >> c & 1}
     set_ranks = {}
     for c in range(52):
@@ -244,8 +362,14 @@ def check_layoff(knocker_cards, k_sets, laid_mask, defender_cards):
         ok = False
         for step in (-1, 1):
             q = r + step
-            while 0 <= q < 13 and s * 13 + q in laid:
+            for _ in range(12):
+                if wrap:
+                    q %= 13
+                if not (0 <= q < 13 and s * 13 + q in laid):
+                    break
                 q += step
+            if wrap:
+                q %= 13
             if 0 <= q < 13 and s * 13 + q in run_cards:
                 ok = True
         assert ok, f"laid-off card {c} extends no knocker meld"
@@ -271,6 +395,49 @@ def test_transcripts_obey_the_rules_section_7(seed, game, a, b, tie, gra, last, 
     strats = GAME.strategies([a, b], 2)
     log, out, rows = kernel_game(rules, strats, seed, game)
     check_transcript(log, rules, out)
+
+
+VARIANT_SPECS = ["random", "simple", "knock:scale=0.5,spade=3", "knock:max=4,take=3", "knock:gin_after=6"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**62), game=st.integers(0, 10**9), a=st.sampled_from(VARIANT_SPECS),
+       b=st.sampled_from(VARIANT_SPECS), form=st.sampled_from(["oklahoma", "second_deck", "straight", "deal_11",
+                                                                 "deal_11+second_deck", "hollywood", "match",
+                                                                 "three", "teams", "teams-of-3", "tedesco"]),
+       ace=st.booleans(), spade=st.booleans(), boxes=st.booleans(), last=st.integers(0, 2), gra=st.booleans())
+def test_variant_transcripts_obey_the_rules(seed, game, a, b, form, ace, spade, boxes, last, gra):
+    # Section 7 under G-V-OKLA (knock limit and stake from the knock card, G-V-OKLA second deck),
+    # G-V-STRAIGHT (every knock is gin), G-V-DEAL11 (11 cards, no upcard, an opening discard),
+    # G-V-HOLLY and G-V-MATCH (the hands themselves are standard), with the wall options
+    # G-WALL-2/3 and G-TURN-3.
+    over = {"last_chance": last > 0, "fiftieth_card": last > 1, "gra_rediscard": gra,
+            "game_target": 20 if "random" in (a, b) else 100}
+    if form in ("oklahoma", "second_deck", "deal_11+second_deck"):
+        over |= {"oklahoma": True, "ace_upcard_gin_only": ace, "spade_double": spade, "oklahoma_boxes": boxes}
+        if form != "oklahoma":
+            over["knock_card"] = "second_deck"
+    if form.startswith("deal_11"):
+        over["deal_11"] = True
+    if form == "straight":
+        over["straight"] = True
+    if form == "hollywood":
+        over |= {"hollywood": True, "game_target": 40 if "random" in (a, b) else 100}
+    if form == "match":
+        over |= {"match_target": 100 if "random" in (a, b) else 400, "game_target": 20 if "random" in (a, b) else 100}
+    if form == "tedesco":
+        over |= {"oklahoma": True, "ace_upcard_gin_only": False, "round_the_corner": True, "ace_value": 15,
+                 "spade_double": spade, "oklahoma_boxes": boxes}
+    if form == "three":
+        over |= {"players": 3, "next_dealer": "loser"}
+    if form.startswith("teams"):
+        over |= {"players": 6 if form == "teams-of-3" else 4, "next_dealer": "loser", "game_target": 30}
+    rules = GAME.build_rules("standard", over)
+    log, out, rows = kernel_game(rules, GAME.strategies(([a, b] * rules.players)[:rules.players], rules.players),
+                                 seed, game)
+    check_transcript(log, rules, out)
+    if rules.straight:
+        assert (rows[rows[:, L.H_KNOCKER] >= 0, L.H_OUTCOME] == L.O_GIN).all()
 
 
 def test_gin_only_knock_limit_0_g_gin_1_g_knock_1():
@@ -306,21 +473,25 @@ def test_same_results_for_any_thread_count_and_chunking():
     pd.testing.assert_frame_equal(h1, h2)
 
 
-def test_last_chance_take_and_knock_g_wall_2_g_wall_3():
+@pytest.mark.parametrize("variant", ["standard", "deal-11", "straight", "oklahoma"])
+def test_last_chance_take_and_knock_g_wall_2_g_wall_3(variant):
     # G-WALL-2: at the wall the other player may take the last discard and must knock (G-WALL-3:
-    # with fiftieth_card the taken card may be the one discarded). Find such hands in transcripts.
+    # with fiftieth_card the taken card may be the one discarded). Find such hands in transcripts;
+    # under G-V-DEAL11 too, and under straight gin (G-V-STRAIGHT) the forced knock is a gin.
     for fiftieth in (False, True):
-        rules = GAME.build_rules("standard", {"last_chance": True, "fiftieth_card": fiftieth})
+        rules = GAME.build_rules(variant, {"last_chance": True, "fiftieth_card": fiftieth})
         strats = GAME.strategies(["knock:max=2", "knock:max=3,gin_after=5"], 2)
         takes = 0
-        for g in range(4):
+        for g in range(200):
+            if takes >= 3:
+                break
             log, out, rows = kernel_game(rules, strats, 77, g)
             check_transcript(log, rules, out)
             for i in np.flatnonzero((log[:, 0] == EV_LAST) & (log[:, 3] == 1)):
                 takes += 1
                 draw, discard, knock = log[i + 1], log[i + 2], log[i + 3]
                 assert draw[0] == EV_DRAW and draw[3] == 1 and draw[4] == log[i, 4]
-                assert discard[0] == EV_DISCARD and discard[5] <= rules.knock_limit
+                assert discard[0] == EV_DISCARD and discard[5] <= (0 if rules.straight else 10)
                 assert knock[0] == EV_KNOCK and knock[3] == 1  # the knock is compulsory
                 if not fiftieth:
                     assert discard[3] != draw[4]  # a different card (G-WALL-2)

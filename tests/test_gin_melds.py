@@ -14,13 +14,17 @@ import pytest
 from numba import njit
 
 from simcards.errors import SimcardsError
+from simcards.games.gin import rules as R
 from simcards.games.gin import best_melds, min_deadwood
 from simcards.games.gin.melds import (
+    CORNER,
     SCRATCH_SIZE,
     VALUES,
+    VALUES_MV,
     best_arrangement,
     best_layoff,
     deadwood,
+    lanes_melded,
     removal_deadwoods,
 )
 from simcards.games.gin.reference import arrangement as ref_arrangement
@@ -31,18 +35,20 @@ from simcards.rng import seed_state, shuffle
 
 # ----- an independent brute force: every family of disjoint melds --------------------------------
 @njit
-def all_melds(mask, out):
-    """Every meld inside ``mask`` (G-MELD-1): runs of 3+ in a suit, sets of 3 or 4 of a rank."""
+def all_melds(mask, out, corner=False):
+    """Every meld inside ``mask`` (G-MELD-1): runs of 3+ in a suit, sets of 3 or 4 of a rank.
+    ``corner`` (G-V-TED): runs may also turn the corner (Q-K-A, K-A-2, ...)."""
     k = 0
     for s in range(4):
         for lo in range(13):
             m = np.int64(0)
-            for hi in range(lo, 13):
+            for length in range(1, 14 if corner else 14 - lo):
+                hi = (lo + length - 1) % 13
                 b = np.int64(1) << (s * 13 + hi)
                 if not mask & b:
                     break
                 m |= b
-                if hi - lo >= 2:
+                if length >= 3 and not (corner and length == 13 and lo > 0):  # the whole suit once
                     out[k] = m
                     k += 1
     for r in range(13):
@@ -58,23 +64,23 @@ def all_melds(mask, out):
 
 
 @njit
-def value_of(mask):
+def value_of(mask, values=VALUES):
     t = 0
     for c in range(52):
         if mask >> c & 1:
-            t += VALUES[c]
+            t += values[c]
     return t
 
 
 @njit
-def brute_deadwood(mask):
+def brute_deadwood(mask, corner=False, values=VALUES):
     """Total value minus the most value any set of pairwise-disjoint melds covers (G-MELD-2/4),
     by exhaustive depth-first search over include/skip for every meld."""
-    melds = np.zeros(256, dtype=np.int64)
-    vals = np.zeros(256, dtype=np.int64)
-    k = all_melds(mask, melds)
+    melds = np.zeros(512, dtype=np.int64)
+    vals = np.zeros(512, dtype=np.int64)
+    k = all_melds(mask, melds, corner)
     for i in range(k):
-        vals[i] = value_of(melds[i])
+        vals[i] = value_of(melds[i], values)
     best = 0
     # stack of (next meld index, used mask, covered value)
     st_i = np.zeros(512, dtype=np.int64)
@@ -93,7 +99,7 @@ def brute_deadwood(mask):
         if melds[i] & used == 0:  # take meld i
             st_i[top], st_m[top], st_v[top] = i + 1, used | melds[i], v + vals[i]
             top += 1
-    return value_of(mask) - best
+    return value_of(mask, values) - best
 
 
 @njit
@@ -143,6 +149,51 @@ def test_deadwood_matches_brute_force_on_100k_random_hands_g_meld_4():
     assert compare_random(2025, 40_000, 11, bad) == 0, bad
     assert compare_clustered(2026, 30_000, 10, bad) == 0, bad
     assert compare_clustered(2027, 30_000, 11, bad) == 0, bad
+
+
+@njit
+def compare_variant(seed, n, size, mv, near_corner, out_bad):
+    """Deadwood and every one-card removal under meld variant ``mv`` against the brute force;
+    ``near_corner`` draws the hands from the 24 cards J-Q-K-A-2-3 (runs turning the corner)."""
+    st = np.zeros(1, dtype=np.uint64)
+    seed_state(st, seed, 7)
+    pool = np.arange(52)
+    if near_corner:
+        pool = np.zeros(24, dtype=np.int64)
+        for j in range(24):
+            pool[j] = (j % 4) * 13 + (10 + j // 4) % 13
+    corner = CORNER[mv] != 0
+    values = VALUES_MV[mv]
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    bad = 0
+    for i in range(n):
+        shuffle(st, pool, len(pool))
+        m = np.int64(0)
+        for j in range(size):
+            m |= np.int64(1) << pool[j]
+        dw = deadwood(m, mv)
+        ok = dw == brute_deadwood(m, corner, values) and removal_deadwoods(m, scratch, mv) == dw
+        if size == 11:
+            for j in range(size):
+                if scratch[pool[j]] != brute_deadwood(m & ~(np.int64(1) << pool[j]), corner, values):
+                    ok = False
+        if not ok:
+            if bad < out_bad.size:
+                out_bad[bad] = m
+            bad += 1
+    return bad
+
+
+@pytest.mark.parametrize("mv", [1, 2, 3])
+def test_deadwood_matches_brute_force_under_tedesco_meld_rules_g_v_ted_g_meld_4(mv):
+    # G-V-TED: runs may turn the corner (Q-K-A, K-A-2) and an unmelded ace counts 15 (meld
+    # variants 1: ace 15, 2: corner runs, 3: both). The fast minimum and the one-pass removal
+    # deadwoods equal the exhaustive search, on random hands and on hands crowded at the corner.
+    bad = np.zeros(5, dtype=np.int64)
+    assert compare_variant(31 + mv, 12_000, 10, mv, False, bad) == 0, bad
+    assert compare_variant(41 + mv, 6_000, 11, mv, False, bad) == 0, bad
+    assert compare_variant(51 + mv, 12_000, 10, mv, True, bad) == 0, bad
+    assert compare_variant(61 + mv, 6_000, 11, mv, True, bad) == 0, bad
 
 
 @njit
@@ -432,3 +483,108 @@ def test_best_melds_is_a_legal_minimum_arrangement_g_meld_1_g_meld_2_g_meld_4(ca
     dead = parse_cards(arr.deadwood_cards)
     assert sorted(used + dead) == sorted(cards)
     assert arr.deadwood == sum(VALUES[c] for c in dead) == min_deadwood(cards)  # G-MELD-4
+
+
+# ----- lay-offs against an independent subset search (standard and Tedesco runs) --------------------
+def brute_layoff(defender: list[int], knocker: list[int], mv: int) -> tuple[int, int]:
+    """G-LAY-1 by exhaustion: every subset of the defender's cards that may go onto the knocker's
+    melds (each card is the missing fourth of a knocker 3-set, or reaches a knocker run through
+    other laid cards — round the corner under G-V-TED); the lowest deadwood left, then the most
+    cards laid, then the lowest mask."""
+    corner = bool(CORNER[mv])
+    k_mask = sum(1 << c for c in knocker)
+    _, k_sets = best_arrangement(np.int64(k_mask), mv)
+    run_cards = {c for c in range(52) if int(lanes_melded(np.int64(k_mask & ~int(k_sets)), mv)) >> c & 1}
+    set_cards = [c for c in range(52) if int(k_sets) >> c & 1]
+    fourth = {s * 13 + r for r in {c % 13 for c in set_cards} if sum(1 for c in set_cards if c % 13 == r) == 3
+              for s in range(4) if s * 13 + r not in set_cards}
+
+    def reaches_run(c: int, laid: set) -> bool:
+        s, r = divmod(c, 13)
+        for step in (-1, 1):
+            q = r
+            for _ in range(12):
+                q += step
+                if corner:
+                    q %= 13
+                if not 0 <= q < 13:
+                    break
+                if s * 13 + q in run_cards:
+                    return True
+                if s * 13 + q not in laid:
+                    break
+        return False
+
+    suits = {c // 13 for c in run_cards}
+    cands = [c for c in defender if c in fourth or c // 13 in suits]
+    d_mask = sum(1 << c for c in defender)
+    best = None
+    for bits in range(1 << len(cands)):
+        laid = {cands[i] for i in range(len(cands)) if bits >> i & 1}
+        if not all(c in fourth or reaches_run(c, laid) for c in laid):
+            continue
+        lm = sum(1 << c for c in laid)
+        key = (int(brute_deadwood(np.int64(d_mask & ~lm), corner, VALUES_MV[mv])), -len(laid), lm)
+        if best is None or key < best:
+            best = key
+    return best[0], best[2]
+
+
+@pytest.mark.parametrize("mv, lo", [(0, 0), (0, 8), (3, 10), (3, 11), (2, 9)])
+def test_layoffs_match_an_exhaustive_search_g_lay_1_g_v_ted(mv, lo):
+    # Knockers from 5 adjacent ranks starting at ``lo`` (mod 13 under Tedesco, so around the corner),
+    # defenders from the rest: the kernel's lay-off optimum, the reference engine's and the subset
+    # search agree on the deadwood and on the cards laid off.
+    rng = np.random.default_rng(100 + mv + lo)
+    corner = bool(CORNER[mv])
+    checked = laid_some = wrapped = 0
+    while checked < 150:
+        ranks = [(lo + j) % 13 for j in range(5)] if corner else list(range(lo, lo + 5))
+        pool = [s * 13 + r for s in range(4) for r in ranks]
+        k = [int(c) for c in rng.choice(pool, size=10, replace=False)]
+        kdw, sets = best_arrangement(np.int64(sum(1 << c for c in k)), mv)
+        if kdw > 10 or kdw == 0:
+            continue
+        rest = [c for c in range(52) if c not in k]
+        d = [int(c) for c in rng.choice(rest, size=10, replace=False)]
+        checked += 1
+        dw, laid = best_layoff(np.int64(sum(1 << c for c in d)), np.int64(sum(1 << c for c in k)), sets,
+                               np.zeros((16, 14), np.int64), np.zeros(16, np.int64), mv)
+        _, rsets, rruns = ref_arrangement(frozenset(k), mv)
+        rdw, rlaid = ref_layoff(frozenset(d), rsets, rruns, mv)
+        bdw, blaid = brute_layoff(d, k, mv)
+        assert dw == rdw == bdw and int(laid) == sum(1 << c for c in rlaid) == blaid
+        laid_some += laid != 0
+        k_set = set(k)
+        wrapped += any(c % 13 in (0, 12) and (c // 13 * 13 + (12 - c % 13)) in k_set | set(rlaid)
+                       for c in rlaid)  # an ace laid next to a king, or a king next to an ace
+    assert laid_some > 40
+    if corner:
+        assert wrapped > 5
+
+
+def test_reference_solver_agrees_with_kernel_solver_under_tedesco_g_v_ted():
+    rng = np.random.default_rng(6)
+    for mv in (1, 2, 3):
+        for _ in range(600):
+            cards = [int(c) for c in rng.choice(52, size=int(rng.integers(10, 12)), replace=False)]
+            dw, sets = best_arrangement(np.int64(sum(1 << c for c in cards)), mv)
+            rdw, rsets, _ = ref_arrangement(frozenset(cards), mv)
+            assert dw == rdw and sets == sum(1 << c for s in rsets for c in s)
+
+
+def test_tedesco_runs_and_ace_value_g_v_ted():
+    # G-V-TED: Q-K-A and K-A-2 are runs (aces high or low, round the corner); an unmelded ace
+    # counts 15. Standard: Q♠ K♠ A♠ are deadwood 21; Tedesco melds them (38 instead of 59).
+    hand = "Qs Ks As 2h 4h 6h 8h Td 3c 5c"
+    assert min_deadwood(hand) == 59 and min_deadwood(hand, "tedesco") == 38
+    arr = best_melds("Ks As 2s 7h 7d 7c Ah 5d 9c Jd", "tedesco")
+    assert arr.melds == [["7h", "7d", "7c"], ["Ks", "As", "2s"]]
+    assert arr.deadwood_cards == ["Ah", "5d", "9c", "Jd"] and arr.deadwood == 15 + 5 + 9 + 10
+    assert min_deadwood("Ks As 2s 7h 7d 7c Ah 5d 9c Jd") == 10 + 1 + 2 + 1 + 5 + 9 + 10  # standard: no run
+    # ace 15 without corner runs, and corner runs with the ace at 1, are separate options
+    assert min_deadwood("Ks As 2s 7h 7d 7c Ah 5d 9c Jd", R.STANDARD.replace(ace_value=15)) == 10 + 15 + 2 + 15 + 24
+    assert min_deadwood("Ks As 2s 7h 7d 7c Ah 5d 9c Jd", R.STANDARD.replace(round_the_corner=True)) == 1 + 24
+    # a long run through the corner: J Q K A 2 3 of hearts is one meld
+    assert best_melds("Jh Qh Kh Ah 2h 3h 9s 9d 9c 4d", "tedesco").melds == [["9s", "9d", "9c"],
+                                                                          ["Jh", "Qh", "Kh", "Ah", "2h", "3h"]]

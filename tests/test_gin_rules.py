@@ -24,17 +24,26 @@ def test_presets_section_6():
     assert GAME.build_rules(None) == std
 
 
-@pytest.mark.parametrize("variant", ["oklahoma", "straight", "hollywood", "tedesco", "deal-11", "three-player",
-                                     "four-player"])
-def test_section_5_presets_are_refused_clearly(variant):
+def test_every_section_6_preset_exists():
+    for name in ("standard", "tournament", "oklahoma", "straight", "hollywood", "tedesco", "deal-11",
+                 "three-player", "four-player"):
+        assert name in R.PRESETS
+
+
+@pytest.mark.parametrize("variant", sorted(set(R.PRESETS) - set(R.available())))
+def test_presets_not_played_yet_are_refused_clearly(variant):
     with pytest.raises(SimcardsError, match="not implemented yet"):
         GAME.build_rules(variant)
 
 
-@pytest.mark.parametrize("option", ["deal_11", "oklahoma", "straight", "hollywood"])
-def test_section_5_options_are_refused_clearly(option):
+_TURN_ON = {"round_the_corner": "true",
+            "ace_value": "15", "sweep_bonus": "25", "mahjong": "true"}
+
+
+@pytest.mark.parametrize("option", sorted(R.NOT_YET))
+def test_options_not_played_yet_are_refused_clearly(option):
     with pytest.raises(SimcardsError, match="not implemented yet"):
-        GAME.build_rules("standard", {option: "true"})
+        GAME.build_rules("standard", {option: _TURN_ON[option]})
 
 
 @pytest.mark.parametrize("overrides, what", [
@@ -47,6 +56,17 @@ def test_section_5_options_are_refused_clearly(option):
     ({"undercut_on_tie": "maybe"}, "true or false"),
     ({"no_such_rule": 1}, "unknown Gin rule option"),
     ({"game_target": 0}, "game_target"),
+    ({"oklahoma": True, "straight": True}, "cannot be combined"),
+    ({"oklahoma": True, "knock_limit": 5}, "cannot be set with oklahoma"),
+    ({"straight": True, "knock_limit": 3}, "cannot be set with oklahoma or straight"),
+    ({"knock_card": "second_deck"}, "applies only with oklahoma"),
+    ({"oklahoma_boxes": True}, "applies only with oklahoma"),
+    ({"ace_upcard_gin_only": False}, "applies only with oklahoma"),
+    ({"oklahoma": True, "knock_card": "third_deck"}, "knock_card"),
+    ({"oklahoma": True, "deal_11": True}, "no upcard"),
+    ({"players": 5}, "players"),
+    ({"ace_value": 11}, "ace_value"),
+    ({"mj_face": 7}, "mj_face"),
 ])
 def test_impossible_options_give_clear_errors(overrides, what):
     with pytest.raises(SimcardsError, match=what):
@@ -56,7 +76,7 @@ def test_impossible_options_give_clear_errors(overrides, what):
 def test_unknown_variant_and_players():
     with pytest.raises(SimcardsError, match="unknown Gin variant"):
         GAME.build_rules("rummy500")
-    with pytest.raises(SimcardsError, match="exactly 2 players"):
+    with pytest.raises(SimcardsError, match="are for two players"):
         GAME.check_players(GAME.build_rules("standard"), 3)
 
 

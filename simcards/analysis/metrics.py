@@ -5,7 +5,8 @@ which columns hold the length of a game, who won, who started or dealt, the scor
 the game's own outcome rates. Each entry says that in a few lines; a new game adds one entry.
 
 *Sides* are what a game is won by: seats in Yaniv and Gin, teams in Two Hundred (team t = seats
-t and t+2). A strategy is assigned to a side; every seat of the side plays it.
+t and t+2) and in team Gin (G-V-4P: team t = seats t, t+2, ...). A strategy is assigned to a side;
+every seat of the side plays it.
 """
 
 from __future__ import annotations
@@ -80,8 +81,19 @@ def _yaniv_margin(df: pd.DataFrame, side: int, players: int) -> np.ndarray:
     return others - own  # Yaniv scores are penalties: lower is better
 
 
+def _gin_sides(players: int) -> int:
+    return 3 if players == 3 else 2  # G-V-3P: three seats; two seats, or two teams (G-V-4P)
+
+
+def _gin_side(seat: int, players: int) -> int:
+    return seat % 2 if players >= 4 else seat
+
+
 def _gin_margin(df: pd.DataFrame, side: int, players: int) -> np.ndarray:
-    return df[f"final_{side}"].to_numpy(np.float64) - df[f"final_{1 - side}"].to_numpy(np.float64)
+    col = "team_final" if "team_final_0" in df else "final"
+    finals = np.stack([df[f"{col}_{s}"].to_numpy(np.float64) for s in range(_gin_sides(players))], axis=1)
+    own = finals[:, side]
+    return own - (finals.sum(axis=1) - own) / (finals.shape[1] - 1)
 
 
 def _th_sides(players: int) -> int:
@@ -122,7 +134,7 @@ REGISTRY: dict[str, GameMetrics] = {
     ),
     "gin": GameMetrics(
         game="gin", unit="hand", turns="turns", starter_label="first dealer",
-        n_sides=lambda n: 2, side_of_seat=lambda s, n: s,
+        n_sides=_gin_sides, side_of_seat=_gin_side,
         winner_side=_winner_seat,
         starter_side=lambda df, n: df["first_dealer"].to_numpy(np.int64),
         margin=_gin_margin,

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
+from simcards.cards import card_code
 from simcards.errors import SimcardsError
 from simcards.games.base import GameDef, GameRun, OptionInfo, options_table
 from simcards.games.gin import layout as L
@@ -27,9 +28,10 @@ FAMILIES = {
     ),
     "knock": Family(
         "knock", SID_KNOCK,
-        "simple, with knock timing: knock at deadwood <= max - drop x (own turn - 1); only gin from own turn "
-        "gin_after or once the stock is down to gin_stock; optionally take discards that lower deadwood by "
-        "`take`; avoid discarding cards that meld with cards the opponent took",
+        "simple, with knock timing: knock at deadwood <= min(max, scale x the hand's limit) - drop x (own turn - 1) "
+        "(- spade on a doubled hand); only gin from own turn gin_after or once the stock is down to gin_stock; "
+        "optionally take discards that lower deadwood by `take`; avoid discarding cards that meld with cards the "
+        "opponent took",
         (
             Param("max", 10, 0, 10, "knock at or under this deadwood (never above the rules' knock limit)", True),
             Param("drop", 0, 0, 10, "lower the knock threshold by this much per own turn already played"),
@@ -39,6 +41,12 @@ FAMILIES = {
                   True),
             Param("avoid", 0, 0, 20, "penalty (points) per card the opponent took that a discard would meld with"),
             Param("take", NEVER, 1, NEVER, "also take a discard that lowers the deadwood by at least this (99: never)"),
+            Param("scale", 1, 0, 1, "knock at or under this fraction of the hand's knock limit (G-V-OKLA: the "
+                  "knock card's value)"),
+            Param("spade", 0, 0, 10, "on a doubled hand (G-V-OKLA spade knock card) lower the knock threshold by "
+                  "this much"),
+            Param("hurry", 0, 0, 1000, "knock at the hand's full limit once an opponent (G-V-3P: also the player "
+                  "sitting out) is within this many points of the target (0: never)"),
         ),
     ),
 }
@@ -58,10 +66,26 @@ _OPTION_DOCS = {
                       "discard is taken back only to knock"),
     "last_chance": ("true, false", "G-WALL-2", "at the wall the other player may take the last discard to knock"),
     "fiftieth_card": ("true, false", "G-WALL-3", "with last_chance, the taken card may itself be discarded"),
-    "deal_11": ("false", "G-V-DEAL11", "the 11-card deal (not implemented yet)"),
-    "oklahoma": ("false", "G-V-OKLA", "Oklahoma gin (not implemented yet)"),
-    "straight": ("false", "G-V-STRAIGHT", "straight gin (not implemented yet)"),
-    "hollywood": ("false", "G-V-HOLLY", "Hollywood scoring (not implemented yet)"),
+    "players": (", ".join(map(str, R.PLAYER_COUNTS)), "G-V-3P, G-V-4P, G-V-TED",
+                "3: the dealer sits out; 4, 6, 8: two teams of 2, 3, 4 (presets set it; --players must match)"),
+    "deal_11": ("true, false", "G-V-DEAL11", "the non-dealer gets 11 cards and starts by discarding; no upcard"),
+    "straight": ("true, false", "G-V-STRAIGHT", "no knocking: play until someone goes gin"),
+    "oklahoma": ("true, false", "G-V-OKLA", "the knock card's value is the hand's knock limit (face cards 10); "
+                 "a spade doubles the hand"),
+    "ace_upcard_gin_only": ("true, false", "G-V-OKLA", "an ace knock card allows only gin (false: a limit of 1)"),
+    "spade_double": ("true, false", "G-V-OKLA", "a spade knock card doubles the hand's score, bonuses included"),
+    "oklahoma_boxes": ("true, false", "G-V-OKLA", "extra boxes: an undercut 1, a gin 2 (with a spade 2 and 4)"),
+    "knock_card": (", ".join(R.KNOCK_CARDS), "G-V-OKLA", "second_deck: the bottom card of a second shuffled deck "
+                   "(no upcard; the non-dealer draws first)"),
+    "hollywood": ("true, false", "G-V-HOLLY", "three games scored at once (a player's n-th win enters games 1..n)"),
+    "round_the_corner": ("true, false", "G-V-TED", "aces high or low; runs may turn the corner (Q-K-A, K-A-2)"),
+    "ace_value": ("1, 15", "G-V-TED", "what an unmelded ace counts"),
+    "sweep_bonus": ("0..1000", "G-V-TED", "team bonus when all the team's players win their hands (teams of "
+                    "three 25, four 50)"),
+    "match_target": ("0..100000", "G-V-MATCH", "0: one game is the match; N: multi-match to N match points "
+                     "(25 a hand won, 100 a match, +100 when the loser won no hand)"),
+    "mahjong": ("true, false", "G-V-MJ", "Mahjong gin: no knock, multi-card pickups melded on the table"),
+    "mj_face": ("10, 5", "G-V-MJ", "value of 10-K in Mahjong gin (Decision 10; the source's 5)"),
 }
 
 
@@ -97,7 +121,8 @@ def engine_for(strategies: list[Strategy]):
 
 def seat_arrays(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:
     sids = np.array([s.family.sid for s in strategies], dtype=np.int64)
-    params = np.stack([s.vector() for s in strategies]).astype(np.float64)
+    width = max(len(s.vector()) for s in strategies)
+    params = np.stack([s.vector(width) for s in strategies]).astype(np.float64)
     return sids, params
 
 
@@ -108,29 +133,30 @@ class GinRun(GameRun):
     def __init__(self, rules: R.GinRules, strategies: list[Strategy]):
         self.rules = rules
         self.encoded = rules.encode()
+        self.width = R.hand_width(rules)
         self.sids, self.params = seat_arrays(strategies)
         _, _, self.batch = engine_for(strategies)
         self.batch(0, 0, 1, self.encoded, self.sids, self.params, np.zeros((1, L.G_WIDTH), np.int64),
-                   np.zeros((1, L.H_WIDTH), np.int32), 1)
+                   np.zeros((1, self.width), np.int32), 1)
 
     def raw(self, seed: int, first: int, count: int, hand_cap: int):
         games = np.zeros((count, L.G_WIDTH), dtype=np.int64)
-        hands = np.zeros((count * hand_cap, L.H_WIDTH), dtype=np.int32)
+        hands = np.zeros((count * hand_cap, self.width), dtype=np.int32)
         self.batch(seed, first, count, self.encoded, self.sids, self.params, games, hands, hand_cap)
         return games, hands
 
     def play(self, seed: int, first: int, count: int, detail: bool):
-        cap = HANDS_PER_GAME if detail else 0
+        cap = HANDS_PER_GAME * self.rules.tables if detail else 0
         games, hands = self.raw(seed, first, count, cap)
-        games_df = games_frame(games, first)
+        games_df = games_frame(games, first, self.rules)
         if not detail:
             return games_df, None
         n_hands = games[:, L.G_HANDS]
-        parts = [hands_frame(hands, n_hands, cap, first)]
+        parts = [hands_frame(hands, n_hands, cap, first, self.rules)]
         long = np.flatnonzero(n_hands > cap)
         for i in long:  # rare: replay that game alone with room for every hand (same seed, same game)
             g, h = self.raw(seed, first + int(i), 1, int(n_hands[i]))
-            parts.append(hands_frame(h, g[:, L.G_HANDS], int(n_hands[i]), first + int(i)))
+            parts.append(hands_frame(h, g[:, L.G_HANDS], int(n_hands[i]), first + int(i), self.rules))
         detail_df = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
         if len(long):
             detail_df = detail_df.sort_values(["game", "hand"], kind="stable", ignore_index=True)
@@ -143,7 +169,12 @@ def _nullable(values: np.ndarray, dtype: str = "Int8"):
     return col
 
 
-def games_frame(games: np.ndarray, first: int) -> pd.DataFrame:
+def side_name(rules: R.GinRules) -> str:
+    """Per-side columns are named by seat, or by team in team play."""
+    return "team" if rules.teams else "seat"
+
+
+def games_frame(games: np.ndarray, first: int, rules: R.GinRules) -> pd.DataFrame:
     n = len(games)
     data = {
         "game": np.arange(first, first + n, dtype=np.int64),
@@ -160,19 +191,53 @@ def games_frame(games: np.ndarray, first: int) -> pd.DataFrame:
         "dealer_hands_won": games[:, L.G_DEALER_WON].astype(np.int32),
         "turns": games[:, L.G_TURNS].astype(np.int32),
     }
-    for p in range(2):
+    seats, sides = rules.players, rules.sides
+    for p in range(seats):
         data[f"points_{p}"] = games[:, L.G_SCORES + p].astype(np.int32)
-    for p in range(2):
+    for p in range(seats):
         data[f"hands_won_{p}"] = games[:, L.G_WON + p].astype(np.int32)
-    for p in range(2):
-        data[f"final_{p}"] = games[:, L.G_FINAL + p].astype(np.int32)
+    if rules.teams:  # G-V-4P: the scores are the teams'
+        data["deals"] = games[:, L.G_DEALS].astype(np.int32)
+        for field, at in (("points", L.G_SIDE_POINTS), ("deals_won", L.G_SIDE_WON), ("final", L.G_FINAL),
+                          ("sweeps", L.G_SWEEPS)):
+            for t in range(2):
+                data[f"team_{field}_{t}"] = games[:, at + t].astype(np.int32)
+    else:
+        for s in range(sides):
+            data[f"final_{s}"] = games[:, L.G_FINAL + s].astype(np.int32)
     data["margin"] = games[:, L.G_MARGIN].astype(np.int32)
     data["shutout"] = games[:, L.G_SHUTOUT].astype(bool)
     data["capped"] = games[:, L.G_CAPPED].astype(bool)
+    if rules.oklahoma:
+        data["doubled_hands"] = games[:, L.G_DOUBLED].astype(np.int32)
+        if rules.oklahoma_boxes and not rules.hollywood:
+            for s in range(sides):
+                data[f"boxes_{s}"] = games[:, L.G_BOXES + s].astype(np.int32)
+    if rules.hollywood:
+        for k in range(L.N_HOLLY):
+            base = L.G_HOLLY + k * L.GH_WIDTH
+            g = f"hw{k + 1}"
+            data[f"{g}_winner"] = _nullable(games[:, base + L.GH_WINNER])
+            for field, at in (("points", L.GH_POINTS), ("hands_won", L.GH_WON), ("boxes", L.GH_BOXES),
+                              ("final", L.GH_FINAL)):
+                for s in range(2):
+                    data[f"{g}_{field}_{s}"] = games[:, base + at + s].astype(np.int32)
+            data[f"{g}_margin"] = games[:, base + L.GH_MARGIN].astype(np.int32)
+            data[f"{g}_shutout"] = games[:, base + L.GH_SHUTOUT].astype(bool)
+            data[f"{g}_closed_at"] = _nullable(np.where(games[:, base + L.GH_CLOSED] > 0,
+                                                        games[:, base + L.GH_CLOSED], -1), "Int32")
+    if rules.match_target:
+        data["matches"] = games[:, L.G_MATCHES].astype(np.int32)
+        data["match_shutouts"] = games[:, L.G_MATCH_SHUTOUTS].astype(np.int32)
+        for s in range(2):
+            data[f"matches_won_{s}"] = games[:, L.G_MATCHES_WON + s].astype(np.int32)
     return pd.DataFrame(data)
 
 
-def hands_frame(hands: np.ndarray, n_hands: np.ndarray, cap: int, first: int) -> pd.DataFrame:
+_CARD_CODES = [card_code(c) for c in range(52)]
+
+
+def hands_frame(hands: np.ndarray, n_hands: np.ndarray, cap: int, first: int, rules: R.GinRules) -> pd.DataFrame:
     count = len(n_hands)
     kept = np.where(n_hands > cap, 0, n_hands)  # games that overflowed are replayed in full
     idx = (np.arange(count)[:, None] * cap + np.arange(cap)[None, :])[np.arange(cap)[None, :] < kept[:, None]]
@@ -180,9 +245,9 @@ def hands_frame(hands: np.ndarray, n_hands: np.ndarray, cap: int, first: int) ->
     knocker = rows[:, L.H_KNOCKER]
     has_knock = knocker >= 0
     at = np.arange(len(rows))
-    k = np.maximum(knocker, 0)
-    k_dw = np.where(has_knock, rows[at, L.H_DW + k], -1)
-    d_dw = np.where(has_knock, rows[at, L.H_DW + 1 - k], -1)
+    k_pos = np.where(rows[:, L.H_SEAT + 1] == knocker, 1, 0)
+    k_dw = np.where(has_knock, rows[at, L.H_DW + k_pos], -1)
+    d_dw = np.where(has_knock, rows[at, L.H_DW + 1 - k_pos], -1)
     data = {
         "game": np.repeat(np.arange(first, first + count, dtype=np.int64), kept),
         "hand": rows[:, L.H_HAND].astype(np.int32),
@@ -199,10 +264,40 @@ def hands_frame(hands: np.ndarray, n_hands: np.ndarray, cap: int, first: int) ->
         "laid_off_points": rows[:, L.H_LAID_PTS].astype(np.int16),
         "stock_left": rows[:, L.H_STOCK].astype(np.int8),
     }
-    for p in range(2):
-        data[f"deadwood_{p}"] = rows[:, L.H_DW + p].astype(np.int16)
-    for p in range(2):
-        data[f"score_{p}"] = rows[:, L.H_SCORES + p].astype(np.int32)
+    everyone_plays = rules.players == 2
+    for p in range(rules.players):
+        dw = np.where(rows[:, L.H_SEAT] == p, rows[:, L.H_DW], np.where(rows[:, L.H_SEAT + 1] == p,
+                                                                          rows[:, L.H_DW + 1], -1))
+        data[f"deadwood_{p}"] = dw.astype(np.int16) if everyone_plays else _nullable(dw, "Int16")
+    score = "team_score" if rules.teams else "score"
+    for s in range(rules.sides):
+        data[f"{score}_{s}"] = rows[:, L.H_SCORES + s].astype(np.int32)
+    sections = R.hand_sections(rules)
+    if R.R_H_TEAM in sections:
+        o = sections[R.R_H_TEAM][0]
+        data["table"] = rows[:, o + L.HT_TABLE].astype(np.int8)
+        data["deal_winner"] = _nullable(rows[:, o + L.HT_DEAL_WINNER])
+        data["deal_points"] = rows[:, o + L.HT_DEAL_POINTS].astype(np.int16)
+    if R.R_H_OKLA in sections:
+        o = sections[R.R_H_OKLA][0]
+        data["knock_card"] = pd.Categorical.from_codes(rows[:, o + L.HO_KNOCK_CARD].astype(np.int32),
+                                                       categories=_CARD_CODES)
+        data["knock_limit"] = rows[:, o + L.HO_LIMIT].astype(np.int8)
+        data["stake"] = rows[:, o + L.HO_STAKE].astype(np.int8)
+        data["boxes"] = rows[:, o + L.HO_BOXES].astype(np.int8)
+    if R.R_H_HOLLY in sections:
+        o = sections[R.R_H_HOLLY][0]
+        entered = rows[:, o + L.HH_ENTERED]
+        for k in range(L.N_HOLLY):
+            data[f"in_hw{k + 1}"] = (entered >> k & 1).astype(bool)
+        for k in range(L.N_HOLLY):
+            for s in range(2):
+                data[f"hw{k + 1}_score_{s}"] = rows[:, o + L.HH_SCORES + 2 * k + s].astype(np.int32)
+    if R.R_H_MATCH in sections:
+        o = sections[R.R_H_MATCH][0]
+        data["match"] = rows[:, o + L.HM_MATCH].astype(np.int32)
+        for s in range(2):
+            data[f"match_points_{s}"] = rows[:, o + L.HM_POINTS + s].astype(np.int32)
     return pd.DataFrame(data)
 
 
@@ -216,7 +311,11 @@ class Gin(GameDef):
     default_strategy = "simple"
 
     def presets(self):
-        return R.PRESETS
+        return {name: R.PRESETS[name] for name in R.available()}
+
+    def players_for(self, rules: R.GinRules) -> int:
+        """The player count the rules are for (presets set it: three-player, four-player, ...)."""
+        return rules.players
 
     def options(self) -> list[OptionInfo]:
         return options_table(R.GinRules, R.STANDARD, _OPTION_DOCS)
@@ -236,6 +335,14 @@ class Gin(GameDef):
     def families(self):
         return dict(FAMILIES)
 
+    def strategies(self, specs, players: int):
+        """One spec for every seat, one per seat, or in team play (G-V-4P) one per team (team t =
+        seats t, t+2, ...)."""
+        specs = list(specs or [])
+        if players >= 4 and len(specs) == 2:
+            specs = [specs[s % 2] for s in range(players)]
+        return super().strategies(specs or None, players)
+
     def new_run(self, rules, players, strategies):
         rules.check_players(players)
         return GinRun(rules, strategies)
@@ -244,12 +351,14 @@ class Gin(GameDef):
         n = len(games)
         winner = games["winner"].to_numpy(dtype=np.int64, na_value=-1)
         hands = games["hands"]
-        return {
+        teams = "team_final_0" in games  # G-V-4P: games are won by teams
+        out = {
             "games": n,
             "hands": int(hands.sum()),
             "hands_per_game": mean_ci(hands),
             "turns_per_hand": ratio_ci(games["turns"], hands),
-            "win_rate_by_seat": [wilson(int((winner == p).sum()), n) for p in range(2)],
+            ("win_rate_by_team" if teams else "win_rate_by_seat"):
+                [wilson(int((winner == p).sum()), n) for p in range(2 if teams else players)],
             "first_dealer_win_rate": wilson(int((winner == games["first_dealer"].to_numpy()).sum()), n),
             "dealer_hand_share": ratio_ci(games["dealer_hands_won"], games["scored_hands"]),
             "knock_rate": ratio_ci(games["knocks"], hands),
@@ -262,6 +371,21 @@ class Gin(GameDef):
             "capped_hands": int(games["capped_hands"].sum()),
             "capped_games": int(games["capped"].sum()),
         }
+        # Rates only some variants have (their columns say which). The estimates are made here, in
+        # summarize itself, so that summary-only runs can aggregate them (simcards.aggregate).
+        if "doubled_hands" in games:
+            out["doubled_rate"] = ratio_ci(games["doubled_hands"], hands)
+        if "hw1_winner" in games:  # G-V-HOLLY: who wins each of the three games
+            out["hollywood_win_rate"] = [
+                [wilson(int((games[f"hw{k}_winner"].to_numpy(dtype=np.int64, na_value=-1) == p).sum()), n)
+                 for p in range(2)] for k in range(1, L.N_HOLLY + 1)]
+        if teams:  # G-V-TED: deals won at every table
+            out["deals_per_game"] = mean_ci(games["deals"])
+            out["sweep_rate"] = ratio_ci(games["team_sweeps_0"] + games["team_sweeps_1"], games["deals"])
+        if "matches" in games:  # G-V-MATCH
+            out["matches_per_game"] = mean_ci(games["matches"])
+            out["match_shutout_rate"] = ratio_ci(games["match_shutouts"], games["matches"])
+        return out
 
     def summary_rows(self, s: dict) -> list[tuple[str, str]]:
         rows = [
@@ -270,10 +394,13 @@ class Gin(GameDef):
             ("hands per game", s["hands_per_game"].num(2)),
             ("turns per hand", s["turns_per_hand"].num(2)),
         ]
-        for p, est in enumerate(s["win_rate_by_seat"]):
+        for p, est in enumerate(s.get("win_rate_by_seat", [])):
             rows.append((f"seat {p} wins", est.pct()))
+        for t, est in enumerate(s.get("win_rate_by_team", [])):
+            rows.append((f"team {t} (seats {t}, {t + 2}, ...) wins", est.pct()))
         rows += [
-            ("first dealer wins the game", s["first_dealer_win_rate"].pct()),
+            ("first dealer wins the game" if "win_rate_by_seat" in s else "first dealing team wins the game",
+             s["first_dealer_win_rate"].pct()),
             ("hands won by the dealer (of scored hands)", s["dealer_hand_share"].pct()),
             ("knock (knocker wins) per hand", s["knock_rate"].pct()),
             ("gin per hand", s["gin_rate"].pct()),
@@ -285,13 +412,29 @@ class Gin(GameDef):
         rows += [
             ("margin (winner − loser, with bonuses)", s["margin"].num(1)),
             ("shutouts", s["shutout_rate"].pct()),
+            *self._variant_rows(s),
             ("hands stopped at the turn cap", f"{s['capped_hands']:,}"),
             ("games stopped at the hand cap", f"{s['capped_games']:,}"),
         ]
         return rows
 
+    @staticmethod
+    def _variant_rows(s: dict) -> list[tuple[str, str]]:
+        rows = []
+        if "doubled_rate" in s:
+            rows.append(("hands doubled by a spade knock card (G-V-OKLA)", s["doubled_rate"].pct()))
+        for k, rates in enumerate(s.get("hollywood_win_rate", []), start=1):
+            rows += [(f"Hollywood game {k}: seat {p} wins", est.pct()) for p, est in enumerate(rates)]
+        if "sweep_rate" in s:
+            rows += [("deals per game (team play)", s["deals_per_game"].num(2)),
+                     ("deals a team won at every table", s["sweep_rate"].pct())]
+        if "matches_per_game" in s:
+            rows += [("matches per game (G-V-MATCH)", s["matches_per_game"].num(2)),
+                     ("matches won without the loser winning a hand", s["match_shutout_rate"].pct())]
+        return rows
+
     def columns(self):
-        return COLUMNS
+        return {table: {**COLUMNS[table], **VARIANT_COLUMNS[table]} for table in COLUMNS}
 
     def replay(self, rules, players, strategies, seed, game) -> str:
         from simcards.games.gin.reference import play_reference
@@ -302,7 +445,7 @@ class Gin(GameDef):
         record = play_reference(rules, sids, params, seed, game, decide)
         lines = [f"Gin Rummy ({rules.name}), seed {seed}, game {game}",
                  "strategies: " + ", ".join(f"seat {p}: {s.spec}" for p, s in enumerate(strategies)),
-                 f"seat {record.first_dealer} deals first (G-DEAL-1: a uniform draw)"]
+                 f"{'team' if rules.teams else 'seat'} {record.first_dealer} deals first (G-DEAL-1: a uniform draw)"]
         for ev in record.events:
             indent = "" if ev.kind in ("hand", "game") else "  "
             lines.append(indent + ev.text)
@@ -312,23 +455,25 @@ class Gin(GameDef):
 COLUMNS = {
     "games": {
         "game": "game index i (the game is fully determined by seed, i, rules, strategies)",
-        "winner": "seat that reached the target (null if the game stopped at the hand cap)",
-        "hands": "hands played, void hands (wall, turn cap) included",
+        "winner": "seat that reached the target (null if the game stopped at the hand cap; team play: the team)",
+        "hands": "hands played, void hands (wall, turn cap) included (team play: at every table)",
         "scored_hands": "hands that someone won",
-        "first_dealer": "seat that dealt the first hand (a uniform draw, G-DEAL-1)",
+        "first_dealer": "seat that dealt the first hand (a uniform draw, G-DEAL-1; team play: the dealing team)",
         "knocks": "hands won by the knocker without gin (G-SC-2)",
         "gins": "hands won by gin (G-SC-4)",
         "undercuts": "hands won by the defender (G-SC-3)",
         "walls": "void hands: the stock ran down to 2 cards (G-WALL-1)",
         "ties": "knocks tied and scored 0-0 (only with undercut_on_tie=false)",
         "capped_hands": "hands stopped at the turn cap (scored as void; 0 for built-in strategies)",
-        "dealer_hands_won": "hands won by the player who dealt them",
+        "dealer_hands_won": "hands won by the player who dealt them (G-V-3P: by the player in the dealer's "
+                            "part, the dealer sits out; team play: by the dealing team's player at the table)",
         "turns": "discards over the whole game",
         "points_<s>": "seat s's points from hands, without bonuses",
         "hands_won_<s>": "hands seat s won (its boxes, G-GAME-2)",
         "final_<s>": "seat s's final score: points + boxes (+ game or shutout bonus for the winner, G-GAME-1/2)",
-        "margin": "winner's final score − loser's final score (what the loser pays, G-GAME-3)",
-        "shutout": "the loser scored no points",
+        "margin": "winner's final score − loser's final score (what the loser pays, G-GAME-3; G-V-3P: the sum of "
+                  "the winner's lead over each other player)",
+        "shutout": "the loser scored no points (G-V-3P: neither other player did)",
         "capped": "the game stopped at the hand cap (no winner, no game bonus)",
     },
     "hands": {
@@ -348,6 +493,46 @@ COLUMNS = {
         "stock_left": "cards left in the stock when the hand ended",
         "deadwood_<s>": "seat s's final deadwood (the defender's after lay-offs)",
         "score_<s>": "seat s's running points after the hand",
+    },
+}
+
+# Columns only some variants have (the rule ID says which); the standard schema above is unchanged.
+VARIANT_COLUMNS = {
+    "games": {
+        "doubled_hands": "G-V-OKLA: hands whose knock card was a spade (scored double)",
+        "boxes_<s>": "G-V-OKLA with oklahoma_boxes: seat s's boxes (hands won plus extra boxes), used in final_<s>",
+        "hw<k>_winner": "G-V-HOLLY: the seat that won Hollywood game k (null if still open at the hand cap); "
+                        "with Hollywood, winner/final_<s>/margin are the three games added up",
+        "hw<k>_points_<s>": "G-V-HOLLY: seat s's points in game k's column",
+        "hw<k>_hands_won_<s>": "G-V-HOLLY: hands of seat s entered in game k",
+        "hw<k>_boxes_<s>": "G-V-HOLLY: seat s's boxes in game k (its hands entered there, plus G-V-OKLA extra boxes)",
+        "hw<k>_final_<s>": "G-V-HOLLY: seat s's final score of game k (G-GAME-1/2 on that column)",
+        "hw<k>_margin": "G-V-HOLLY: game k's margin (winner's final minus loser's)",
+        "hw<k>_shutout": "G-V-HOLLY: the loser of game k scored nothing in its column",
+        "hw<k>_closed_at": "G-V-HOLLY: the hand that ended game k",
+        "deals": "team play (G-V-4P): deals played; every deal is one hand at each table (hands counts them all)",
+        "team_points_<t>": "team play: team t's points toward the target (seats t, t+2, ...); winner is a team",
+        "team_deals_won_<t>": "team play: deals team t scored",
+        "team_final_<t>": "team play: team t's final score (points, plus boxes and game bonus if the rules give "
+                          "any; G-V-4P: none); margin is the team margin",
+        "team_sweeps_<t>": "team play: deals team t won at every table (G-V-TED sweep bonus)",
+        "matches": "G-V-MATCH: matches played (each to game_target); with multi-match, final_<s> are match points",
+        "match_shutouts": "G-V-MATCH: matches whose loser won no hand",
+        "matches_won_<s>": "G-V-MATCH: matches seat s won",
+    },
+    "hands": {
+        "in_hw<k>": "G-V-HOLLY: the hand's score was entered in Hollywood game k",
+        "hw<k>_score_<s>": "G-V-HOLLY: seat s's running points in game k after the hand",
+        "match": "G-V-MATCH: the match the hand belongs to (score_<s> are the points within it)",
+        "match_points_<s>": "G-V-MATCH: seat s's match points after the hand",
+        "table": "team play: the table (0 .. players/2 - 1); a deal has one row per table",
+        "deal_winner": "team play: the team that scored the deal (null: nobody)",
+        "deal_points": "team play: what it scored (G-V-4P: the difference of the teams' totals, plus a G-V-TED sweep)",
+        "team_score_<t>": "team play: team t's running points after the deal (instead of score_<s>)",
+        "knock_card": "G-V-OKLA: the knock card (the upcard, or the second deck's bottom card)",
+        "knock_limit": "G-V-OKLA: the hand's knock limit (0: gin only)",
+        "stake": "G-V-OKLA: 2 when the knock card is a spade (points are already multiplied), else 1",
+        "boxes": "G-V-OKLA: boxes the hand's winner earned (1, plus extra boxes with oklahoma_boxes)",
     },
 }
 

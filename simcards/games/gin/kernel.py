@@ -3,86 +3,23 @@ game to the target, a batch of games.
 
 Every decision goes through ``decide`` (the built-in strategies; ``make_engine`` rebuilds the
 kernel around a dispatcher that also knows user policies). Hands are sorted card arrays (what a
-policy sees) plus a bitmask per seat (what the meld solver reads). A batch runs in parallel over chunks of games;
-game ``g`` draws only from its own stream ``(seed, g)`` and writes only its own rows.
+policy sees) plus a bitmask per player (what the meld solver reads). A batch runs in parallel
+over chunks of games; game ``g`` draws only from its own stream ``(seed, g)`` and writes only its
+own rows.
+
+A hand is played at a *table* by two players, positions 0 (the non-dealer's part: offered the
+upcard first, plays first) and 1 (the dealer's part); ``st[S_SEAT0 + pos]`` is the seat at each
+position. Everything a variant changes in a hand is a value in ``st`` set at the deal (the knock
+limit, the stake multiplier, the knock card) or in the encoded rules.
 """
 
 from __future__ import annotations
 
-
 import numpy as np
 from numba import njit, prange
 
-from simcards.games.gin.layout import (
-    G_CAPPED,
-    G_CAPPED_HANDS,
-    G_DEALER_WON,
-    G_FINAL,
-    G_FIRST_DEALER,
-    G_GINS,
-    G_HANDS,
-    G_KNOCKS,
-    G_MARGIN,
-    G_SCORED,
-    G_SCORES,
-    G_SHUTOUT,
-    G_TIES,
-    G_TURNS,
-    G_UNDERCUTS,
-    G_WALLS,
-    G_WINNER,
-    G_WON,
-    H_DEALER,
-    H_DW,
-    H_HAND,
-    H_KNOCKER,
-    H_LAID_N,
-    H_LAID_PTS,
-    H_OUTCOME,
-    H_POINTS,
-    H_SCORES,
-    H_STOCK,
-    H_TURNS,
-    H_UPCARD_TAKER,
-    H_WINNER,
-    HAND_CAP,
-    K_DISCARD,
-    K_DRAW,
-    K_KNOCK,
-    K_LAST,
-    K_UPCARD,
-    MAX_HAND,
-    MAX_OPTIONS,
-    O_CAPPED,
-    O_GIN,
-    O_KNOCK,
-    O_TIE,
-    O_UNDERCUT,
-    O_WALL,
-    OPT_W,
-    TURN_CAP,
-    V_DEALER,
-    V_DW,
-    V_FIRST,
-    V_HAND,
-    V_LIMIT,
-    V_MASK,
-    V_MY_SCORE,
-    V_MY_TURNS,
-    V_OPP_DISCARDS,
-    V_OPP_PASSED,
-    V_OPP_SCORE,
-    V_OPP_TOOK,
-    V_PILE,
-    V_SEAT,
-    V_STOCK,
-    V_TAKE_MUST_KNOCK,
-    V_TAKEN,
-    V_TARGET,
-    V_TOP,
-    V_TURN,
-    VIEW_SIZE,
-)
+from simcards.games.gin import layout as L
+from simcards.games.gin import rules as R
 from simcards.games.gin.melds import (
     SCRATCH_SIZE,
     best_arrangement,
@@ -92,40 +29,26 @@ from simcards.games.gin.melds import (
     removal_deadwoods,
     value_of_mask,
 )
-from simcards.games.gin.rules import (
-    DEALER_ALTERNATE,
-    DEALER_LOSER,
-    R_BOX,
-    R_FIFTIETH,
-    R_GAME_BONUS,
-    R_GIN,
-    R_GRA,
-    R_KNOCK,
-    R_LAST_CHANCE,
-    R_NEXT_DEALER,
-    R_SHUTOUT_BONUS,
-    R_SHUTOUT_DOUBLE,
-    R_TARGET,
-    R_TIE_UNDERCUT,
-    R_UNDERCUT,
-)
 from simcards.games.gin.policies import builtin_decide
 from simcards.nbutil import borrow, keep_alive, rebind
 from simcards.rng import rand_below, seed_state, shuffle
 
 # Transcript events (differential tests compare these arrays move for move).
 (EV_DEAL, EV_UPCARD, EV_UPCARD_CHOICE, EV_DRAW, EV_DISCARD, EV_KNOCK, EV_LAST, EV_WALL, EV_LAYOFF,
- EV_HAND_END, EV_SCORE) = range(11)
-LOG_WIDTH = 6 + MAX_HAND  # [event, hand, seat, a, b, c, cards...]
+ EV_HAND_END, EV_SCORE, EV_KNOCK_CARD, EV_LEDGER) = range(13)
+LOG_WIDTH = 6 + L.MAX_HAND  # [event, hand, seat, a, b, c, cards...]
 
-# Scalars of a hand in progress (int64 state array).
-S_STOCK, S_PILE_N, S_PILE_MASK, S_TURN = range(4)
-S_SIZE = 8
-# Hand result (int64): outcome, knocker, winner, points, deadwood per seat, laid-off mask, ...
-HR_OUTCOME, HR_KNOCKER, HR_WINNER, HR_POINTS, HR_DW0, HR_DW1, HR_LAID, HR_TURNS, HR_UPCARD, HR_STOCK = range(10)
-HR_SIZE = 12
+# A hand in progress (int64 state array): the piles, then what the deal fixed for the hand.
+(S_STOCK, S_PILE_N, S_PILE_MASK, S_TURN, S_HAND, S_LIMIT, S_STAKE, S_KCARD, S_MV, S_SEAT0, S_SEAT1,
+ S_DPOS, S_DEALER_SEAT, S_SC0, S_SC1, S_THIRD) = range(16)
+S_SIZE = 16
+# Hand result (int64), positions 0/1 at the table: outcome, knocker, winner (-1: none), points
+# (with the stake), deadwood per position, laid-off mask, discards, upcard taker, stock left, boxes.
+(HR_OUTCOME, HR_KNOCKER, HR_WINNER, HR_POINTS, HR_DW0, HR_DW1, HR_LAID, HR_TURNS, HR_UPCARD, HR_STOCK,
+ HR_BOXES, HR_ENTERED, HR_MATCH) = range(13)
+HR_SIZE = 14
 SCRATCH_ENDS = 16
-SCRATCH_MASK = 63  # scratch[63]: the 11-card mask whose removal deadwoods scratch[0..51] hold
+SCRATCH_MASK = 63  # scratch[63]: the mask whose removal deadwoods scratch[0..51] hold
 
 
 @njit(cache=True, inline="always")
@@ -144,7 +67,7 @@ def _log(log, n_log, event, hand, seat, a, b, c):
 def _log_cards(log, n_log, cards, n):
     row = n_log - 1
     if row < log.shape[0]:
-        for j in range(min(n, MAX_HAND)):
+        for j in range(min(n, L.MAX_HAND)):
             log[row, 6 + j] = cards[j]
     return n_log
 
@@ -174,13 +97,13 @@ def remove_card(hands, hand_n, masks, p, card):
 
 
 @njit(cache=True)
-def take_info(mask, card, allow_re, scratch):
+def take_info(mask, card, allow_re, scratch, mv):
     """For taking ``card`` into the 10 cards ``mask``: (deadwood of the 11 cards, the lowest
     deadwood after a legal discard). The discard may be ``card`` itself only if ``allow_re``.
     Leaves the per-card removal deadwoods of the 11 cards in ``scratch`` (and their mask in
     ``scratch[SCRATCH_MASK]``) for the discard that follows."""
     m11 = mask | (np.int64(1) << card)
-    dw11 = removal_deadwoods(m11, scratch)
+    dw11 = removal_deadwoods(m11, scratch, mv)
     scratch[SCRATCH_MASK] = m11
     best = np.int64(1) << 40
     m = m11
@@ -211,31 +134,61 @@ def offer_top(opts, top, dw11, after):
 
 @njit(cache=True)
 def hand_score(knocker, k_dw, d_dw, rules, hres):
-    """G-SC-1..4: fill outcome, winner and points of a knock (``k_dw`` 0 is gin)."""
+    """G-SC-1..4: fill outcome, winner and points of a knock (``k_dw`` 0 is gin); positions."""
     defender = 1 - knocker
     if k_dw == 0:  # G-SC-4: gin is never undercut
-        hres[HR_OUTCOME] = O_GIN
+        hres[HR_OUTCOME] = L.O_GIN
         hres[HR_WINNER] = knocker
-        hres[HR_POINTS] = rules[R_GIN] + d_dw
+        hres[HR_POINTS] = rules[R.R_GIN] + d_dw
     elif k_dw < d_dw:  # G-SC-2
-        hres[HR_OUTCOME] = O_KNOCK
+        hres[HR_OUTCOME] = L.O_KNOCK
         hres[HR_WINNER] = knocker
         hres[HR_POINTS] = d_dw - k_dw
-    elif k_dw == d_dw and rules[R_TIE_UNDERCUT] == 0:  # G-SC-3 option: a tie scores 0-0
-        hres[HR_OUTCOME] = O_TIE
+    elif k_dw == d_dw and rules[R.R_TIE_UNDERCUT] == 0:  # G-SC-3 option: a tie scores 0-0
+        hres[HR_OUTCOME] = L.O_TIE
         hres[HR_WINNER] = -1
         hres[HR_POINTS] = 0
     else:  # G-SC-3: undercut
-        hres[HR_OUTCOME] = O_UNDERCUT
+        hres[HR_OUTCOME] = L.O_UNDERCUT
         hres[HR_WINNER] = defender
-        hres[HR_POINTS] = k_dw - d_dw + rules[R_UNDERCUT]
+        hres[HR_POINTS] = k_dw - d_dw + rules[R.R_UNDERCUT]
 
+
+@njit(cache=True)
+def apply_stake(stake, rules, hres):
+    """G-V-OKLA: a spade knock card doubles the hand's score, bonuses included; boxes: one for
+    the hand won, and with the optional box rules an undercut earns 1 more, a gin 2 more (doubled
+    with a spade too)."""
+    hres[HR_POINTS] *= stake
+    if hres[HR_WINNER] < 0:
+        hres[HR_BOXES] = 0
+        return
+    extra = 0
+    if rules[R.R_OKLA_BOXES] != 0:
+        if hres[HR_OUTCOME] == L.O_UNDERCUT:
+            extra = stake
+        elif hres[HR_OUTCOME] == L.O_GIN:
+            extra = 2 * stake
+    hres[HR_BOXES] = 1 + extra
+
+
+@njit(cache=True)
+def knock_card_terms(card, rules):
+    """G-V-OKLA: (knock limit, stake) set by the knock card: its value (face cards 10); an ace
+    allows gin only (``ace_upcard_gin_only``) or a limit of 1; a spade doubles (``spade_double``)."""
+    r = card % 13
+    limit = rules[R.R_VALUES + r]
+    if r == 0:
+        limit = 0 if rules[R.R_ACE_GIN] != 0 else 1
+    stake = 2 if (card // 13 == R.SPADES and rules[R.R_SPADE_DOUBLE] != 0) else 1
+    return limit, stake
 
 
 # Working memory of one game (offsets into one int64 array).
 _W_DECK = 0
-_W_HANDS = _W_DECK + 52
-_W_HAND_N = _W_HANDS + 2 * MAX_HAND
+_W_DECK2 = _W_DECK + 52
+_W_HANDS = _W_DECK2 + 52
+_W_HAND_N = _W_HANDS + 2 * L.MAX_HAND
 _W_MASKS = _W_HAND_N + 2
 _W_PILE = _W_MASKS + 2
 _W_TOOK = _W_PILE + 52
@@ -244,13 +197,38 @@ _W_PASSED = _W_DISCS + 2
 _W_MY_TURNS = _W_PASSED + 2
 _W_ST = _W_MY_TURNS + 2
 _W_VIEW = _W_ST + S_SIZE
-_W_OPTS = _W_VIEW + VIEW_SIZE
-_W_ENDS = _W_OPTS + MAX_OPTIONS * OPT_W
+_W_OPTS = _W_VIEW + L.VIEW_SIZE
+_W_ENDS = _W_OPTS + L.MAX_OPTIONS * L.OPT_W
 _W_IDX = _W_ENDS + SCRATCH_ENDS * 14
 _W_HRES = _W_IDX + SCRATCH_ENDS
-_W_SCORES = _W_HRES + HR_SIZE
-_W_WON = _W_SCORES + 2
-_W_COUNTS = _W_WON + 2
+_W_TRES = _W_HRES + HR_SIZE  # every table's hand result and state, kept until the deal is scored
+_W_TST = _W_TRES + L.MAX_TABLES * HR_SIZE
+_W_LEDGER = _W_TST + L.MAX_TABLES * S_SIZE
+# The ledger: what the game keeps between hands.
+_LG_POINTS = 0  # per side: points toward the target
+_LG_WON = _LG_POINTS + L.MAX_SIDES  # per side: hands (deals) won
+_LG_BOXES = _LG_WON + L.MAX_SIDES  # per side: boxes
+_LG_SEAT_POINTS = _LG_BOXES + L.MAX_SIDES  # per seat: points from hands won
+_LG_SEAT_WON = _LG_SEAT_POINTS + L.MAX_SEATS  # per seat: hands won
+# G-V-HOLLY, per game k (3) and side (2): points, boxes, hands entered; per game: open?, winner,
+# the hand that closed it.
+_LG_HW_POINTS = _LG_SEAT_WON + L.MAX_SEATS
+_LG_HW_BOXES = _LG_HW_POINTS + 2 * L.N_HOLLY
+_LG_HW_WON = _LG_HW_BOXES + 2 * L.N_HOLLY
+_LG_HW_OPEN = _LG_HW_WON + 2 * L.N_HOLLY
+_LG_HW_WINNER = _LG_HW_OPEN + L.N_HOLLY
+_LG_HW_CLOSED = _LG_HW_WINNER + L.N_HOLLY
+# G-V-MATCH: the match number, per side match points, matches won, hands won in this match;
+# shutout matches. (_LG_POINTS holds the points of the match in progress.)
+_LG_MATCH_NO = _LG_HW_CLOSED + L.N_HOLLY
+_LG_MP = _LG_MATCH_NO + 1
+_LG_MATCHES_WON = _LG_MP + 2
+_LG_MATCH_HANDS = _LG_MATCHES_WON + 2
+_LG_MATCH_SHUTOUTS = _LG_MATCH_HANDS + 2
+_LG_AFTER = _LG_MATCH_SHUTOUTS + 1  # per side: points toward the target right after the last hand
+_LG_SWEEPS = _LG_AFTER + L.MAX_SIDES  # G-V-TED: deals a team won at every table
+_LG_SIZE = _LG_SWEEPS + 2
+_W_COUNTS = _W_LEDGER + _LG_SIZE
 _W_SCRATCH = _W_COUNTS + 8
 _WORK_SIZE = _W_SCRATCH + SCRATCH_SIZE
 
@@ -258,36 +236,44 @@ decide = builtin_decide  # the built-in strategies; make_engine swaps in user di
 
 
 @njit(cache=True)
-def ask(kind, p, sids, params, hands, hand_n, opts, n_opts, view, rules, rng):
+def ask(kind, p, st, sids, params, hands, hand_n, opts, n_opts, view, rules, rng):
+    """The decision of the player at position ``p``; a single option is not asked."""
     if n_opts <= 1:
         return 0
-    c = decide(kind, sids[p], params[p], hands[p], hand_n[p], opts, n_opts, view, rules, rng)
+    seat = st[S_SEAT0 + p]
+    c = decide(kind, sids[seat], params[seat], hands[p], hand_n[p], opts, n_opts, view, rules, rng)
     if c < 0 or c >= n_opts:
         raise ValueError("a gin strategy returned an option index out of range")
     return c
 
+
 @njit(cache=True, inline="always")
-def set_view(view, p, dealer, hand_no, st, pile, masks, took, discs, passed, my_turns, scores, rules):
+def set_view(view, p, st, pile, masks, took, discs, passed, my_turns, rules):
     o = 1 - p
-    view[V_SEAT] = p
-    view[V_DEALER] = dealer
-    view[V_HAND] = hand_no
-    view[V_TURN] = st[S_TURN]
-    view[V_MY_TURNS] = my_turns[p]
-    view[V_STOCK] = st[S_STOCK]
-    view[V_TOP] = pile[st[S_PILE_N] - 1] if st[S_PILE_N] > 0 else -1
-    view[V_LIMIT] = rules[R_KNOCK]
-    view[V_MY_SCORE] = scores[p]
-    view[V_OPP_SCORE] = scores[o]
-    view[V_TARGET] = rules[R_TARGET]
-    view[V_MASK] = masks[p]
-    view[V_OPP_TOOK] = took[o]
-    view[V_OPP_DISCARDS] = discs[o]
-    view[V_PILE] = st[S_PILE_MASK]
-    view[V_OPP_PASSED] = passed[o]
-    view[V_TAKEN] = -1
-    view[V_TAKE_MUST_KNOCK] = 0
-    view[V_FIRST] = 0
+    view[L.V_SEAT] = st[S_SEAT0 + p]
+    view[L.V_DEALER] = st[S_DEALER_SEAT]
+    view[L.V_HAND] = st[S_HAND]
+    view[L.V_TURN] = st[S_TURN]
+    view[L.V_MY_TURNS] = my_turns[p]
+    view[L.V_STOCK] = st[S_STOCK]
+    view[L.V_TOP] = pile[st[S_PILE_N] - 1] if st[S_PILE_N] > 0 else -1
+    view[L.V_LIMIT] = st[S_LIMIT]
+    view[L.V_MY_SCORE] = st[S_SC0 + p]
+    view[L.V_OPP_SCORE] = st[S_SC0 + o]
+    view[L.V_TARGET] = rules[R.R_TARGET]
+    view[L.V_MASK] = masks[p]
+    view[L.V_OPP_TOOK] = took[o]
+    view[L.V_OPP_DISCARDS] = discs[o]
+    view[L.V_PILE] = st[S_PILE_MASK]
+    view[L.V_OPP_PASSED] = passed[o]
+    view[L.V_TAKEN] = -1
+    view[L.V_TAKE_MUST_KNOCK] = 0
+    view[L.V_FIRST] = 0
+    view[L.V_STAKE] = st[S_STAKE]
+    view[L.V_KNOCK_CARD] = st[S_KCARD]
+    view[L.V_THIRD_SCORE] = st[S_THIRD]
+    view[L.V_PLAYERS] = rules[R.R_PLAYERS]
+
 
 @njit(cache=True, inline="always")
 def take_top(p, st, pile, hands, hand_n, masks, took):
@@ -298,17 +284,25 @@ def take_top(p, st, pile, hands, hand_n, masks, took):
     took[p] |= np.int64(1) << card
     return card
 
+
+@njit(cache=True, inline="always")
+def draw_stock(p, st, deck, hands, hand_n, masks):
+    st[S_STOCK] -= 1
+    card = deck[st[S_STOCK]]
+    add_card(hands, hand_n, masks, p, card)
+    return card
+
+
 @njit(cache=True)
-def discard_phase(p, taken, must_knock, allow_re, first, dealer, hand_no, st, pile, hands, hand_n, masks,
-                  took, discs, passed, my_turns, scores, rules, sids, params, rng, view, opts, scratch, log,
-                  n_log):
+def discard_phase(p, taken, must_knock, allow_re, first, st, pile, hands, hand_n, masks, took, discs, passed,
+                  my_turns, rules, sids, params, rng, view, opts, scratch, log, n_log):
     """G-TURN-1/2, G-KNOCK-1: discard one card (not the one just taken from the pile unless
     ``allow_re``), then knock or not. With ``must_knock`` only knocking discards are offered
     and the knock is made. Returns (knocked, n_log)."""
-    limit = rules[R_KNOCK]
+    limit = st[S_LIMIT]
     mask = masks[p]
     if scratch[SCRATCH_MASK] != mask:
-        removal_deadwoods(mask, scratch)
+        removal_deadwoods(mask, scratch, st[S_MV])
         scratch[SCRATCH_MASK] = mask
     n_opts = 0
     best = 1 << 30
@@ -326,11 +320,11 @@ def discard_phase(p, taken, must_knock, allow_re, first, dealer, hand_no, st, pi
         n_opts += 1
         if dw < best:
             best = dw
-    set_view(view, p, dealer, hand_no, st, pile, masks, took, discs, passed, my_turns, scores, rules)
-    view[V_DW] = best
-    view[V_TAKEN] = taken
-    view[V_FIRST] = first
-    a = ask(K_DISCARD, p, sids, params, hands, hand_n, opts, n_opts, view, rules, rng)
+    set_view(view, p, st, pile, masks, took, discs, passed, my_turns, rules)
+    view[L.V_DW] = best
+    view[L.V_TAKEN] = taken
+    view[L.V_FIRST] = first
+    a = ask(L.K_DISCARD, p, st, sids, params, hands, hand_n, opts, n_opts, view, rules, rng)
     card = opts[a, 0]
     dw = opts[a, 1]
     remove_card(hands, hand_n, masks, p, card)
@@ -338,15 +332,16 @@ def discard_phase(p, taken, must_knock, allow_re, first, dealer, hand_no, st, pi
     st[S_PILE_N] += 1
     st[S_PILE_MASK] |= np.int64(1) << card
     discs[p] |= np.int64(1) << card
-    n_log = _log(log, n_log, EV_DISCARD, hand_no, p, card, a, dw)
+    seat = st[S_SEAT0 + p]
+    n_log = _log(log, n_log, EV_DISCARD, st[S_HAND], seat, card, a, dw)
     knock = 0
     if dw <= limit:
         if must_knock:
             knock = 1
         else:
-            set_view(view, p, dealer, hand_no, st, pile, masks, took, discs, passed, my_turns, scores, rules)
-            view[V_DW] = dw
-            view[V_FIRST] = first
+            set_view(view, p, st, pile, masks, took, discs, passed, my_turns, rules)
+            view[L.V_DW] = dw
+            view[L.V_FIRST] = first
             opts[0, 0] = 0
             opts[0, 1] = dw
             opts[0, 2] = 0
@@ -355,22 +350,29 @@ def discard_phase(p, taken, must_knock, allow_re, first, dealer, hand_no, st, pi
             opts[1, 1] = dw
             opts[1, 2] = 0
             opts[1, 3] = 0
-            knock = ask(K_KNOCK, p, sids, params, hands, hand_n, opts, 2, view, rules, rng)
-        n_log = _log(log, n_log, EV_KNOCK, hand_no, p, knock, dw, 0)
+            knock = ask(L.K_KNOCK, p, st, sids, params, hands, hand_n, opts, 2, view, rules, rng)
+        n_log = _log(log, n_log, EV_KNOCK, st[S_HAND], seat, knock, dw, 0)
     my_turns[p] += 1
     st[S_TURN] += 1
     return knock == 1, n_log
 
+
 @njit(cache=True)
-def play_hand(hand_no, dealer, scores, rules, sids, params, rng, deck, hands, hand_n, masks, pile, took,
-              discs, passed, my_turns, st, view, opts, ends, idx, hres, scratch, log, n_log):
-    """One hand from the shuffle to its result in ``hres``. Returns n_log."""
-    limit = rules[R_KNOCK]
-    gra = rules[R_GRA] != 0
+def deal_hand(rules, rng, deck, deck2, hands, hand_n, masks, pile, took, discs, passed, my_turns, st, hres,
+              log, n_log):
+    """G-DEAL-2 (G-V-DEAL11, G-V-OKLA): shuffle and deal, turn the upcard, fix the hand's knock
+    limit and stake. Returns n_log."""
+    hand_no = st[S_HAND]
     for i in range(52):
         deck[i] = i
     shuffle(rng, deck, 52)
-    nd = 1 - dealer
+    second = rules[R.R_SECOND_DECK] != 0
+    if second:  # G-V-OKLA tournament form: the knock card is the bottom card of a second deck
+        for i in range(52):
+            deck2[i] = i
+        shuffle(rng, deck2, 52)
+    dpos = st[S_DPOS]
+    nd = 1 - dpos
     for p in range(2):
         hand_n[p] = 0
         masks[p] = 0
@@ -378,85 +380,133 @@ def play_hand(hand_no, dealer, scores, rules, sids, params, rng, deck, hands, ha
         discs[p] = 0
         passed[p] = 0
         my_turns[p] = 0
-    # G-DEAL-2: ten cards each, one at a time, the non-dealer first; the 21st is the upcard.
+    # One card at a time from the top, the non-dealer first; G-V-DEAL11: an 11th to the non-dealer.
     stock_n = 52
-    for _ in range(10):
+    for _ in range(R.HAND_SIZE):
         for k in range(2):
-            q = nd if k == 0 else dealer
+            q = nd if k == 0 else dpos
             stock_n -= 1
             add_card(hands, hand_n, masks, q, deck[stock_n])
+    if rules[R.R_DEAL11] != 0:
+        stock_n -= 1
+        add_card(hands, hand_n, masks, nd, deck[stock_n])
     for p in range(2):
-        n_log = _log(log, n_log, EV_DEAL, hand_no, p, hand_n[p], 0, 0)
+        n_log = _log(log, n_log, EV_DEAL, hand_no, st[S_SEAT0 + p], hand_n[p], 0, 0)
         n_log = _log_cards(log, n_log, hands[p], hand_n[p])
-    stock_n -= 1
-    pile[0] = deck[stock_n]
+    st[S_PILE_N] = 0
+    st[S_PILE_MASK] = 0
+    if rules[R.R_UPCARD] != 0:
+        stock_n -= 1
+        pile[0] = deck[stock_n]
+        st[S_PILE_N] = 1
+        st[S_PILE_MASK] = np.int64(1) << pile[0]
+        n_log = _log(log, n_log, EV_UPCARD, hand_no, -1, pile[0], 0, 0)
     st[S_STOCK] = stock_n
-    st[S_PILE_N] = 1
-    st[S_PILE_MASK] = np.int64(1) << pile[0]
     st[S_TURN] = 0
-    n_log = _log(log, n_log, EV_UPCARD, hand_no, -1, pile[0], 0, 0)
+    st[S_LIMIT] = rules[R.R_KNOCK]
+    st[S_STAKE] = 1
+    st[S_KCARD] = -1
+    st[S_MV] = rules[R.R_MV]
+    if rules[R.R_OKLA] != 0:  # G-V-OKLA: the knock card sets this hand's limit and stake
+        kc = deck2[0] if second else pile[0]
+        limit, stake = knock_card_terms(kc, rules)
+        st[S_KCARD] = kc
+        st[S_LIMIT] = limit
+        st[S_STAKE] = stake
+        n_log = _log(log, n_log, EV_KNOCK_CARD, hand_no, -1, kc, limit, stake)
     for j in range(HR_SIZE):
         hres[j] = 0
     hres[HR_KNOCKER] = -1
     hres[HR_WINNER] = -1
-    # G-FIRST-1: the non-dealer, then the dealer, may take the upcard.
-    taker = -1
-    for k in range(2):
-        q = nd if k == 0 else dealer
-        top = pile[st[S_PILE_N] - 1]
-        set_view(view, q, dealer, hand_no, st, pile, masks, took, discs, passed, my_turns, scores, rules)
-        view[V_DW] = deadwood(masks[q])
-        view[V_FIRST] = 1
-        dw11, after = take_info(masks[q], top, gra, scratch)
-        offer_top(opts, top, dw11, after)
-        c = ask(K_UPCARD, q, sids, params, hands, hand_n, opts, 2, view, rules, rng)
-        n_log = _log(log, n_log, EV_UPCARD_CHOICE, hand_no, q, c, top, 0)
-        if c == 1:
-            taker = q
-            break
-        passed[q] |= np.int64(1) << top
-    hres[HR_UPCARD] = taker
-    if taker >= 0:
-        p = taker
-        taken = take_top(p, st, pile, hands, hand_n, masks, took)
-        n_log = _log(log, n_log, EV_DRAW, hand_no, p, 1, taken, 0)
+    hres[HR_UPCARD] = -1
+    return n_log
+
+
+@njit(cache=True)
+def first_turn(rules, sids, params, rng, deck, hands, hand_n, masks, pile, took, discs, passed, my_turns, st,
+               view, opts, hres, scratch, log, n_log):
+    """The first turn of a hand. G-FIRST-1: the non-dealer, then the dealer, may take the upcard;
+    if both decline the non-dealer draws from the stock. G-V-DEAL11: the non-dealer (11 cards)
+    only discards. Without an upcard (G-V-OKLA second deck) the non-dealer draws from the stock.
+    Returns (position that played, knocked, n_log)."""
+    hand_no = st[S_HAND]
+    nd = 1 - st[S_DPOS]
+    gra = rules[R.R_GRA] != 0
+    mv = st[S_MV]
+    taken = -1
+    p = nd
+    if rules[R.R_DEAL11] != 0:
+        pass
+    elif rules[R.R_UPCARD] != 0:
+        taker = -1
+        for k in range(2):
+            q = nd if k == 0 else 1 - nd
+            top = pile[st[S_PILE_N] - 1]
+            set_view(view, q, st, pile, masks, took, discs, passed, my_turns, rules)
+            view[L.V_DW] = deadwood(masks[q], mv)
+            view[L.V_FIRST] = 1
+            dw11, after = take_info(masks[q], top, gra, scratch, mv)
+            offer_top(opts, top, dw11, after)
+            c = ask(L.K_UPCARD, q, st, sids, params, hands, hand_n, opts, 2, view, rules, rng)
+            n_log = _log(log, n_log, EV_UPCARD_CHOICE, hand_no, st[S_SEAT0 + q], c, top, 0)
+            if c == 1:
+                taker = q
+                break
+            passed[q] |= np.int64(1) << top
+        hres[HR_UPCARD] = taker
+        if taker >= 0:
+            p = taker
+            taken = take_top(p, st, pile, hands, hand_n, masks, took)
+            n_log = _log(log, n_log, EV_DRAW, hand_no, st[S_SEAT0 + p], 1, taken, 0)
+        else:
+            card = draw_stock(p, st, deck, hands, hand_n, masks)
+            n_log = _log(log, n_log, EV_DRAW, hand_no, st[S_SEAT0 + p], 0, card, 0)
     else:
-        p = nd  # both declined: the non-dealer draws from the stock
-        st[S_STOCK] -= 1
-        card = deck[st[S_STOCK]]
-        add_card(hands, hand_n, masks, p, card)
-        taken = -1
-        n_log = _log(log, n_log, EV_DRAW, hand_no, p, 0, card, 0)
-    knocked, n_log = discard_phase(p, taken, False, gra, 1, dealer, hand_no, st, pile, hands, hand_n, masks,
-                                   took, discs, passed, my_turns, scores, rules, sids, params, rng, view,
-                                   opts, scratch, log, n_log)
+        card = draw_stock(p, st, deck, hands, hand_n, masks)
+        n_log = _log(log, n_log, EV_DRAW, hand_no, st[S_SEAT0 + p], 0, card, 0)
+    knocked, n_log = discard_phase(p, taken, False, gra, 1, st, pile, hands, hand_n, masks, took, discs, passed,
+                                   my_turns, rules, sids, params, rng, view, opts, scratch, log, n_log)
+    return p, knocked, n_log
+
+
+@njit(cache=True)
+def play_hand(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile, took, discs, passed, my_turns,
+              st, view, opts, ends, idx, hres, scratch, log, n_log):
+    """One hand at a table (``st`` holds its seats, dealer position, hand number and the players'
+    scores) from the shuffle to its result in ``hres``. Returns n_log."""
+    hand_no = st[S_HAND]
+    gra = rules[R.R_GRA] != 0
+    n_log = deal_hand(rules, rng, deck, deck2, hands, hand_n, masks, pile, took, discs, passed, my_turns, st,
+                      hres, log, n_log)
+    limit = st[S_LIMIT]
+    mv = st[S_MV]
+    p, knocked, n_log = first_turn(rules, sids, params, rng, deck, hands, hand_n, masks, pile, took, discs,
+                                   passed, my_turns, st, view, opts, hres, scratch, log, n_log)
     capped = False
     while not knocked:
         if st[S_STOCK] <= 2:  # G-WALL-1: the third-last card was drawn and no knock came
-            n_log = _log(log, n_log, EV_WALL, hand_no, p, st[S_STOCK], 0, 0)
-            if rules[R_LAST_CHANCE] != 0:  # G-WALL-2 / G-WALL-3
+            n_log = _log(log, n_log, EV_WALL, hand_no, st[S_SEAT0 + p], st[S_STOCK], 0, 0)
+            if rules[R.R_LAST_CHANCE] != 0:  # G-WALL-2 / G-WALL-3
                 o = 1 - p
                 top = pile[st[S_PILE_N] - 1]
-                allow_re = rules[R_FIFTIETH] != 0
-                dw11, after = take_info(masks[o], top, allow_re, scratch)
+                allow_re = rules[R.R_FIFTIETH] != 0
+                dw11, after = take_info(masks[o], top, allow_re, scratch, mv)
                 if after <= limit:
-                    set_view(view, o, dealer, hand_no, st, pile, masks, took, discs, passed, my_turns, scores,
-                             rules)
-                    view[V_DW] = deadwood(masks[o])
-                    view[V_TAKE_MUST_KNOCK] = 1
+                    set_view(view, o, st, pile, masks, took, discs, passed, my_turns, rules)
+                    view[L.V_DW] = deadwood(masks[o], mv)
+                    view[L.V_TAKE_MUST_KNOCK] = 1
                     offer_top(opts, top, dw11, after)
-                    c = ask(K_LAST, o, sids, params, hands, hand_n, opts, 2, view, rules, rng)
-                    n_log = _log(log, n_log, EV_LAST, hand_no, o, c, top, 0)
+                    c = ask(L.K_LAST, o, st, sids, params, hands, hand_n, opts, 2, view, rules, rng)
+                    n_log = _log(log, n_log, EV_LAST, hand_no, st[S_SEAT0 + o], c, top, 0)
                     if c == 1:
                         p = o
                         taken = take_top(p, st, pile, hands, hand_n, masks, took)
-                        n_log = _log(log, n_log, EV_DRAW, hand_no, p, 1, taken, 0)
-                        knocked, n_log = discard_phase(p, taken, True, allow_re, 0, dealer, hand_no, st, pile,
-                                                       hands, hand_n, masks, took, discs, passed, my_turns,
-                                                       scores, rules, sids, params, rng, view, opts, scratch,
-                                                       log, n_log)
+                        n_log = _log(log, n_log, EV_DRAW, hand_no, st[S_SEAT0 + p], 1, taken, 0)
+                        knocked, n_log = discard_phase(p, taken, True, allow_re, 0, st, pile, hands, hand_n, masks,
+                                                       took, discs, passed, my_turns, rules, sids, params, rng,
+                                                       view, opts, scratch, log, n_log)
             break
-        if st[S_TURN] >= TURN_CAP:
+        if st[S_TURN] >= L.TURN_CAP:
             capped = True
             break
         p = 1 - p
@@ -464,52 +514,413 @@ def play_hand(hand_no, dealer, scores, rules, sids, params, rng, deck, hands, ha
         top_bit = np.int64(1) << top
         # G-TURN-3: under gra_rediscard a player takes back their own discard only to knock.
         must = gra and (discs[p] & top_bit) != 0
-        dw11, after = take_info(masks[p], top, gra, scratch)
+        dw11, after = take_info(masks[p], top, gra, scratch, mv)
         n_opts = 2
         if must and after > limit:
             n_opts = 1
-        set_view(view, p, dealer, hand_no, st, pile, masks, took, discs, passed, my_turns, scores, rules)
-        view[V_DW] = deadwood(masks[p])
-        view[V_TAKE_MUST_KNOCK] = 1 if must else 0
+        set_view(view, p, st, pile, masks, took, discs, passed, my_turns, rules)
+        view[L.V_DW] = deadwood(masks[p], mv)
+        view[L.V_TAKE_MUST_KNOCK] = 1 if must else 0
         offer_top(opts, top, dw11, after)
-        d = ask(K_DRAW, p, sids, params, hands, hand_n, opts, n_opts, view, rules, rng)
+        d = ask(L.K_DRAW, p, st, sids, params, hands, hand_n, opts, n_opts, view, rules, rng)
         if d == 1:
             taken = take_top(p, st, pile, hands, hand_n, masks, took)
-            n_log = _log(log, n_log, EV_DRAW, hand_no, p, 1, taken, 0)
+            n_log = _log(log, n_log, EV_DRAW, hand_no, st[S_SEAT0 + p], 1, taken, 0)
         else:
             passed[p] |= top_bit
-            st[S_STOCK] -= 1
-            card = deck[st[S_STOCK]]
-            add_card(hands, hand_n, masks, p, card)
+            card = draw_stock(p, st, deck, hands, hand_n, masks)
             taken = -1
-            n_log = _log(log, n_log, EV_DRAW, hand_no, p, 0, card, 0)
-        knocked, n_log = discard_phase(p, taken, must and d == 1, gra, 0, dealer, hand_no, st, pile, hands,
-                                       hand_n, masks, took, discs, passed, my_turns, scores, rules, sids,
-                                       params, rng, view, opts, scratch, log, n_log)
+            n_log = _log(log, n_log, EV_DRAW, hand_no, st[S_SEAT0 + p], 0, card, 0)
+        knocked, n_log = discard_phase(p, taken, must and d == 1, gra, 0, st, pile, hands, hand_n, masks, took,
+                                       discs, passed, my_turns, rules, sids, params, rng, view, opts, scratch, log,
+                                       n_log)
     hres[HR_TURNS] = st[S_TURN]
     hres[HR_STOCK] = st[S_STOCK]
     if knocked:
         k = p
         d = 1 - p
-        k_dw, k_sets = best_arrangement(masks[k])
+        k_dw, k_sets = best_arrangement(masks[k], mv)
         if k_dw == 0:
-            d_dw = deadwood(masks[d])  # G-LAY-1: no lay-offs on gin
+            d_dw = deadwood(masks[d], mv)  # G-LAY-1: no lay-offs on gin
             laid = np.int64(0)
         else:
-            d_dw, laid = best_layoff(masks[d], masks[k], k_sets, ends, idx)
-        n_log = _log(log, n_log, EV_LAYOFF, hand_no, d, d_dw, laid, k_sets)
+            d_dw, laid = best_layoff(masks[d], masks[k], k_sets, ends, idx, mv)
+        n_log = _log(log, n_log, EV_LAYOFF, hand_no, st[S_SEAT0 + d], d_dw, laid, k_sets)
         hres[HR_KNOCKER] = k
         hres[HR_DW0 + k] = k_dw
         hres[HR_DW0 + d] = d_dw
         hres[HR_LAID] = laid
         hand_score(k, k_dw, d_dw, rules, hres)
+        apply_stake(st[S_STAKE], rules, hres)
     else:
-        hres[HR_OUTCOME] = O_CAPPED if capped else O_WALL
-        hres[HR_DW0] = deadwood(masks[0])
-        hres[HR_DW1] = deadwood(masks[1])
-    n_log = _log(log, n_log, EV_HAND_END, hand_no, hres[HR_WINNER], hres[HR_OUTCOME], hres[HR_POINTS],
-                 hres[HR_KNOCKER])
+        hres[HR_OUTCOME] = L.O_CAPPED if capped else L.O_WALL
+        hres[HR_DW0] = deadwood(masks[0], mv)
+        hres[HR_DW1] = deadwood(masks[1], mv)
+    w = hres[HR_WINNER]
+    n_log = _log(log, n_log, EV_HAND_END, hand_no, st[S_SEAT0 + w] if w >= 0 else -1, hres[HR_OUTCOME],
+                 hres[HR_POINTS], st[S_SEAT0 + hres[HR_KNOCKER]] if hres[HR_KNOCKER] >= 0 else -1)
     return n_log
+
+
+@njit(cache=True)
+def start_ledger(ledger, rules):
+    for j in range(_LG_SIZE):
+        ledger[j] = 0
+    for k in range(L.N_HOLLY):
+        ledger[_LG_HW_OPEN + k] = 1
+        ledger[_LG_HW_WINNER + k] = -1
+    ledger[_LG_MATCH_NO] = 1
+
+
+@njit(cache=True)
+def view_score(ledger, side, rules):
+    """The score a player is shown for a side: its points toward the target (G-V-HOLLY: in the
+    first game still open; G-V-MATCH: in the match being played)."""
+    if rules[R.R_HOLLY] != 0:
+        for k in range(L.N_HOLLY):
+            if ledger[_LG_HW_OPEN + k] != 0:
+                return ledger[_LG_HW_POINTS + 2 * k + side]
+    return ledger[_LG_POINTS + side]
+
+
+@njit(cache=True)
+def hollywood_enter(ledger, side, points, boxes, hand_no, rules):
+    """G-V-HOLLY: a hand score goes into game k (1..3) if that game is still open and the side had
+    already won at least k-1 hands of the set; a game closes when a side reaches the target.
+    Returns the bit mask of the games entered."""
+    target = rules[R.R_TARGET]
+    prior = ledger[_LG_WON + side] - 1  # hands won before this one
+    entered = 0
+    for k in range(L.N_HOLLY):
+        if ledger[_LG_HW_OPEN + k] == 0 or prior < k:
+            continue
+        entered |= 1 << k
+        at = 2 * k + side
+        ledger[_LG_HW_POINTS + at] += points
+        ledger[_LG_HW_BOXES + at] += boxes
+        ledger[_LG_HW_WON + at] += 1
+        if ledger[_LG_HW_POINTS + at] >= target:
+            ledger[_LG_HW_OPEN + k] = 0
+            ledger[_LG_HW_WINNER + k] = side
+            ledger[_LG_HW_CLOSED + k] = hand_no
+    return entered
+
+
+@njit(cache=True)
+def settle_match(ledger):
+    """G-V-MATCH: at the end of a match, 25 match points per hand won, 100 for winning the match,
+    100 more when the opponent won no hand in it; the game score and hand counts start again."""
+    w = 0 if ledger[_LG_POINTS] >= ledger[_LG_POINTS + 1] else 1
+    for s in range(2):
+        ledger[_LG_MP + s] += R.MATCH_HAND_POINTS * ledger[_LG_MATCH_HANDS + s]
+    ledger[_LG_MP + w] += R.MATCH_WIN_POINTS
+    if ledger[_LG_MATCH_HANDS + 1 - w] == 0:
+        ledger[_LG_MP + w] += R.MATCH_SHUTOUT_POINTS
+        ledger[_LG_MATCH_SHUTOUTS] += 1
+    ledger[_LG_MATCHES_WON + w] += 1
+    for s in range(2):
+        ledger[_LG_POINTS + s] = 0
+        ledger[_LG_MATCH_HANDS + s] = 0
+    ledger[_LG_MATCH_NO] += 1
+
+
+@njit(cache=True)
+def record_hand(ledger, side, points, boxes, hand_no, rules):
+    """Enter a won hand (side -1: nobody scored) and say whether the game is over: G-GAME-1 (a
+    side reaches the target), G-V-HOLLY (all three games are over) or G-V-MATCH (match points
+    reach the match target at the end of a match). Returns (over, Hollywood games entered)."""
+    entered = 0
+    if side >= 0:
+        ledger[_LG_POINTS + side] += points
+        ledger[_LG_WON + side] += 1
+        ledger[_LG_BOXES + side] += boxes
+        if rules[R.R_HOLLY] != 0:
+            entered = hollywood_enter(ledger, side, points, boxes, hand_no, rules)
+        if rules[R.R_MATCH] > 0:
+            ledger[_LG_MATCH_HANDS + side] += 1
+    for s in range(rules[R.R_SIDES]):
+        ledger[_LG_AFTER + s] = ledger[_LG_POINTS + s]  # (a finished match resets the points)
+    if rules[R.R_HOLLY] != 0:
+        for k in range(L.N_HOLLY):
+            if ledger[_LG_HW_OPEN + k] != 0:
+                return False, entered
+        return True, entered
+    target = rules[R.R_TARGET]
+    reached = False
+    for s in range(rules[R.R_SIDES]):
+        if ledger[_LG_POINTS + s] >= target:
+            reached = True
+    if rules[R.R_MATCH] > 0 and reached:
+        settle_match(ledger)
+        goal = rules[R.R_MATCH]
+        mp0 = ledger[_LG_MP]
+        mp1 = ledger[_LG_MP + 1]
+        return (mp0 >= goal or mp1 >= goal) and mp0 != mp1, entered
+    return reached, entered
+
+
+@njit(cache=True)
+def game_winner(ledger, rules):
+    """The side that won a finished game: the one at the target with the most points (G-GAME-1);
+    G-V-MATCH: the most match points."""
+    if rules[R.R_MATCH] > 0:
+        return 0 if ledger[_LG_MP] > ledger[_LG_MP + 1] else 1
+    best = -1
+    for s in range(rules[R.R_SIDES]):
+        if ledger[_LG_POINTS + s] >= rules[R.R_TARGET] and (best < 0 or ledger[_LG_POINTS + s] > ledger[_LG_POINTS + best]):
+            best = s
+    return best
+
+
+@njit(cache=True)
+def write_hand_row(row, st, hres, ledger, rules, table, deal_side, deal_points):
+    """One row of the per-hand table (layout H_*; optional blocks where the rules put them)."""
+    s0 = st[S_SEAT0]
+    s1 = st[S_SEAT1]
+    row[L.H_HAND] = st[S_HAND]
+    row[L.H_DEALER] = st[S_DEALER_SEAT]
+    k = hres[HR_KNOCKER]
+    row[L.H_KNOCKER] = -1 if k < 0 else (s0 if k == 0 else s1)
+    row[L.H_OUTCOME] = hres[HR_OUTCOME]
+    w = hres[HR_WINNER]
+    row[L.H_WINNER] = -1 if w < 0 else (s0 if w == 0 else s1)
+    row[L.H_POINTS] = hres[HR_POINTS]
+    row[L.H_TURNS] = hres[HR_TURNS]
+    u = hres[HR_UPCARD]
+    row[L.H_UPCARD_TAKER] = -1 if u < 0 else (s0 if u == 0 else s1)
+    row[L.H_LAID_N] = popcount(hres[HR_LAID])
+    row[L.H_LAID_PTS] = value_of_mask(hres[HR_LAID], st[S_MV])
+    row[L.H_STOCK] = hres[HR_STOCK]
+    row[L.H_SEAT] = s0
+    row[L.H_SEAT + 1] = s1
+    row[L.H_DW] = hres[HR_DW0]
+    row[L.H_DW + 1] = hres[HR_DW1]
+    for s in range(rules[R.R_SIDES]):
+        row[L.H_SCORES + s] = ledger[_LG_AFTER + s]
+    at = rules[R.R_H_OKLA]
+    if at > 0:
+        row[at + L.HO_KNOCK_CARD] = st[S_KCARD]
+        row[at + L.HO_LIMIT] = st[S_LIMIT]
+        row[at + L.HO_STAKE] = st[S_STAKE]
+        row[at + L.HO_BOXES] = hres[HR_BOXES]
+    at = rules[R.R_H_HOLLY]
+    if at > 0:
+        row[at + L.HH_ENTERED] = hres[HR_ENTERED]
+        for j in range(2 * L.N_HOLLY):
+            row[at + L.HH_SCORES + j] = ledger[_LG_HW_POINTS + j]
+    at = rules[R.R_H_MATCH]
+    if at > 0:
+        row[at + L.HM_MATCH] = hres[HR_MATCH]
+        for s in range(2):
+            row[at + L.HM_POINTS + s] = ledger[_LG_MP + s]
+    at = rules[R.R_H_TEAM]
+    if at > 0:
+        row[at + L.HT_TABLE] = table
+        row[at + L.HT_DEAL_WINNER] = deal_side
+        row[at + L.HT_DEAL_POINTS] = deal_points
+
+
+@njit(cache=True)
+def log_scores(log, n_log, hand_no, side, points, ledger, entered, rules):
+    """The ledger after a hand (a deal in team play), for the transcript: in team play the deal's
+    scoring team and points; per side points and hands won (the entered Hollywood games in c);
+    G-V-HOLLY: each game's two scores; G-V-MATCH: the match points."""
+    if rules[R.R_TEAMS] != 0:
+        n_log = _log(log, n_log, EV_LEDGER, hand_no, side, points, ledger[_LG_SWEEPS], ledger[_LG_SWEEPS + 1])
+    for s in range(rules[R.R_SIDES]):
+        n_log = _log(log, n_log, EV_SCORE, hand_no, s, ledger[_LG_POINTS + s], ledger[_LG_WON + s], entered)
+    if rules[R.R_HOLLY] != 0:
+        for k in range(L.N_HOLLY):
+            n_log = _log(log, n_log, EV_LEDGER, hand_no, k, ledger[_LG_HW_POINTS + 2 * k],
+                         ledger[_LG_HW_POINTS + 2 * k + 1], ledger[_LG_HW_OPEN + k])
+    if rules[R.R_MATCH] > 0:
+        n_log = _log(log, n_log, EV_LEDGER, hand_no, ledger[_LG_MATCH_NO], ledger[_LG_MP], ledger[_LG_MP + 1],
+                     ledger[_LG_MATCH_SHUTOUTS])
+    return n_log
+
+
+@njit(cache=True)
+def column_final(points, boxes, n_sides, winner, rules, final):
+    """G-GAME-1..3 for one score column: each side's points plus its boxes; the winner adds the
+    game bonus — the shutout bonus, or twice its whole score, when every other side scored
+    nothing. Fills ``final``; returns (shutout, margin: the sum of the winner's lead over each
+    other side)."""
+    box = rules[R.R_BOX]
+    shutout = winner >= 0
+    for s in range(n_sides):
+        final[s] = points[s] + box * boxes[s]
+        if s != winner and points[s] != 0:
+            shutout = False
+    if winner < 0:
+        return False, abs(final[0] - final[1])
+    fw = final[winner]
+    if shutout and rules[R.R_SHUTOUT_DOUBLE] != 0:
+        fw = 2 * (fw + rules[R.R_GAME_BONUS])
+    elif shutout:
+        fw += rules[R.R_SHUTOUT_BONUS]
+    else:
+        fw += rules[R.R_GAME_BONUS]
+    final[winner] = fw
+    margin = 0
+    for s in range(n_sides):
+        if s != winner:
+            margin += fw - final[s]
+    return shutout, margin
+
+
+@njit(cache=True)
+def game_result(ledger, capped, rules, out_game, tmp):
+    """The game's winner, final scores, shutout and margin (G-GAME-1..3; G-V-HOLLY: the three
+    games' finals added up, each game scored on its own column; G-V-MATCH: match points)."""
+    n_sides = rules[R.R_SIDES]
+    if rules[R.R_HOLLY] != 0:
+        for s in range(2):
+            out_game[L.G_FINAL + s] = 0
+        any_shutout = False
+        for k in range(L.N_HOLLY):
+            base = L.G_HOLLY + k * L.GH_WIDTH
+            w = ledger[_LG_HW_WINNER + k]
+            shutout, margin = column_final(ledger[_LG_HW_POINTS + 2 * k:_LG_HW_POINTS + 2 * k + 2],
+                                           ledger[_LG_HW_BOXES + 2 * k:_LG_HW_BOXES + 2 * k + 2], 2, w, rules, tmp)
+            out_game[base + L.GH_WINNER] = w
+            out_game[base + L.GH_SHUTOUT] = 1 if shutout else 0
+            out_game[base + L.GH_MARGIN] = margin
+            out_game[base + L.GH_CLOSED] = ledger[_LG_HW_CLOSED + k]
+            for s in range(2):
+                out_game[base + L.GH_POINTS + s] = ledger[_LG_HW_POINTS + 2 * k + s]
+                out_game[base + L.GH_BOXES + s] = ledger[_LG_HW_BOXES + 2 * k + s]
+                out_game[base + L.GH_FINAL + s] = tmp[s]
+                out_game[base + L.GH_WON + s] = ledger[_LG_HW_WON + 2 * k + s]
+                out_game[L.G_FINAL + s] += tmp[s]
+            any_shutout = any_shutout or shutout
+        f0 = out_game[L.G_FINAL]
+        f1 = out_game[L.G_FINAL + 1]
+        winner = -1 if capped or f0 == f1 else (0 if f0 > f1 else 1)
+        out_game[L.G_MARGIN] = abs(f0 - f1)
+        out_game[L.G_SHUTOUT] = 1 if any_shutout else 0
+        return winner
+    if rules[R.R_MATCH] > 0:
+        winner = -1 if capped else game_winner(ledger, rules)
+        for s in range(2):
+            out_game[L.G_FINAL + s] = ledger[_LG_MP + s]
+            out_game[L.G_MATCHES_WON + s] = ledger[_LG_MATCHES_WON + s]
+            out_game[L.G_MATCH_POINTS + s] = ledger[_LG_MP + s]
+        out_game[L.G_MATCHES] = ledger[_LG_MATCH_NO] - 1
+        out_game[L.G_MATCH_SHUTOUTS] = ledger[_LG_MATCH_SHUTOUTS]
+        if winner >= 0:
+            out_game[L.G_MARGIN] = ledger[_LG_MP + winner] - ledger[_LG_MP + 1 - winner]
+            out_game[L.G_SHUTOUT] = 1 if ledger[_LG_MP + 1 - winner] == 0 else 0
+        else:
+            out_game[L.G_MARGIN] = abs(ledger[_LG_MP] - ledger[_LG_MP + 1])
+        return winner
+    winner = -1 if capped else game_winner(ledger, rules)
+    shutout, margin = column_final(ledger[_LG_POINTS:_LG_POINTS + n_sides], ledger[_LG_BOXES:_LG_BOXES + n_sides],
+                                   n_sides, winner, rules, tmp)
+    for s in range(n_sides):
+        out_game[L.G_FINAL + s] = tmp[s]
+    out_game[L.G_SHUTOUT] = 1 if shutout else 0
+    out_game[L.G_MARGIN] = margin
+    return winner
+
+
+@njit(cache=True, inline="always")
+def side_of(seat, rules):
+    """Scores are kept per seat, or per team in team play (seat s plays for team s % 2)."""
+    return seat % 2 if rules[R.R_TEAMS] != 0 else seat
+
+
+@njit(cache=True)
+def seat_table(st, t, dealer, deal_no, ledger, rules):
+    """Who plays at table ``t`` of this deal (positions 0: the non-dealer's part, 1: the dealer's).
+    Two players: the non-dealer and the dealer. G-V-3P: the dealer sits out; the player after the
+    dealer plays the non-dealer's part. G-V-4P (and teams of three or four): ``dealer`` is the
+    dealing team; team-0 player t meets team-1 player (t + deal - 1) mod tables, so opponents
+    rotate every deal and partners never meet; the dealing team's player deals at each table."""
+    players = rules[R.R_PLAYERS]
+    third = -1
+    if players == 2:
+        s0 = 1 - dealer
+        s1 = dealer
+        dseat = dealer
+    elif players == 3:
+        s0 = (dealer + 1) % 3
+        s1 = (dealer + 2) % 3
+        dseat = dealer
+        third = view_score(ledger, dealer, rules)
+    else:
+        a = 2 * t
+        b = 2 * ((t + deal_no - 1) % rules[R.R_TABLES]) + 1
+        s0 = b if dealer == 0 else a
+        s1 = a if dealer == 0 else b
+        dseat = s1
+    st[S_SEAT0] = s0
+    st[S_SEAT1] = s1
+    st[S_DPOS] = 1
+    st[S_DEALER_SEAT] = dseat
+    st[S_SC0] = view_score(ledger, side_of(s0, rules), rules)
+    st[S_SC1] = view_score(ledger, side_of(s1, rules), rules)
+    st[S_THIRD] = third
+
+
+@njit(cache=True)
+def deal_result(tres, tst, n_tables, ledger, rules):
+    """(side that scores, points, boxes) of a deal. One table: its winner. G-V-4P: if one team
+    wins every table it scores all their points; otherwise the team with the larger total scores
+    the difference (equal totals: nobody). G-V-TED: ``sweep_bonus`` more when a team wins at
+    every table. The scoring team's boxes are those of the tables it won."""
+    if rules[R.R_TEAMS] == 0:
+        w = tres[0, HR_WINNER]
+        if w < 0:
+            return -1, 0, 0
+        return tst[0, S_SEAT0 + w], tres[0, HR_POINTS], tres[0, HR_BOXES]
+    p0 = 0
+    p1 = 0
+    won0 = 0
+    won1 = 0
+    b0 = 0
+    b1 = 0
+    for t in range(n_tables):
+        w = tres[t, HR_WINNER]
+        if w < 0:
+            continue
+        if tst[t, S_SEAT0 + w] % 2 == 0:
+            p0 += tres[t, HR_POINTS]
+            won0 += 1
+            b0 += tres[t, HR_BOXES]
+        else:
+            p1 += tres[t, HR_POINTS]
+            won1 += 1
+            b1 += tres[t, HR_BOXES]
+    if p0 == p1:
+        return -1, 0, 0
+    side = 0 if p0 > p1 else 1
+    points = abs(p0 - p1)
+    if (won0 if side == 0 else won1) == n_tables:
+        points += rules[R.R_SWEEP]
+        ledger[_LG_SWEEPS + side] += 1
+    return side, points, (b0 if side == 0 else b1)
+
+
+@njit(cache=True)
+def next_dealer(dealer, tres, tst, side, rules):
+    """G-DEAL-1: two players — the loser deals (options: the winner, alternate); G-V-3P: the loser
+    of the hand deals, so the next hand is between the previous dealer and the winner; team play:
+    the team that did not score deals. After a void hand or a 0-0 deal the same dealer deals."""
+    if side < 0:
+        return dealer
+    players = rules[R.R_PLAYERS]
+    if players == 3:
+        w = tres[0, HR_WINNER]
+        return tst[0, S_SEAT0 + 1 - w]
+    if players >= 4:
+        return 1 - side
+    nd_rule = rules[R.R_NEXT_DEALER]
+    if nd_rule == R.DEALER_LOSER:
+        return 1 - side
+    if nd_rule == R.DEALER_ALTERNATE:
+        return 1 - dealer
+    return side
+
 
 @njit(cache=True)
 def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, log):
@@ -523,7 +934,8 @@ def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, lo
     rng = borrow(rng_owner)
     seed_state(rng, seed, game)
     deck = w[_W_DECK:_W_DECK + 52]
-    hands = w[_W_HANDS:_W_HANDS + 2 * MAX_HAND].reshape((2, MAX_HAND))
+    deck2 = w[_W_DECK2:_W_DECK2 + 52]
+    hands = w[_W_HANDS:_W_HANDS + 2 * L.MAX_HAND].reshape((2, L.MAX_HAND))
     hand_n = w[_W_HAND_N:_W_HAND_N + 2]
     masks = w[_W_MASKS:_W_MASKS + 2]
     pile = w[_W_PILE:_W_PILE + 52]
@@ -532,13 +944,14 @@ def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, lo
     passed = w[_W_PASSED:_W_PASSED + 2]
     my_turns = w[_W_MY_TURNS:_W_MY_TURNS + 2]
     st = w[_W_ST:_W_ST + S_SIZE]
-    view = w[_W_VIEW:_W_VIEW + VIEW_SIZE]
-    opts = w[_W_OPTS:_W_OPTS + MAX_OPTIONS * OPT_W].reshape((MAX_OPTIONS, OPT_W))
+    view = w[_W_VIEW:_W_VIEW + L.VIEW_SIZE]
+    opts = w[_W_OPTS:_W_OPTS + L.MAX_OPTIONS * L.OPT_W].reshape((L.MAX_OPTIONS, L.OPT_W))
     ends = w[_W_ENDS:_W_ENDS + SCRATCH_ENDS * 14].reshape((SCRATCH_ENDS, 14))
     idx = w[_W_IDX:_W_IDX + SCRATCH_ENDS]
     hres = w[_W_HRES:_W_HRES + HR_SIZE]
-    scores = w[_W_SCORES:_W_SCORES + 2]
-    won = w[_W_WON:_W_WON + 2]
+    tres = w[_W_TRES:_W_TRES + L.MAX_TABLES * HR_SIZE].reshape((L.MAX_TABLES, HR_SIZE))
+    tst = w[_W_TST:_W_TST + L.MAX_TABLES * S_SIZE].reshape((L.MAX_TABLES, S_SIZE))
+    ledger = w[_W_LEDGER:_W_LEDGER + _LG_SIZE]
     counts = w[_W_COUNTS:_W_COUNTS + 6]
     scratch = w[_W_SCRATCH:_W_SCRATCH + SCRATCH_SIZE]
     rules = borrow(rules)
@@ -548,102 +961,86 @@ def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, lo
     log_owner = log
     log = borrow(log_owner)
     n_log = 0
-    dealer = rand_below(rng, 2)  # G-DEAL-1 Decision: the first dealer is a uniform draw
-    out_game[G_FIRST_DEALER] = dealer
-    target = rules[R_TARGET]
-    hand_no = 0
+    # G-DEAL-1 Decision: the first dealer (G-V-3P: of three; team play: the dealing team) is a
+    # uniform draw.
+    dealer = rand_below(rng, 3 if rules[R.R_PLAYERS] == 3 else 2)
+    out_game[L.G_FIRST_DEALER] = dealer
+    start_ledger(ledger, rules)
+    n_tables = rules[R.R_TABLES]
+    deal_no = 0
+    hands_played = 0
     turns = 0
-    winner = -1
     game_capped = False
     dealer_won = 0
+    doubled = 0
     while True:
-        hand_no += 1
-        n_log = play_hand(hand_no, dealer, scores, rules, sids, params, rng, deck, hands, hand_n, masks, pile,
-                          took, discs, passed, my_turns, st, view, opts, ends, idx, hres, scratch, log, n_log)
-        outcome = hres[HR_OUTCOME]
-        counts[outcome] += 1
-        turns += hres[HR_TURNS]
-        w = hres[HR_WINNER]
-        if w >= 0:
-            scores[w] += hres[HR_POINTS]
-            won[w] += 1
-            if w == dealer:
-                dealer_won += 1
-        for p in range(2):
-            n_log = _log(log, n_log, EV_SCORE, hand_no, p, scores[p], won[p], 0)
-        if hand_no <= hand_cap:
-            row = hands_out[hand_no - 1]
-            row[H_HAND] = hand_no
-            row[H_DEALER] = dealer
-            row[H_KNOCKER] = hres[HR_KNOCKER]
-            row[H_OUTCOME] = outcome
-            row[H_WINNER] = w
-            row[H_POINTS] = hres[HR_POINTS]
-            row[H_TURNS] = hres[HR_TURNS]
-            row[H_UPCARD_TAKER] = hres[HR_UPCARD]
-            row[H_LAID_N] = popcount(hres[HR_LAID])
-            row[H_LAID_PTS] = value_of_mask(hres[HR_LAID])
-            row[H_STOCK] = hres[HR_STOCK]
-            for p in range(2):
-                row[H_DW + p] = hres[HR_DW0 + p]
-                row[H_SCORES + p] = scores[p]
-        if scores[0] >= target or scores[1] >= target:
-            winner = 0 if scores[0] >= target else 1
+        deal_no += 1
+        for t in range(n_tables):
+            st[S_HAND] = deal_no
+            seat_table(st, t, dealer, deal_no, ledger, rules)
+            n_log = play_hand(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile, took, discs,
+                              passed, my_turns, st, view, opts, ends, idx, hres, scratch, log, n_log)
+            hands_played += 1
+            counts[hres[HR_OUTCOME]] += 1
+            turns += hres[HR_TURNS]
+            if st[S_STAKE] > 1:
+                doubled += 1
+            wpos = hres[HR_WINNER]
+            if wpos >= 0:
+                wseat = st[S_SEAT0 + wpos]
+                ledger[_LG_SEAT_POINTS + wseat] += hres[HR_POINTS]
+                ledger[_LG_SEAT_WON + wseat] += 1
+                if wpos == st[S_DPOS]:
+                    dealer_won += 1
+            for j in range(HR_SIZE):
+                tres[t, j] = hres[j]
+            for j in range(S_SIZE):
+                tst[t, j] = st[j]
+        side, points, boxes = deal_result(tres, tst, n_tables, ledger, rules)
+        match_no = ledger[_LG_MATCH_NO]
+        over, entered = record_hand(ledger, side, points, boxes, deal_no, rules)
+        n_log = log_scores(log, n_log, deal_no, side, points, ledger, entered, rules)
+        for t in range(n_tables):
+            row = (deal_no - 1) * n_tables + t
+            if row < hand_cap:
+                tres[t, HR_MATCH] = match_no
+                tres[t, HR_ENTERED] = entered
+                write_hand_row(hands_out[row], tst[t], tres[t], ledger, rules, t, side, points)
+        if over:
             break
-        if hand_no >= HAND_CAP:
+        if deal_no >= L.HAND_CAP:
             game_capped = True
             break
-        # G-DEAL-1: who deals next; a void (wall, cap) or a 0-0 tie: the same dealer again
-        if w >= 0:
-            nd_rule = rules[R_NEXT_DEALER]
-            if nd_rule == DEALER_LOSER:
-                dealer = 1 - w
-            elif nd_rule == DEALER_ALTERNATE:
-                dealer = 1 - dealer
-            else:
-                dealer = w
-    # G-GAME-1..3: bonuses and the margin
-    final0 = scores[0] + rules[R_BOX] * won[0]
-    final1 = scores[1] + rules[R_BOX] * won[1]
-    shutout = False
-    if winner >= 0:
-        loser = 1 - winner
-        shutout = scores[loser] == 0
-        fw = scores[winner] + rules[R_BOX] * won[winner]
-        if shutout and rules[R_SHUTOUT_DOUBLE] != 0:
-            fw = 2 * (fw + rules[R_GAME_BONUS])
-        elif shutout:
-            fw += rules[R_SHUTOUT_BONUS]
-        else:
-            fw += rules[R_GAME_BONUS]
-        if winner == 0:
-            final0 = fw
-        else:
-            final1 = fw
-    out_game[G_WINNER] = winner + keep_alive(work) + keep_alive(rng_owner) + keep_alive(log_owner)
-    out_game[G_HANDS] = hand_no
-    out_game[G_SCORED] = won[0] + won[1]
-    out_game[G_KNOCKS] = counts[O_KNOCK]
-    out_game[G_GINS] = counts[O_GIN]
-    out_game[G_UNDERCUTS] = counts[O_UNDERCUT]
-    out_game[G_WALLS] = counts[O_WALL]
-    out_game[G_TIES] = counts[O_TIE]
-    out_game[G_CAPPED_HANDS] = counts[O_CAPPED]
-    out_game[G_CAPPED] = 1 if game_capped else 0
-    out_game[G_TURNS] = turns
-    out_game[G_DEALER_WON] = dealer_won
-    out_game[G_SHUTOUT] = 1 if shutout else 0
-    out_game[G_SCORES] = scores[0]
-    out_game[G_SCORES + 1] = scores[1]
-    out_game[G_WON] = won[0]
-    out_game[G_WON + 1] = won[1]
-    out_game[G_FINAL] = final0
-    out_game[G_FINAL + 1] = final1
-    if winner >= 0:
-        out_game[G_MARGIN] = (final0 - final1) if winner == 0 else (final1 - final0)
-    else:
-        out_game[G_MARGIN] = abs(final0 - final1)
+        dealer = next_dealer(dealer, tres, tst, side, rules)
+    winner = game_result(ledger, game_capped, rules, out_game, scratch[:L.MAX_SIDES])
+    out_game[L.G_WINNER] = winner + keep_alive(work) + keep_alive(rng_owner) + keep_alive(log_owner)
+    out_game[L.G_HANDS] = hands_played
+    out_game[L.G_DEALS] = deal_no
+    scored = 0
+    for p in range(rules[R.R_PLAYERS]):
+        scored += ledger[_LG_SEAT_WON + p]
+    out_game[L.G_SCORED] = scored
+    out_game[L.G_KNOCKS] = counts[L.O_KNOCK]
+    out_game[L.G_GINS] = counts[L.O_GIN]
+    out_game[L.G_UNDERCUTS] = counts[L.O_UNDERCUT]
+    out_game[L.G_WALLS] = counts[L.O_WALL]
+    out_game[L.G_TIES] = counts[L.O_TIE]
+    out_game[L.G_CAPPED_HANDS] = counts[L.O_CAPPED]
+    out_game[L.G_CAPPED] = 1 if game_capped else 0
+    out_game[L.G_TURNS] = turns
+    out_game[L.G_DEALER_WON] = dealer_won
+    out_game[L.G_DOUBLED] = doubled
+    for p in range(rules[R.R_PLAYERS]):
+        out_game[L.G_SCORES + p] = ledger[_LG_SEAT_POINTS + p]
+        out_game[L.G_WON + p] = ledger[_LG_SEAT_WON + p]
+    for s in range(rules[R.R_SIDES]):
+        out_game[L.G_SIDE_POINTS + s] = ledger[_LG_POINTS + s]
+        out_game[L.G_SIDE_WON + s] = ledger[_LG_WON + s]
+        out_game[L.G_BOXES + s] = ledger[_LG_BOXES + s]
+    out_game[L.G_SWEEPS] = ledger[_LG_SWEEPS]
+    out_game[L.G_SWEEPS + 1] = ledger[_LG_SWEEPS + 1]
     return n_log
+
 
 @njit(cache=True, parallel=True)
 def play_batch(seed, first_game, count, rules, sids, params, out_games, out_hands, hand_cap):
@@ -662,7 +1059,7 @@ def play_batch(seed, first_game, count, rules, sids, params, out_games, out_hand
             play_game(first_game + i, seed, rules, sids, params, out_games[i], rows, hand_cap, empty_log)
 
 
-_ENGINE_FUNCTIONS = ("ask", "discard_phase", "play_hand", "play_game", "play_batch")
+_ENGINE_FUNCTIONS = ("ask", "discard_phase", "first_turn", "play_hand", "play_game", "play_batch")
 
 
 def make_engine(custom_decide):

@@ -6,8 +6,11 @@ Options offered to a policy are rows ``[a, b, c, d]`` of one table (unused colum
   decline / draw from the stock / pass, row 1 ``[1, card, dw11, after]`` = take that discard-pile
   card (``dw11``: deadwood of the 11 cards with it; ``after``: the lowest deadwood after a legal
   discard, i.e. not that card unless the rules allow re-discarding it).
-* ``K_DISCARD``: one row ``[card, deadwood after discarding it]`` per legal discard, by card id.
-* ``K_KNOCK`` (G-KNOCK-1): ``[0, dw]`` play on, ``[1, dw]`` knock (gin when dw is 0).
+* ``K_DISCARD``: one row ``[card, deadwood after discarding it]`` per legal discard, by card id
+  (also the first discard of the 11-card deal, G-V-DEAL11, with ``view[V_FIRST]`` 1).
+* ``K_KNOCK`` (G-KNOCK-1): ``[0, dw]`` play on, ``[1, dw]`` knock (gin when dw is 0). Offered
+  only when dw is within this hand's limit ``view[V_LIMIT]`` (G-V-OKLA: the knock card's value;
+  G-V-STRAIGHT: 0, gin only).
 
 A decision with a single legal option is not asked (both engines skip it the same way).
 """
@@ -15,24 +18,28 @@ A decision with a single legal option is not asked (both engines skip it the sam
 MAX_HAND = 12
 OPT_W = 4
 MAX_OPTIONS = 12
+MAX_SEATS = 8  # teams of four (G-V-TED)
+MAX_TABLES = 4
+MAX_SIDES = 3  # seats of the three-player game (G-V-3P), else two (seats or teams)
+N_HOLLY = 3  # G-V-HOLLY
 
 TURN_CAP = 400  # discards per hand before the hand is stopped (scored as void, counted)
-HAND_CAP = 5000  # hands per game before the game is stopped (counted)
+HAND_CAP = 5000  # hands (deals) per game before the game is stopped (counted)
 
 K_UPCARD, K_DRAW, K_DISCARD, K_KNOCK, K_LAST = range(5)
 DECISION_NAMES = ("upcard", "draw", "discard", "knock", "last_chance")
 
 # The view a policy receives (int64). Masks are 52-bit card masks (bit = face id).
 V_SEAT = 0  # the deciding player's seat
-V_DEALER = 1
+V_DEALER = 1  # the seat that dealt (G-V-3P: the dealer sits out)
 V_HAND = 2  # hand number in the game, from 1
 V_TURN = 3  # discards already made this hand (both players)
 V_MY_TURNS = 4  # discards this player already made this hand
 V_STOCK = 5  # cards left in the stock
 V_TOP = 6  # top card of the discard pile (-1 if none)
 V_DW = 7  # the player's deadwood: 10 cards before a draw, best after-discard at discard/knock
-V_LIMIT = 8  # knock limit (G-KNOCK-1)
-V_MY_SCORE = 9
+V_LIMIT = 8  # this hand's knock limit (G-KNOCK-1; G-V-OKLA: set by the knock card; 0: gin only)
+V_MY_SCORE = 9  # own score toward the target (team score in team play; G-V-HOLLY: the first open game)
 V_OPP_SCORE = 10
 V_TARGET = 11  # game target (G-GAME-1)
 V_MASK = 12  # the player's own hand
@@ -41,26 +48,57 @@ V_OPP_DISCARDS = 14  # cards the opponent discarded this hand
 V_PILE = 15  # cards in the discard pile
 V_TAKEN = 16  # card taken from the discard pile this turn (-1: none)
 V_TAKE_MUST_KNOCK = 17  # taking the top card obliges a knock this turn (G-TURN-3, G-WALL-2)
-V_FIRST = 18  # 1 during the first-turn upcard protocol (G-FIRST-1)
+V_FIRST = 18  # 1 during the first turn (G-FIRST-1 upcard protocol, G-V-DEAL11 first discard)
 V_OPP_PASSED = 19  # discard-pile cards the opponent declined (upcard or top cards left lying)
-VIEW_SIZE = 24
+V_STAKE = 20  # the hand's score multiplier (G-V-OKLA: 2 with a spade knock card, else 1)
+V_KNOCK_CARD = 21  # G-V-OKLA: the knock card (-1 when not Oklahoma)
+V_THIRD_SCORE = 22  # G-V-3P: the score of the player sitting out (-1 otherwise)
+V_PLAYERS = 23  # players in the game
+VIEW_SIZE = 32
 
 # Hand outcomes.
 O_KNOCK, O_GIN, O_UNDERCUT, O_WALL, O_TIE, O_CAPPED = range(6)
 OUTCOMES = ("knock", "gin", "undercut", "wall", "tie", "capped")
 
-# Per-game result columns (int64).
+# Per-game result columns (int64). Per-seat blocks hold MAX_SEATS slots; per-side blocks
+# MAX_SIDES (a side is a seat with two or three players, a team in team play).
 (G_WINNER, G_HANDS, G_SCORED, G_FIRST_DEALER, G_KNOCKS, G_GINS, G_UNDERCUTS, G_WALLS, G_TIES,
- G_CAPPED_HANDS, G_CAPPED, G_TURNS, G_SHUTOUT, G_MARGIN) = range(14)
-G_SCORES = 14  # points without bonuses, one per seat
-G_WON = 16  # hands won, one per seat
-G_FINAL = 18  # final score with game bonus, shutout and boxes, one per seat
-G_DEALER_WON = 20  # hands won by that hand's dealer
-G_WIDTH = 21
+ G_CAPPED_HANDS, G_CAPPED, G_TURNS, G_SHUTOUT, G_MARGIN, G_DEALER_WON, G_DOUBLED, G_DEALS) = range(17)
+G_SCORES = 17  # points from hands won, without bonuses, per seat
+G_WON = G_SCORES + MAX_SEATS  # hands won, per seat
+G_SIDE_POINTS = G_WON + MAX_SEATS  # points toward the target, per side
+G_SIDE_WON = G_SIDE_POINTS + MAX_SIDES  # hands (deals) won, per side
+G_BOXES = G_SIDE_WON + MAX_SIDES  # boxes, per side (hands won plus G-V-OKLA extra boxes)
+G_FINAL = G_BOXES + MAX_SIDES  # final score with game bonus, shutout and boxes, per side
+G_SWEEPS = G_FINAL + MAX_SIDES  # G-V-TED: deals a team won at every table, per team
+# G-V-HOLLY, per game k: winner, shutout, margin, hand that closed it, then per side points,
+# boxes, final, hands entered.
+G_HOLLY = G_SWEEPS + 2
+(GH_WINNER, GH_SHUTOUT, GH_MARGIN, GH_CLOSED) = range(4)
+GH_POINTS, GH_BOXES, GH_FINAL, GH_WON = 4, 6, 8, 10
+GH_WIDTH = 12
+# G-V-MATCH: matches played, shutout matches, per side matches won and match points.
+G_MATCHES = G_HOLLY + N_HOLLY * GH_WIDTH
+G_MATCH_SHUTOUTS = G_MATCHES + 1
+G_MATCHES_WON = G_MATCHES + 2
+G_MATCH_POINTS = G_MATCHES + 4
+G_WIDTH = G_MATCHES + 6
 
-# Per-hand result columns (int32).
+# Per-hand result columns (int32). The core block; the table's two players are positions 0 (the
+# non-dealer's part: first to play) and 1 (the dealer's part).
 (H_HAND, H_DEALER, H_KNOCKER, H_OUTCOME, H_WINNER, H_POINTS, H_TURNS, H_UPCARD_TAKER,
  H_LAID_N, H_LAID_PTS, H_STOCK) = range(11)
-H_DW = 11  # final deadwood of each seat (the defender's after lay-offs)
-H_SCORES = 13  # running totals after the hand
-H_WIDTH = 15
+H_SEAT = 11  # seat at position 0 and 1
+H_DW = 13  # final deadwood at position 0 and 1 (the defender's after lay-offs)
+H_SCORES = 15  # running points toward the target after the hand, per side
+H_CORE = H_SCORES + MAX_SIDES
+# Optional blocks, placed after the core when the rules need them (rules.hand_sections):
+HO_KNOCK_CARD, HO_LIMIT, HO_STAKE, HO_BOXES = range(4)  # G-V-OKLA
+HO_WIDTH = 4
+HH_ENTERED = 0  # G-V-HOLLY: bit k-1 set when the hand's score went into game k
+HH_SCORES = 1  # running points of game k, side s at 1 + 2k + s
+HH_WIDTH = 1 + 2 * N_HOLLY
+HM_MATCH, HM_POINTS = 0, 1  # G-V-MATCH: match number, running match points per side
+HM_WIDTH = 3
+HT_TABLE, HT_DEAL_WINNER, HT_DEAL_POINTS = range(3)  # team play: table, the deal's scoring team and points
+HT_WIDTH = 3

@@ -34,35 +34,70 @@ N_LANE = 1 << 13
 # For 4 cards: none, all four, then the 3-sets without spades/hearts/diamonds/clubs.
 _FOUR_OPTIONS = (0, 15, 14, 13, 11, 7)
 
+# ----- meld variants: how runs wrap and what cards are worth -------------------------------------
+# A *meld variant* ``mv`` is a row of the lane tables: the run rule (ace low only, G-MELD-3, or
+# round the corner, G-V-TED) and the card values (G-CARD-1; the unmelded ace 15 of G-V-TED; the
+# Mahjong values of G-V-MJ with 10-K worth 10 or 5). Every solver below takes ``mv``; 0 is the
+# standard game.
+VALUE_SCHEMES = {
+    "standard": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10),  # G-CARD-1
+    "ace15": (15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10),  # G-V-TED: an unmelded ace counts 15
+    "mahjong": (15, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10),  # G-V-MJ (10-K: 10, the Decision)
+    "mahjong5": (15, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5),  # G-V-MJ with mj_face=5
+}
+# (corner runs?, value scheme) of each meld variant, in table-row order.
+MELD_VARIANTS = (
+    (False, "standard"),
+    (False, "ace15"),
+    (True, "standard"),
+    (True, "ace15"),
+    (False, "mahjong"),
+    (False, "mahjong5"),
+)
+N_MV = len(MELD_VARIANTS)
 
-def card_value(card: int) -> int:
-    """G-CARD-1: ace 1, 2..10 face value, J/Q/K 10."""
-    return min(card % 13 + 1, 10)
+
+def meld_variant(corner: bool, scheme: str) -> int:
+    """The table row of a run rule and value scheme."""
+    return MELD_VARIANTS.index((bool(corner), scheme))
 
 
-VALUES = np.array([card_value(c) for c in range(52)], dtype=np.int64)
+def card_value(card: int, mv: int = 0) -> int:
+    """G-CARD-1 (ace 1, 2..10 face value, J/Q/K 10), or the values of meld variant ``mv``."""
+    return VALUE_SCHEMES[MELD_VARIANTS[mv][1]][card % 13]
 
 
-def _lane_tables() -> tuple[np.ndarray, np.ndarray]:
+def _rot(x: np.ndarray, k: int) -> np.ndarray:
+    """13-bit rotation towards lower ranks by ``k`` (rank r+k moves to r; k may be negative)."""
+    k %= 13
+    return ((x >> k) | (x << (13 - k))) & LANE
+
+
+def _lane_tables(corner: bool, values) -> tuple[np.ndarray, np.ndarray]:
+    """Runs-only deadwood and melded cards of every 13-bit lane. A card is melded exactly when it
+    sits in a maximal block of 3+ consecutive ranks (cyclically when runs turn the corner)."""
+    x = np.arange(N_LANE, dtype=np.int64)
+    if corner:
+        starts = x & _rot(x, 1) & _rot(x, 2)  # bit r: ranks r, r+1, r+2 (mod 13) all present
+        melded = starts | _rot(starts, -1) | _rot(starts, -2)
+    else:
+        starts = x & (x >> 1) & (x >> 2)
+        melded = (starts | starts << 1 | starts << 2) & LANE
     dw = np.zeros(N_LANE, dtype=np.int64)
-    melded = np.zeros(N_LANE, dtype=np.int64)
-    for lane in range(N_LANE):
-        r = 0
-        while r < 13:
-            if not lane >> r & 1:
-                r += 1
-                continue
-            start = r
-            while r < 13 and lane >> r & 1:
-                r += 1
-            if r - start >= 3:
-                melded[lane] |= ((1 << (r - start)) - 1) << start
-            else:
-                dw[lane] += sum(min(q + 1, 10) for q in range(start, r))
-    return dw, melded
+    for r in range(13):
+        dw += ((x & ~melded) >> r & 1) * values[r]
+    return dw.astype(np.int16), melded.astype(np.int16)
 
 
-LANE_DW, LANE_MELDED = _lane_tables()
+LANE_DW = np.zeros((N_MV, N_LANE), dtype=np.int16)
+LANE_MELDED = np.zeros((N_MV, N_LANE), dtype=np.int16)
+VALUES_MV = np.zeros((N_MV, 52), dtype=np.int64)  # VALUES_MV[mv, card]
+CORNER = np.zeros(N_MV, dtype=np.int64)
+for _mv, (_corner, _scheme) in enumerate(MELD_VARIANTS):
+    LANE_DW[_mv], LANE_MELDED[_mv] = _lane_tables(_corner, VALUE_SCHEMES[_scheme])
+    VALUES_MV[_mv] = [VALUE_SCHEMES[_scheme][c % 13] for c in range(52)]
+    CORNER[_mv] = _corner
+VALUES = VALUES_MV[0].copy()  # G-CARD-1, the standard values
 
 # SET_OPTS[suit_mask, k]: the k-th suit mask a rank holding ``suit_mask`` may give to a set.
 SET_OPTS = np.zeros((16, 6), dtype=np.int64)
@@ -100,18 +135,25 @@ def popcount(x):
     return (x * 0x0101010101010101 & -1) >> 56 & 0xFF
 
 
+@njit(cache=True, inline="always")
+def lane_dw(mv, lane):
+    return np.int64(LANE_DW[mv, lane])
+
+
 @njit(cache=True)
-def lanes_deadwood(mask):
+def lanes_deadwood(mask, mv=0):
     """Deadwood of ``mask`` with runs only: four table lookups."""
-    return (LANE_DW[mask & LANE] + LANE_DW[(mask >> 13) & LANE] + LANE_DW[(mask >> 26) & LANE]
-            + LANE_DW[(mask >> 39) & LANE])
+    return (lane_dw(mv, mask & LANE) + lane_dw(mv, (mask >> 13) & LANE) + lane_dw(mv, (mask >> 26) & LANE)
+            + lane_dw(mv, (mask >> 39) & LANE))
 
 
 @njit(cache=True)
-def lanes_melded(mask):
+def lanes_melded(mask, mv=0):
     """Cards of ``mask`` that maximal runs meld (sets ignored)."""
-    return (LANE_MELDED[mask & LANE] | LANE_MELDED[(mask >> 13) & LANE] << 13
-            | LANE_MELDED[(mask >> 26) & LANE] << 26 | LANE_MELDED[(mask >> 39) & LANE] << 39)
+    m = np.int64(0)
+    for s in range(4):
+        m |= np.int64(LANE_MELDED[mv, (mask >> (13 * s)) & LANE]) << (13 * s)
+    return m
 
 
 @njit(cache=True)
@@ -131,12 +173,12 @@ def suits_at(mask, r):
 
 
 @njit(cache=True)
-def best_arrangement(mask):
+def best_arrangement(mask, mv=0):
     """(minimum deadwood, bits of the cards laid in sets) of the first minimum arrangement in the
     documented tie-break order. Handles up to four ranks with 3+ cards (any hand of <= 15 cards)."""
     m3 = triple_ranks(mask)
     if m3 == 0:
-        return lanes_deadwood(mask), np.int64(0)
+        return lanes_deadwood(mask, mv), np.int64(0)
     r0 = r1 = r2 = r3 = 0
     s0 = s1 = s2 = s3 = 0
     k = 0
@@ -163,7 +205,7 @@ def best_arrangement(mask):
                 m2 = m1 | SUIT_BITS[r2, SET_OPTS[s2, i2]]
                 for i3 in range(SET_NOPTS[s3]):
                     sets = m2 | SUIT_BITS[r3, SET_OPTS[s3, i3]]
-                    dw = lanes_deadwood(mask & ~sets)
+                    dw = lanes_deadwood(mask & ~sets, mv)
                     if dw < best:
                         best = dw
                         best_sets = sets
@@ -175,7 +217,7 @@ SCRATCH_SIZE = 64 + COMBO_MAX * 5
 
 
 @njit(cache=True)
-def removal_deadwoods(mask, scratch):
+def removal_deadwoods(mask, scratch, mv=0):
     """``deadwood(mask)``, and ``scratch[c] = deadwood(mask minus card c)`` for every card c of
     ``mask`` — in one pass (``scratch`` holds >= SCRATCH_SIZE int64).
 
@@ -216,7 +258,7 @@ def removal_deadwoods(mask, scratch):
         rest = mask & ~scratch[base + 5 * j]
         tot = 0
         for s in range(4):
-            d = LANE_DW[(rest >> (13 * s)) & LANE]
+            d = lane_dw(mv, (rest >> (13 * s)) & LANE)
             scratch[base + 5 * j + 1 + s] = d
             tot += d
         if tot < full:
@@ -235,7 +277,7 @@ def removal_deadwoods(mask, scratch):
             row = base + 5 * j
             lane = ((mask & ~sets & ~low) >> (13 * s)) & LANE
             tot = (scratch[row + 1] + scratch[row + 2] + scratch[row + 3] + scratch[row + 4]
-                   - scratch[row + 1 + s] + LANE_DW[lane])
+                   - scratch[row + 1 + s] + lane_dw(mv, lane))
             if tot < best:
                 best = tot
         scratch[c] = best
@@ -243,75 +285,79 @@ def removal_deadwoods(mask, scratch):
 
 
 @njit(cache=True)
-def deadwood(mask):
+def deadwood(mask, mv=0):
     """G-MELD-4: the minimum deadwood count of the hand ``mask``."""
     m3 = triple_ranks(mask)
     if m3 == 0:
-        return lanes_deadwood(mask)
-    return best_arrangement(mask)[0]
+        return lanes_deadwood(mask, mv)
+    return best_arrangement(mask, mv)[0]
 
 
 @njit(cache=True)
-def melded_cards(mask, sets):
+def melded_cards(mask, sets, mv=0):
     """All melded cards of the arrangement whose sets are ``sets``."""
-    return sets | lanes_melded(mask & ~sets)
+    return sets | lanes_melded(mask & ~sets, mv)
 
 
 @njit(cache=True)
-def value_of_mask(mask):
+def value_of_mask(mask, mv=0):
     total = 0
     m = mask
     while m != 0:
         low = m & -m
         c = popcount(low - 1)
-        total += VALUES[c]
+        total += VALUES_MV[mv, c]
         m ^= low
     return total
 
 
 @njit(cache=True)
-def layoff_targets(k_mask, k_sets, def_mask, ends):
-    """Fill ``ends[e, 0..12]`` with the cumulative masks of each lay-off chain (``ends[e, 0]`` is
+def layoff_targets(k_mask, k_sets, def_mask, ends, mv=0):
+    """Fill ``ends[e, 0..13]`` with the cumulative masks of each lay-off chain (``ends[e, 0]`` is
     the chain length L, ``ends[e, 1 + j]`` the bits of its first j+1 cards). Returns the number
-    of chains. A chain extends a knocker run down or up through cards the defender holds; a
-    knocker 3-set gives a one-card chain (its missing suit)."""
+    of chains. A chain extends a knocker run down or up through cards the defender holds (round
+    the corner when the meld variant allows it, G-V-TED); a knocker 3-set gives a one-card chain
+    (its missing suit)."""
     n = 0
-    runs = lanes_melded(k_mask & ~k_sets)
+    corner = CORNER[mv] != 0
+    runs = lanes_melded(k_mask & ~k_sets, mv)
     for s in range(4):
         lane = (runs >> (13 * s)) & LANE
+        if lane == 0:
+            continue
         dl = (def_mask >> (13 * s)) & LANE
-        r = 0
-        while r < 13:
-            if not (lane >> r) & 1:
-                r += 1
+        # Scan the 13 ranks from just after a gap, so that no block (a run) straddles the scan's
+        # ends; without corner runs the scan simply starts at the ace.
+        base = 0
+        if corner:
+            base = (LOW_RANK[LANE & ~lane] + 1) % 13
+        i = 0
+        while i < 13:
+            if not (lane >> ((base + i) % 13)) & 1:
+                i += 1
                 continue
-            lo = r
-            while r < 13 and (lane >> r) & 1:
-                r += 1
-            hi = r - 1
-            # downwards from lo
-            length = 0
-            cum = np.int64(0)
-            q = lo - 1
-            while q >= 0 and (dl >> q) & 1:
-                cum |= np.int64(1) << (13 * s + q)
-                ends[n, 1 + length] = cum
-                length += 1
-                q -= 1
-            if length > 0:
-                ends[n, 0] = length
-                n += 1
-            length = 0
-            cum = np.int64(0)
-            q = hi + 1
-            while q < 13 and (dl >> q) & 1:
-                cum |= np.int64(1) << (13 * s + q)
-                ends[n, 1 + length] = cum
-                length += 1
-                q += 1
-            if length > 0:
-                ends[n, 0] = length
-                n += 1
+            first = i
+            while i < 13 and (lane >> ((base + i) % 13)) & 1:
+                i += 1
+            room = 13 - (i - first)  # ranks outside this run
+            for step in (-1, 1):
+                q = (base + first - 1) if step < 0 else (base + i)
+                length = 0
+                cum = np.int64(0)
+                while length < room:
+                    if corner:
+                        q %= 13
+                    elif q < 0 or q > 12:
+                        break
+                    if not (dl >> q) & 1:
+                        break
+                    cum |= np.int64(1) << (13 * s + q)
+                    ends[n, 1 + length] = cum
+                    length += 1
+                    q += step
+                if length > 0:
+                    ends[n, 0] = length
+                    n += 1
     m = triple_ranks(k_sets)  # ranks holding a knocker set (3 or 4 cards)
     while m != 0:
         r = LOW_RANK[m]
@@ -328,11 +374,11 @@ def layoff_targets(k_mask, k_sets, def_mask, ends):
 
 
 @njit(cache=True)
-def best_layoff(def_mask, k_mask, k_sets, ends, idx):
+def best_layoff(def_mask, k_mask, k_sets, ends, idx, mv=0):
     """G-LAY-1: the defender's lowest deadwood after laying off onto the knocker's melds.
     Returns (deadwood, bits laid off). ``ends`` (>= 16 x 14) and ``idx`` (>= 16) are scratch."""
-    n = layoff_targets(k_mask, k_sets, def_mask, ends)
-    best = deadwood(def_mask)
+    n = layoff_targets(k_mask, k_sets, def_mask, ends, mv)
+    best = deadwood(def_mask, mv)
     best_laid = np.int64(0)
     if n == 0:
         return best, best_laid
@@ -354,7 +400,7 @@ def best_layoff(def_mask, k_mask, k_sets, ends, idx):
         for j in range(n):
             if idx[j] > 0:
                 laid |= ends[j, idx[j]]
-        dw = deadwood(def_mask & ~laid)
+        dw = deadwood(def_mask & ~laid, mv)
         cnt = popcount(laid)
         if dw < best or (dw == best and (cnt > best_cnt or (cnt == best_cnt and laid < best_laid))):
             best = dw
@@ -384,13 +430,26 @@ def _hand_mask(cards, sizes=(10, 11)) -> tuple[int, list[int]]:
     return mask, ids
 
 
-def min_deadwood(cards) -> int:
+def _variant_of(rules) -> int:
+    """The meld variant of ``rules``: None (standard), a preset name ("tedesco") or a GinRules."""
+    if rules is None:
+        return 0
+    if isinstance(rules, str):
+        from simcards.games.gin.rules import preset
+
+        rules = preset(rules)
+    return rules.meld_variant
+
+
+def min_deadwood(cards, rules=None) -> int:
     """The minimum deadwood count of a 10- or 11-card hand (G-MELD-4).
 
     ``cards`` is a string such as ``"As 2s 3s 7h 7d 7c Kd Qd Jd 9c"`` or a list of codes or face
-    ids. Raises ``SimcardsError`` for duplicates, jokers, unknown codes or another hand size."""
+    ids; ``rules`` a preset name or ``GinRules`` whose melds and values to use (``"tedesco"``:
+    round-the-corner runs, an unmelded ace 15). Raises ``SimcardsError`` for duplicates, jokers,
+    unknown codes or another hand size."""
     mask, _ = _hand_mask(cards)
-    return int(deadwood(np.int64(mask)))
+    return int(deadwood(np.int64(mask), _variant_of(rules)))
 
 
 class Arrangement:
@@ -411,34 +470,42 @@ class Arrangement:
             other.melds, other.deadwood_cards, other.deadwood)
 
 
-def melds_of(mask: int, sets: int) -> list[list[int]]:
-    """The melds (face ids) of the arrangement of ``mask`` whose set cards are ``sets``."""
+def melds_of(mask: int, sets: int, mv: int = 0) -> list[list[int]]:
+    """The melds (face ids) of the arrangement of ``mask`` whose set cards are ``sets``; a run that
+    turns the corner (G-V-TED) is listed from its lowest card up to the king, then on from the ace."""
     out: list[list[int]] = []
     for r in range(13):
         cards = [s * 13 + r for s in range(4) if sets >> (s * 13 + r) & 1]
         if cards:
             out.append(cards)
-    runs = int(lanes_melded(np.int64(mask & ~sets)))
+    runs = int(lanes_melded(np.int64(mask & ~sets), mv))
     for s in range(4):
-        r = 0
-        while r < 13:
-            if runs >> (s * 13 + r) & 1:
-                start = r
-                while r < 13 and runs >> (s * 13 + r) & 1:
-                    r += 1
-                out.append([s * 13 + q for q in range(start, r)])
+        lane = runs >> (13 * s) & LANE
+        if lane == LANE:
+            out.append([s * 13 + q for q in range(13)])
+            continue
+        start = (int(LOW_RANK[LANE & ~lane]) + 1) % 13 if CORNER[mv] else 0  # just after a gap
+        i = 0
+        while i < 13:
+            if lane >> ((start + i) % 13) & 1:
+                first = i
+                while i < 13 and lane >> ((start + i) % 13) & 1:
+                    i += 1
+                out.append([s * 13 + (start + q) % 13 for q in range(first, i)])
             else:
-                r += 1
+                i += 1
     return out
 
 
-def best_melds(cards) -> Arrangement:
-    """A minimum-deadwood arrangement of a 10- or 11-card hand (G-MELD-1..4, G-LAY-0 tie-break)."""
+def best_melds(cards, rules=None) -> Arrangement:
+    """A minimum-deadwood arrangement of a 10- or 11-card hand (G-MELD-1..4, G-LAY-0 tie-break;
+    ``rules`` as for ``min_deadwood``)."""
     from simcards.cards import card_code
 
+    mv = _variant_of(rules)
     mask, _ = _hand_mask(cards)
-    dw, sets = best_arrangement(np.int64(mask))
-    melds = melds_of(mask, int(sets))
+    dw, sets = best_arrangement(np.int64(mask), mv)
+    melds = melds_of(mask, int(sets), mv)
     melded = 0
     for m in melds:
         for c in m:

@@ -19,7 +19,12 @@ Families:
 * ``knock`` — ``simple`` with tunable knock timing (``max``, ``drop`` per own turn, gin-only
   after ``gin_after`` own turns or once the stock is at ``gin_stock`` or fewer), an option to take
   discards that merely lower deadwood by ``take`` points, and ``avoid``: a penalty on discarding
-  cards that meld with cards the opponent took from the discard pile.
+  cards that meld with cards the opponent took from the discard pile. Variant decisions:
+  ``scale`` knocks at a fraction of the hand's knock limit (G-V-OKLA: the limit is the knock
+  card's value), ``spade`` lowers the threshold on a doubled hand (a spade knock card doubles the
+  cost of an undercut too), ``hurry`` knocks at the full limit once an opponent — under G-V-3P
+  also the player sitting out, who plays the next hand — is within ``hurry`` points of the target. Under straight gin (G-V-STRAIGHT) the limit is 0, so every family
+  knocks only with gin; the 11-card first discard (G-V-DEAL11) is an ordinary discard decision.
 """
 
 from __future__ import annotations
@@ -30,13 +35,18 @@ from numba import njit
 from simcards.games.gin.layout import (
     K_DISCARD,
     K_KNOCK,
-    V_LIMIT,
     V_DW,
+    V_LIMIT,
     V_MY_TURNS,
+    V_OPP_SCORE,
     V_OPP_TOOK,
+    V_STAKE,
     V_STOCK,
+    V_TARGET,
+    V_THIRD_SCORE,
 )
-from simcards.games.gin.melds import VALUES
+from simcards.games.gin.melds import CORNER, VALUES_MV
+from simcards.games.gin.rules import R_MV
 from simcards.rng import rand_below
 
 SID_RANDOM = 0
@@ -44,9 +54,9 @@ SID_SIMPLE = 1
 SID_KNOCK = 2
 FIRST_CUSTOM_SID = 100
 
-P_MAX, P_DROP, P_GIN_AFTER, P_GIN_STOCK, P_AVOID, P_TAKE = range(6)
+P_MAX, P_DROP, P_GIN_AFTER, P_GIN_STOCK, P_AVOID, P_TAKE, P_SCALE, P_SPADE, P_HURRY = range(9)
 NEVER = 99.0
-SIMPLE_PARAMS = np.array([10.0, 0.0, NEVER, 0.0, 0.0, NEVER, 0.0, 0.0])
+SIMPLE_PARAMS = np.array([10.0, 0.0, NEVER, 0.0, 0.0, NEVER, 1.0, 0.0, 0.0])
 
 
 @njit(cache=True)
@@ -58,20 +68,26 @@ def random_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
 @njit(cache=True)
 def knock_threshold(params, view):
     """The deadwood at or under which the ``knock`` family knocks this turn."""
-    thr = min(params[P_MAX], float(view[V_LIMIT]))
+    if params[P_HURRY] > 0:  # an opponent (G-V-3P: or the player sitting out) is close to winning
+        lead = max(view[V_OPP_SCORE], view[V_THIRD_SCORE])
+        if view[V_TARGET] - lead <= params[P_HURRY]:
+            return float(view[V_LIMIT])
+    thr = min(params[P_MAX], params[P_SCALE] * view[V_LIMIT])
     turn = view[V_MY_TURNS] + 1  # this is the player's turn number in the hand, from 1
     thr -= params[P_DROP] * (turn - 1)
+    if view[V_STAKE] > 1:  # G-V-OKLA: a doubled hand doubles an undercut too
+        thr -= params[P_SPADE]
     if turn >= params[P_GIN_AFTER] or view[V_STOCK] <= params[P_GIN_STOCK]:
         thr = 0.0
     return thr
 
 
 @njit(cache=True)
-def wants_card(card, dw10, dw11, after, params, view):
+def wants_card(card, dw10, dw11, after, params, view, rules):
     """Take ``card``: it goes into a meld (``dw11 < dw10 + value``: no best arrangement of the 11
     cards leaves it unmatched), or it lets the player knock by this strategy's threshold, or
     (``take`` < 99) it lowers the deadwood by at least ``take`` points."""
-    if dw11 < dw10 + VALUES[card]:
+    if dw11 < dw10 + VALUES_MV[rules[R_MV], card]:
         return True
     if after <= knock_threshold(params, view):
         return True
@@ -79,9 +95,9 @@ def wants_card(card, dw10, dw11, after, params, view):
 
 
 @njit(cache=True)
-def danger(card, took):
+def danger(card, took, corner):
     """How many cards the opponent took from the pile meld with ``card`` (same rank, or same
-    suit within two ranks)."""
+    suit within two ranks; round the corner when runs may turn it, G-V-TED)."""
     r = card % 13
     s = card // 13
     count = 0
@@ -89,7 +105,10 @@ def danger(card, took):
         if q != s and (took >> (q * 13 + r)) & 1:
             count += 1
     for d in range(-2, 3):
-        if d != 0 and 0 <= r + d < 13 and (took >> (s * 13 + r + d)) & 1:
+        q = r + d
+        if corner:
+            q %= 13
+        if d != 0 and 0 <= q < 13 and (took >> (s * 13 + q)) & 1:
             count += 1
     return count
 
@@ -106,7 +125,7 @@ def knock_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
             card = opts[a, 0]
             cost = float(opts[a, 1])
             if avoid > 0:
-                cost += avoid * danger(card, took)
+                cost += avoid * danger(card, took, CORNER[rules[R_MV]] != 0)
             rank = card % 13
             # lowest deadwood after the discard (= the highest unmatched card), then the
             # higher rank, then the lower card id (options come by card id)
@@ -118,7 +137,7 @@ def knock_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     if kind == K_KNOCK:
         return 1 if opts[1, 1] <= knock_threshold(params, view) else 0
     # K_UPCARD, K_DRAW, K_LAST: option 1 takes the card opts[1, 1]
-    return 1 if wants_card(opts[1, 1], view[V_DW], opts[1, 2], opts[1, 3], params, view) else 0
+    return 1 if wants_card(opts[1, 1], view[V_DW], opts[1, 2], opts[1, 3], params, view, rules) else 0
 
 
 @njit(cache=True)

@@ -23,15 +23,25 @@ from simcards.games.gin.kernel import (
     EV_DRAW,
     EV_HAND_END,
     EV_KNOCK,
+    EV_KNOCK_CARD,
     EV_LAST,
     EV_LAYOFF,
+    EV_LEDGER,
     EV_SCORE,
     EV_UPCARD,
     EV_UPCARD_CHOICE,
     EV_WALL,
     LOG_WIDTH,
 )
-from simcards.games.gin.rules import HAND_SIZE, GinRules
+from simcards.games.gin.melds import MELD_VARIANTS, VALUE_SCHEMES
+from simcards.games.gin.rules import (
+    HAND_SIZE,
+    MATCH_HAND_POINTS,
+    MATCH_SHUTOUT_POINTS,
+    MATCH_WIN_POINTS,
+    SPADES,
+    GinRules,
+)
 from simcards.rng import new_state, rand_below, shuffle
 
 
@@ -44,9 +54,15 @@ def suit(card: int) -> int:
     return card // 13
 
 
-def value(card: int) -> int:
-    """G-CARD-1: A = 1, 2..10 face value, J/Q/K = 10."""
-    return min(rank(card) + 1, 10)
+def value(card: int, mv: int = 0) -> int:
+    """G-CARD-1: A = 1, 2..10 face value, J/Q/K = 10 (mv 0). G-V-TED: an ace counts 15;
+    G-V-MJ: 2-9 are 5, ace 15, 10-K 10 (or 5)."""
+    return VALUE_SCHEMES[MELD_VARIANTS[mv][1]][rank(card)]
+
+
+def corner(mv: int) -> bool:
+    """G-V-TED: may a run turn the corner (Q-K-A, K-A-2)?"""
+    return MELD_VARIANTS[mv][0]
 
 
 def show(cards) -> str:
@@ -54,19 +70,35 @@ def show(cards) -> str:
     return " ".join(card_code(c) for c in cards) if cards else "—"
 
 
+def next_rank(r: int, step: int, wrap: bool) -> int | None:
+    """The rank next to ``r`` (step +1 up, -1 down); None off the end of an ace-low suit."""
+    q = r + step
+    if wrap:
+        return q % 13
+    return q if 0 <= q <= 12 else None
+
+
 # ----- Section 2: melds and deadwood ---------------------------------------------------------------
-def runs_of(cards) -> list[tuple[int, ...]]:
+def runs_of(cards, mv: int = 0) -> list[tuple[int, ...]]:
     """G-MELD-1/3 with runs only: in each suit, every maximal block of 3+ consecutive ranks (ace
-    low) is one run — any other card of the suit cannot be in a run."""
+    low; cyclic when runs turn the corner, G-V-TED) is one run — any other card of the suit
+    cannot be in a run."""
+    wrap = corner(mv)
     runs = []
-    for c in sorted(cards):
-        if c - 1 in cards and suit(c - 1) == suit(c):
-            continue  # not the start of a block
-        block = [c]
-        while block[-1] + 1 in cards and suit(block[-1] + 1) == suit(c):
-            block.append(block[-1] + 1)
-        if len(block) >= 3:
-            runs.append(tuple(block))
+    for s in range(4):
+        ranks = {rank(c) for c in cards if suit(c) == s}
+        if len(ranks) == 13:
+            runs.append(tuple(s * 13 + r for r in range(13)))
+            continue
+        for r in sorted(ranks):
+            below = next_rank(r, -1, wrap)
+            if below is not None and below in ranks:
+                continue  # not the start of a block
+            block = [r]
+            while (up := next_rank(block[-1], 1, wrap)) is not None and up in ranks:
+                block.append(up)
+            if len(block) >= 3:
+                runs.append(tuple(s * 13 + q for q in block))
     return runs
 
 
@@ -84,56 +116,56 @@ def set_choices(cards) -> list[list[tuple[int, ...]]]:
 
 
 @lru_cache(maxsize=1 << 16)
-def arrangement(cards: frozenset[int]) -> tuple[int, tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+def arrangement(cards: frozenset[int], mv: int = 0) -> tuple[int, tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
     """G-MELD-2/4 and G-LAY-0: (minimum deadwood, sets, runs) — a card in at most one meld; the
     first minimum in the documented order."""
     best = None
     for combo in product(*set_choices(cards)):
         sets = tuple(s for s in combo if s)
         rest = cards.difference(*sets)
-        runs = tuple(runs_of(rest))
-        dw = sum(value(c) for c in rest.difference(*runs))
+        runs = tuple(runs_of(rest, mv))
+        dw = sum(value(c, mv) for c in rest.difference(*runs))
         if best is None or dw < best[0]:
             best = (dw, sets, runs)
     return best
 
 
-def deadwood(cards) -> int:
-    return arrangement(frozenset(cards))[0]
+def deadwood(cards, mv: int = 0) -> int:
+    return arrangement(frozenset(cards), mv)[0]
 
 
-def layoff(defender: frozenset[int], sets, runs) -> tuple[int, frozenset[int]]:
+def layoff(defender: frozenset[int], sets, runs, mv: int = 0) -> tuple[int, frozenset[int]]:
     """G-LAY-1: the defender lays off onto the knocker's melds — chains extending each run down
-    and up, the missing fourth card of each 3-set — choosing the lay-offs (and, through
-    ``deadwood``, the melds) that leave the lowest deadwood; ties: more cards laid off, then the
-    lower card mask."""
+    and up (round the corner under G-V-TED), the missing fourth card of each 3-set — choosing
+    the lay-offs (and, through ``deadwood``, the melds) that leave the lowest deadwood; ties:
+    more cards laid off, then the lower card mask."""
+    wrap = corner(mv)
     chains: list[list[int]] = []
     for run in runs:
-        s, lo, hi = suit(run[0]), rank(run[0]), rank(run[-1])
-        down, r = [], lo - 1
-        while r >= 0 and s * 13 + r in defender:
-            down.append(s * 13 + r)
-            r -= 1
-        up, r = [], hi + 1
-        while r <= 12 and s * 13 + r in defender:
-            up.append(s * 13 + r)
-            r += 1
-        chains += [c for c in (down, up) if c]
+        s = suit(run[0])
+        for end, step in ((run[0], -1), (run[-1], 1)):
+            chain: list[int] = []
+            r = next_rank(rank(end), step, wrap)
+            while r is not None and s * 13 + r in defender and len(chain) < 13 - len(run):
+                chain.append(s * 13 + r)
+                r = next_rank(r, step, wrap)
+            if chain:
+                chains.append(chain)
     for st in sets:
         if len(st) == 3:
             missing = next(s * 13 + rank(st[0]) for s in range(4) if s * 13 + rank(st[0]) not in st)
             if missing in defender:
                 chains.append([missing])
-    best_key, best = None, (deadwood(defender), frozenset())
+    best_key, best = None, (deadwood(defender, mv), frozenset())
     for lengths in product(*[range(len(ch) + 1) for ch in chains]):
         laid = frozenset(c for ch, k in zip(chains, lengths) for c in ch[:k])
-        key = (deadwood(defender - laid), -len(laid), sum(1 << c for c in laid))
+        key = (deadwood(defender - laid, mv), -len(laid), sum(1 << c for c in laid))
         if best_key is None or key < best_key:
             best_key, best = key, (key[0], laid)
     return best
 
 
-# ----- Section 4: scoring ------------------------------------------------------------------------------
+# ----- Section 4 (and G-V-OKLA): scoring -------------------------------------------------------------
 def hand_result(knocker_dw: int, defender_dw: int, rules: GinRules) -> tuple[str, int, int]:
     """G-SC-2..4: (outcome, who scores: 0 knocker / 1 defender / -1 nobody, points)."""
     if knocker_dw == 0:
@@ -145,18 +177,162 @@ def hand_result(knocker_dw: int, defender_dw: int, rules: GinRules) -> tuple[str
     return "undercut", 1, knocker_dw - defender_dw + rules.undercut_bonus
 
 
-def final_scores(points: list[int], won: list[int], winner: int, rules: GinRules) -> tuple[list[int], bool, int]:
-    """G-GAME-1..3: (final scores with bonuses, shutout?, margin)."""
-    final = [points[p] + rules.box_bonus * won[p] for p in range(2)]
+def knock_card_terms(card: int, rules: GinRules) -> tuple[int, int]:
+    """G-V-OKLA: (knock limit, stake) from the knock card — its value with face cards 10; an ace
+    allows only gin (``ace_upcard_gin_only``) or, off, a limit of 1 (G-V-TED's Decision); a spade
+    doubles the hand's score."""
+    limit = min(rank(card) + 1, 10)
+    if rank(card) == 0:
+        limit = 0 if rules.ace_upcard_gin_only else 1
+    stake = 2 if suit(card) == SPADES and rules.spade_double else 1
+    return limit, stake
+
+
+def boxes_for(outcome: str, stake: int, rules: GinRules) -> int:
+    """G-GAME-2 boxes a won hand earns: one; G-V-OKLA's optional box rules add 1 for an undercut
+    and 2 for a gin, both doubled with a spade knock card."""
+    extra = {"undercut": 1, "gin": 2}.get(outcome, 0) if rules.oklahoma_boxes else 0
+    return 1 + extra * stake
+
+
+def final_scores(points: list[int], boxes: list[int], winner: int, rules: GinRules) -> tuple[list[int], bool, int]:
+    """G-GAME-1..3: (final scores with bonuses, shutout?, margin) for every side: its points plus
+    its boxes; the winner adds the game bonus — the shutout bonus (or doubles its whole score)
+    when every other side scored nothing. The margin is what the losers pay the winner."""
+    final = [points[s] + rules.box_bonus * boxes[s] for s in range(len(points))]
     if winner < 0:
         return final, False, abs(final[0] - final[1])
-    loser = 1 - winner
-    shutout = points[loser] == 0
+    shutout = all(points[s] == 0 for s in range(len(points)) if s != winner)
     if shutout and rules.shutout == "double":
         final[winner] = 2 * (final[winner] + rules.game_bonus)
     else:
         final[winner] += rules.shutout_bonus if shutout else rules.game_bonus
-    return final, shutout, final[winner] - final[loser]
+    return final, shutout, sum(final[winner] - final[s] for s in range(len(points)) if s != winner)
+
+
+class Ledger:
+    """The scores a game keeps between hands, per side (a seat, or a team in team play):
+    G-GAME-1/2 (points toward the target, hands won, boxes), G-V-HOLLY (three games at once) and
+    G-V-MATCH (match points over matches to 100)."""
+
+    def __init__(self, rules: GinRules):
+        self.rules = rules
+        n = rules.sides
+        self.points, self.won, self.boxes = [0] * n, [0] * n, [0] * n
+        # G-V-HOLLY: per game, per side
+        self.hw_points = [[0, 0] for _ in range(L.N_HOLLY)]
+        self.hw_boxes = [[0, 0] for _ in range(L.N_HOLLY)]
+        self.hw_won = [[0, 0] for _ in range(L.N_HOLLY)]
+        self.hw_winner = [-1] * L.N_HOLLY
+        self.hw_closed = [0] * L.N_HOLLY
+        # G-V-MATCH
+        self.match_no = 1
+        self.match_points = [0, 0]
+        self.matches_won = [0, 0]
+        self.match_hands = [0, 0]
+        self.match_shutouts = 0
+
+    def view_score(self, side: int) -> int:
+        """What a player is shown as a side's score: points toward the target (G-V-HOLLY: of the
+        first game still open; G-V-MATCH: of the match being played)."""
+        if self.rules.hollywood:
+            for k in range(L.N_HOLLY):
+                if self.hw_winner[k] < 0:
+                    return self.hw_points[k][side]
+        return self.points[side]
+
+    def enter_hollywood(self, side: int, points: int, boxes: int, hand_no: int) -> int:
+        """G-V-HOLLY: a side's first hand win is entered in game 1, its second in games 1 and 2, its
+        third and later in all three — in each game still open (Decision: in game k if it is open
+        and the side had already won at least k-1 hands). A game is over when a side reaches the
+        target. Returns the bit mask of the games entered."""
+        prior = self.won[side] - 1
+        entered = 0
+        for k in range(L.N_HOLLY):
+            if self.hw_winner[k] >= 0 or prior < k:
+                continue
+            entered |= 1 << k
+            self.hw_points[k][side] += points
+            self.hw_boxes[k][side] += boxes
+            self.hw_won[k][side] += 1
+            if self.hw_points[k][side] >= self.rules.game_target:
+                self.hw_winner[k], self.hw_closed[k] = side, hand_no
+        return entered
+
+    def settle_match(self) -> None:
+        """G-V-MATCH: a match is over (a side reached the target): 25 match points per hand won in
+        it, 100 to its winner, 100 more if the loser won no hand; the game score starts again."""
+        w = 0 if self.points[0] >= self.points[1] else 1
+        for s in range(2):
+            self.match_points[s] += MATCH_HAND_POINTS * self.match_hands[s]
+        self.match_points[w] += MATCH_WIN_POINTS
+        if self.match_hands[1 - w] == 0:
+            self.match_points[w] += MATCH_SHUTOUT_POINTS
+            self.match_shutouts += 1
+        self.matches_won[w] += 1
+        self.points, self.match_hands = [0, 0], [0, 0]
+        self.match_no += 1
+
+    def record(self, side: int, points: int, boxes: int, hand_no: int) -> tuple[bool, int]:
+        """Enter a hand won by ``side`` (-1: nobody) and say whether the game is over: G-GAME-1,
+        G-V-HOLLY (all three games over) or G-V-MATCH (the match target reached, no tie, at the end
+        of a match). Returns (over, Hollywood games entered)."""
+        rules, entered = self.rules, 0
+        if side >= 0:
+            self.points[side] += points
+            self.won[side] += 1
+            self.boxes[side] += boxes
+            if rules.hollywood:
+                entered = self.enter_hollywood(side, points, boxes, hand_no)
+            if rules.match_target:
+                self.match_hands[side] += 1
+        self.after = list(self.points)  # the scores right after the hand (a finished match resets them)
+        if rules.hollywood:
+            return all(w >= 0 for w in self.hw_winner), entered
+        reached = max(self.points) >= rules.game_target
+        if rules.match_target and reached:
+            self.settle_match()
+            mp = self.match_points
+            return max(mp) >= rules.match_target and mp[0] != mp[1], entered
+        return reached, entered
+
+    def log(self, game: "ReferenceGame", hand_no: int, entered: int) -> None:
+        for s in range(self.rules.sides):
+            game.log(EV_SCORE, hand_no, s, self.points[s], self.won[s], entered)
+        if self.rules.hollywood:
+            for k in range(L.N_HOLLY):
+                game.log(EV_LEDGER, hand_no, k, *self.hw_points[k], int(self.hw_winner[k] < 0))
+        if self.rules.match_target:
+            game.log(EV_LEDGER, hand_no, self.match_no, *self.match_points, self.match_shutouts)
+
+    def result(self, capped: bool) -> dict:
+        """Winner, final scores, shutout and margin (G-GAME-1..3); G-V-HOLLY: each game scored on
+        its own column (its boxes, its shutout test) and the three finals added up; G-V-MATCH:
+        the match points."""
+        rules = self.rules
+        if rules.hollywood:
+            games = []
+            for k in range(L.N_HOLLY):
+                final, shutout, margin = final_scores(self.hw_points[k], self.hw_boxes[k], self.hw_winner[k], rules)
+                games.append({"winner": self.hw_winner[k], "final": final, "shutout": shutout, "margin": margin,
+                              "closed": self.hw_closed[k], "points": list(self.hw_points[k]),
+                              "boxes": list(self.hw_boxes[k]), "won": list(self.hw_won[k])})
+            total = [sum(g["final"][s] for g in games) for s in range(2)]
+            winner = -1 if capped or total[0] == total[1] else int(total[1] > total[0])
+            return {"winner": winner, "final": total, "shutout": any(g["shutout"] for g in games),
+                    "margin": abs(total[0] - total[1]), "hollywood": games}
+        if rules.match_target:
+            mp = self.match_points
+            winner = -1 if capped else int(mp[1] > mp[0])
+            return {"winner": winner, "final": list(mp), "shutout": winner >= 0 and mp[1 - winner] == 0,
+                    "margin": abs(mp[0] - mp[1]), "matches": self.match_no - 1, "matches_won": list(self.matches_won),
+                    "match_shutouts": self.match_shutouts}
+        winner = -1
+        if not capped:
+            at_target = [s for s in range(rules.sides) if self.points[s] >= rules.game_target]
+            winner = max(at_target, key=lambda s: self.points[s])
+        final, shutout, margin = final_scores(self.points, self.boxes, winner, rules)
+        return {"winner": winner, "final": final, "shutout": shutout, "margin": margin}
 
 
 # ----- the game ----------------------------------------------------------------------------------------
@@ -172,28 +348,47 @@ class Event:
 class HandRecord:
     hand: int
     dealer: int
+    seats: tuple[int, int]  # (first to play, the dealer's part)
     knocker: int
     outcome: str
     winner: int
     points: int
+    boxes: int
     turns: int
     upcard_taker: int
     laid: frozenset
     stock: int
-    deadwood: list[int]
-    scores: list[int]
+    deadwood: dict  # seat -> final deadwood (the defender's after lay-offs)
+    knock_card: int = -1
+    limit: int = 10
+    stake: int = 1
+    scores: list[int] = field(default_factory=list)  # per side, after the hand
+    entered: int = 0  # G-V-HOLLY: bit k-1 set when the score went into game k
+    hollywood: list = field(default_factory=list)  # G-V-HOLLY: each game's scores after the hand
+    match: int = 0  # G-V-MATCH: the match the hand was played in
+    match_points: list = field(default_factory=list)
+    table: int = 0  # team play: the table, and the deal's scoring team and points
+    deal_side: int = -1
+    deal_points: int = 0
 
 
 @dataclass
 class GameRecord:
     winner: int = -1
     first_dealer: int = -1
-    points: list[int] = field(default_factory=list)
-    won: list[int] = field(default_factory=list)
-    final: list[int] = field(default_factory=list)
+    points: list[int] = field(default_factory=list)  # per seat, from hands won
+    won: list[int] = field(default_factory=list)  # per seat
+    side_points: list[int] = field(default_factory=list)
+    boxes: list[int] = field(default_factory=list)  # per side
+    final: list[int] = field(default_factory=list)  # per side
     shutout: bool = False
     margin: int = 0
     capped: bool = False
+    hollywood: list = field(default_factory=list)  # G-V-HOLLY: per game, its result
+    matches: int = 0  # G-V-MATCH
+    matches_won: list = field(default_factory=list)
+    match_shutouts: int = 0
+    sweeps: list = field(default_factory=list)  # team play: deals won at every table
     hands: list[HandRecord] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     log: list[list[int]] = field(default_factory=list)
@@ -214,18 +409,23 @@ def _mask(cards) -> int:
 
 class ReferenceGame:
     """One game of Gin Rummy, played rule by rule. ``decide`` is the strategies' decision
-    function (the same one the kernel calls); ``sids``/``params`` give each seat's strategy."""
+    function (the same one the kernel calls); ``sids``/``params`` give each seat's strategy.
+    ``decks`` (scenario tests): card orders to deal instead of the shuffled ones, one per hand (the
+    last card of a list is dealt first; G-V-OKLA's second deck, when used, is the next list)."""
 
-    def __init__(self, rules: GinRules, sids, params, seed: int, game: int, decide):
+    def __init__(self, rules: GinRules, sids, params, seed: int, game: int, decide, decks=None):
         self.rules = rules
         self.encoded = rules.encode()
+        self.mv = rules.meld_variant
         self.sids = np.asarray(sids, dtype=np.int64)
         self.params = np.asarray(params, dtype=np.float64)
         self.decide = decide
         self.rng = new_state(seed, game)
-        self.points = [0, 0]
-        self.won = [0, 0]
+        self.seat_points = [0] * rules.players
+        self.seat_won = [0] * rules.players
+        self.ledger = Ledger(rules)
         self.record = GameRecord()
+        self.decks = list(decks) if decks is not None else None
 
     # --- helpers ----------------------------------------------------------------------------------
     def say(self, kind: str, hand: int, seat: int, text: str) -> None:
@@ -233,6 +433,9 @@ class ReferenceGame:
 
     def log(self, event: int, hand: int, seat: int, a: int = 0, b: int = 0, c: int = 0, cards=()) -> None:
         self.record.log.append([event, hand, seat, int(a), int(b), int(c), *list(cards)[: L.MAX_HAND]])
+
+    def dw(self, cards) -> int:
+        return deadwood(cards, self.mv)
 
     def ask(self, kind: int, seat: int, options: list[tuple[int, ...]], view) -> int:
         if len(options) <= 1:  # a forced move is not asked (the kernel does the same)
@@ -249,22 +452,40 @@ class ReferenceGame:
             raise ValueError("a gin strategy returned an option index out of range")
         return choice
 
+    def shuffled(self) -> np.ndarray:
+        deck = np.arange(52, dtype=np.int64)
+        shuffle(self.rng, deck, 52)
+        if self.decks:  # a scenario: this order instead (the stream is consumed all the same)
+            deck = np.array(self.decks.pop(0), dtype=np.int64)
+        return deck
+
+    def opponent(self, seat: int) -> int:
+        return self.table[1] if seat == self.table[0] else self.table[0]
+
+    def side_of(self, seat: int) -> int:
+        """Scores are kept per seat, or per team in team play (seat s plays for team s % 2)."""
+        return seat % 2 if self.rules.teams else seat
+
+    def score_view(self, seat: int) -> int:
+        """The score a player is shown: its side's points toward the target."""
+        return self.ledger.view_score(self.side_of(seat))
+
     def view(self, seat: int, dw: int, taken: int = -1, must: bool = False, first: bool = False) -> np.ndarray:
         """What a player may see (G-INFO-1): own hand, the pile, what the opponent took from it,
-        discarded or declined, the stock size and the scores."""
-        o = 1 - seat
+        discarded or declined, the stock size, the hand's knock limit and stake, the scores."""
+        o = self.opponent(seat)
         v = np.zeros(L.VIEW_SIZE, dtype=np.int64)
         v[L.V_SEAT] = seat
-        v[L.V_DEALER] = self.dealer
+        v[L.V_DEALER] = self.dealer_seat
         v[L.V_HAND] = self.hand_no
         v[L.V_TURN] = self.turn
         v[L.V_MY_TURNS] = self.my_turns[seat]
         v[L.V_STOCK] = len(self.stock)
         v[L.V_TOP] = self.pile[-1] if self.pile else -1
         v[L.V_DW] = dw
-        v[L.V_LIMIT] = self.rules.knock_limit
-        v[L.V_MY_SCORE] = self.points[seat]
-        v[L.V_OPP_SCORE] = self.points[o]
+        v[L.V_LIMIT] = self.limit
+        v[L.V_MY_SCORE] = self.score_view(seat)
+        v[L.V_OPP_SCORE] = self.score_view(o)
         v[L.V_TARGET] = self.rules.game_target
         v[L.V_MASK] = _mask(self.hands[seat])
         v[L.V_OPP_TOOK] = _mask(self.took[o])
@@ -274,14 +495,18 @@ class ReferenceGame:
         v[L.V_TAKE_MUST_KNOCK] = int(must)
         v[L.V_FIRST] = int(first)
         v[L.V_OPP_PASSED] = _mask(self.passed[o])
+        v[L.V_STAKE] = self.stake
+        v[L.V_KNOCK_CARD] = self.knock_card
+        v[L.V_THIRD_SCORE] = self.ledger.view_score(self.dealer_seat) if self.rules.players == 3 else -1
+        v[L.V_PLAYERS] = self.rules.players
         return v
 
     def take_option(self, seat: int, card: int, may_rediscard: bool) -> tuple[int, int, int, int]:
         """The 'take it' row: [1, card, deadwood of the 11 cards, lowest deadwood after a legal
         discard]."""
         eleven = self.hands[seat] | {card}
-        after = min(deadwood(eleven - {d}) for d in eleven if d != card or may_rediscard)
-        return (1, card, deadwood(eleven), after)
+        after = min(self.dw(eleven - {d}) for d in eleven if d != card or may_rediscard)
+        return (1, card, self.dw(eleven), after)
 
     # --- Section 3: play -----------------------------------------------------------------------------
     def take_top(self, seat: int) -> int:
@@ -297,15 +522,15 @@ class ReferenceGame:
 
     def discard_and_knock(self, seat: int, taken: int, must_knock: bool, may_rediscard: bool, first: bool) -> bool:
         """G-TURN-1/2: discard a card (not the one just taken from the pile, unless the rules allow
-        it); G-KNOCK-1: knock if the deadwood left is within the limit (and the player wants to).
-        With ``must_knock`` (G-TURN-3, G-WALL-2) only knocking discards are legal."""
-        limit = self.rules.knock_limit
+        it); G-KNOCK-1: knock if the deadwood left is within the hand's limit (and the player
+        wants to). With ``must_knock`` (G-TURN-3, G-WALL-2) only knocking discards are legal."""
+        limit = self.limit
         hand = self.hands[seat]
         options = []
         for c in sorted(hand):
             if c == taken and not may_rediscard:
                 continue
-            dw = deadwood(hand - {c})
+            dw = self.dw(hand - {c})
             if must_knock and dw > limit:
                 continue
             options.append((c, dw))
@@ -329,68 +554,98 @@ class ReferenceGame:
                  + (f" and {'goes gin' if dw == 0 else f'knocks with {dw}'}" if knock else f" (deadwood {dw})"))
         return knock == 1
 
-    def play_hand(self) -> HandRecord:
-        rules = self.rules
-        n = self.hand_no
-        dealer = self.dealer
-        non_dealer = 1 - dealer
-        # G-DEAL-2: shuffle; ten cards each, one at a time, the non-dealer first; turn up the 21st.
-        deck = np.arange(52, dtype=np.int64)
-        shuffle(self.rng, deck, 52)
+    def deal(self, first: int, second: int) -> None:
+        """G-DEAL-2: shuffle; ten cards each, one at a time, the non-dealer's part first
+        (G-V-DEAL11: an 11th card to it and no upcard); turn up the 21st card. G-V-OKLA: the
+        upcard, or the bottom card of a second shuffled deck, is the knock card."""
+        rules, n = self.rules, self.hand_no
+        deck = self.shuffled()
+        second_deck = self.shuffled() if rules.oklahoma and rules.knock_card == "second_deck" else None
         self.stock = [int(c) for c in deck]
-        self.hands = [set(), set()]
+        self.hands = {first: set(), second: set()}
         for _ in range(HAND_SIZE):
-            for q in (non_dealer, dealer):
+            for q in (first, second):
                 self.hands[q].add(self.stock.pop())
-        for p in range(2):
-            self.log(EV_DEAL, n, p, HAND_SIZE, 0, 0, sorted(self.hands[p]))
-        self.say("hand", n, dealer, f"— hand {n}: seat {dealer} deals —")
-        for p in range(2):
-            dw, sets, runs = arrangement(frozenset(self.hands[p]))
-            self.say("deal", n, p, f"seat {p} is dealt {show(self.hands[p])} (deadwood {dw})")
-        self.pile = [self.stock.pop()]
-        self.log(EV_UPCARD, n, -1, self.pile[0])
-        self.say("upcard", n, -1, f"upcard {card_code(self.pile[0])}; {len(self.stock)} cards in the stock")
-        self.took, self.discarded, self.passed = [set(), set()], [set(), set()], [set(), set()]
-        self.my_turns = [0, 0]
-        self.turn = 0
-        gra = rules.gra_rediscard
-        # G-FIRST-1: the non-dealer may take the upcard; if not, the dealer; if neither, the
-        # non-dealer draws from the stock.
-        taker = -1
-        for q in (non_dealer, dealer):
-            top = self.pile[-1]
-            view = self.view(q, deadwood(self.hands[q]), first=True)
-            c = self.ask(L.K_UPCARD, q, [(0, -1), self.take_option(q, top, gra)], view)
-            self.log(EV_UPCARD_CHOICE, n, q, c, top)
-            if c == 1:
-                taker = q
-                break
-            self.passed[q].add(top)
-            self.say("pass", n, q, f"seat {q} declines the upcard {card_code(top)}")
-        if taker >= 0:
-            seat = taker
-            taken = self.take_top(seat)
-            self.log(EV_DRAW, n, seat, 1, taken)
-            self.say("draw", n, seat, f"seat {seat} takes the upcard {card_code(taken)}")
-        else:
-            seat = non_dealer
+        if rules.deal_11:
+            self.hands[first].add(self.stock.pop())
+        for p in (first, second):
+            self.log(EV_DEAL, n, p, len(self.hands[p]), 0, 0, sorted(self.hands[p]))
+        table = f" at table {self.table_no}" if self.rules.teams else ""
+        sits = f", seat {self.dealer_seat} deals to seats {first} and {second} and sits out" if self.rules.players == 3 \
+            else f": seat {self.dealer_seat} deals{table} (seats {first} and {second})" if self.rules.teams \
+            else f": seat {self.dealer_seat} deals"
+        self.say("hand", n, self.dealer_seat, f"— hand {n}{sits} —")
+        for p in (first, second):
+            self.say("deal", n, p, f"seat {p} is dealt {show(self.hands[p])} (deadwood {self.dw(self.hands[p])})")
+        self.pile = []
+        if rules.upcard:
+            self.pile.append(self.stock.pop())
+            self.log(EV_UPCARD, n, -1, self.pile[0])
+            self.say("upcard", n, -1, f"upcard {card_code(self.pile[0])}; {len(self.stock)} cards in the stock")
+        self.limit = 0 if rules.straight else rules.knock_limit
+        self.stake, self.knock_card = 1, -1
+        if rules.oklahoma:
+            self.knock_card = int(second_deck[0]) if second_deck is not None else self.pile[0]
+            self.limit, self.stake = knock_card_terms(self.knock_card, rules)
+            self.log(EV_KNOCK_CARD, n, -1, self.knock_card, self.limit, self.stake)
+            self.say("knock card", n, -1, f"knock card {card_code(self.knock_card)}: "
+                     + ("gin only" if self.limit == 0 else f"knock with {self.limit} or less")
+                     + (", the hand counts double" if self.stake > 1 else ""))
+
+    def first_turn(self, first: int, second: int) -> tuple[int, bool, int]:
+        """G-FIRST-1: the non-dealer, then the dealer, may take the upcard; if both decline the
+        non-dealer draws from the stock. G-V-DEAL11: the non-dealer only discards. Without an
+        upcard (G-V-OKLA second deck) the non-dealer draws from the stock. Returns (seat that
+        played, knocked?, upcard taker)."""
+        n, gra = self.hand_no, self.rules.gra_rediscard
+        taker, taken, seat = -1, -1, first
+        if self.rules.deal_11:
+            self.say("first", n, seat, f"seat {seat} holds 11 cards and starts by discarding")
+        elif self.rules.upcard:
+            for q in (first, second):
+                top = self.pile[-1]
+                view = self.view(q, self.dw(self.hands[q]), first=True)
+                c = self.ask(L.K_UPCARD, q, [(0, -1), self.take_option(q, top, gra)], view)
+                self.log(EV_UPCARD_CHOICE, n, q, c, top)
+                if c == 1:
+                    taker = q
+                    break
+                self.passed[q].add(top)
+                self.say("pass", n, q, f"seat {q} declines the upcard {card_code(top)}")
+            if taker >= 0:
+                seat = taker
+                taken = self.take_top(seat)
+                self.log(EV_DRAW, n, seat, 1, taken)
+                self.say("draw", n, seat, f"seat {seat} takes the upcard {card_code(taken)}")
+        if taken < 0 and not self.rules.deal_11:
             card = self.draw_stock(seat)
-            taken = -1
             self.log(EV_DRAW, n, seat, 0, card)
             self.say("draw", n, seat, f"seat {seat} draws from the stock ({card_code(card)})")
-        knocked = self.discard_and_knock(seat, taken, False, gra, True)
+        return seat, self.discard_and_knock(seat, taken, False, gra, True), taker
+
+    def play_hand(self, first: int, second: int) -> HandRecord:
+        """One hand between the seats ``first`` (the non-dealer's part) and ``second``."""
+        rules, n = self.rules, self.hand_no
+        self.table = (first, second)
+        self.deal(first, second)
+        self.took = {first: set(), second: set()}
+        self.discarded = {first: set(), second: set()}
+        self.passed = {first: set(), second: set()}
+        self.my_turns = {first: 0, second: 0}
+        self.turn = 0
+        gra = rules.gra_rediscard
+        seat, knocked, taker = self.first_turn(first, second)
         capped = False
         while not knocked:
             if len(self.stock) <= 2:  # G-WALL-1
                 self.log(EV_WALL, n, seat, len(self.stock))
                 self.say("wall", n, seat, "the stock is down to 2 cards and nobody knocked")
                 if rules.last_chance or rules.fiftieth_card:  # G-WALL-2, G-WALL-3
-                    other = 1 - seat
+                    other = self.opponent(seat)
                     top = self.pile[-1]
                     option = self.take_option(other, top, rules.fiftieth_card)
-                    if option[3] <= rules.knock_limit:
-                        view = self.view(other, deadwood(self.hands[other]), must=True)
+                    if option[3] <= self.limit:
+                        view = self.view(other, self.dw(self.hands[other]), must=True)
                         c = self.ask(L.K_LAST, other, [(0, -1), option], view)
                         self.log(EV_LAST, n, other, c, top)
                         if c == 1:
@@ -406,13 +661,13 @@ class ReferenceGame:
                 capped = True
                 self.say("cap", n, -1, f"the hand hit the turn cap ({L.TURN_CAP} discards); scored as void")
                 break
-            seat = 1 - seat
+            seat = self.opponent(seat)
             top = self.pile[-1]
             # G-TURN-3: with gra_rediscard one's own discard comes back only to knock.
             must = gra and top in self.discarded[seat]
             option = self.take_option(seat, top, gra)
-            options = [(0, -1)] if must and option[3] > rules.knock_limit else [(0, -1), option]
-            view = self.view(seat, deadwood(self.hands[seat]), must=must)
+            options = [(0, -1)] if must and option[3] > self.limit else [(0, -1), option]
+            view = self.view(seat, self.dw(self.hands[seat]), must=must)
             d = self.ask(L.K_DRAW, seat, options, view)
             if d == 1:
                 taken = self.take_top(seat)
@@ -425,79 +680,176 @@ class ReferenceGame:
                 self.log(EV_DRAW, n, seat, 0, card)
                 self.say("draw", n, seat, f"seat {seat} draws from the stock ({card_code(card)})")
             knocked = self.discard_and_knock(seat, taken, must and d == 1, gra, False)
-        deadwoods = [deadwood(self.hands[0]), deadwood(self.hands[1])]
-        outcome, winner, points, laid, knocker = ("capped" if capped else "wall"), -1, 0, frozenset(), -1
+        deadwoods = {p: self.dw(self.hands[p]) for p in (first, second)}
+        outcome, winner, points, boxes, laid, knocker = ("capped" if capped else "wall"), -1, 0, 0, frozenset(), -1
         if knocked:
-            knocker, defender = seat, 1 - seat
-            k_dw, sets, runs = arrangement(frozenset(self.hands[knocker]))
+            knocker, defender = seat, self.opponent(seat)
+            k_dw, sets, runs = arrangement(frozenset(self.hands[knocker]), self.mv)
             melds = list(sets) + list(runs)
             dead = self.hands[knocker] - {c for m in melds for c in m}
             self.say("knock", n, knocker, f"seat {knocker} lays out " + " | ".join(show(m) for m in melds)
                      + (f"; deadwood {show(dead)} = {k_dw}" if dead else " — gin!"))
             if k_dw == 0:  # G-LAY-1: no lay-offs on gin
-                d_dw = deadwood(self.hands[defender])
+                d_dw = self.dw(self.hands[defender])
             else:
-                d_dw, laid = layoff(frozenset(self.hands[defender]), sets, runs)
-            rest = frozenset(self.hands[defender] - laid)
-            _, d_sets, d_runs = arrangement(rest)
+                d_dw, laid = layoff(frozenset(self.hands[defender]), sets, runs, self.mv)
+            _, d_sets, d_runs = arrangement(frozenset(self.hands[defender] - laid), self.mv)
             self.say("defend", n, defender, f"seat {defender} lays out "
                      + (" | ".join(show(m) for m in list(d_sets) + list(d_runs)) or "no melds")
                      + (f", lays off {show(laid)}" if laid else "") + f"; deadwood {d_dw}")
-            k_sets_mask = _mask(c for s in sets for c in s)
-            self.log(EV_LAYOFF, n, defender, d_dw, _mask(laid), k_sets_mask)
+            self.log(EV_LAYOFF, n, defender, d_dw, _mask(laid), _mask(c for s in sets for c in s))
             outcome, who, points = hand_result(k_dw, d_dw, rules)
             winner = -1 if who < 0 else (knocker if who == 0 else defender)
+            points *= self.stake  # G-V-OKLA: a spade knock card doubles, bonuses included
+            boxes = boxes_for(outcome, self.stake, rules) if winner >= 0 else 0
             deadwoods[knocker], deadwoods[defender] = k_dw, d_dw
         self.log(EV_HAND_END, n, winner, L.OUTCOMES.index(outcome), points, knocker)
-        return HandRecord(n, dealer, knocker, outcome, winner, points, self.turn, taker, laid, len(self.stock),
-                          deadwoods, [])
+        return HandRecord(n, self.dealer_seat, (first, second), knocker, outcome, winner, points, boxes, self.turn, taker,
+                          laid, len(self.stock), deadwoods, self.knock_card, self.limit, self.stake)
 
     # --- Section 4: the game ---------------------------------------------------------------------------
+    def seat_table(self, t: int) -> tuple[int, int, int]:
+        """(non-dealer's part, dealer's part, the seat that deals) at table ``t``. G-V-3P: the dealer
+        deals to the other two and sits out; the player after the dealer plays first. G-V-4P (and
+        the teams of G-V-TED): team-0 player t (seat 2t) meets team-1 player (t + deal - 1) mod
+        tables (seat 2j+1), so opponents rotate every deal; the dealing team's player deals."""
+        players, d = self.rules.players, self.dealer
+        if players == 2:
+            return 1 - d, d, d
+        if players == 3:
+            return (d + 1) % 3, (d + 2) % 3, d
+        mine, theirs = 2 * t, 2 * ((t + self.hand_no - 1) % self.rules.tables) + 1
+        first, second = (theirs, mine) if d == 0 else (mine, theirs)
+        return first, second, second
+
+    def deal_result(self, hands: list[HandRecord]) -> tuple[int, int, int]:
+        """(side that scores, points, boxes). One table: its winner. G-V-4P: a team that wins every
+        table scores them all; otherwise the team with the larger total scores the difference
+        (equal totals: nobody). G-V-TED: ``sweep_bonus`` more when a team wins at every table. The
+        scoring team's boxes are those of the tables it won."""
+        if not self.rules.teams:
+            h = hands[0]
+            return h.winner, h.points, h.boxes
+        total, won, boxes = [0, 0], [0, 0], [0, 0]
+        for h in hands:
+            if h.winner >= 0:
+                team = h.winner % 2
+                total[team] += h.points
+                won[team] += 1
+                boxes[team] += h.boxes
+        if total[0] == total[1]:
+            return -1, 0, 0
+        side = 0 if total[0] > total[1] else 1
+        points = abs(total[0] - total[1])
+        if won[side] == len(hands):
+            points += self.rules.sweep_bonus
+            self.sweeps[side] += 1
+        return side, points, boxes[side]
+
+    def next_dealer(self, side: int, hands: list[HandRecord]) -> None:
+        """G-DEAL-1: the loser deals (options: the winner, alternate); G-V-3P: the loser of the hand
+        deals, so the next hand is between the previous dealer and the winner; team play: the team
+        that did not score deals. After a void hand or a 0-0 deal the same dealer deals again."""
+        if side < 0:
+            return
+        if self.rules.players == 3:
+            first, second = hands[0].seats
+            self.dealer = second if side == first else first
+        elif self.rules.teams or self.rules.next_dealer == "loser":
+            self.dealer = 1 - side
+        elif self.rules.next_dealer == "winner":
+            self.dealer = side
+        else:
+            self.dealer = 1 - self.dealer
+
     def play(self) -> GameRecord:
-        rules = self.rules
-        self.dealer = int(rand_below(self.rng, 2))  # G-DEAL-1 Decision: a uniform draw
+        rules, ledger = self.rules, self.ledger
+        # G-DEAL-1 Decision: a uniform draw (of three players under G-V-3P; of the dealing team
+        # in team play)
+        self.dealer = int(rand_below(self.rng, 3 if rules.players == 3 else 2))
         self.record.first_dealer = self.dealer
-        winner = -1
+        self.sweeps = [0, 0]
         self.hand_no = 0
         while True:
             self.hand_no += 1
-            hand = self.play_hand()
-            if hand.winner >= 0:
-                self.points[hand.winner] += hand.points
-                self.won[hand.winner] += 1
-            hand.scores = list(self.points)
-            self.record.hands.append(hand)
-            for p in range(2):
-                self.log(EV_SCORE, self.hand_no, p, self.points[p], self.won[p])
-            if hand.winner >= 0:
-                self.say("score", self.hand_no, hand.winner, f"{hand.outcome}: seat {hand.winner} scores "
-                         f"{hand.points} → totals {self.points[0]}–{self.points[1]}")
-            else:
-                self.say("score", self.hand_no, -1,
-                         f"{hand.outcome}: no score; totals {self.points[0]}–{self.points[1]}")
-            if max(self.points) >= rules.game_target:  # G-GAME-1
-                winner = 0 if self.points[0] >= rules.game_target else 1
+            match = ledger.match_no
+            hands = []
+            for t in range(rules.tables):
+                self.table_no = t
+                first, second, self.dealer_seat = self.seat_table(t)
+                hand = self.play_hand(first, second)
+                if hand.winner >= 0:
+                    self.seat_points[hand.winner] += hand.points
+                    self.seat_won[hand.winner] += 1
+                hand.table = t
+                hands.append(hand)
+            side, points, boxes = self.deal_result(hands)
+            over, entered = ledger.record(side, points, boxes, self.hand_no)
+            for hand in hands:
+                hand.entered, hand.scores = entered, list(ledger.after)
+                hand.hollywood = [list(p) for p in ledger.hw_points]
+                hand.match, hand.match_points = match, list(ledger.match_points)
+                hand.deal_side, hand.deal_points = side, points
+                self.record.hands.append(hand)
+            if rules.teams:
+                self.log(EV_LEDGER, self.hand_no, side, points, *self.sweeps)
+            ledger.log(self, self.hand_no, entered)
+            self.say_score(hands, side, points)
+            if over:
                 break
             if self.hand_no >= L.HAND_CAP:
                 self.record.capped = True
                 break
-            if hand.winner >= 0:  # G-DEAL-1; a void hand or a 0-0 tie: the same dealer again
-                if rules.next_dealer == "loser":
-                    self.dealer = 1 - hand.winner
-                elif rules.next_dealer == "winner":
-                    self.dealer = hand.winner
-                else:
-                    self.dealer = 1 - self.dealer
-        final, shutout, margin = final_scores(self.points, self.won, winner, rules)
-        rec = self.record
-        rec.winner, rec.points, rec.won, rec.final, rec.shutout, rec.margin = (
-            winner, list(self.points), list(self.won), final, shutout, margin)
-        self.say("game", self.hand_no, winner,
-                 f"seat {winner} wins the game after {self.hand_no} hands: points {self.points[0]}–{self.points[1]}, "
-                 f"hands won {self.won[0]}–{self.won[1]}, with bonuses {final[0]}–{final[1]}"
-                 f"{' (shutout)' if shutout else ''}; margin {margin}")
-        return rec
+            self.next_dealer(side, hands)
+        self.finish()
+        return self.record
+
+    def say_score(self, hands: list[HandRecord], side: int, points: int) -> None:
+        ledger, n, hand = self.ledger, self.hand_no, hands[0]
+        totals = "–".join(map(str, ledger.after))
+        if self.rules.teams:
+            tables = ", ".join(f"table {h.table}: " + (f"seat {h.winner} {h.outcome} {h.points}" if h.winner >= 0
+                                                        else h.outcome) for h in hands)
+            text = f"{tables} → " + (f"team {side} scores {points}" if side >= 0 else "no score") + f"; teams {totals}"
+        elif hand.winner >= 0:
+            text = f"{hand.outcome}: seat {hand.winner} scores {hand.points} → totals {totals}"
+        else:
+            text = f"{hand.outcome}: no score; totals {totals}"
+        if hand.entered:
+            text += "; entered in Hollywood game " + ", ".join(str(k + 1) for k in range(L.N_HOLLY)
+                                                              if hand.entered >> k & 1)
+            text += " (games " + ", ".join("–".join(map(str, p)) for p in ledger.hw_points) + ")"
+        if self.rules.match_target and ledger.match_no != hand.match:
+            text += (f"; match {hand.match} is over: match points {ledger.match_points[0]}–"
+                     f"{ledger.match_points[1]}")
+        self.say("score", n, side, text)
+
+    def finish(self) -> None:
+        """G-GAME-1..3 (G-V-HOLLY, G-V-MATCH): the game's result into the record."""
+        ledger, rec = self.ledger, self.record
+        res = ledger.result(rec.capped)
+        rec.winner, rec.final, rec.shutout, rec.margin = res["winner"], res["final"], res["shutout"], res["margin"]
+        rec.points, rec.won = list(self.seat_points), list(self.seat_won)
+        rec.side_points, rec.boxes = list(ledger.points), list(ledger.boxes)
+        rec.hollywood = res.get("hollywood", [])
+        rec.matches, rec.matches_won = res.get("matches", 0), res.get("matches_won", [])
+        rec.match_shutouts = res.get("match_shutouts", 0)
+        rec.sweeps = list(self.sweeps)
+        finals = "–".join(map(str, rec.final))
+        who = f"team {rec.winner} (seats {', '.join(str(p) for p in range(rec.winner, self.rules.players, 2))})" \
+            if self.rules.teams else f"seat {rec.winner}"
+        text = (f"{who} wins the game after {self.hand_no} {'deals' if self.rules.teams else 'hands'}: points "
+                f"{'–'.join(map(str, rec.points))}, hands won {'–'.join(map(str, rec.won))}, ")
+        if self.rules.hollywood:
+            text += "Hollywood games " + "; ".join(
+                f"{k + 1}: seat {g['winner']} {g['final'][0]}–{g['final'][1]}" for k, g in enumerate(rec.hollywood))
+            text += f"; totals {finals}"
+        elif self.rules.match_target:
+            text += f"{rec.matches} matches ({'–'.join(map(str, rec.matches_won))}), match points {finals}"
+        else:
+            text += f"with bonuses {finals}"
+        self.say("game", self.hand_no, rec.winner, text + f"{' (shutout)' if rec.shutout else ''}; margin {rec.margin}")
 
 
-def play_reference(rules: GinRules, sids, params, seed: int, game: int, decide) -> GameRecord:
-    return ReferenceGame(rules, sids, params, seed, game, decide).play()
+def play_reference(rules: GinRules, sids, params, seed: int, game: int, decide, decks=None) -> GameRecord:
+    return ReferenceGame(rules, sids, params, seed, game, decide, decks).play()

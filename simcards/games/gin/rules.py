@@ -1,10 +1,10 @@
-"""Gin Rummy rules as data: every option of gin-rummy.md sections 1–4 and 6, presets,
-validation and the encoding both engines read.
+"""Gin Rummy rules as data: every option of gin-rummy.md sections 1–6, presets, validation and
+the encoding both engines read.
 
 A variant is a value of ``GinRules``; the kernel and the reference engine read the same encoded
-``int64`` array (``encode()``), never a branch copied per variant. The section-5 variants
-(Oklahoma, straight, Hollywood, Tedesco, the 11-card deal, three and four players) are named so
-that asking for them gives a clear "not implemented yet" instead of a silently different game.
+``int64`` array (``encode()``), never a branch copied per variant. Combinations the rules file
+does not define (say Hollywood scoring for three players) are refused by ``validate()`` with a
+message naming the rule.
 """
 
 from __future__ import annotations
@@ -15,30 +15,23 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simcards.errors import SimcardsError
+from simcards.games.gin.melds import VALUE_SCHEMES, meld_variant
 from simcards.options import parse_value
 
 HAND_SIZE = 10  # G-DEAL-2
 NEXT_DEALERS = ("loser", "winner", "alternate")  # G-DEAL-1
 SHUTOUTS = ("bonus", "double")  # G-GAME-1
+KNOCK_CARDS = ("upcard", "second_deck")  # G-V-OKLA
+PLAYER_COUNTS = (2, 3, 4, 6, 8)  # head to head, G-V-3P, teams of two (G-V-4P), three, four (G-V-TED)
+HOLLYWOOD_GAMES = 3  # G-V-HOLLY
+SPADES = 0  # suit index of spades (simcards.cards)
+# G-V-MATCH: match points per hand won, for winning a match, and more when the loser won no hand.
+MATCH_HAND_POINTS, MATCH_WIN_POINTS, MATCH_SHUTOUT_POINTS = 25, 100, 100
 
-# Section-5 variants: the option exists (so it is documented and refusable) but the engines do
-# not play it yet. Turning one on is refused by validate().
+# Section-5 variants the engines do not play yet: (option, value that turns it on) -> rule. Turning
+# one on is refused by validate(); presets that need one are refused by preset().
 NOT_YET = {
-    "deal_11": "G-V-DEAL11 (the 11-card deal)",
-    "oklahoma": "G-V-OKLA (Oklahoma gin)",
-    "straight": "G-V-STRAIGHT (straight gin)",
-    "hollywood": "G-V-HOLLY (Hollywood scoring)",
-}
-
-# Presets of section 6 that need section-5 variants.
-NOT_YET_PRESETS = {
-    "oklahoma": "G-V-OKLA",
-    "straight": "G-V-STRAIGHT",
-    "hollywood": "G-V-HOLLY",
-    "tedesco": "G-V-TED",
-    "deal-11": "G-V-DEAL11",
-    "three-player": "G-V-3P",
-    "four-player": "G-V-4P",
+    "mahjong": "G-V-MJ (Mahjong gin)",
 }
 
 
@@ -46,6 +39,7 @@ NOT_YET_PRESETS = {
 class GinRules:
     """Every Gin Rummy option. Field comments cite the rule each one implements."""
 
+    players: int = 2  # G-V-3P: 3; G-V-4P: 4 (two teams of two); G-V-TED teams of three / four: 6 / 8
     knock_limit: int = 10  # G-KNOCK-1: knock with deadwood at most this (0 = gin only)
     gin_bonus: int = 20  # G-SC-4 (option 25)
     undercut_bonus: int = 10  # G-SC-3 (option 20)
@@ -54,16 +48,53 @@ class GinRules:
     game_bonus: int = 100  # G-GAME-1
     shutout_bonus: int = 200  # G-GAME-1: game bonus instead of game_bonus when the loser scored 0
     shutout: str = "bonus"  # G-GAME-1: bonus (200 instead of 100) | double (the winner's whole score x2)
-    box_bonus: int = 20  # G-GAME-2 (option 25): per hand won, added at the end
+    box_bonus: int = 20  # G-GAME-2 (option 25): per box (hand won), added at the end
     next_dealer: str = "loser"  # G-DEAL-1: loser | winner | alternate
     gra_rediscard: bool = False  # G-TURN-3
     last_chance: bool = False  # G-WALL-2
     fiftieth_card: bool = False  # G-WALL-3 (turns on last_chance)
-    deal_11: bool = False  # G-V-DEAL11 (not implemented yet)
-    oklahoma: bool = False  # G-V-OKLA (not implemented yet)
-    straight: bool = False  # G-V-STRAIGHT (not implemented yet)
-    hollywood: bool = False  # G-V-HOLLY (not implemented yet)
+    deal_11: bool = False  # G-V-DEAL11: 11 cards to the non-dealer, no upcard
+    straight: bool = False  # G-V-STRAIGHT: no knocking, only gin
+    oklahoma: bool = False  # G-V-OKLA: the knock card sets the knock limit; a spade doubles
+    ace_upcard_gin_only: bool = True  # G-V-OKLA: an ace knock card allows gin only (off: limit 1)
+    spade_double: bool = True  # G-V-OKLA: a spade knock card doubles the hand's score
+    oklahoma_boxes: bool = False  # G-V-OKLA: extra boxes, undercut 1 / gin 2 (spade: 2 / 4)
+    knock_card: str = "upcard"  # G-V-OKLA: upcard | second_deck (the tournament form)
+    hollywood: bool = False  # G-V-HOLLY: three games scored at once
+    round_the_corner: bool = False  # G-V-TED: aces high or low, runs may turn the corner (K-A-2)
+    ace_value: int = 1  # G-V-TED: an unmelded ace counts 15
+    sweep_bonus: int = 0  # G-V-TED: team bonus when every player of the team wins (three: 25, four: 50)
+    match_target: int = 0  # G-V-MATCH: 0 = a single match (the game); N = multi-match to N match points
+    mahjong: bool = False  # G-V-MJ: Mahjong gin
+    mj_face: int = 10  # G-V-MJ: value of 10-K (Decision 10; option 5)
     name: str = field(default="custom", compare=False)
+
+    # ----- derived facts ------------------------------------------------------------------
+    @property
+    def teams(self) -> bool:
+        """Team play (G-V-4P, G-V-TED teams): two teams, seat s in team s % 2."""
+        return self.players >= 4
+
+    @property
+    def tables(self) -> int:
+        """Two-player hands played at once in each deal: one per pair of opponents."""
+        return self.players // 2 if self.teams else 1
+
+    @property
+    def sides(self) -> int:
+        """What scores are kept for: seats (two or three players) or the two teams."""
+        return 3 if self.players == 3 else 2
+
+    @property
+    def meld_variant(self) -> int:
+        if self.mahjong:
+            return meld_variant(False, "mahjong" if self.mj_face == 10 else "mahjong5")
+        return meld_variant(self.round_the_corner, "ace15" if self.ace_value == 15 else "standard")
+
+    @property
+    def upcard(self) -> bool:
+        """Is a 21st card turned up to start the discard pile (G-DEAL-2)?"""
+        return not self.deal_11 and not (self.oklahoma and self.knock_card == "second_deck")
 
     # ----- validation -------------------------------------------------------------------
     def validate(self) -> GinRules:
@@ -75,6 +106,14 @@ class GinRules:
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not low <= v <= high:
                 raise bad(f"{key}={v!r} must be a whole number {low}..{high} ({rule})")
 
+        def choice(key: str, allowed: tuple, rule: str) -> None:
+            if getattr(self, key) not in allowed:
+                raise bad(f"{key}={getattr(self, key)!r}; allowed: {', '.join(map(str, allowed))} ({rule})")
+
+        def needs(flag: bool, what: str, condition: str) -> None:
+            if flag:
+                raise bad(f"{what} {condition}")
+
         whole("knock_limit", 0, 10, "G-KNOCK-1; 0 means gin only")
         whole("gin_bonus", 0, 100, "G-SC-4")
         whole("undercut_bonus", 0, 100, "G-SC-3")
@@ -82,24 +121,64 @@ class GinRules:
         whole("game_bonus", 0, 1000, "G-GAME-1")
         whole("shutout_bonus", 0, 2000, "G-GAME-1")
         whole("box_bonus", 0, 100, "G-GAME-2")
-        for key in ("undercut_on_tie", "gra_rediscard", "last_chance", "fiftieth_card", *NOT_YET):
-            if not isinstance(getattr(self, key), (bool, np.bool_)):
-                raise bad(f"{key}={getattr(self, key)!r} must be true or false")
-        if self.shutout not in SHUTOUTS:
-            raise bad(f"shutout={self.shutout!r}; allowed: {', '.join(SHUTOUTS)} (G-GAME-1)")
-        if self.next_dealer not in NEXT_DEALERS:
-            raise bad(f"next_dealer={self.next_dealer!r}; allowed: {', '.join(NEXT_DEALERS)} (G-DEAL-1)")
-        if self.fiftieth_card and not self.last_chance:
-            raise bad("fiftieth_card=true needs last_chance=true (G-WALL-3 turns on G-WALL-2)")
-        for option, what in NOT_YET.items():
-            if getattr(self, option):
-                raise bad(f"{option}=true ({what}) is not implemented yet; see `simcards variants gin`")
+        whole("sweep_bonus", 0, 1000, "G-V-TED")
+        whole("match_target", 0, 100_000, "G-V-MATCH; 0 means a single match")
+        for f in dataclasses.fields(self):
+            if isinstance(f.default, bool) and not isinstance(getattr(self, f.name), (bool, np.bool_)):
+                raise bad(f"{f.name}={getattr(self, f.name)!r} must be true or false")
+        choice("players", PLAYER_COUNTS, "2; 3 is G-V-3P; 4, 6, 8 are teams of two, three, four (G-V-4P, G-V-TED)")
+        choice("shutout", SHUTOUTS, "G-GAME-1")
+        choice("next_dealer", NEXT_DEALERS, "G-DEAL-1")
+        choice("knock_card", KNOCK_CARDS, "G-V-OKLA")
+        choice("ace_value", (1, 15), "G-V-TED: 15 for an unmelded ace")
+        choice("mj_face", (10, 5), "G-V-MJ")
+        for key, what in NOT_YET.items():
+            needs(getattr(self, key) != getattr(STANDARD, key), f"{key}={getattr(self, key)}",
+                  f"({what}) is not implemented yet; see `simcards variants gin`")
+        needs(self.fiftieth_card and not self.last_chance, "fiftieth_card=true", "needs last_chance=true "
+              "(G-WALL-3 turns on G-WALL-2)")
+        # G-V-OKLA / G-V-STRAIGHT: who sets the knock limit
+        needs(self.oklahoma and self.straight, "oklahoma and straight", "cannot be combined (straight gin allows "
+              "no knock; G-V-STRAIGHT)")
+        needs((self.oklahoma or self.straight) and self.knock_limit != 10, f"knock_limit={self.knock_limit}",
+              "cannot be set with oklahoma or straight (the knock card, or gin only, sets the limit)")
+        for key in ("ace_upcard_gin_only", "spade_double", "oklahoma_boxes", "knock_card"):
+            needs(not self.oklahoma and getattr(self, key) != getattr(STANDARD, key),
+                  f"{key}={getattr(self, key)}", "applies only with oklahoma=true (G-V-OKLA)")
+        needs(self.oklahoma and self.deal_11 and self.knock_card == "upcard", "oklahoma with deal_11",
+              "has no upcard to set the knock limit; add knock_card=second_deck (G-V-OKLA, G-V-DEAL11)")
+        # G-V-3P / G-V-4P: player counts and scoring forms
+        needs(self.players == 3 and self.next_dealer != "loser", f"next_dealer={self.next_dealer}",
+              "is not defined for three players: the loser deals (G-V-3P)")
+        needs(self.teams and self.next_dealer != "loser", f"next_dealer={self.next_dealer}",
+              "is not defined for team play: the losing team deals (G-V-4P)")
+        needs(self.players == 3 and self.hollywood, "hollywood", "is not defined for three players (G-V-HOLLY, G-V-3P)")
+        needs(self.match_target > 0 and self.players != 2, "match_target",
+              "(multi-match) is defined for two players only (G-V-MATCH)")
+        needs(self.match_target > 0 and self.hollywood, "match_target with hollywood",
+              "cannot be combined (G-V-MATCH, G-V-HOLLY)")
+        needs(self.sweep_bonus > 0 and not self.teams, "sweep_bonus", "needs team play (players 4, 6 or 8; G-V-TED)")
+        # G-V-MJ: its own turn, values and scoring; only what section 5 states
+        if self.mahjong:
+            for key in ("deal_11", "straight", "oklahoma", "hollywood", "round_the_corner", "gra_rediscard",
+                        "last_chance", "fiftieth_card"):
+                needs(getattr(self, key), f"mahjong with {key}", "is not defined (G-V-MJ)")
+            needs(self.players != 2, "mahjong", "is defined for two players only (G-V-MJ)")
+            needs(self.match_target > 0, "mahjong with match_target", "is not defined (G-V-MJ)")
+            needs(self.ace_value != 1, "ace_value", "is set by mahjong's own values (G-V-MJ: ace 15)")
+            needs(self.knock_limit != 10, f"knock_limit={self.knock_limit}", "cannot be set: mahjong gin has no knock")
+        else:
+            needs(self.mj_face != 10, "mj_face", "applies only with mahjong=true (G-V-MJ)")
         return self
 
     def check_players(self, players: int) -> None:
-        if players != 2:
-            raise SimcardsError(f"--players {players}: standard Gin Rummy is played by exactly 2 players "
-                                "(three- and four-player gin, G-V-3P/G-V-4P, are not implemented yet)")
+        if players != self.players:
+            what = {2: "two players", 3: "three players (G-V-3P)", 4: "four players in two teams (G-V-4P)",
+                    6: "six players in two teams of three (G-V-TED)",
+                    8: "eight players in two teams of four (G-V-TED)"}[self.players]
+            raise SimcardsError(f"--players {players}: these Gin rules ({self.name}) are for {what}; "
+                                f"give --players {self.players}, or choose the player count with a preset "
+                                f"(three-player, four-player, tedesco-teams) or --rule players=N")
 
     def replace(self, **changes) -> GinRules:
         return dataclasses.replace(self, **changes)
@@ -110,7 +189,7 @@ class GinRules:
     # ----- the bridge to the kernels ---------------------------------------------------------
     def encode(self) -> np.ndarray:
         arr = np.zeros(R_SIZE, dtype=np.int64)
-        arr[R_KNOCK] = self.knock_limit
+        arr[R_KNOCK] = 0 if self.straight else self.knock_limit
         arr[R_GIN] = self.gin_bonus
         arr[R_UNDERCUT] = self.undercut_bonus
         arr[R_TIE_UNDERCUT] = self.undercut_on_tie
@@ -123,31 +202,127 @@ class GinRules:
         arr[R_GRA] = self.gra_rediscard
         arr[R_LAST_CHANCE] = self.last_chance or self.fiftieth_card
         arr[R_FIFTIETH] = self.fiftieth_card
+        arr[R_PLAYERS] = self.players
+        arr[R_TABLES] = self.tables
+        arr[R_TEAMS] = self.teams
+        arr[R_SIDES] = self.sides
+        arr[R_DEAL11] = self.deal_11
+        arr[R_UPCARD] = self.upcard
+        arr[R_OKLA] = self.oklahoma
+        arr[R_ACE_GIN] = self.ace_upcard_gin_only
+        arr[R_SPADE_DOUBLE] = self.spade_double
+        arr[R_OKLA_BOXES] = self.oklahoma_boxes
+        arr[R_SECOND_DECK] = self.oklahoma and self.knock_card == "second_deck"
+        arr[R_HOLLY] = self.hollywood
+        arr[R_MV] = self.meld_variant
+        arr[R_SWEEP] = self.sweep_bonus
+        arr[R_MATCH] = self.match_target
+        arr[R_MJ] = self.mahjong
+        scheme = VALUE_SCHEMES["standard"]
+        for r in range(13):
+            arr[R_VALUES + r] = scheme[r]  # values of the knock card (G-V-OKLA: face cards 10)
+        for key, (index, width) in hand_sections(self).items():
+            arr[key] = index
+        arr[R_H_WIDTH] = hand_width(self)
         return arr
 
 
 # Encoded layout (indices into the int64 array).
 (R_KNOCK, R_GIN, R_UNDERCUT, R_TIE_UNDERCUT, R_TARGET, R_GAME_BONUS, R_SHUTOUT_BONUS, R_SHUTOUT_DOUBLE,
- R_BOX, R_NEXT_DEALER, R_GRA, R_LAST_CHANCE, R_FIFTIETH) = range(13)
-R_SIZE = 16
+ R_BOX, R_NEXT_DEALER, R_GRA, R_LAST_CHANCE, R_FIFTIETH, R_PLAYERS, R_TABLES, R_TEAMS, R_SIDES, R_DEAL11,
+ R_UPCARD, R_OKLA, R_ACE_GIN, R_SPADE_DOUBLE, R_OKLA_BOXES, R_SECOND_DECK, R_HOLLY, R_MV, R_SWEEP, R_MATCH,
+ R_MJ, R_H_OKLA, R_H_HOLLY, R_H_MATCH, R_H_TEAM, R_H_WIDTH) = range(34)
+R_VALUES = 34  # 13 entries: the value of each rank for the knock card
+R_SIZE = 48
 DEALER_LOSER, DEALER_WINNER, DEALER_ALTERNATE = range(3)
+
+
+def hand_sections(rules: GinRules) -> dict[int, tuple[int, int]]:
+    """Optional column blocks of a per-hand row: {R_H_* key: (first column, width)}. A block is
+    present only when the rules need it, so the standard row stays narrow."""
+    from simcards.games.gin import layout as L
+
+    blocks = []
+    if rules.oklahoma:
+        blocks.append((R_H_OKLA, L.HO_WIDTH))
+    if rules.hollywood:
+        blocks.append((R_H_HOLLY, L.HH_WIDTH))
+    if rules.match_target > 0:
+        blocks.append((R_H_MATCH, L.HM_WIDTH))
+    if rules.teams:
+        blocks.append((R_H_TEAM, L.HT_WIDTH))
+    out = {}
+    at = L.H_CORE
+    for key, width in blocks:
+        out[key] = (at, width)
+        at += width
+    return out
+
+
+def hand_width(rules: GinRules) -> int:
+    from simcards.games.gin import layout as L
+
+    return L.H_CORE + sum(w for _, w in hand_sections(rules).values())
+
 
 STANDARD = GinRules(name="standard")
 TOURNAMENT = STANDARD.replace(gin_bonus=25, undercut_bonus=20, box_bonus=25, name="tournament")
+OKLAHOMA = STANDARD.replace(oklahoma=True, game_target=150, name="oklahoma")
+TEDESCO = OKLAHOMA.replace(ace_upcard_gin_only=False, round_the_corner=True, ace_value=15, hollywood=True,
+                           game_target=200, name="tedesco")
+NO_BONUSES = {"game_bonus": 0, "shutout_bonus": 0, "box_bonus": 0}  # G-V-4P Decision: the team game
 PRESETS: dict[str, tuple[GinRules, str]] = {
     "standard": (STANDARD,
                  "sections 1–4: knock ≤10, undercut 10 (ties too), gin 20, box 20, game 100 (+100, 200 shutout)"),
     "tournament": (TOURNAMENT, "standard with gin 25, undercut 20, box 25"),
+    "oklahoma": (OKLAHOMA, "G-V-OKLA: the upcard's value is the knock limit (ace: gin only), a spade upcard "
+                           "doubles the hand, game to 150"),
+    "oklahoma-second-deck": (OKLAHOMA.replace(knock_card="second_deck", name="oklahoma-second-deck"),
+                             "G-V-OKLA tournament form: the knock card is the bottom card of a second deck; "
+                             "no upcard"),
+    "straight": (STANDARD.replace(straight=True, name="straight"), "G-V-STRAIGHT: no knocking, play to gin"),
+    "hollywood": (STANDARD.replace(hollywood=True, name="hollywood"),
+                  "G-V-HOLLY: standard play, three games scored at once"),
+    "tedesco": (TEDESCO, "G-V-TED: Oklahoma with aces high or low, round-the-corner runs, an unmelded ace 15 "
+                         "(ace upcard: limit 1), Hollywood to 200"),
+    "tedesco-teams": (TEDESCO.replace(players=4, **NO_BONUSES, name="tedesco-teams"),
+                      "G-V-TED by teams of two: four players, Hollywood to 200 on team scores"),
+    "tedesco-teams-3": (TEDESCO.replace(players=6, game_target=300, sweep_bonus=25, **NO_BONUSES,
+                                        name="tedesco-teams-3"),
+                        "G-V-TED by teams of three: six players, Hollywood to 300, +25 when all three win"),
+    "tedesco-teams-4": (TEDESCO.replace(players=8, game_target=400, sweep_bonus=50, **NO_BONUSES,
+                                        name="tedesco-teams-4"),
+                        "G-V-TED by teams of four: eight players, +50 when all four win (Decision: to 400)"),
+    "deal-11": (STANDARD.replace(deal_11=True, name="deal-11"),
+                "G-V-DEAL11: 11 cards to the non-dealer, 10 to the dealer, no upcard"),
+    "three-player": (STANDARD.replace(players=3, name="three-player"),
+                     "G-V-3P: the dealer sits out, the loser deals; game to 100 for each player's own total"),
+    "four-player": (STANDARD.replace(players=4, game_target=125, **NO_BONUSES, name="four-player"),
+                    "G-V-4P: two teams of two, opponents rotating, team scoring to 125, no bonuses"),
+    "match": (STANDARD.replace(match_target=500, name="match"),
+              "G-V-MATCH multi-match: games to 100; 25 per hand won, 100 per match, +100 shutout; to 500"),
+    "mahjong": (STANDARD.replace(mahjong=True, gin_bonus=25, name="mahjong"),
+                "G-V-MJ: no knocking, multi-card pickups melded on the table; table melds minus hand, gin +25"),
 }
 
 
+def _playable(rules: GinRules) -> bool:
+    return all(getattr(rules, key) == getattr(STANDARD, key) for key in NOT_YET)
+
+
 def preset(name: str) -> GinRules:
-    if name in PRESETS:
+    if name in PRESETS and _playable(PRESETS[name][0]):
         return PRESETS[name][0]
-    if name in NOT_YET_PRESETS:
-        raise SimcardsError(f"gin variant {name!r} ({NOT_YET_PRESETS[name]}) is not implemented yet; "
-                            f"available: {', '.join(PRESETS)}")
-    raise SimcardsError(f"unknown Gin variant {name!r}; known: {', '.join(PRESETS)}")
+    if name in PRESETS:
+        rules = PRESETS[name][0]
+        what = next(NOT_YET[k] for k in NOT_YET if getattr(rules, k) != getattr(STANDARD, k))
+        raise SimcardsError(f"gin variant {name!r} ({what}) is not implemented yet; available: {', '.join(available())}")
+    raise SimcardsError(f"unknown Gin variant {name!r}; known: {', '.join(available())}")
+
+
+def available() -> list[str]:
+    """The presets the engines play."""
+    return [name for name, (rules, _) in PRESETS.items() if _playable(rules)]
 
 
 def parse_option(key: str, text: str):
