@@ -155,6 +155,7 @@ def test_variant_tables_and_summaries(preset):
     s = sim.summary
     per_side = s["win_rate_by_seat"] if rules.individual else s["win_rate_by_team"]
     assert len(per_side) == sides and abs(sum(e.value for e in per_side) - 1) < 1e-9
+    assert s["table"]["side_of_seat"] == [rules.side_of(p) for p in range(rules.seats)]
     assert all(e.low <= e.value <= e.high for e in per_side)
     labels = [label for label, _ in GAME.summary_rows(s)]
     assert sum(label.endswith(" wins") for label in labels) == sides + 1  # every side, and the first dealer('s team)
@@ -261,3 +262,18 @@ def test_heuristic_beats_random_in_every_variant(preset):
     s = simcards.api.simulate("two-hundred", variant=preset, games=600, seed=5, strategies=specs, detail=False).summary
     won = (s["win_rate_by_seat"] if rules.individual else s["win_rate_by_team"])[0]
     assert won.low > min(0.9, 1.5 / rules.sides), won  # well above its fair share (five-player: 41%, fair 20%)
+
+
+def test_compare_across_tables_keeps_each_fair_share():
+    # Studies take the sides from the variant: the first dealer's edge is the win rate minus
+    # 1/2 in the standard game and minus 1/5 in five-player, and their difference is the
+    # difference of the edges.
+    from simcards.analysis.study import compare
+
+    res = compare("two-hundred", ["standard", "five-player"], games=300, seed=3, skill=False)
+    est, diffs = res.tables["estimates"], res.tables["differences"]
+    edge = {v: float(est[(est["variant"] == v) & (est["metric"] == "starter_edge")]["value"].iloc[0])
+            for v in ("standard", "five-player")}
+    diff = float(diffs[(diffs["variant"] == "five-player") & (diffs["metric"] == "starter_edge")]["diff"].iloc[0])
+    assert diff == pytest.approx(edge["five-player"] - edge["standard"])
+    assert len(est[(est["variant"] == "five-player") & est["metric"].str.startswith("win_seat_")]) == 5

@@ -290,7 +290,8 @@ class TwoHundred(GameDef):
         contracts = games["made"] + games["failed"]
         per_side = [wilson(int((winner == t).sum()), n) for t in range(sides)]
         out = {
-            "table": {"players": players, "seats": seats, "sides": sides},
+            "table": {"players": players, "seats": seats, "sides": sides,
+                      "side_of_seat": [s % sides for s in range(seats)]},
             "games": n,
             "deals": int(games["deals"].sum()),
             "deals_per_game": mean_ci(games["deals"]),
