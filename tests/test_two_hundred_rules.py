@@ -65,7 +65,7 @@ def test_first_dealer_uniform_t_team_2():
 
 def test_deal_one_at_a_time_from_dealers_left_t_deal_1():
     # T-DEAL-1: shuffle, then one card at a time starting left of the dealer; 9 each.
-    log, og, deals = kernel_run(["heuristic"], 5, 3)
+    log, _, deals = kernel_run(["heuristic"], 5, 3)
     rng = new_state(5, 3)
     dealer = int(rand_below(rng, 4))
     d = np.array(deck(), dtype=np.int64)
@@ -261,7 +261,7 @@ def test_hole_loses_t_end_2():
     for s0, s1, ct in itertools.product(range(-300, 301, 25), range(-300, 301, 25), (0, 1)):
         for dealer in range(4):
             want = end_of_game([s0, s1], STD, ct, dealer=dealer)[0]
-            winner, left, hole = game_end(np.array([s0, s1, 0, 0, 0, 0], dtype=np.int64), 0b11, ct, -1, dealer, enc)
+            winner, _, hole = game_end(np.array([s0, s1, 0, 0, 0, 0], dtype=np.int64), 0b11, ct, -1, dealer, enc)
             assert winner == (-1 if want is None else want)
             assert hole == (want is not None and max(s0, s1) < 200)
     rec = scripted_game(Script(bids=[50, 0, 0, 0], trump=1), [dict(SPLIT[0])], start_scores=(-160, 0))

@@ -249,9 +249,10 @@ def check_transcript(log: np.ndarray, rules) -> dict:
                 assert rules.sides == 3 and sc == scores[out] <= rules.hole
                 stats["outs"] += 1
         _, _, win, hole, capped = rows.take(EV_GAME)
-        want, playing_after = _independent_end(rules, scores, playing, cs, ps, dealer, bidder is None)
+        want, playing_after, by_hole = _independent_end(rules, scores, playing, cs, ps, dealer, bidder is None)
         if want is not None:
             playing_after = playing  # the game is over: nobody leaves
+            assert hole == by_hole, "won by the hole (T-END-2) or by the target (T-END-1)"
         assert playing_after == playing - ({out} if out is not None else set()), "T-V-6P: who leaves"
         playing = playing_after
         in_play = [s for s in in_play if rules.side_of(s) in playing]
@@ -288,9 +289,10 @@ def _independent_scores(rules, taken, cs, ps, bid, kitty_points, doubled):
 
 
 def _independent_end(rules, scores, playing, cs, ps, dealer, thrown_in):
-    """(winning side or None, sides playing after the deal) as T-END-1/2 and section 5 state it."""
+    """(winning side or None, sides playing after the deal, won by the hole) as T-END-1/2 and
+    section 5 state it."""
     if thrown_in:
-        return None, playing
+        return None, playing, False
     order = []
     for k in range(1, rules.seats + 1):
         t = rules.side_of((dealer + k) % rules.seats)
@@ -303,16 +305,16 @@ def _independent_end(rules, scores, playing, cs, ps, dealer, thrown_in):
     up = {t for t in playing if scores[t] >= rules.target}
     if up:
         if cs in up:
-            return cs, playing
+            return cs, playing, False
         if ps is not None and ps in up:
-            return ps, playing
-        return highest(up), playing
+            return ps, playing, False
+        return highest(up), playing, False
     down = {t for t in playing if scores[t] <= rules.hole}
     if not down:
-        return None, playing
+        return None, playing, False
     if rules.individual:
-        return highest(playing), playing
+        return highest(playing), playing, True
     left = playing - down
     if len(left) == 1:
-        return next(iter(left)), left
-    return None, left
+        return next(iter(left)), left, True
+    return None, left, False

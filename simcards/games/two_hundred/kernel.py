@@ -126,15 +126,15 @@ from simcards.rng import rand_below, seed_state, shuffle
 
 
 def _drop_stale_cache() -> None:
-    """numba invalidates a cached function only when its own file changes, not when a function it
-    calls (in policies.py, layout.py, rules.py, rng.py) does. Keep a fingerprint of those files
-    next to the cache and drop this module's cached engine when it no longer matches."""
+    """numba invalidates a cached function only when its own file changes, not when a function or
+    a constant it uses (in policies.py, layout.py, rules.py, rng.py, nbutil.py) does. Keep a
+    fingerprint of those files next to the cache and drop the package's cached functions (the
+    engine's and the policies') when it no longer matches."""
     import hashlib
     from pathlib import Path
 
     here = Path(__file__).resolve().parent
-    deps = [here / "policies.py", here / "layout.py", here / "rules.py", here.parent.parent / "rng.py",
-            here.parent.parent / "nbutil.py"]
+    deps = sorted(here.glob("*.py")) + [here.parent.parent / "rng.py", here.parent.parent / "nbutil.py"]
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in deps if p.exists())).hexdigest()
     try:  # where numba keeps this file's cache (NUMBA_CACHE_DIR, __pycache__ or a user cache)
         from numba.core.caching import FunctionCache
@@ -147,7 +147,7 @@ def _drop_stale_cache() -> None:
         if stamp.exists() and stamp.read_text() == digest:
             return
         cache.mkdir(parents=True, exist_ok=True)
-        for f in cache.glob("kernel.*.nb[ci]"):
+        for f in cache.glob("*.nb[ci]"):
             f.unlink(missing_ok=True)
         stamp.write_text(digest)
     except OSError:  # a read-only cache: numba then compiles in memory

@@ -35,10 +35,8 @@ from simcards.games.two_hundred.layout import (
     LANE_FULL,
     LANE_HIGH,
     LANE_LOW,
-    MAX_SEATS,
     NO_TRUMP,
     ORDER_POINTS,
-    V_ACTIVE,
     V_BID,
     V_BIDDER,
     V_CALLED,
@@ -451,9 +449,9 @@ def _bid(table, row, hand, opts, view, rules):
     seen, hidden, each = _teammate_cards(view, rules, seat)
     credit = _credit(table, row, rules, hidden, each, True)
     if rules[R_CALL] == 1:
-        t, e = best_trump_called(hand, credit, rules[R_DECK_MASK])
+        _, e = best_trump_called(hand, credit, rules[R_DECK_MASK])
     else:
-        t, e = best_trump(hand | seen, credit)
+        _, e = best_trump(hand | seen, credit)
     if opts[1] <= e * table[row, P_AGGR]:
         return 1
     return 0
@@ -467,7 +465,7 @@ def _choose(kind, table, row, hand, opts, n_opts, view, rules):
         return _bid(table, row, hand, opts, view, rules)
     if kind == K_TRUMP:
         seen, hidden, each = _teammate_cards(view, rules, seat)
-        t, e = _contract(table, row, hand | seen, _credit(table, row, rules, hidden, each, False), n_opts > 4,
+        t, _ = _contract(table, row, hand | seen, _credit(table, row, rules, hidden, each, False), n_opts > 4,
                          view[V_BID], rules[R_DECK_MASK] if rules[R_CALL] == 1 else 0)
         for i in range(n_opts):
             if opts[i] == t:
