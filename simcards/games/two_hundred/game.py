@@ -25,7 +25,8 @@ FAMILIES = {
         "estimate the team's points in each trump suit (trump length and honours, side aces, short "
         "suits, partner and kitty allowances, partners' face-up cards); bid the minimum raise up to "
         "estimate × aggr; bury pointless cards from short side suits; trump = best estimate, or no trump "
-        "when its estimate × nt is better; call the highest trump it lacks; lead boss cards and draw "
+        "when every suit is stopped and its estimate reaches nt × the bid; call the highest trump it "
+        "lacks; lead boss cards and draw "
         "trumps, win cheaply, smear points on a friend's safe trick, ruff only tricks worth ruff_min",
         (
             Param("aggr", 0.7, 0.0, 3.0, "aggressiveness: bid up to this multiple of the hand's estimated points"),

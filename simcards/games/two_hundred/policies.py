@@ -427,8 +427,8 @@ def heuristic_decide(kind, params, hand, opts, n_opts, view, rules, rng):
     points in each trump suit (own hand, the partners' face-up cards, an allowance for their
     unseen cards and for a kitty) and bid the minimum raise while it stays within estimate ×
     ``aggr`` (not over the partner unless ``raise``). Kitty: bury cards without points from short
-    side suits. Trump: the suit with the best estimate, or no trump when its estimate × ``nt`` is
-    better. Call: the highest trump it lacks. Play: lead boss cards (draw trumps first on the
+    side suits. Trump: the suit with the best estimate, or (where allowed) no trump when every suit
+    is stopped and its estimate reaches ``nt`` × the bid. Call: the highest trump it lacks. Play: lead boss cards (draw trumps first on the
     contract side), win cheaply when last or with a boss card, smear points on a friend's safe
     trick, ruff only tricks worth ``ruff_min``, otherwise give the cheapest card."""
     if n_opts == 1:
