@@ -4,6 +4,7 @@ path, and peak memory (RSS) of summary-only and --out runs. Not a test: numbers 
     python benchmarks/bench_scaling.py throughput --game yaniv --games 20000 --repeat 3
     python benchmarks/bench_scaling.py rss --game yaniv --games 200000 400000 --summary-only
     python benchmarks/bench_scaling.py rss --game yaniv --games 1000000 --out /tmp/rss-out
+    python benchmarks/bench_scaling.py rss --game gin --games 100000 1000000 --compare standard,tournament
 
 Throughput runs in summary-only mode (no tables), so it measures the engines and the backend,
 not Parquet. Each setting is repeated; the median and the spread (min..max) are printed. Parallel
@@ -72,9 +73,13 @@ def rss(args) -> dict:
     """Peak RSS of a CLI run in a fresh process, for each number of games."""
     out = {}
     for n in args.games_list:
-        cmd = [sys.executable, "-m", "simcards.cli", "simulate", args.game, "--games", str(n), "--seed", "1",
-               "--no-progress", "--json"]
-        if args.summary_only:
+        if args.compare:  # a summary-only compare study (issue 9): streaming moments
+            cmd = [sys.executable, "-m", "simcards.cli", "compare", args.game, "--variants", args.compare,
+                   "--games", str(n), "--seed", "1", "--no-progress", "--json", "--summary-only"]
+        else:
+            cmd = [sys.executable, "-m", "simcards.cli", "simulate", args.game, "--games", str(n), "--seed", "1",
+                   "--no-progress", "--json"]
+        if args.summary_only and not args.compare:
             cmd.append("--summary-only")
         if args.out:
             cmd += ["--out", f"{args.out}-{n}"]
@@ -86,12 +91,14 @@ def rss(args) -> dict:
         if res.returncode != 0:
             print(res.stderr, file=sys.stderr)
             raise SystemExit(res.returncode)
-        games = json.loads(res.stdout)["games"]
+        data = json.loads(res.stdout)
+        games = data["meta"]["games_played"] if args.compare else data["games"]
         # ru_maxrss of children is the max over all children so far: run one size per call for exact numbers
         out[n] = {"peak_rss_mb": peak_kb / 1024, "seconds": elapsed, "games": games,
                   "note": "max over children so far" if before else "exact"}
-        print(f"{args.game} {n:>12,} games  {'summary-only' if args.summary_only else 'tables'}"
-              f"{' --out' if args.out else ''}: peak RSS {peak_kb / 1024:,.0f} MB, {elapsed:,.0f} s", flush=True)
+        what = f"compare {args.compare}, {games:,} games played" if args.compare else \
+            ("summary-only" if args.summary_only else "tables") + (" --out" if args.out else "")
+        print(f"{args.game} {n:>12,} games  {what}: peak RSS {peak_kb / 1024:,.0f} MB, {elapsed:,.0f} s", flush=True)
     return out
 
 
@@ -107,6 +114,7 @@ def main() -> None:
     r.add_argument("--games", dest="games_list", type=int, nargs="+", default=[100000])
     r.add_argument("--summary-only", action="store_true")
     r.add_argument("--out", default=None, help="write tables to OUT-<games>")
+    r.add_argument("--compare", default=None, help="measure `compare --summary-only` of these variants instead")
     args = ap.parse_args()
     result = throughput(args) if args.cmd == "throughput" else rss(args)
     print(json.dumps(result, indent=1, default=str))

@@ -142,8 +142,8 @@ def _same(a, b) -> bool:
 
 
 def _q(v):
-    """Exact rational for ints, float otherwise."""
-    return Fraction(v) if isinstance(v, int) else float(v)
+    """Exact rational for ints and fractions, float otherwise."""
+    return Fraction(v) if isinstance(v, (int, Fraction)) else float(v)
 
 
 def _rec_mean_ci(values, z: float = Z95) -> MeanPart:

@@ -109,16 +109,21 @@ def compare(
     progress: ProgressOpt = True,
     backend: BackendOpt = None,
     scheduler: SchedulerOpt = None,
+    summary_only: Annotated[bool, typer.Option("--summary-only", help="no per-game table: estimates from running sums, in bounded memory (for 100M-game studies)")] = False,
 ) -> None:
     """Compare variants: speed, fairness, skill expression and outcome rates with 95% intervals,
-    and each variant's difference from the first (paired on the same deals when decks match)."""
+    and each variant's difference from the first (paired on the same deals when decks match).
+    Ctrl-C stops after the block in flight and prints the estimates over the games finished."""
     from simcards.analysis import compare as run
 
     _check_out(out_dir)
     with _backend(backend, scheduler):
         res = run(game, variants, players=players, strategies=strategy, games=games, seed=seed, rules=_rules(rule),
-                  strong=strong, weak=weak, skill=skill, threads=threads, progress=progress and not json_out)
+                  strong=strong, weak=weak, skill=skill, threads=threads, progress=progress and not json_out,
+                  summary_only=summary_only)
     _print(res, json_out, out_dir)
+    if res.meta.get("interrupted"):
+        raise typer.Exit(130)
 
 
 def tune(

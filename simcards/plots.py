@@ -51,11 +51,13 @@ def heatmap_data(table: pd.DataFrame, rows: str, cols: str, value: str) -> pd.Da
     return table.pivot(index=rows, columns=cols, values=value).reindex(index=r_order, columns=c_order)
 
 
-def hist_data(values, width: int = 1, series=None) -> pd.DataFrame:
+def hist_data(values, width: int = 1, series=None, weights=None) -> pd.DataFrame:
     """Counts and shares of whole-number values (e.g. rounds per game) in bins of ``width``:
-    columns ``series``, ``left`` (inclusive), ``right`` (exclusive), ``count``, ``share``."""
+    columns ``series``, ``left`` (inclusive), ``right`` (exclusive), ``count``, ``share``.
+    ``weights`` counts each value that many times (a table of value counts)."""
     v = np.asarray(values, dtype=np.int64)
     s = np.asarray(series) if series is not None else np.full(v.size, "", dtype=object)
+    w = np.ones(v.size, dtype=np.int64) if weights is None else np.asarray(weights, dtype=np.int64)
     if v.size == 0:
         return pd.DataFrame(columns=["series", "left", "right", "count", "share"])
     lo = (v.min() // width) * width
@@ -63,11 +65,12 @@ def hist_data(values, width: int = 1, series=None) -> pd.DataFrame:
     edges = np.arange(lo, hi + width, width)
     rows = []
     for name in dict.fromkeys(s.tolist()):
-        sel = v[s == name]
-        counts, _ = np.histogram(sel, bins=edges)
+        sel = s == name
+        counts, _ = np.histogram(v[sel], bins=edges, weights=w[sel])
+        total = int(w[sel].sum())
         for left, c in zip(edges[:-1], counts):
             rows.append({"series": name, "left": int(left), "right": int(left + width), "count": int(c),
-                         "share": c / sel.size})
+                         "share": c / total})
     return pd.DataFrame(rows)
 
 
@@ -201,10 +204,10 @@ def study_figures(result) -> list[tuple[str, object, str]]:
             ax = draw_bars(bars_data(est, metric), title=label, pct=pct,
                            reference={"starter_edge": 0.0, "skill_win_rate": 0.5}.get(metric))
             figs.append((f"{metric}", ax, f"{label} by variant (bars: 95% intervals)"))
-        games = result.tables["games"]
-        unit_col = [c for c in games.columns if c.endswith("s") and c not in ("turns",)][-1]
-        ax = draw_hist(hist_data(games[unit_col], 1, games["variant"]), title=f"{unit_col} per game",
-                       xlabel=f"{unit_col} per game")
+        lengths = result.tables["lengths"]
+        unit_col = lengths.columns[1]
+        ax = draw_hist(hist_data(lengths[unit_col], 1, lengths["variant"], lengths["games"]),
+                       title=f"{unit_col} per game", xlabel=f"{unit_col} per game")
         figs.append(("length", ax, f"Distribution of {unit_col} per game (self-play)"))
     elif kind == "tune":
         tab = result.tables["tune"]

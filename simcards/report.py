@@ -197,8 +197,11 @@ def method_lines(result: StudyResult) -> list[str]:
         lines.append(f"variants: {', '.join(m['variants'])}; {m['games']:,} self-play games per variant "
                      f"with strategies {', '.join(dict.fromkeys(m['strategies']))}")
         if m.get("skill"):
+            lu = m["skill"]["lineups"]
+            rotations = (f"{len(lu)} seat rotations {lu}" if isinstance(lu, list) else
+                         "the seat rotations of each variant " + "; ".join(f"{k}: {v}" for k, v in lu.items()))
             lines.append(f"skill: {m['skill']['strong']} against {m['skill']['weak']}, {m['games']:,} deals × "
-                         f"{len(m['skill']['lineups'])} seat rotations {m['skill']['lineups']} (0 = stronger)")
+                         f"{rotations} (0 = stronger)")
         for name, rules in m["rules"].items():
             lines.append(f"rules of {name}: {_rules_text(rules)}")
     else:

@@ -23,11 +23,22 @@ class Estimate:
         return {"value": self.value, "ci95": [self.low, self.high], "n": self.n}
 
     def pct(self, digits: int = 1) -> str:
-        """``'52.3% [51.8, 52.8]'``"""
-        return f"{100 * self.value:.{digits}f}% [{100 * self.low:.{digits}f}, {100 * self.high:.{digits}f}]"
+        """``'52.3% [51.8, 52.8]'``; more decimals (up to 3 more) when the interval is narrower
+        than ``digits`` can show (``'50.000% [49.990, 50.010]'`` after 100M games)."""
+        d = _decimals(100 * (self.high - self.low) / 2, digits)
+        return f"{100 * self.value:.{d}f}% [{100 * self.low:.{d}f}, {100 * self.high:.{d}f}]"
 
     def num(self, digits: int = 2) -> str:
-        return f"{self.value:.{digits}f} [{self.low:.{digits}f}, {self.high:.{digits}f}]"
+        """``'4.43 [4.42, 4.44]'``, with more decimals for a narrower interval, as ``pct``."""
+        d = _decimals((self.high - self.low) / 2, digits)
+        return f"{self.value:.{d}f} [{self.low:.{d}f}, {self.high:.{d}f}]"
+
+
+def _decimals(half_width: float, digits: int) -> int:
+    """At least ``digits`` decimals, and enough (at most 3 more) to show the half-width."""
+    if not half_width > 0 or math.isinf(half_width):
+        return digits
+    return min(max(digits, math.ceil(-math.log10(half_width))), digits + 3)
 
 
 def wilson(successes: float, n: int, z: float = Z95) -> Estimate:

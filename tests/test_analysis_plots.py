@@ -48,6 +48,8 @@ def test_hist_data_exact():
     assert d2.query("series == 'a'")["count"].tolist() == [1, 0, 0]
     assert d2.query("series == 'b'")["count"].tolist() == [1, 0, 1]
     assert plots.hist_data([], 1).empty
+    counted = plots.hist_data([1, 2, 5], width=2, weights=[1, 2, 1])  # a table of value counts
+    pd.testing.assert_frame_equal(counted, d)
 
 
 def test_drawing_steps_write_png_and_svg(tmp_path):

@@ -172,3 +172,13 @@ def test_bradley_terry_follows_a_relabelling(counts, perm):
     rp = bradley_terry(w[np.ix_(p, p)])
     assert np.allclose(rp.rating, r.rating[p], atol=1e-4)
     assert np.allclose(rp.se, r.se[p], atol=1e-4)
+
+
+def test_estimates_print_as_many_decimals_as_their_interval_needs():
+    """A 100M-game rate is not shown as 50.0% [50.0, 50.0]: decimals grow (at most 3) with precision."""
+    from simcards.stats import Estimate, wilson
+
+    assert wilson(523, 1000).pct() == "52.3% [49.2, 55.4]"
+    assert wilson(50_000_000, 100_000_000).pct() == "50.000% [49.990, 50.010]"
+    assert Estimate(4.43, 4.4299, 4.4301, 10).num(2) == "4.4300 [4.4299, 4.4301]"
+    assert Estimate(0.5, 0.5 - 1e-12, 0.5 + 1e-12, 10).pct() == "50.0000% [50.0000, 50.0000]"  # capped

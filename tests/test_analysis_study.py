@@ -107,19 +107,62 @@ def test_compare_speed_and_fairness_rows_match_the_games():
 def test_compare_pairs_variants_that_share_a_deck():
     """israeli, nepali-jokers and fast all use 54 cards: paired on the same deals. A variant
     against an identical copy of itself differs by exactly 0 (paired), never significantly."""
-    from simcards.analysis.study import _diff_rows, _VariantRun
+    from simcards.analysis.moments import Moments
+    from simcards.analysis.study import _diff_rows, _Variant, _variant_columns
 
     res = compare("yaniv", ["israeli", "nepali-jokers", "fast"], games=80, seed=6, skill=False)
     d = res.tables["differences"]
     assert d["paired"].all()
     t = Table("yaniv")
-    df = t.play(t.gdef.strategies(None, 4), 6, 0, 80)
-    same = pd.DataFrame(_diff_rows(_VariantRun("a", t, df, None, ()), _VariantRun("b", t, df, None, ())))
+    seats = t.gdef.strategies(None, 4)
+    df = t.play(seats, 6, 0, 80)
+    a, b = _Variant("a", t, seats, ()), _Variant("b", t, seats, ())
+    mo = Moments.of({**_variant_columns(a, df, None), **_variant_columns(b, df, None)})
+    same = pd.DataFrame(_diff_rows(a, b, mo, 0))
     assert same["paired"].all() and not same["significant"].any()
     assert np.allclose(same[["diff", "low", "high"]].to_numpy(), 0)
     nj = d[(d["variant"] == "nepali-jokers") & (d["metric"] == "rounds_per_game")].iloc[0]
     assert nj["significant"] and nj["diff"] < 0  # out over 100 instead of 200: shorter games
     assert any("paired on the same deals" in n for n in res.notes)
+
+
+def test_compare_in_blocks_and_summary_only_gives_the_same_estimates(monkeypatch):
+    """Issue 9: compare streams blocks of games into moments; cutting the games into blocks of
+    37 (or not keeping the per-game table) changes no estimate beyond float rounding, and the
+    per-game table of the blocked run is the unblocked one."""
+    import simcards.analysis.study as study
+
+    whole = compare("yaniv", ["israeli", "fast"], games=150, seed=2)
+    monkeypatch.setattr(study, "COMPARE_BLOCK", 37)
+    blocked = compare("yaniv", ["israeli", "fast"], games=150, seed=2)
+    lean = compare("yaniv", ["israeli", "fast"], games=150, seed=2, summary_only=True)
+    pd.testing.assert_frame_equal(whole.tables["games"], blocked.tables["games"])
+    assert "games" not in lean.tables and lean.meta["summary_only"]
+    for name in ("estimates", "differences"):
+        for other in (blocked, lean):
+            pd.testing.assert_frame_equal(whole.tables[name], other.tables[name], rtol=1e-12, atol=1e-15)
+
+
+def test_compare_interrupted_keeps_the_finished_blocks(monkeypatch):
+    """Ctrl-C during the second block: the estimates of the first block come back, marked."""
+    import simcards.analysis.study as study
+
+    monkeypatch.setattr(study, "COMPARE_BLOCK", 40)
+    real = study.Table.play
+    calls = {"n": 0}
+
+    def play(self, *args):
+        calls["n"] += 1
+        if calls["n"] == 3:  # block 2, first variant
+            raise KeyboardInterrupt
+        return real(self, *args)
+
+    monkeypatch.setattr(study.Table, "play", play)
+    res = compare("yaniv", ["israeli", "fast"], games=100, seed=4, skill=False)
+    assert res.meta["interrupted"] and res.meta["games_completed"] == 40
+    assert (res.tables["estimates"]["n"] == 40).all()
+    assert len(res.tables["games"]) == 2 * 40
+    assert any("Interrupted after 40 of 100" in n for n in res.notes)
 
 
 def test_compare_is_reproducible():
@@ -128,9 +171,16 @@ def test_compare_is_reproducible():
     pd.testing.assert_frame_equal(a.tables["estimates"], b.tables["estimates"])
 
 
-def test_compare_all_variants_skips_the_unimplemented():
+def test_compare_all_variants_each_at_its_own_table():
+    # Every Two Hundred preset runs, each with its own players and sides (cutthroat: 4 seats alone,
+    # six-3x2: 3 teams, two-player: 2 players).
+    from simcards.games import get_game
+
     res = compare("two-hundred", "all", games=20, seed=1, skill=False)
-    assert list(res.table["variant"]) == ["standard"]
+    assert list(res.table["variant"]) == list(get_game("two-hundred").presets())
+    est = res.tables["estimates"]
+    sides = {v: len(est[(est["variant"] == v) & est["metric"].str.startswith("win_")]) for v in ("cutthroat", "six-3x2", "two-player")}
+    assert sides == {"cutthroat": 4, "six-3x2": 3, "two-player": 2}
 
 
 def test_tune_finds_the_planted_best_and_reports_significance():

@@ -32,6 +32,21 @@ def test_compare_yaniv_two_variants_json(capsys):
     assert all(r["paired"] for r in data["tables"]["differences"])
 
 
+def test_compare_summary_only_has_no_games_table(capsys, tmp_path):
+    code, out, err = run(capsys, "compare", "yaniv", "--variants", "israeli,fast", "-n", "40", "--no-skill",
+                         "--summary-only", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["meta"]["summary_only"] and data["meta"]["games_completed"] == 40
+    assert all(r["n"] == 40 for r in data["tables"]["estimates"])
+    assert sum(r["games"] for r in data["tables"]["lengths"]) == 2 * 40
+    code, out, err = run(capsys, "compare", "two-hundred", "--variants", "standard", "-n", "40", "--no-skill",
+                         "--summary-only", "--out", str(tmp_path / "r"), "--no-progress")
+    assert code == 0, err
+    assert (tmp_path / "r" / "report.html").exists() and list((tmp_path / "r" / "figures").glob("*length*.png"))
+    assert not list((tmp_path / "r").rglob("*games.parquet"))
+
+
 def test_tune_flat_and_adaptive(capsys):
     code, out, err = run(capsys, "tune", "two-hundred", "--strategy", "heuristic", "--param", "aggr=0.5..1:0.5",
                          "-n", "60", "--no-progress")

@@ -1,5 +1,6 @@
 """Two Hundred scenario tests: each pins a numbered rule of two-hundred.md (sections 1–4) with a
-stacked deal or an exact value, in the reference engine and, for the rule helpers, the kernel."""
+stacked deal or an exact value, in the reference engine and, for the rule helpers, the kernel.
+The section-5 variants are in ``test_two_hundred_variants.py``."""
 
 from __future__ import annotations
 
@@ -13,12 +14,12 @@ from simcards.errors import SimcardsError
 from simcards.games.two_hundred import layout as L
 from simcards.games.two_hundred import rules as R
 from simcards.games.two_hundred.game import GAME
-from simcards.games.two_hundred.kernel import beats, deal_scores, game_winner, legal_options
+from simcards.games.two_hundred.kernel import beats, deal_scores, game_end, legal_options
 from simcards.games.two_hundred.reference import (
-    deal_score, deck, game_over, legal_cards, points, strength, team, trick_winner,
+    deal_score, deck, end_of_game, legal_cards, points, strength, team, trick_winner,
 )
 from simcards.rng import new_state, rand_below, shuffle
-from tests.test_two_hundred_support import Script, cards, kernel_run, scripted_game, suit_hand
+from tests.test_two_hundred_support import Script, cards, kernel_run, mask_cards, scripted_game, suit_hand
 
 STD = GAME.build_rules(None)
 
@@ -31,7 +32,7 @@ def test_deck_t_card_1():
     assert {c % 13 for c in d} == {0, 4, 6, 7, 8, 9, 10, 11, 12}
     high_to_low = parse_cards("As Ks Qs Js Ts 9s 8s 7s 5s")
     assert sorted(high_to_low, key=strength, reverse=True) == high_to_low
-    assert [strength(c) for c in high_to_low] == list(range(8, -1, -1))
+    assert [strength(c) for c in high_to_low] == [9, 8, 7, 6, 5, 4, 3, 2, 0]  # (1 is the 6 of T-V-5P)
 
 
 def test_points_t_card_2():
@@ -64,13 +65,13 @@ def test_first_dealer_uniform_t_team_2():
 
 def test_deal_one_at_a_time_from_dealers_left_t_deal_1():
     # T-DEAL-1: shuffle, then one card at a time starting left of the dealer; 9 each.
-    log, og, deals = kernel_run(["heuristic"], 5, 3)
+    log, _, deals = kernel_run(["heuristic"], 5, 3)
     rng = new_state(5, 3)
     dealer = int(rand_below(rng, 4))
     d = np.array(deck(), dtype=np.int64)
     shuffle(rng, d, 36)
     want = {p: sorted(int(c) for k, c in enumerate(d) if (dealer + 1 + k) % 4 == p) for p in range(4)}
-    got = {int(r[2]): sorted(int(L.FACE_OF_BIT[b]) for b in range(36) if r[3] >> b & 1) for r in log[:4]}
+    got = {int(r[2]): mask_cards(int(r[3])) for r in log[:4]}
     assert got == want and all(len(h) == 9 for h in got.values())
     # The deal passes clockwise.
     dealers = deals[:, L.D_DEALER]
@@ -86,7 +87,7 @@ def test_bidding_starts_left_of_dealer_t_bid_1():
     for dealer in range(4):
         s = Script(bids=[0, 0, 0, 50])
         rec = scripted_game(s, [dict(SPLIT[0])], first_dealer=dealer, max_deals=1)
-        seats = [seat for kind, seat, _ in s.asked if kind == L.K_BID]
+        seats = [seat for kind, seat, *_ in s.asked if kind == L.K_BID]
         assert seats == [(dealer + 1 + k) % 4 for k in range(4)]
         assert rec.deals[0].bidder == dealer
 
@@ -95,7 +96,7 @@ def test_bid_options_t_bid_2():
     # T-BID-2: minimum 50, steps of 5, each bid above the last; Decision: at most 100.
     s = Script(bids=[70, 0, 0, 0])
     scripted_game(s, [dict(SPLIT[0])], start_scores=(150, 0))
-    bid_opts = [opts for kind, _, opts in s.asked if kind == L.K_BID]
+    bid_opts = [q[2] for q in s.questions(L.K_BID)]
     assert bid_opts[0] == [0] + list(range(50, 101, 5))
     assert bid_opts[1] == [0] + list(range(75, 101, 5))
     # Other settings of the same option (rules are data).
@@ -109,7 +110,7 @@ def test_pass_is_final_t_bid_3():
     # T-BID-3: seat 0 passes; seats 1..3 raise each other; seat 0 is never asked again.
     s = Script(bids=[0, 50, 55, 60, 65, 0, 0])
     rec = scripted_game(s, [dict(SPLIT[0])], max_deals=1)
-    seats = [seat for kind, seat, _ in s.asked if kind == L.K_BID]
+    seats = [seat for kind, seat, *_ in s.asked if kind == L.K_BID]
     assert seats == [0, 1, 2, 3, 1, 2, 3]
     assert rec.deals[0].bidder == 1 and rec.deals[0].bid == 65
 
@@ -118,7 +119,7 @@ def test_bid_then_three_passes_ends_t_bid_4():
     # T-BID-4: 50 by seat 0, then three passes: the auction is over, seat 0 is not asked again.
     s = Script(bids=[50, 0, 0, 0])
     rec = scripted_game(s, [dict(SPLIT[0])], start_scores=(150, 0))
-    assert [k for k, _, _ in s.asked].count(L.K_BID) == 4
+    assert [q[0] for q in s.asked].count(L.K_BID) == 4
     assert rec.deals[0].bids == [(0, 50), (1, 0), (2, 0), (3, 0)]
 
 
@@ -213,13 +214,15 @@ def test_contract_made_and_failed_t_sc_2():
     other = GAME.build_rules(None, {"fail_score": "points_minus_bid"})
     assert deal_score((55, 45), 0, 60, other) == ([-5, 45], False)
     # The kernel agrees (both fail modes, both teams).
+    ds = np.zeros(6, dtype=np.int64)
     for taken0 in range(0, 101, 5):
         for bidder in range(4):
             for bid in range(50, 101, 5):
                 for rules in (STD, other):
-                    ds, made = deal_score((taken0, 100 - taken0), bidder % 2, bid, rules)
-                    k0, k1, kmade = deal_scores(taken0, 100 - taken0, bidder, bid, rules.encode()[R.R_FAIL])
-                    assert [k0, k1] == ds and kmade == made
+                    want, made = deal_score((taken0, 100 - taken0), bidder % 2, bid, rules)
+                    taken = np.array([taken0, 100 - taken0, 0, 0, 0, 0], dtype=np.int64)
+                    kmade = deal_scores(taken, 2, bidder % 2, -1, bid, 0, False, rules.encode(), ds)
+                    assert list(ds[:2]) == want and kmade == made
     # In play: seat 0 bids 50, names hearts and takes nothing → -50; team 1 scores its 100.
     rec = scripted_game(Script(bids=[50, 0, 0, 0], trump=1), [dict(SPLIT[0])], start_scores=(0, 150))
     assert rec.deals[0].made is False and rec.deals[0].deal_scores == [-50, 100]
@@ -234,47 +237,40 @@ def test_scores_accumulate_and_go_negative_t_sc_3():
     assert rec.deals[1].scores == [-50, 100]
 
 
+def _end(scores, contract, rules=STD):
+    return end_of_game(scores, rules, contract)[0]
+
+
 def test_target_wins_t_end_1():
     # T-END-1: a team with 200 or more wins; both at once: the contractor team.
-    assert game_over([200, 10], 1, STD) == 0
-    assert game_over([199, 10], 1, STD) is None
-    assert game_over([230, 210], 1, STD) == 1
-    assert game_over([230, 210], 0, STD) == 0
+    assert _end([200, 10], 1) == 0
+    assert _end([199, 10], 1) is None
+    assert _end([230, 210], 1) == 1
+    assert _end([230, 210], 0) == 0
     rec = scripted_game(Script(bids=[50, 0, 0, 0], trump=0), [dict(SPLIT[0])], start_scores=(100, 190))
     assert rec.winner == 0 and rec.scores == [200, 190] and len(rec.deals) == 1
 
 
 def test_hole_loses_t_end_2():
     # T-END-2: at -200 or below a team loses at once; Decision: 200 beats -200 in the same deal.
-    assert game_over([-200, 0], 0, STD) == 1
-    assert game_over([30, -205], 1, STD) == 0
-    assert game_over([210, -200], 1, STD) == 0
-    assert game_over([-150, 0], 0, STD) is None
+    assert _end([-200, 0], 0) == 1
+    assert _end([30, -205], 1) == 0
+    assert _end([210, -200], 1) == 0
+    assert _end([-150, 0], 0) is None
+    enc = STD.encode()
     for s0, s1, ct in itertools.product(range(-300, 301, 25), range(-300, 301, 25), (0, 1)):
-        want = game_over([s0, s1], ct, STD)
-        assert game_winner(s0, s1, ct, 200, -200) == (-1 if want is None else want)
+        for dealer in range(4):
+            want = end_of_game([s0, s1], STD, ct, dealer=dealer)[0]
+            winner, _, hole = game_end(np.array([s0, s1, 0, 0, 0, 0], dtype=np.int64), 0b11, ct, -1, dealer, enc)
+            assert winner == (-1 if want is None else want)
+            assert hole == (want is not None and max(s0, s1) < 200)
     rec = scripted_game(Script(bids=[50, 0, 0, 0], trump=1), [dict(SPLIT[0])], start_scores=(-160, 0))
-    assert rec.winner == 1 and rec.scores == [-210, 100]
+    assert rec.winner == 1 and rec.scores == [-210, 100] and rec.hole
 
 
 # ----- rules as data ---------------------------------------------------------------------------------
-@pytest.mark.parametrize("preset,rule", [
-    ("two-player", "T-V-2P"), ("five-player", "T-V-5P"), ("kitty", "T-V-KITTY"), ("le-rough", "T-V-ROUGH"),
-    ("cutthroat", "T-V-CUT"), ("six-3x2", "T-V-6P"), ("six-2x3", "T-V-6P"),
-])
-def test_section_5_variants_are_refused_not_ignored(preset, rule):
-    # T-V-2P, T-V-5P, T-V-KITTY, T-V-ROUGH, T-V-CUT, T-V-6P: listed as presets (section 6) and
-    # refused with a clear message until their engines exist — never silently played as standard.
-    assert preset in GAME.presets()
-    with pytest.raises(SimcardsError, match="not implemented yet") as err:
-        GAME.build_rules(preset)
-    assert rule in str(err.value) or "deck=40" in str(err.value) or "kitty" in str(err.value)
-
-
 def test_presets_and_refusals():
     assert GAME.build_rules("standard") == R.STANDARD.validate()
-    with pytest.raises(SimcardsError, match="not implemented yet"):
-        GAME.build_rules(None, {"no_trump": "true"})
     with pytest.raises(SimcardsError, match="min_bid"):
         GAME.build_rules(None, {"min_bid": "0"})
     with pytest.raises(SimcardsError, match="max_bid"):
@@ -289,6 +285,8 @@ def test_presets_and_refusals():
         GAME.build_rules("nope")
     with pytest.raises(SimcardsError, match="exactly 4 players"):
         GAME.check_players(STD, 3)
+    with pytest.raises(SimcardsError, match="exactly 4 players.*five-player"):
+        GAME.check_players(STD, 5)
     assert GAME.build_rules(None, {"dealer_bids_after_passes": "false"}).dealer_bids_after_passes is False
 
 
@@ -297,4 +295,4 @@ def test_dealer_barred_after_three_passes_option():
     rules = GAME.build_rules(None, {"dealer_bids_after_passes": "false"})
     s = Script(bids=[0, 0, 0])
     rec = scripted_game(s, [dict(SPLIT[0])], rules=rules, max_deals=1)
-    assert s.asked[3][2] == [0] and rec.deals[0].bidder is None
+    assert s.asked[3][2] == [0] and rec.deals[0].bidder is None  # T-V-ROUGH

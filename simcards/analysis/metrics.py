@@ -51,6 +51,11 @@ class GameMetrics:
     margin: Callable[[pd.DataFrame, int, int], np.ndarray]  # (games, side, players) → + is good for side
     outcomes: tuple[Outcome, ...] = field(default_factory=tuple)
     deck_fields: tuple[str, ...] = ()  # rule options that change the deck (same deck → same deals)
+    for_rules: Callable[["GameMetrics", object], "GameMetrics"] | None = None  # sides that depend on the variant
+
+    def specialize(self, rules) -> "GameMetrics":
+        """These metrics for one variant (Two Hundred: its table decides the sides)."""
+        return self.for_rules(self, rules) if self.for_rules is not None else self
 
     @property
     def units(self) -> str:
@@ -100,7 +105,21 @@ def _th_side(seat: int, players: int) -> int:
 
 
 def _th_margin(df: pd.DataFrame, side: int, players: int) -> np.ndarray:
-    return df[f"score_{side}"].to_numpy(np.float64) - df[f"score_{1 - side}"].to_numpy(np.float64)
+    """The side's score minus the mean of the other sides' (two sides: minus the other's)."""
+    scores = np.stack([df[c].to_numpy(np.float64) for c in df.columns if c.startswith("score_")], axis=1)
+    own = scores[:, side]
+    return own - (scores.sum(axis=1) - own) / (scores.shape[1] - 1)
+
+
+def _th_for_rules(m: GameMetrics, rules) -> GameMetrics:
+    """Two Hundred's sides are the variant's: teams (side of seat s = s % teams), or every player
+    alone (T-V-5P, T-V-CUT); T-V-2P's two players are the two sides."""
+    import dataclasses
+
+    sides = rules.sides
+    return dataclasses.replace(
+        m, n_sides=lambda n: sides, side_of_seat=lambda s, n: s % sides,
+        starter_side=lambda df, n: df["first_dealer"].to_numpy(np.int64) % sides, for_rules=None)
 
 
 REGISTRY: dict[str, GameMetrics] = {
@@ -139,7 +158,8 @@ REGISTRY: dict[str, GameMetrics] = {
             Outcome("throw_in_rate", "deals thrown in", _col("throw_ins"), _col("deals")),
             Outcome("hole_rate", "games ended by the hole", lambda df: df["hole"].to_numpy(np.float64), _ones),
         ),
-        deck_fields=("deck",),
+        deck_fields=("deck", "kitty", "seats"),
+        for_rules=_th_for_rules,
     ),
 }
 

@@ -26,12 +26,12 @@ import numpy as np
 import pandas as pd
 
 from simcards.analysis.metrics import GameMetrics, metrics_for
-from simcards.analysis.stats import (bradley_terry, newcombe_diff, paired_diff, paired_ratio_diff,
-                                     ratio_diff, shifted, significant, welch_diff, z_for)
+from simcards.analysis.moments import Moments
+from simcards.analysis.stats import bradley_terry, paired_diff, shifted, significant, z_for
 from simcards.errors import SimcardsError
 from simcards.games import canonical, get_game
-from simcards.runner import DEFAULT_CHUNK, Progress, set_threads
-from simcards.stats import Z95, Estimate, mean_ci, ratio_ci, wilson
+from simcards.runner import DEFAULT_CHUNK, Progress, chunks, set_threads
+from simcards.stats import Z95, Estimate, mean_ci, wilson
 from simcards.strategy import Strategy, make_strategy, parse_spec
 
 MAX_STUDY_GAMES = 10**8
@@ -72,6 +72,7 @@ class Table:
         self.rules = self.gdef.build_rules(variant, rules)
         self.players = self.gdef.players_for(self.rules) if players is None else _whole(players, "players")
         self.gdef.check_players(self.rules, self.players)
+        self.m = self.m.specialize(self.rules)
         self.k = self.m.n_sides(self.players)
         self.progress = progress
         self._runs: dict[tuple, Any] = {}
@@ -154,6 +155,7 @@ class Matchup:
     """Per-deal results of strategy 0 over its lineups (arrays of length ``deals``)."""
 
     won: np.ndarray  # fraction of the lineups strategy 0 won on this deal
+    won_lineups: np.ndarray  # the same as a whole number of lineups
     lost: np.ndarray  # fraction of the lineups strategy 1 won (won + lost < 1 when nobody won some)
     margin: np.ndarray  # mean score margin of strategy 0 (its sides vs the rest)
     wins0: int  # games won by strategy 0 (over all lineups)
@@ -169,7 +171,7 @@ class Matchup:
 
 def play_matchup(t: Table, s0: Strategy, s1: Strategy, lineups: list[tuple[int, ...]], seed: int,
                  first: int, count: int) -> Matchup:
-    won = np.zeros(count)
+    won = np.zeros(count, np.int64)
     lost = np.zeros(count)
     margin = np.zeros(count)
     wins0 = wins1 = undecided = 0
@@ -187,7 +189,7 @@ def play_matchup(t: Table, s0: Strategy, s1: Strategy, lineups: list[tuple[int, 
         margin += np.mean([t.m.margin(df, side, t.players) for side in mine], axis=0)
         fair += len(mine) / t.k
     n = len(lineups)
-    return Matchup(won / n, lost / n, margin / n, wins0, wins1, undecided, fair / n, n)
+    return Matchup(won / n, won, lost / n, margin / n, wins0, wins1, undecided, fair / n, n)
 
 
 def _whole(value, what: str, low: int = 1, high: int = MAX_STUDY_GAMES) -> int:
@@ -216,62 +218,98 @@ def _progress(total: int, label: str, enabled: bool) -> Progress:
 
 
 # ----- compare ----------------------------------------------------------------------------------
+# Games are played block by block; each block of every variant becomes whole-number columns per
+# game, whose moments (n, sums, cross products: analysis.moments) add up over blocks. Every interval
+# and paired difference comes from those moments, so memory is one block's, whatever the games.
+COMPARE_BLOCK = DEFAULT_CHUNK  # games per block in this process (per worker thread, twice, on a cluster)
+
+
+def _block_size() -> int:
+    """Games per block: one chunk here; on a cluster enough ranges to keep every worker busy."""
+    be = _current_backend()
+    return COMPARE_BLOCK * (2 * getattr(be, "slots", 1) if be is not None else 1)
+
+
 @dataclass
-class _VariantRun:
+class _Variant:
     name: str
     table: Table
-    games: pd.DataFrame
-    skill: Matchup | None
+    seats: list[Strategy]
     deck: tuple
+    strong: str = ""  # the skill matchup: strong against weak, seat-rotated over ``lineups``
+    weak: str = ""
+    lineups: list[tuple[int, ...]] = field(default_factory=list)
+    seconds: float = 0.0
+    fair: float = math.nan  # the strong strategy's fair win share over the skill lineups
+
+    def col(self, what: str) -> str:
+        return f"{self.name}.{what}"
 
 
-def _rate_rows(t: Table, df: pd.DataFrame) -> list[dict]:
-    """Speed, fairness and outcome estimates of one variant's self-play games."""
-    m = t.m
-    k = t.k
-    units = df[m.units].to_numpy(np.float64)
+def _variant_columns(v: _Variant, df: pd.DataFrame, sk: Matchup | None, scale: int = 1) -> dict[str, np.ndarray]:
+    """One block of a variant's self-play games (and skill matchups) as whole-number columns."""
+    t, m = v.table, v.table.m
+    cols = {v.col("units"): df[m.units].to_numpy()}
+    if m.turns is not None:
+        cols[v.col("turns")] = df[m.turns].to_numpy()
+    w_side = m.winner_side(df, t.players)
+    for s in range(t.k):
+        cols[v.col(f"win{s}")] = w_side == s
+    cols[v.col("starter_won")] = w_side == m.starter_side(df, t.players)
+    for o in m.outcomes:
+        cols[v.col(f"{o.name}:n")] = o.numer(df)
+        cols[v.col(f"{o.name}:d")] = o.denom(df)
+    if sk is not None:  # lineups won, on the study's common scale (variants may differ in sides)
+        cols[v.col("skill")] = sk.won_lineups * (scale // len(v.lineups))
+    return cols
+
+
+def _rate_rows(v: _Variant, mo: Moments, scale: int) -> list[dict]:
+    """Speed, fairness, outcome and skill estimates of one variant."""
+    t, m, k, c = v.table, v.table.m, v.table.k, v.col
     rows = []
 
     def add(group, metric, label, est, kind="num", **kw):
-        rows.append({"group": group, "metric": metric, "label": label, "value": est.value, "low": est.low,
-                     "high": est.high, "n": est.n, "format": kind, **kw})
+        rows.append({"variant": v.name, "group": group, "metric": metric, "label": label, "value": est.value,
+                     "low": est.low, "high": est.high, "n": est.n, "format": kind, **kw})
 
     if m.turns is not None:
-        turns = df[m.turns].to_numpy(np.float64)
-        add("speed", f"turns_per_{m.unit}", f"turns per {m.unit}", ratio_ci(turns, units))
-    add("speed", f"{m.units}_per_game", f"{m.units} per game", mean_ci(units))
+        add("speed", f"turns_per_{m.unit}", f"turns per {m.unit}", mo.ratio(c("turns"), c("units")))
+    add("speed", f"{m.units}_per_game", f"{m.units} per game", mo.mean(c("units")))
     if m.turns is not None:
-        add("speed", "turns_per_game", "turns per game", mean_ci(turns))
-    n = len(df)
-    w_side = m.winner_side(df, t.players)
+        add("speed", "turns_per_game", "turns per game", mo.mean(c("turns")))
     seat_word = "team" if k != t.players else "seat"
     devs = []
     zb = z_for(0.05, k)
     any_sig = False
     for s in range(k):
-        est = wilson(int((w_side == s).sum()), n)
+        est = mo.proportion(c(f"win{s}"))
         add("fairness", f"win_{seat_word}_{s}", f"{seat_word} {s} wins", est, "pct")
         devs.append((abs(est.value - 1 / k), s, est))
-        strict = wilson(int((w_side == s).sum()), n, zb)
+        strict = mo.proportion(c(f"win{s}"), zb)
         any_sig |= not (strict.low <= 1 / k <= strict.high)
-    start = m.starter_side(df, t.players)
-    edge = shifted(wilson(int((w_side == start).sum()), n), 1 / k)
+    edge = shifted(mo.proportion(c("starter_won")), 1 / k)
     add("fairness", "starter_edge", f"{m.starter_label}'s edge (win rate − 1/{k})", edge, "pct",
         significant=significant(edge))
     dev, s, est = max(devs, key=lambda x: x[0])
     add("fairness", "max_seat_deviation", f"largest {seat_word} deviation from 1/{k}", abs_dev(est, 1 / k), "pct",
         significant=any_sig, detail=f"{seat_word} {s}")
     for o in m.outcomes:
-        add("outcomes", o.name, o.label, outcome_rate(o.numer(df), o.denom(df)), "pct")
+        add("outcomes", o.name, o.label, _outcome(mo, c(f"{o.name}:n"), c(f"{o.name}:d")), "pct")
+    if v.lineups:
+        est = mo.fraction_mean(c("skill"), scale)
+        add("skill", "skill_win_rate", f"{v.strong} beats {v.weak} (seat-rotated)", est, "pct")
+        edge = shifted(est, v.fair)
+        add("skill", "skill_edge", f"skill edge (win rate − {v.fair:.0%})", edge, "pct", significant=significant(edge))
     return rows
 
 
-def outcome_rate(numer: np.ndarray, denom: np.ndarray) -> Estimate:
+def _outcome(mo: Moments, numer: str, denom: str) -> Estimate:
     """Σ numer / Σ denom: a Wilson interval when it is a per-game proportion (denominators all 1),
     else the ratio's delta-method interval with games as units."""
-    if len(denom) and np.all(denom == 1):
-        return wilson(float(np.sum(numer)), len(denom))
-    return ratio_ci(numer, denom)
+    if mo.n and mo.all_equal(denom, 1):
+        return mo.proportion(numer)
+    return mo.ratio(numer, denom)
 
 
 def abs_dev(est: Estimate, target: float) -> Estimate:
@@ -295,11 +333,15 @@ def unit_mean(x: np.ndarray) -> Estimate:
     return Estimate(est.value, max(0.0, est.low), min(1.0, est.high), est.n)
 
 
-def _diff_rows(base: _VariantRun, other: _VariantRun) -> list[dict]:
-    """Differences other − base for every metric, paired when the decks match."""
+def _scaled(est: Estimate, by: float) -> Estimate:
+    return Estimate(est.value * by, est.low * by, est.high * by, est.n)
+
+
+def _diff_rows(base: _Variant, other: _Variant, mo: Moments, scale: int) -> list[dict]:
+    """Differences other − base for every metric, paired on the same deals when the decks match."""
     m = base.table.m
     paired = base.deck == other.deck
-    a, b = base.games, other.games
+    b, o = base.col, other.col
     rows = []
 
     def add(metric, label, est, kind="num"):
@@ -307,39 +349,68 @@ def _diff_rows(base: _VariantRun, other: _VariantRun) -> list[dict]:
                      "diff": est.value, "low": est.low, "high": est.high, "paired": paired,
                      "significant": significant(est), "format": kind})
 
-    ua, ub = a[m.units].to_numpy(np.float64), b[m.units].to_numpy(np.float64)
+    mean_diff = mo.paired_diff if paired else mo.welch_diff
+    ratio_diff = mo.paired_ratio_diff if paired else mo.ratio_diff
     if m.turns is not None:
-        ta, tb = a[m.turns].to_numpy(np.float64), b[m.turns].to_numpy(np.float64)
-        fn = paired_ratio_diff if paired else ratio_diff
-        add(f"turns_per_{m.unit}", f"turns per {m.unit}", fn(ta, ua, tb, ub))
-    mean_fn = paired_diff if paired else welch_diff
-    add(f"{m.units}_per_game", f"{m.units} per game", mean_fn(ua, ub))
+        add(f"turns_per_{m.unit}", f"turns per {m.unit}", ratio_diff(b("turns"), b("units"), o("turns"), o("units")))
+    add(f"{m.units}_per_game", f"{m.units} per game", mean_diff(b("units"), o("units")))
     if m.turns is not None:
-        add("turns_per_game", "turns per game", mean_fn(ta, tb))
-    k = base.table.k
-    sa = (m.winner_side(a, base.table.players) == m.starter_side(a, base.table.players)).astype(float)
-    sb = (m.winner_side(b, other.table.players) == m.starter_side(b, other.table.players)).astype(float)
-    add("starter_edge", f"{m.starter_label}'s edge", paired_diff(sa, sb) if paired else
-        newcombe_diff(sa.sum(), sa.size, sb.sum(), sb.size), "pct")
-    if base.skill is not None and other.skill is not None:
-        add("skill_win_rate", "stronger strategy's win rate", mean_fn(base.skill.won, other.skill.won), "pct")
-    for o in m.outcomes:
-        fn = paired_ratio_diff if paired else ratio_diff
-        add(o.name, o.label, fn(o.numer(a), o.denom(a), o.numer(b), o.denom(b)), "pct")
+        add("turns_per_game", "turns per game", mean_diff(b("turns"), o("turns")))
+    # An edge is the win rate minus the fair share 1/sides, which differs between tables.
+    edge = (mo.paired_diff if paired else mo.newcombe_diff)(b("starter_won"), o("starter_won"))
+    add("starter_edge", f"{m.starter_label}'s edge", shifted(edge, 1 / other.table.k - 1 / base.table.k), "pct")
+    if base.lineups and other.lineups:
+        add("skill_win_rate", "stronger strategy's win rate", _scaled(mean_diff(b("skill"), o("skill")), 1 / scale), "pct")
+    for oc in m.outcomes:
+        add(oc.name, oc.label, ratio_diff(b(f"{oc.name}:n"), b(f"{oc.name}:d"), o(f"{oc.name}:n"), o(f"{oc.name}:d")), "pct")
     return rows
+
+
+def _lineups_meta(runs: list[_Variant]) -> list | dict:
+    """The seat rotations: one list, or one per variant when their sides differ."""
+    per = {v.name: [list(lu) for lu in v.lineups] for v in runs}
+    first = next(iter(per.values()))
+    return first if all(lu == first for lu in per.values()) else per
+
+
+def _lengths_table(runs: list[_Variant], counts: dict[str, dict[int, int]]) -> pd.DataFrame:
+    """How many self-play games of each variant lasted each number of rounds/hands/deals."""
+    units = runs[0].table.m.units
+    rows = [{"variant": v.name, units: u, "games": c, "share": c / sum(counts[v.name].values())}
+            for v in runs for u, c in sorted(counts[v.name].items())]
+    return pd.DataFrame(rows, columns=["variant", units, "games", "share"])
+
+
+def _count_lengths(into: dict[int, int], units: np.ndarray) -> None:
+    values, counts = np.unique(units, return_counts=True)
+    for u, c in zip(values.tolist(), counts.tolist()):
+        into[u] = into.get(u, 0) + c
+
+
+def _game_rows(v: _Variant, df: pd.DataFrame) -> pd.DataFrame:
+    m = v.table.m
+    gr = pd.DataFrame({"variant": v.name, "game": df["game"].to_numpy(), m.units: df[m.units].to_numpy()})
+    if m.turns is not None:
+        gr["turns"] = df[m.turns].to_numpy()
+    gr["winner_side"] = m.winner_side(df, v.table.players)
+    return gr
 
 
 def compare(game: str, variants: list[str] | str, *, players: int | None = None,
             strategies: list[str] | str | None = None, games: int = 2000, seed: int = 0,
             rules: dict[str, Any] | None = None, strong: str | None = None, weak: str = "random",
-            skill: bool = True, threads: int | None = None, progress: bool = False) -> StudyResult:
+            skill: bool = True, threads: int | None = None, progress: bool = False,
+            summary_only: bool = False) -> StudyResult:
     """Compare variants of one game: speed, fairness, skill expression and outcome rates, each
     with a 95% interval, plus every variant's difference from the first (paired on the same deals
     when the decks match).
 
     ``strategies`` (one spec for all seats, or one per seat) play the self-play games that measure
     speed, fairness and outcomes; ``strong`` (default: the game's default strategy) against
-    ``weak`` (default ``random``) measures skill expression, with seat rotation."""
+    ``weak`` (default ``random``) measures skill expression, with seat rotation.
+    ``summary_only`` drops the per-game table (``tables["games"]``) so that memory stays bounded
+    however many games are played. Ctrl-C (KeyboardInterrupt) after the first block returns the
+    estimates over the blocks finished, with ``meta["interrupted"]`` set."""
     gdef = get_game(game)
     names = _variant_list(gdef, variants)
     games = _whole(games, "games")
@@ -349,53 +420,49 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
     if isinstance(strategies, str):
         strategies = [strategies]
     tables = [Table(game, v, players, rules) for v in names]
-    k = tables[0].k
-    n_lineups = len(pair_lineups(k)) if skill else 0
-    bar = _progress(len(names) * games * (1 + n_lineups), f"compare {tables[0].game}", progress)
-    runs: list[_VariantRun] = []
-    long_rows: list[dict] = []
-    game_rows: list[pd.DataFrame] = []
-    timings = {}
+    runs = [_Variant(n, t, t.gdef.strategies(strategies, t.players), t.m.deck_key(t.rules), strong, weak,
+                     pair_lineups(t.k) if skill else []) for n, t in zip(names, tables)]
+    scale = math.lcm(*(len(v.lineups) for v in runs)) if skill else 1
+    strong_s, weak_s = tables[0].strategy(strong), tables[0].strategy(weak)
+    bar = _progress(sum(games * (1 + len(v.lineups)) for v in runs), f"compare {tables[0].game}", progress)
+    mo: Moments | None = None
+    game_rows: dict[str, list[pd.DataFrame]] = {v.name: [] for v in runs}
+    lengths: dict[str, dict[int, int]] = {v.name: {} for v in runs}
+    done = 0
+    interrupted = False
     try:
-        for name, t in zip(names, tables):
-            t.progress = bar
-            t0 = time.perf_counter()
-            seat = t.gdef.strategies(strategies, t.players)
-            df = t.play(seat, seed, 0, games)
-            sk = None
-            if skill:
-                sk = play_matchup(t, t.strategy(strong), t.strategy(weak), pair_lineups(t.k), seed, 0, games)
-            timings[name] = round(time.perf_counter() - t0, 3)
-            run = _VariantRun(name, t, df, sk, t.m.deck_key(t.rules))
-            runs.append(run)
-            for r in _rate_rows(t, df):
-                long_rows.append({"variant": name, **r})
-            if sk is not None:
-                est = unit_mean(sk.won)
-                long_rows.append({"variant": name, "group": "skill", "metric": "skill_win_rate",
-                                  "label": f"{strong} beats {weak} (seat-rotated)", "value": est.value,
-                                  "low": est.low, "high": est.high, "n": est.n, "format": "pct"})
-                edge = shifted(est, sk.fair)
-                long_rows.append({"variant": name, "group": "skill", "metric": "skill_edge",
-                                  "label": f"skill edge (win rate − {sk.fair:.0%})", "value": edge.value,
-                                  "low": edge.low, "high": edge.high, "n": edge.n, "format": "pct",
-                                  "significant": significant(edge)})
-            m = t.m
-            gr = pd.DataFrame({"variant": name, "game": df["game"].to_numpy(),
-                               m.units: df[m.units].to_numpy()})
-            if m.turns is not None:
-                gr["turns"] = df[m.turns].to_numpy()
-            gr["winner_side"] = m.winner_side(df, t.players)
-            game_rows.append(gr)
+        for block in chunks(games, _block_size()):
+            cols: dict[str, np.ndarray] = {}
+            for v in runs:
+                v.table.progress = bar
+                t0 = time.perf_counter()
+                df = v.table.play(v.seats, seed, block.first, block.count)
+                sk = play_matchup(v.table, strong_s, weak_s, v.lineups, seed, block.first, block.count) if skill else None
+                v.seconds += time.perf_counter() - t0
+                if sk is not None:
+                    v.fair = sk.fair
+                cols.update(_variant_columns(v, df, sk, scale))
+                _count_lengths(lengths[v.name], df[v.table.m.units].to_numpy())
+                if not summary_only:
+                    game_rows[v.name].append(_game_rows(v, df))
+            mo = Moments.of(cols) + mo
+            done += block.count
+    except KeyboardInterrupt:
+        if mo is None:
+            raise
+        interrupted = True
     finally:
         bar.close()
-    long = pd.DataFrame(long_rows)
+    long = pd.DataFrame([r for v in runs for r in _rate_rows(v, mo, scale)])
     if "significant" not in long:
         long["significant"] = np.nan
-    diffs = pd.DataFrame([r for run in runs[1:] for r in _diff_rows(runs[0], run)])
+    diffs = pd.DataFrame([r for v in runs[1:] for r in _diff_rows(runs[0], v, mo, scale)])
     wide = _wide(long, names)
     t0 = tables[0]
     notes = []
+    if interrupted:
+        notes.append(f"Interrupted after {done:,} of {games:,} games per variant: every estimate covers the "
+                     f"games finished.")
     if len(runs) > 1:
         decks = {r.name: r.deck for r in runs}
         shared = [n for n in names[1:] if decks[n] == decks[names[0]]]
@@ -411,15 +478,17 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
         else:
             notes.append("No difference is significant at 95%.")
     meta = _meta("compare", t0, seed, variants=names, games=games,
-                 strategies=[s.spec for s in t0.gdef.strategies(strategies, t0.players)],
-                 skill={"strong": t0.strategy(strong).spec, "weak": t0.strategy(weak).spec,
-                        "lineups": [list(lu) for lu in pair_lineups(k)]} if skill else None,
+                 strategies=[s.spec for s in runs[0].seats],
+                 skill={"strong": strong_s.spec, "weak": weak_s.spec, "lineups": _lineups_meta(runs)} if skill else None,
                  rules={n: t.rules.options() for n, t in zip(names, tables)},
-                 timings_seconds=timings, games_played=sum(t.games_played for t in tables))
+                 timings_seconds={v.name: round(v.seconds, 3) for v in runs},
+                 games_played=sum(t.games_played for t in tables), summary_only=summary_only,
+                 games_completed=done, interrupted=interrupted)
+    out_tables = {"compare": wide, "estimates": long, "differences": diffs, "lengths": _lengths_table(runs, lengths)}
+    if not summary_only:
+        out_tables["games"] = pd.concat([df for v in runs for df in game_rows[v.name]], ignore_index=True)
     return StudyResult("compare", f"{t0.gdef.title}: {', '.join(names)} ({t0.players} players)",
-                       {"compare": wide, "estimates": long, "differences": diffs,
-                        "games": pd.concat(game_rows, ignore_index=True)},
-                       {"variants": names}, notes, meta)
+                       out_tables, {"variants": names}, notes, meta)
 
 
 def _signed(v: float, kind: str) -> str:
@@ -449,13 +518,10 @@ def _variant_list(gdef, variants) -> list[str]:
 def fmt_est(value: float, low: float, high: float, kind: str) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "-"
-    if kind == "pct":
-        if math.isnan(low):
-            return f"{100 * value:.1f}%"
-        return f"{100 * value:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
     if math.isnan(low):
-        return f"{value:.2f}"
-    return f"{value:.2f} [{low:.2f}, {high:.2f}]"
+        return f"{100 * value:.1f}%" if kind == "pct" else f"{value:.2f}"
+    est = Estimate(value, low, high, 0)
+    return est.pct() if kind == "pct" else est.num()
 
 
 def _wide(long: pd.DataFrame, names: list[str]) -> pd.DataFrame:

@@ -64,12 +64,12 @@ class GameDef:
         CLI or typed values from the API)."""
         raise NotImplementedError
 
+    def players_for(self, rules) -> int:
+        """Players when none are given: the game's usual, or what the variant's table seats."""
+        return self.default_players
+
     def check_players(self, rules, players: int) -> None:
         raise NotImplementedError
-
-    def players_for(self, rules) -> int:
-        """The player count when none is given (a game whose presets fix it may override this)."""
-        return self.default_players
 
     # --- strategies ------------------------------------------------------------------------
     def families(self) -> dict[str, Family]:

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
+from simcards.cards import card_code
 from simcards.games.base import GameDef, GameRun, OptionInfo, options_table
 from simcards.games.two_hundred import layout as L
 from simcards.games.two_hundred import rules as R
@@ -22,9 +23,11 @@ FAMILIES = {
     "heuristic": Family(
         "heuristic", SID_HEURISTIC,
         "estimate the team's points in each trump suit (trump length and honours, side aces, short "
-        "suits, partner allowance); bid the minimum raise up to estimate × aggr; trump = best estimate; "
-        "lead boss cards and draw trumps, win cheaply, smear points on a partner's safe trick, ruff "
-        "only tricks worth ruff_min",
+        "suits, partner and kitty allowances, partners' face-up cards); bid the minimum raise up to "
+        "estimate × aggr; bury pointless cards from short side suits; trump = best estimate, or no trump "
+        "when every suit is stopped and its estimate reaches nt × the bid; call the highest trump it "
+        "lacks; lead boss cards and draw "
+        "trumps, win cheaply, smear points on a friend's safe trick, ruff only tricks worth ruff_min",
         (
             Param("aggr", 0.7, 0.0, 3.0, "aggressiveness: bid up to this multiple of the hand's estimated points"),
             Param("partner", 15.0, 0.0, 60.0, "points credited to the unseen partner's hand in the estimate"),
@@ -34,25 +37,32 @@ FAMILIES = {
             Param("smear", 1, 0, 1, "1: play point cards onto a trick the partner safely wins", integer=True),
             Param("draw", 1, 0, 1, "1: as contractor, lead the boss trump while opponents may hold trumps",
                   integer=True),
+            Param("kitty", 20.0, 0.0, 60.0, "points credited in the auction for the kitty the bidder will take "
+                  "(T-V-KITTY, T-V-ROUGH)"),
+            Param("nt", 1.2, 0.0, 3.0, "name no trump (where allowed) when every suit is stopped and the "
+                  "no-trump estimate is at least nt × the bid; 0 never"),
         ),
     ),
 }
 
 _OPTION_DOCS = {
-    "mode": (", ".join(R.MODES), "T-TEAM-1, T-V-*", "table and teams (only teams runs in this version)"),
-    "deck": ("36, 40", "T-CARD-1", "deck size (40 keeps the 6s: kitty and five-player variants)"),
-    "hand_size": ("9", "T-DEAL-1", "cards dealt to each player"),
-    "kitty": ("0, 4", "T-V-KITTY", "cards in the kitty (not implemented yet)"),
+    "mode": (", ".join(R.MODES), "T-TEAM-1, T-V-*",
+             "the table: teams (standard), two-player (dummies), five-player (called partner), cutthroat "
+             "(no teams), six-3x2 / six-2x3"),
+    "deck": ("36, 40", "T-CARD-1", "deck size (40 keeps the 6s: T-V-5P, T-V-KITTY)"),
+    "hand_size": ("0 or (deck - kitty) / hands", "T-DEAL-1", "cards dealt to each hand; 0 = every card dealt"),
+    "kitty": ("0, 4", "T-V-KITTY", "kitty cards the bidder takes and rebuilds (points to the defenders; two teams)"),
     "min_bid": ("1..100", "T-BID-2", "lowest bid"),
     "bid_step": ("1..50", "T-BID-2", "bids go up in steps of this"),
     "max_bid": ("min_bid..100", "T-BID-2", "highest bid (Decision: 100, all card points)"),
-    "target": ("1..10000", "T-END-1", "a team at or above this at the end of a deal wins"),
-    "hole": ("-10000..-1", "T-END-2", "a team at or below this at the end of a deal loses"),
+    "target": ("1..10000", "T-END-1", "a side at or above this at the end of a deal wins"),
+    "hole": ("-10000..-1", "T-END-2", "a side at or below this at the end of a deal loses (T-V-6P: leaves)"),
     "fail_score": (", ".join(R.FAIL_SCORES), "T-SC-2", "what a failed contract scores"),
-    "no_trump": ("true, false", "T-V-ROUGH", "the bidder may name no trump (not implemented yet)"),
-    "dealer_bids_after_passes": ("true, false", "T-V-ROUGH", "after three passes the dealer may still bid"),
-    "partner_shares_loss": ("true, false", "T-V-5P", "the secret partner also loses the bid (five-player only)"),
-    "cutthroat_fail": (", ".join(R.CUTTHROAT_FAILS), "T-V-CUT", "a failed cutthroat bidder scores minus this (cutthroat only)"),
+    "no_trump": ("true, false", "T-V-ROUGH", "the bidder may name no trump; a no-trump deal scores double"),
+    "dealer_bids_after_passes": ("true, false", "T-V-ROUGH", "false: when all others pass the dealer may not bid"),
+    "partner_shares_loss": ("true, false", "T-V-5P", "a failed contract costs the secret partner the bid too (five-player only)"),
+    "cutthroat_fail": (", ".join(R.CUTTHROAT_FAILS), "T-V-CUT",
+                       "a failed cutthroat bidder scores minus the bid or minus its points (cutthroat only)"),
 }
 
 
@@ -85,9 +95,14 @@ def engine_for(strategies: list[Strategy]):
     return _ENGINES[key]
 
 
-def seat_arrays(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:
-    sids = np.array([s.family.sid for s in strategies], dtype=np.int64)
-    params = np.stack([s.vector() for s in strategies]).astype(np.float64)
+def seat_arrays(strategies: list[Strategy], rules: R.TwoHundredRules | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Strategy ids and the parameter table, one row per seat at the table: a T-V-2P dummy
+    (seats 2 and 3) is played by the player opposite, with that player's strategy."""
+    seats = rules.seats if rules is not None else len(strategies)
+    per_seat = [strategies[s if s < len(strategies) else (s + 2) % 4] for s in range(seats)]
+    width = max(len(s.vector()) for s in per_seat)
+    sids = np.array([s.family.sid for s in per_seat], dtype=np.int64)
+    params = np.stack([s.vector(width) for s in per_seat]).astype(np.float64)
     return sids, params
 
 
@@ -100,7 +115,7 @@ class TwoHundredRun(GameRun):
         self.rules = rules
         self.encoded = rules.encode()
         self.players = players
-        self.sids, self.params = seat_arrays(strategies)
+        self.sids, self.params = seat_arrays(strategies, rules)
         _, _, _, self.batch = engine_for(strategies)
         self.batch(0, 0, 1, self.encoded, self.sids, self.params,
                    np.zeros((1, L.G_WIDTH), np.int64), np.zeros((1, L.D_WIDTH), np.int32), 1)
@@ -114,24 +129,26 @@ class TwoHundredRun(GameRun):
     def play(self, seed: int, first: int, count: int, detail: bool):
         cap = DEALS_PER_GAME if detail else 0
         games, deals = self.raw(seed, first, count, cap)
-        games_df = games_frame(games, first)
+        games_df = games_frame(games, first, self.rules)
         if not detail:
             return games_df, None
         n_deals = games[:, L.G_DEALS]
         long = np.flatnonzero(n_deals > cap)
-        parts = [deals_frame(deals, np.where(n_deals > cap, 0, n_deals), cap, first)]  # long games come next, whole
+        parts = [deals_frame(deals, np.where(n_deals > cap, 0, n_deals), cap, first, self.rules)]  # long games next
         for i in long:  # rare: replay the game alone with room for every deal (same game, same seed)
             g, d = self.raw(seed, first + int(i), 1, int(n_deals[i]))
-            parts.append(deals_frame(d, g[:, L.G_DEALS], int(n_deals[i]), first + int(i)))
+            parts.append(deals_frame(d, g[:, L.G_DEALS], int(n_deals[i]), first + int(i), self.rules))
         detail_df = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
         if len(long):
             detail_df = detail_df.sort_values(["game", "deal"], kind="stable", ignore_index=True)
         return games_df, detail_df
 
 
-def games_frame(games: np.ndarray, first: int) -> pd.DataFrame:
+def games_frame(games: np.ndarray, first: int, rules: R.TwoHundredRules = R.STANDARD) -> pd.DataFrame:
+    """The per-game table: the standard columns (``winner`` is a side: a team, or a seat in
+    individual play), one ``score_<side>`` per side, and what the table needs besides."""
     n = len(games)
-    return pd.DataFrame({
+    cols = {
         "game": np.arange(first, first + n, dtype=np.int64),
         "winner": games[:, L.G_WINNER].astype(np.int8),
         "deals": games[:, L.G_DEALS].astype(np.int32),
@@ -141,10 +158,16 @@ def games_frame(games: np.ndarray, first: int) -> pd.DataFrame:
         "failed": games[:, L.G_FAILED].astype(np.int32),
         "hole": games[:, L.G_HOLE].astype(bool),
         "capped": games[:, L.G_CAPPED].astype(bool),
-        "score_0": games[:, L.G_SCORES].astype(np.int32),
-        "score_1": games[:, L.G_SCORES + 1].astype(np.int32),
-        "invalid_decisions": games[:, L.G_INVALID].astype(np.int32),
-    })
+    }
+    for t in range(rules.sides):
+        cols[f"score_{t}"] = games[:, L.G_SCORES + t].astype(np.int32)
+    cols["invalid_decisions"] = games[:, L.G_INVALID].astype(np.int32)
+    if rules.no_trump:
+        cols["no_trump_deals"] = games[:, L.G_NT_DEALS].astype(np.int32)
+    if rules.sides > 2 and not rules.individual:
+        cols["out_team"] = _nullable(games[:, L.G_OUT_SIDE], "int8")
+        cols["out_deal"] = _nullable(np.where(games[:, L.G_OUT_SIDE] >= 0, games[:, L.G_OUT_DEAL], -1), "int32")
+    return pd.DataFrame(cols)
 
 
 def _nullable(values: np.ndarray, dtype: str) -> pd.arrays.IntegerArray:
@@ -152,9 +175,13 @@ def _nullable(values: np.ndarray, dtype: str) -> pd.arrays.IntegerArray:
 
 
 SUIT_NAMES = np.array(["s", "h", "d", "c"])
+TRUMP_NAMES = ["s", "h", "d", "c", "nt"]
 
 
-def deals_frame(deals: np.ndarray, n_deals: np.ndarray, cap: int, first: int) -> pd.DataFrame:
+def deals_frame(deals: np.ndarray, n_deals: np.ndarray, cap: int, first: int,
+                rules: R.TwoHundredRules = R.STANDARD) -> pd.DataFrame:
+    """The per-deal table: the standard columns with ``taken_``, ``deal_score_`` and ``score_``
+    per side, then the variant's own: ``kitty_points``, ``called`` and ``partner``, ``out_team``."""
     count = len(n_deals)
     kept = np.minimum(n_deals, cap)
     idx = (np.arange(count)[:, None] * cap + np.arange(cap)[None, :])[np.arange(cap)[None, :] < kept[:, None]]
@@ -165,22 +192,51 @@ def deals_frame(deals: np.ndarray, n_deals: np.ndarray, cap: int, first: int) ->
     made = rows[:, L.D_MADE]
     made_col = pd.array(made == 1, dtype="boolean")
     made_col[~played] = pd.NA
-    return pd.DataFrame({
+    sides = range(rules.sides)
+    cols = {
         "game": np.repeat(np.arange(first, first + count, dtype=np.int64), kept),
         "deal": rows[:, L.D_DEAL].astype(np.int32),
         "dealer": rows[:, L.D_DEALER].astype(np.int8),
-        "contract_team": _nullable(np.where(played, bidder % 2, -1), "int8"),
+        "contract_team": _nullable(np.where(played, bidder % rules.sides, -1), "int8"),
         "bidder": _nullable(bidder, "int8"),
         "bid": _nullable(rows[:, L.D_BID], "int16"),
-        "trump": pd.Categorical.from_codes(np.where(trump >= 0, trump, -1), categories=list(SUIT_NAMES)),
-        "taken_0": rows[:, L.D_TAKEN0].astype(np.int16),
-        "taken_1": rows[:, L.D_TAKEN1].astype(np.int16),
+        "trump": pd.Categorical.from_codes(np.where(trump >= 0, trump, -1),
+                                           categories=TRUMP_NAMES if rules.no_trump else list(SUIT_NAMES)),
+        **{f"taken_{t}": rows[:, L.D_TAKEN + t].astype(np.int16) for t in sides},
         "made": made_col,
-        "deal_score_0": rows[:, L.D_DSCORE0].astype(np.int16),
-        "deal_score_1": rows[:, L.D_DSCORE1].astype(np.int16),
-        "score_0": rows[:, L.D_SCORE0].astype(np.int32),
-        "score_1": rows[:, L.D_SCORE1].astype(np.int32),
-    })
+        **{f"deal_score_{t}": rows[:, L.D_DSCORE + t].astype(np.int16) for t in sides},
+        **{f"score_{t}": rows[:, L.D_SCORE + t].astype(np.int32) for t in sides},
+    }
+    if rules.kitty:
+        cols["kitty_points"] = rows[:, L.D_KITTY_POINTS].astype(np.int16)
+    if rules.mode == "five-player":
+        called = rows[:, L.D_CALLED]
+        codes = np.where(called >= 0, _DECK_INDEX[np.maximum(called, 0)], -1)
+        cols["called"] = pd.Categorical.from_codes(codes, categories=_DECK_CODES)
+        cols["partner"] = _nullable(rows[:, L.D_PARTNER], "int8")
+    if rules.sides > 2 and not rules.individual:
+        cols["out_team"] = _nullable(rows[:, L.D_OUT], "int8")
+    return pd.DataFrame(cols)
+
+
+_DECK_CODES = [card_code(f) for f in L.DECK_FACES_40]
+_DECK_INDEX = np.full(54, -1, dtype=np.int64)
+_DECK_INDEX[L.DECK_FACES_40] = np.arange(len(L.DECK_FACES_40))
+
+
+def table_of(games: pd.DataFrame, players: int) -> tuple[int, int]:
+    """(seats, sides) of a per-game table: sides from its ``score_<side>`` columns."""
+    sides = sum(1 for c in games.columns if c.startswith("score_"))
+    return (4 if players == 2 else players), sides
+
+
+def side_label(side: int, players: int, seats: int, sides: int) -> str:
+    if sides == seats:
+        return f"seat {side}"
+    members = ",".join(str(s) for s in range(seats) if s % sides == side)
+    if players == 2:
+        return f"player {'AB'[side]} (seat {side}, dummy seat {side + 2})"
+    return f"team {side} (seats {members})"
 
 
 class TwoHundred(GameDef):
@@ -204,6 +260,9 @@ class TwoHundred(GameDef):
             typed[key] = R.parse_option(key, value) if isinstance(value, str) else value
         return R.build_rules(variant or self.default_variant, typed)
 
+    def players_for(self, rules: R.TwoHundredRules) -> int:
+        return rules.players
+
     def check_players(self, rules, players: int) -> None:
         rules.check_players(players)
 
@@ -211,11 +270,13 @@ class TwoHundred(GameDef):
         return dict(FAMILIES)
 
     def strategies(self, specs, players: int) -> list[Strategy]:
-        """One spec for every seat, one per team (team 0 = seats 0 and 2, team 1 = seats 1 and 3),
-        or one per seat."""
+        """One spec for every seat, one per seat, or k specs repeating around the table (seat s
+        plays spec s mod k; k must divide the players): with 4 players two specs are one per team
+        (team 0 = seats 0 and 2), with 6 players two specs are the teams of six-2x3 and three the
+        teams of six-3x2."""
         specs = [specs] if isinstance(specs, str) else list(specs or [])
-        if len(specs) == 2 and players == 4:
-            specs = [specs[0], specs[1], specs[0], specs[1]]
+        if 1 < len(specs) < players and players % len(specs) == 0:
+            specs = [specs[s % len(specs)] for s in range(players)]
         return seat_strategies(specs or None, players, self.name, self.families(), self.default_strategy)
 
     def new_run(self, rules, players, strategies):
@@ -224,21 +285,36 @@ class TwoHundred(GameDef):
 
     def summarize(self, games: pd.DataFrame, players: int) -> dict:
         n = len(games)
+        seats, sides = table_of(games, players)
         winner = games["winner"].to_numpy()
-        first_team = games["first_dealer"].to_numpy() % 2
+        first_side = games["first_dealer"].to_numpy() % sides
         contracts = games["made"] + games["failed"]
-        return {
+        per_side = [wilson(int((winner == t).sum()), n) for t in range(sides)]
+        out = {
+            "table": {"players": players, "seats": seats, "sides": sides,
+                      "side_of_seat": [s % sides for s in range(seats)]},
             "games": n,
             "deals": int(games["deals"].sum()),
             "deals_per_game": mean_ci(games["deals"]),
-            "win_rate_by_team": [wilson(int((winner == t).sum()), n) for t in range(2)],
-            "first_dealer_team_win_rate": wilson(int((winner == first_team).sum()), n),
+        }
+        if sides == seats:
+            out["win_rate_by_seat"] = per_side
+            out["first_dealer_win_rate"] = wilson(int((winner == first_side).sum()), n)
+        else:
+            out["win_rate_by_team"] = per_side
+            out["first_dealer_team_win_rate"] = wilson(int((winner == first_side).sum()), n)
+        out |= {
             "throw_in_rate": ratio_ci(games["throw_ins"], games["deals"]),
             "contract_made_rate": ratio_ci(games["made"], contracts),
             "hole_rate": wilson(int(games["hole"].sum()), n),
-            "capped_games": int(games["capped"].sum()),
-            "invalid_decisions": int(games["invalid_decisions"].sum()),
         }
+        if "no_trump_deals" in games:
+            out["no_trump_rate"] = ratio_ci(games["no_trump_deals"], contracts)
+        if "out_team" in games:
+            out["team_out_rate"] = wilson(int(games["out_team"].notna().sum()), n)
+        out["capped_games"] = int(games["capped"].sum())
+        out["invalid_decisions"] = int(games["invalid_decisions"].sum())
+        return out
 
     def summary_rows(self, s: dict) -> list[tuple[str, str]]:
         rows = [
@@ -246,13 +322,27 @@ class TwoHundred(GameDef):
             ("deals", f"{s['deals']:,}"),
             ("deals per game", s["deals_per_game"].num(2)),
         ]
-        for t, est in enumerate(s["win_rate_by_team"]):
-            rows.append((f"team {t} (seats {t},{t + 2}) wins", est.pct()))
+        individual = "win_rate_by_seat" in s
+        per_side = s["win_rate_by_seat" if individual else "win_rate_by_team"]
+        players, seats, sides = (s["table"][k] for k in ("players", "seats", "sides"))
+        for t, est in enumerate(per_side):
+            rows.append((f"{side_label(t, players, seats, sides)} wins", est.pct()))
+        fair = f"  (fair share {100 / sides:.1f}%)"
+        if individual:
+            rows.append(("first dealer wins", s["first_dealer_win_rate"].pct() + fair))
+        else:
+            rows.append(("first dealer's team wins", s["first_dealer_team_win_rate"].pct() + fair))
         rows += [
-            ("first dealer's team wins", s["first_dealer_team_win_rate"].pct() + "  (fair share 50.0%)"),
             ("deals thrown in (all pass)", s["throw_in_rate"].pct()),
             ("contracts made", s["contract_made_rate"].pct()),
-            ("games won by the other team's fall to the hole", s["hole_rate"].pct()),
+        ]
+        if "no_trump_rate" in s:
+            rows.append(("contracts in no trump (scores doubled)", s["no_trump_rate"].pct()))
+        if "team_out_rate" in s:
+            rows.append(("games in which a team left at the hole", s["team_out_rate"].pct()))
+        rows += [
+            ("games won by the other side's fall to the hole" if not individual
+             else "games ended by a fall to the hole (highest score won)", s["hole_rate"].pct()),
             ("games stopped at the deal cap", f"{s['capped_games']:,}"),
         ]
         if s["invalid_decisions"]:
@@ -267,9 +357,10 @@ class TwoHundred(GameDef):
 
         rules.check_players(players)
         decide = engine_for(strategies)[0]
-        sids, params = seat_arrays(strategies)
+        sids, params = seat_arrays(strategies, rules)
         record = play_reference(rules, sids, params, seed, game, decide)
-        lines = [f"Two Hundred ({rules.name}), seed {seed}, game {game}; teams: 0 = seats 0+2, 1 = seats 1+3",
+        sides = "; ".join(f"{side_label(t, rules.players, rules.seats, rules.sides)}" for t in range(rules.sides))
+        lines = [f"Two Hundred ({rules.name}), seed {seed}, game {game}; sides: {sides}",
                  "strategies: " + ", ".join(f"seat {p}: {s.spec}" for p, s in enumerate(strategies))]
         lines += record.lines()
         return "\n".join(lines)
@@ -278,29 +369,37 @@ class TwoHundred(GameDef):
 COLUMNS = {
     "games": {
         "game": "game index i (the game is fully determined by seed, i, rules, strategies)",
-        "winner": "winning team: 0 = seats 0 and 2, 1 = seats 1 and 3",
+        "winner": "winning side: a team (team t = seats s with s % teams == t: 0 = seats 0 and 2 in the standard "
+                  "game; T-V-2P: player A = 0, B = 1), or a seat in individual play (T-V-5P, T-V-CUT)",
         "deals": "deals played, thrown-in deals included",
-        "throw_ins": "deals thrown in because all four passed (T-BID-5)",
-        "first_dealer": "seat of the first dealer (uniformly random, T-TEAM-2 Decision)",
+        "throw_ins": "deals thrown in because all passed (T-BID-5)",
+        "first_dealer": "seat of the first dealer (uniformly random among the real players, T-TEAM-2 Decision)",
         "made": "contracts made",
         "failed": "contracts failed",
-        "hole": "the game ended because the losing team fell to the hole (T-END-2), not by a team reaching the target",
+        "hole": "the game ended because a side fell to the hole (T-END-2), not by a side reaching the target",
         "capped": "the game stopped at the deal cap (higher score wins)",
-        "score_<t>": "final cumulative score of team t",
+        "score_<t>": "final cumulative score of side t (one column per side)",
         "invalid_decisions": "decisions a (user) policy returned out of range; option 0 was played instead",
+        "no_trump_deals": "(no_trump only) contracts played in no trump, whose scores were doubled (T-V-ROUGH)",
+        "out_team": "(six-3x2 only) the team that left at the hole (null: none did; T-V-6P)",
+        "out_deal": "(six-3x2 only) the deal after which it left (null: none did)",
     },
     "deals": {
         "game": "game index",
         "deal": "deal number in the game, from 1",
         "dealer": "seat of the dealer",
-        "contract_team": "team of the highest bidder (null when all passed)",
+        "contract_team": "side of the highest bidder: its team, or its seat in individual play (null when all passed)",
         "bidder": "seat of the highest bidder (null when all passed)",
         "bid": "the contract (null when all passed)",
-        "trump": "trump suit s/h/d/c (null when all passed)",
-        "taken_<t>": "card points team t took in tricks (0 when thrown in)",
+        "trump": "trump suit s/h/d/c, or nt for no trump where allowed (null when all passed)",
+        "taken_<t>": "card points side t took in tricks (0 when thrown in); with the kitty's points they sum to 100",
         "made": "the contract was made (null when all passed)",
-        "deal_score_<t>": "what team t scored for this deal (T-SC-2)",
-        "score_<t>": "cumulative score of team t after the deal",
+        "deal_score_<t>": "what side t scored for this deal (T-SC-2 and the variant's scoring)",
+        "score_<t>": "cumulative score of side t after the deal",
+        "kitty_points": "(kitty only) card points buried in the kitty, scored by the defending team (T-V-KITTY)",
+        "called": "(five-player only) the card the bidder called (T-V-5P)",
+        "partner": "(five-player only) seat of the secret partner who held the called card",
+        "out_team": "(six-3x2 only) the team that left at the hole after this deal (T-V-6P)",
     },
 }
 

@@ -4,11 +4,17 @@ Every decision a player makes goes through::
 
     decide(kind, params, hand, opts, n_opts, view, rules, rng) -> option index
 
-``kind`` is ``K_BID`` (options: ``0`` = pass, then the legal bids low to high), ``K_TRUMP``
-(options: the suits 0..3, s h d c) or ``K_PLAY`` (options: the face ids of the legal cards, by
-suit then rank low to high). ``hand`` is the player's own hand as a lane mask (``layout``),
-``view`` the public view (``layout.V_*``), ``rules`` the encoded rules, ``rng`` the game's random
-state. A strategy sees nothing else: no other hand, no deck order.
+``kind`` is ``K_BID`` (options: ``0`` = pass, then the legal bids low to high), ``K_DISCARD``
+(the bidder who took the kitty buries one card; asked four times; options: the cards in hand),
+``K_TRUMP`` (options: the suits 0..3, s h d c, then ``NO_TRUMP`` = 4 where allowed), ``K_CALL``
+(T-V-5P: the partner's card; options: every card of the deck not in the bidder's hand) or
+``K_PLAY`` (options: the legal cards). Card options are face ids by suit, then rank low to high.
+``hand`` is the cards the deciding seat holds and may see as a lane mask (``layout``): its own
+hand, or when a T-V-2P player plays for its dummy, the dummy's face-up cards. ``view`` is the
+public view (``layout.V_*``) plus ``V_OWN_SEEN``, the few cards only the decider sees (its buried
+kitty; its dummy's cards or its own hand in T-V-2P); ``rules`` the encoded rules, ``rng`` the
+game's random state. A strategy sees nothing else: no other hand, no deck order, not who holds a
+called card until it is played.
 """
 
 from __future__ import annotations
@@ -18,25 +24,38 @@ from numba import njit
 
 from simcards.games.two_hundred.layout import (
     BIT_OF_FACE,
-    DECK_MASK,
     FACE_OF_BIT,
     K_BID,
+    K_CALL,
+    K_DISCARD,
+    K_PLAY,
     K_TRUMP,
     LANE,
     LANE_COUNT,
     LANE_FULL,
     LANE_HIGH,
     LANE_LOW,
+    NO_TRUMP,
     ORDER_POINTS,
+    V_BID,
     V_BIDDER,
+    V_CALLED,
     V_LEAD_SUIT,
+    V_N_ACTIVE,
     V_N_IN,
+    V_OWN_SEEN,
+    V_PARTNER,
     V_PLAYED,
     V_SEAT,
+    V_SIDE,
     V_TRICK_POINTS,
     V_TRUMP,
+    V_UP,
     V_WIN_FACE,
     V_WIN_SEAT,
+)
+from simcards.games.two_hundred.rules import (
+    R_CALL, R_DECK, R_DECK_MASK, R_DUMMIES, R_KITTY, R_NO_TRUMP, R_SEATS, R_SIDES,
 )
 from simcards.rng import rand_below
 
@@ -44,10 +63,10 @@ SID_RANDOM = 0
 SID_HEURISTIC = 1
 
 # heuristic family parameters (indices into the params vector)
-P_AGGR, P_PARTNER, P_RAISE, P_RUFF_MIN, P_SMEAR, P_DRAW = range(6)
+P_AGGR, P_PARTNER, P_RAISE, P_RUFF_MIN, P_SMEAR, P_DRAW, P_KITTY, P_NT = range(8)
 
-# Lane orders: 0=5 1=7 2=8 3=9 4=T 5=J 6=Q 7=K 8=A.
-_A, _K, _Q, _J, _T, _5 = 8, 7, 6, 5, 4, 0
+# Lane orders: 0=5 1=6 2=7 3=8 4=9 5=T 6=J 7=Q 8=K 9=A.
+_A, _K, _Q, _J, _T, _5 = 9, 8, 7, 6, 5, 0
 
 
 def _side_value(lane: int) -> float:
@@ -82,9 +101,30 @@ def _trump_value(lane: int) -> float:
     return v
 
 
-SIDE_VALUE = np.array([_side_value(m) for m in range(1 << LANE)], dtype=np.float64)
-TRUMP_VALUE = np.array([_trump_value(m) for m in range(1 << LANE)], dtype=np.float64)
-SHORT_VALUE = np.array([6.0, 2.0] + [0.0] * 8, dtype=np.float64)  # void / singleton with 2+ trumps
+def _nt_value(lane: int) -> float:
+    """Points a suit is expected to bring without trumps: its side value (nobody can ruff it, so
+    an Ace and what it guards is safer than in a trump deal), plus every further card of an
+    unbroken run from the Ace, plus the long cards of a suit headed by three top cards."""
+    has = [(lane >> o) & 1 for o in range(LANE)]
+    n = sum(has)
+    run = 0
+    o = _A
+    while o >= 0 and has[o]:
+        run += 1
+        o -= 1
+    v = _side_value(lane)
+    if run >= 2:
+        v += 4.0 * (run - 1)
+    if run >= 3:
+        v += 3.0 * (n - run)
+    return v
+
+
+# Whole numbers of points, so float32 holds them exactly (and the tables take half the cache).
+SIDE_VALUE = np.array([_side_value(m) for m in range(1 << LANE)], dtype=np.float32)
+TRUMP_VALUE = np.array([_trump_value(m) for m in range(1 << LANE)], dtype=np.float32)
+NT_VALUE = np.array([_nt_value(m) for m in range(1 << LANE)], dtype=np.float32)
+SHORT_VALUE = np.array([6.0, 2.0] + [0.0] * (LANE - 1), dtype=np.float64)  # void / singleton with 2+ trumps
 
 
 @njit(cache=True)
@@ -97,7 +137,7 @@ def random_decide(kind, params, hand, opts, n_opts, view, rules, rng):
 def estimate(hand, trump, partner):
     """Points the team is expected to take with ``trump`` as trump: the trump suit's value,
     the side suits' values, short side suits when holding 2+ trumps, and ``partner`` for the
-    partner's unseen hand."""
+    partners' unseen cards."""
     lt = (hand >> (LANE * trump)) & LANE_FULL
     e = partner + TRUMP_VALUE[lt]
     nt = LANE_COUNT[lt]
@@ -107,6 +147,15 @@ def estimate(hand, trump, partner):
             e += SIDE_VALUE[ls]
             if nt >= 2:
                 e += SHORT_VALUE[LANE_COUNT[ls]]
+    return e
+
+
+@njit(cache=True)
+def nt_estimate(hand, partner):
+    """Points the team is expected to take in a no-trump deal (T-V-ROUGH)."""
+    e = partner
+    for s in range(4):
+        e += NT_VALUE[(hand >> (LANE * s)) & LANE_FULL]
     return e
 
 
@@ -121,6 +170,51 @@ def best_trump(hand, partner):
             best_e = e
             best = t
     return best, best_e
+
+
+@njit(cache=True)
+def best_trump_called(hand, partner, deck_mask):
+    """T-V-5P: ``best_trump`` when the bidder will call the highest trump it lacks: that card
+    counts as ours, ``partner`` stands for the rest of the partner's hand."""
+    best = 0
+    best_e = -1.0
+    for t in range(4):
+        missing = (deck_mask & ~hand) >> (LANE * t) & LANE_FULL
+        with_call = hand | ((np.int64(1) << (LANE * t + LANE_HIGH[missing])) if missing else np.int64(0))
+        e = estimate(with_call, t, partner)
+        if e > best_e:
+            best_e = e
+            best = t
+    return best, best_e
+
+
+@njit(cache=True, inline="always")
+def _teammate_cards(view, rules, seat):
+    """(the teammates' cards the deciding seat can see, how many it cannot see, cards per hand).
+    Teams keep their size when a team leaves (T-V-6P); only a T-V-2P dummy shows cards."""
+    each = (rules[R_DECK] - rules[R_KITTY]) // view[V_N_ACTIVE]
+    teammates = rules[R_SEATS] // rules[R_SIDES] - 1
+    seen = np.int64(0)
+    if rules[R_DUMMIES]:
+        seen = view[V_UP + (seat + 2) % 4]
+    hidden = teammates * each - (LANE_COUNT[seen & LANE_FULL] + LANE_COUNT[(seen >> LANE) & LANE_FULL]
+                                 + LANE_COUNT[(seen >> (2 * LANE)) & LANE_FULL]
+                                 + LANE_COUNT[(seen >> (3 * LANE)) & LANE_FULL])
+    return seen, hidden, each
+
+
+@njit(cache=True, inline="always")
+def _credit(table, row, rules, hidden, each, auction):
+    """The estimate's allowance for unseen help: ``partner`` for each nine unseen partner cards
+    (one partner of nine cards in the standard game; in T-V-5P the holder of the card the bidder
+    will call), plus ``kitty`` in the auction when the bidder will take a kitty."""
+    help_cards = hidden
+    if rules[R_CALL] == 1:  # the called card itself is counted in the hand (best_trump_called)
+        help_cards = each - 1
+    c = table[row, P_PARTNER] * (help_cards / 9.0)
+    if auction and rules[R_KITTY] > 0:
+        c += table[row, P_KITTY]
+    return c
 
 
 @njit(cache=True)
@@ -152,8 +246,26 @@ def _above(order):
 
 
 @njit(cache=True, inline="always")
+def friend(view, hand, seat, other):
+    """Does ``other``'s score go with ``seat``'s, as far as ``seat`` knows? Teammates do; in
+    T-V-5P the bidder and the secret partner do, but the bidder learns who the partner is only
+    when the called card is played, and the partner knows it from its own hand."""
+    if other == seat:
+        return True
+    called = view[V_CALLED]
+    if called >= 0:
+        bidder = view[V_BIDDER]
+        if seat == bidder:
+            return other == view[V_PARTNER]
+        if view[V_PARTNER] == seat or (hand >> BIT_OF_FACE[called]) & 1:
+            return other == bidder
+        return False
+    return view[V_SIDE + seat] == view[V_SIDE + other]
+
+
+@njit(cache=True, inline="always")
 def _lead(table, row, hand, unseen, trump, contractor):
-    tl = (hand >> (LANE * trump)) & LANE_FULL
+    tl = (hand >> (LANE * trump)) & LANE_FULL  # 0 without trumps: LANE * NO_TRUMP is above the deck
     ut = (unseen >> (LANE * trump)) & LANE_FULL
     # Draw trumps with the boss trump while the opponents may still hold some.
     if table[row, P_DRAW] >= 0.5 and contractor and tl and ut and LANE_HIGH[tl] > LANE_HIGH[ut]:
@@ -182,12 +294,12 @@ def _follow(table, row, hand, unseen, trump, seat, view):
     lead = view[V_LEAD_SUIT]
     wb = BIT_OF_FACE[view[V_WIN_FACE]]
     ws = view[V_WIN_SEAT]
-    last = view[V_N_IN] == 3
+    last = view[V_N_IN] == view[V_N_ACTIVE] - 1
     ll = (hand >> (LANE * lead)) & LANE_FULL
     legal = (ll << (LANE * lead)) if ll else hand
     wsuit = wb // LANE
     word = wb % LANE
-    if ws % 2 == seat % 2:
+    if friend(view, hand, seat, ws):
         # Partner is winning: put points on it when it cannot be taken away.
         safe = last
         if not safe:
@@ -218,53 +330,21 @@ def _follow(table, row, hand, unseen, trump, seat, view):
     return _pick(side if side else hand, trump, False)
 
 
-@njit(cache=True)
-def heuristic_decide(kind, params, hand, opts, n_opts, view, rules, rng):
-    """The ``heuristic`` family with the public policy signature (see ``_heuristic``)."""
-    return _heuristic(kind, params.reshape((1, params.shape[0])), 0, hand, opts, n_opts, view)
+@njit(cache=True, inline="always")
+def _count_below(mask, b):
+    """How many bits of ``mask`` lie below bit ``b``: a card's index among options listed in
+    lane-bit order."""
+    below = mask & ((np.int64(1) << b) - 1)
+    return (LANE_COUNT[below & LANE_FULL] + LANE_COUNT[(below >> LANE) & LANE_FULL]
+            + LANE_COUNT[(below >> (2 * LANE)) & LANE_FULL] + LANE_COUNT[(below >> (3 * LANE)) & LANE_FULL])
 
 
 @njit(cache=True, inline="always")
-def _heuristic(kind, table, row, hand, opts, n_opts, view):
-    """The ``heuristic`` family. Bidding: estimate the team's points in each trump suit and bid
-    the minimum raise while it stays within estimate × ``aggr`` (not over the partner unless
-    ``raise``). Trump: the suit with the best estimate. Play: lead boss cards (draw trumps first
-    as contractor), win cheaply when last or with a boss card, smear points on a partner's safe
-    trick, ruff only tricks worth ``ruff_min``, otherwise give the cheapest card."""
-    if n_opts == 1:
-        return 0
-    if kind == K_BID:
-        seat = view[V_SEAT]
-        hb = view[V_BIDDER]
-        if hb >= 0 and hb % 2 == seat % 2 and table[row, P_RAISE] < 0.5:
-            return 0
-        t, e = best_trump(hand, table[row, P_PARTNER])
-        if opts[1] <= e * table[row, P_AGGR]:
-            return 1
-        return 0
-    if kind == K_TRUMP:
-        t, e = best_trump(hand, table[row, P_PARTNER])
-        for i in range(n_opts):
-            if opts[i] == t:
-                return i
-        return 0
-    seat = view[V_SEAT]
-    trump = view[V_TRUMP]
-    unseen = DECK_MASK & ~view[V_PLAYED] & ~hand
-    if view[V_N_IN] == 0:
-        b = _lead(table, row, hand, unseen, trump, view[V_BIDDER] % 2 == seat % 2)
-    else:
-        b = _follow(table, row, hand, unseen, trump, seat, view)
+def _option_of(b, options_mask, opts, n_opts):
+    """The index of card bit ``b`` among options listing ``options_mask`` in bit order; checked,
+    with a search as the fallback."""
     face = FACE_OF_BIT[b]
-    # The options are the legal cards in lane-bit order, so the card's index is the number of
-    # legal cards below it; checked, with a search as the fallback.
-    lead = view[V_LEAD_SUIT]
-    legal = hand
-    if lead >= 0 and (hand >> (LANE * lead)) & LANE_FULL:
-        legal = hand & (LANE_FULL << (LANE * lead))
-    below = legal & ((np.int64(1) << b) - 1)
-    i = (LANE_COUNT[below & LANE_FULL] + LANE_COUNT[(below >> LANE) & LANE_FULL]
-         + LANE_COUNT[(below >> (2 * LANE)) & LANE_FULL] + LANE_COUNT[(below >> (3 * LANE)) & LANE_FULL])
+    i = _count_below(options_mask, b)
     if i < n_opts and opts[i] == face:
         return i
     for i in range(n_opts):
@@ -274,9 +354,189 @@ def _heuristic(kind, table, row, hand, opts, n_opts, view):
 
 
 @njit(cache=True, inline="always")
-def builtin_decide(kind, sid, table, hand, opts, n_opts, view, rules, rng):
-    """The engines' dispatcher: ``table`` holds every seat's parameters; the deciding seat is
-    ``view[V_SEAT]``."""
+def _contract(table, row, hand, credit, nt_allowed, bid, call_mask):
+    """The contract the heuristic would name: (suit or NO_TRUMP, the best suit's estimate). No
+    trump (where allowed) doubles the deal's scores either way, so only a safe contract: every
+    suit stopped and a no-trump estimate of at least ``nt`` × the bid. ``call_mask``: the deck
+    when a partner's card will be called (T-V-5P), else 0."""
+    if call_mask:
+        t, e = best_trump_called(hand, credit, call_mask)
+    else:
+        t, e = best_trump(hand, credit)
+    if nt_allowed and table[row, P_NT] > 0.0 and _stopped(hand) and nt_estimate(hand, credit) >= table[row, P_NT] * bid:
+        return NO_TRUMP, e
+    return t, e
+
+
+@njit(cache=True, inline="always")
+def _stopped(hand):
+    """Every suit holds a stopper against the opponents running it without trumps: its Ace, or
+    its King with another card."""
+    for s in range(4):
+        lane = (hand >> (LANE * s)) & LANE_FULL
+        if not (lane >> _A) & 1 and not ((lane >> _K) & 1 and LANE_COUNT[lane] >= 2):
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _discard(table, row, hand, credit, nt_allowed, bid):
+    """The card to bury in the kitty, whose points go to the defenders: a card without points
+    before any card with points (a 5 before a 10 or an Ace), a side card before a trump of the
+    contract planned for the hand, and from the shortest suit (to make a void), lowest first."""
+    plan, _ = _contract(table, row, hand, credit, nt_allowed, bid, 0)
+    best = -1
+    best_key = 1 << 30
+    for s in range(4):
+        lane = (hand >> (LANE * s)) & LANE_FULL
+        n = LANE_COUNT[lane]
+        while lane:
+            o = LANE_LOW[lane]
+            lane &= lane - 1
+            key = ORDER_POINTS[o] * 256 + (128 if s == plan else 0) + n * 10 + o
+            if key < best_key:
+                best_key = key
+                best = LANE * s + o
+    return best
+
+
+@njit(cache=True, inline="always")
+def _call(hand, trump, deck_mask):
+    """T-V-5P: the card to call: the highest card of trump the bidder lacks (without trumps: of
+    its longest suit); if it holds the whole suit, the highest card it lacks."""
+    suit = trump
+    if suit == NO_TRUMP:
+        suit = 0
+        for s in range(1, 4):
+            if LANE_COUNT[(hand >> (LANE * s)) & LANE_FULL] > LANE_COUNT[(hand >> (LANE * suit)) & LANE_FULL]:
+                suit = s
+    missing = (deck_mask & ~hand) >> (LANE * suit) & LANE_FULL
+    if missing:
+        return LANE * suit + LANE_HIGH[missing]
+    best = -1
+    for s in range(4):
+        m = (deck_mask & ~hand) >> (LANE * s) & LANE_FULL
+        if m and (best < 0 or LANE_HIGH[m] > best % LANE):
+            best = LANE * s + LANE_HIGH[m]
+    return best
+
+
+@njit(cache=True)
+def heuristic_decide(kind, params, hand, opts, n_opts, view, rules, rng):
+    """The ``heuristic`` family with the public policy signature. Bidding: estimate the team's
+    points in each trump suit (own hand, the partners' face-up cards, an allowance for their
+    unseen cards and for a kitty) and bid the minimum raise while it stays within estimate ×
+    ``aggr`` (not over the partner unless ``raise``). Kitty: bury cards without points from short
+    side suits. Trump: the suit with the best estimate, or (where allowed) no trump when every suit
+    is stopped and its estimate reaches ``nt`` × the bid. Call: the highest trump it lacks. Play: lead boss cards (draw trumps first on the
+    contract side), win cheaply when last or with a boss card, smear points on a friend's safe
+    trick, ruff only tricks worth ``ruff_min``, otherwise give the cheapest card."""
+    if n_opts == 1:
+        return 0
+    table = params.reshape((1, params.shape[0]))
+    if kind == K_PLAY:
+        return _play_call(table, 0, hand, opts, n_opts, view, rules)
+    return _choose(kind, table, 0, hand, opts, n_opts, view, rules)
+
+
+@njit(cache=True, inline="always")
+def _bid(table, row, hand, opts, view, rules):
+    """The heuristic's bid (see ``heuristic_decide``): pass or the lowest legal bid."""
+    seat = view[V_SEAT]
+    hb = view[V_BIDDER]
+    if hb >= 0 and view[V_SIDE + hb] == view[V_SIDE + seat] and table[row, P_RAISE] < 0.5:
+        return 0
+    seen, hidden, each = _teammate_cards(view, rules, seat)
+    credit = _credit(table, row, rules, hidden, each, True)
+    if rules[R_CALL] == 1:
+        _, e = best_trump_called(hand, credit, rules[R_DECK_MASK])
+    else:
+        _, e = best_trump(hand | seen, credit)
+    if opts[1] <= e * table[row, P_AGGR]:
+        return 1
+    return 0
+
+
+@njit(cache=True)
+def _choose(kind, table, row, hand, opts, n_opts, view, rules):
+    """The heuristic's bid, kitty, trump and call decisions (see ``heuristic_decide``)."""
+    seat = view[V_SEAT]
+    if kind == K_BID:
+        return _bid(table, row, hand, opts, view, rules)
+    if kind == K_TRUMP:
+        seen, hidden, each = _teammate_cards(view, rules, seat)
+        t, _ = _contract(table, row, hand | seen, _credit(table, row, rules, hidden, each, False), n_opts > 4,
+                         view[V_BID], rules[R_DECK_MASK] if rules[R_CALL] == 1 else 0)
+        for i in range(n_opts):
+            if opts[i] == t:
+                return i
+        return 0
+    if kind == K_DISCARD:
+        seen, hidden, each = _teammate_cards(view, rules, seat)
+        b = _discard(table, row, hand, _credit(table, row, rules, hidden, each, False), rules[R_NO_TRUMP] == 1,
+                     view[V_BID])
+        return _option_of(b, hand, opts, n_opts)
+    if kind == K_CALL:
+        b = _call(hand, view[V_TRUMP], rules[R_DECK_MASK])
+        return _option_of(b, rules[R_DECK_MASK] & ~hand, opts, n_opts)
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _play(table, row, hand, opts, n_opts, view, rules):
+    """The heuristic's card play (see ``heuristic_decide``)."""
+    seat = view[V_SEAT]
+    trump = view[V_TRUMP]
+    unseen = rules[R_DECK_MASK] & ~view[V_PLAYED] & ~hand & ~view[V_OWN_SEEN]
+    if view[V_N_IN] == 0:
+        b = _lead(table, row, hand, unseen, trump, friend(view, hand, seat, view[V_BIDDER]))
+    else:
+        b = _follow(table, row, hand, unseen, trump, seat, view)
+    lead = view[V_LEAD_SUIT]
+    legal = hand
+    if lead >= 0 and (hand >> (LANE * lead)) & LANE_FULL:
+        legal = hand & (LANE_FULL << (LANE * lead))
+    return _option_of(b, legal, opts, n_opts)
+
+
+@njit(cache=True)
+def _play_call(table, row, hand, opts, n_opts, view, rules):
+    """The card play as a function of its own (user-policy chains, the public wrapper)."""
+    return _play(table, row, hand, opts, n_opts, view, rules)
+
+
+@njit(cache=True, inline="always")
+def builtin_play(kind, sid, table, hand, opts, n_opts, view, rules, rng):
+    """The engines' dispatcher for card play, the decision made most often: inlined into the
+    trick loop (and only there, since every inlined copy costs compile time)."""
     if sid == SID_RANDOM:
         return rand_below(rng, n_opts)
-    return _heuristic(kind, table, view[V_SEAT], hand, opts, n_opts, view)
+    if n_opts == 1:
+        return 0
+    return _play(table, view[V_SEAT], hand, opts, n_opts, view, rules)
+
+
+@njit(cache=True, inline="always")
+def builtin_choose(kind, sid, table, hand, opts, n_opts, view, rules, rng):
+    """The engines' dispatcher for bids, the kitty, trump and the call: random and the
+    heuristic's bid inline, the rest (once a deal) a call."""
+    if sid == SID_RANDOM:
+        return rand_below(rng, n_opts)
+    if n_opts == 1:
+        return 0
+    if kind == K_BID:
+        return _bid(table, view[V_SEAT], hand, opts, view, rules)
+    return _choose(kind, table, view[V_SEAT], hand, opts, n_opts, view, rules)
+
+
+@njit(cache=True)
+def builtin_decide(kind, sid, table, hand, opts, n_opts, view, rules, rng):
+    """The engines' dispatcher for every decision: ``table`` holds every seat's parameters; the
+    deciding seat is ``view[V_SEAT]``."""
+    if sid == SID_RANDOM:
+        return rand_below(rng, n_opts)
+    if n_opts == 1:
+        return 0
+    if kind == K_PLAY:
+        return _play_call(table, view[V_SEAT], hand, opts, n_opts, view, rules)
+    return _choose(kind, table, view[V_SEAT], hand, opts, n_opts, view, rules)

@@ -1,10 +1,19 @@
 """Two Hundred rules as data: every option of two-hundred.md, presets, validation, encoding.
 
 The kernel and the reference engine read the same encoded ``int64`` array (``encode()``); a
-variant is a value of ``TwoHundredRules``, never a branch copied into the engine. Sections 1–4
-(the standard four-player game) are implemented; the section-5 variants exist as presets and
-options so that ``simcards variants two-hundred`` lists them, and ``validate()`` refuses them
-with a clear message until their engine support lands.
+variant is a value of ``TwoHundredRules``, never a branch copied into the engine. ``mode`` fixes
+the table (who sits where, who plays with whom, who bids, how the game ends); every other option
+is independent and may be set alone, and ``validate()`` refuses combinations the rules file
+cannot play with a message that says what is wrong and what is allowed.
+
+Tables (``mode``), seats clockwise from 0:
+
+* ``teams`` — 4 seats, teams 0 (seats 0, 2) and 1 (seats 1, 3) (T-TEAM-1)
+* ``two-player`` — seats 0 = A, 1 = B, 2 = A's dummy, 3 = B's dummy; sides as ``teams`` (T-V-2P)
+* ``five-player`` — 5 seats, each its own side, a called secret partner each deal (T-V-5P)
+* ``cutthroat`` — 4 seats, each its own side (T-V-CUT)
+* ``six-3x2`` — 6 seats, teams of 2 opposite: side = seat % 3 (T-V-6P)
+* ``six-2x3`` — 6 seats, teams of 3 alternating: side = seat % 2 (T-V-6P)
 """
 
 from __future__ import annotations
@@ -15,6 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simcards.errors import SimcardsError
+from simcards.games.two_hundred.layout import DECK_MASK_36, DECK_MASK_40
 from simcards.options import parse_value
 
 MODES = ("teams", "two-player", "five-player", "cutthroat", "six-3x2", "six-2x3")
@@ -22,41 +32,80 @@ FAIL_SCORES = ("minus_bid", "points_minus_bid")
 CUTTHROAT_FAILS = ("bid", "points")
 DECK_POINTS = 100  # T-CARD-2 (the 40-card deck adds only 0-point 6s)
 MAX_TARGET = 10_000
+KITTY_CARDS = 4
 
-# What each mode needs before it can run, for the "not implemented yet" message.
-_MODE_RULE = {
-    "two-player": "T-V-2P (two players with dummies)",
-    "five-player": "T-V-5P (five players, called partner)",
-    "cutthroat": "T-V-CUT (cutthroat, no teams)",
-    "six-3x2": "T-V-6P (six players, 3 teams of 2)",
-    "six-2x3": "T-V-6P (six players, 2 teams of 3)",
+# mode → (real players, seats at the table, sides). A side is a team, or a seat in individual play.
+_TABLES = {
+    "teams": (4, 4, 2),
+    "two-player": (2, 4, 2),
+    "five-player": (5, 5, 5),
+    "cutthroat": (4, 4, 4),
+    "six-3x2": (6, 6, 3),
+    "six-2x3": (6, 6, 2),
 }
-_MODE_PLAYERS = {"teams": 4, "two-player": 2, "five-player": 5, "cutthroat": 4, "six-3x2": 6, "six-2x3": 6}
+_MODE_RULE = {
+    "teams": "the standard game (T-TEAM-1)",
+    "two-player": "two players with dummies (T-V-2P)",
+    "five-player": "five players with a called partner (T-V-5P)",
+    "cutthroat": "cutthroat (T-V-CUT)",
+    "six-3x2": "six players in 3 teams of 2 (T-V-6P)",
+    "six-2x3": "six players in 2 teams of 3 (T-V-6P)",
+}
+_MODE_FOR_PLAYERS = {2: "two-player", 4: "standard, kitty, le-rough or cutthroat", 5: "five-player",
+                     6: "six-3x2 or six-2x3"}
 
 
 @dataclass(frozen=True)
 class TwoHundredRules:
     """Every Two Hundred option. Field comments cite the rule each one implements."""
 
-    mode: str = "teams"  # T-TEAM-1 (teams of 2 opposite); the section-5 modes
+    mode: str = "teams"  # T-TEAM-1 (teams of 2 opposite); the section-5 tables
     deck: int = 36  # T-CARD-1: 36 cards (no 2, 3, 4, 6); 40 keeps the 6s (T-V-5P, T-V-KITTY)
-    hand_size: int = 9  # T-DEAL-1 / T-PLAY-3: 9 (8 in Le Rough and with five players, 6 with six)
-    kitty: int = 0  # T-V-KITTY / T-V-ROUGH: a 4-card kitty the bidder takes
-    min_bid: int = 50  # T-BID-2
+    hand_size: int = 0  # T-DEAL-1 / T-PLAY-3: 0 = every card is dealt, (deck - kitty) / seats each
+    kitty: int = 0  # T-V-KITTY / T-V-ROUGH: a 4-card kitty the bidder takes and rebuilds
+    min_bid: int = 50  # T-BID-2 (Le Rough: 70, cutthroat: 25)
     bid_step: int = 5  # T-BID-2
     max_bid: int = 100  # T-BID-2 Decision: all card points
     target: int = 200  # T-END-1 (Le Rough: 350)
     hole: int = -200  # T-END-2
     fail_score: str = "minus_bid"  # T-SC-2 (Decision; "points_minus_bid" is the other reading)
-    no_trump: bool = False  # T-V-ROUGH: the bidder may name no trump
-    dealer_bids_after_passes: bool = True  # T-V-ROUGH: false — after three passes the dealer may not bid
-    partner_shares_loss: bool = True  # T-V-5P
-    cutthroat_fail: str = "bid"  # T-V-CUT Decision
+    no_trump: bool = False  # T-V-ROUGH: the bidder may name no trump, which doubles the deal's scores
+    dealer_bids_after_passes: bool = True  # T-V-ROUGH: false — when all others pass the dealer may not bid
+    partner_shares_loss: bool = True  # T-V-5P: a failed contract costs the secret partner the bid too
+    cutthroat_fail: str = "bid"  # T-V-CUT Decision: a failed bidder scores minus the bid (or its points)
     name: str = field(default="custom", compare=False)
 
+    # ----- the table --------------------------------------------------------------------------
     @property
     def players(self) -> int:
-        return _MODE_PLAYERS.get(self.mode, 4)
+        """Real players (T-V-2P: two, their dummies are played by them)."""
+        return _TABLES.get(self.mode, _TABLES["teams"])[0]
+
+    @property
+    def seats(self) -> int:
+        """Hands at the table (T-V-2P: four, two of them dummies)."""
+        return _TABLES.get(self.mode, _TABLES["teams"])[1]
+
+    @property
+    def sides(self) -> int:
+        """Teams, or players in individual play; side of seat s = s % sides."""
+        return _TABLES.get(self.mode, _TABLES["teams"])[2]
+
+    @property
+    def individual(self) -> bool:
+        """Every player keeps their own score (T-V-5P, T-V-CUT)."""
+        return self.sides == self.seats
+
+    @property
+    def cards_each(self) -> int:
+        """Cards dealt to each seat: the whole deck but the kitty (T-DEAL-1, T-PLAY-3)."""
+        return self.hand_size or (self.deck - self.kitty) // self.seats
+
+    def side_of(self, seat: int) -> int:
+        return seat % self.sides
+
+    def side_seats(self, side: int) -> list[int]:
+        return [s for s in range(self.seats) if s % self.sides == side]
 
     def bids(self) -> list[int]:
         """Every legal bid value, low to high (T-BID-2)."""
@@ -71,7 +120,7 @@ class TwoHundredRules:
             raise bad(f"mode={self.mode!r}; allowed: {', '.join(MODES)}")
         if self.deck not in (36, 40):
             raise bad(f"deck={self.deck}; allowed: 36 (T-CARD-1) or 40 (T-V-5P, T-V-KITTY)")
-        if self.kitty not in (0, 4):
+        if self.kitty not in (0, KITTY_CARDS):
             raise bad(f"kitty={self.kitty}; allowed: 0 or 4 (T-V-KITTY, T-V-ROUGH)")
         if not 1 <= self.bid_step <= 50:
             raise bad(f"bid_step={self.bid_step} must be 1..50 (T-BID-2)")
@@ -87,29 +136,51 @@ class TwoHundredRules:
             raise bad(f"fail_score={self.fail_score!r}; allowed: {', '.join(FAIL_SCORES)} (T-SC-2)")
         if self.cutthroat_fail not in CUTTHROAT_FAILS:
             raise bad(f"cutthroat_fail={self.cutthroat_fail!r}; allowed: {', '.join(CUTTHROAT_FAILS)} (T-V-CUT)")
-        # Not implemented yet: refuse, never ignore.
-        if self.mode != "teams":
-            raise bad(f"mode={self.mode} ({_MODE_RULE[self.mode]}) is not implemented yet; "
-                      "only the standard four-player team game (mode=teams) runs in this version")
-        if self.kitty:
-            raise bad("kitty=4 (T-V-KITTY, T-V-ROUGH) is not implemented yet; use kitty=0")
-        if self.no_trump:
-            raise bad("no_trump=true (T-V-ROUGH) is not implemented yet")
-        if self.deck != 36:
-            raise bad("deck=40 is used only by the kitty and five-player variants, which are not implemented yet")
-        if self.hand_size != 9:
-            raise bad(f"hand_size={self.hand_size}: the four-player game without a kitty deals 9 cards each (T-DEAL-1)")
-        if not self.partner_shares_loss:
-            raise bad("partner_shares_loss=false only applies to five-player (T-V-5P), which is not implemented yet")
-        if self.cutthroat_fail != "bid":
-            raise bad("cutthroat_fail only applies to cutthroat (T-V-CUT), which is not implemented yet")
+        self._validate_deal(bad)
+        self._validate_mode_options(bad)
         return self
+
+    def _validate_deal(self, bad) -> None:
+        """Every card is dealt: seats × cards each + kitty = deck (section 7: points sum to 100)."""
+        problem = self._deal_problem(self.deck, self.kitty)
+        if problem:
+            fits = [f"deck={d}, kitty={k}" for d in (36, 40) for k in (0, KITTY_CARDS) if not self._deal_problem(d, k)]
+            raise bad(f"{problem}; allowed at this table: {' or '.join(fits)}")
+        each = (self.deck - self.kitty) // self.seats
+        if self.hand_size not in (0, each):
+            raise bad(f"hand_size={self.hand_size}: deck={self.deck} with kitty={self.kitty} deals {each} cards "
+                      f"to each of {self.seats} hands; use hand_size={each} or 0 (every card dealt, section 7)")
+
+    def _deal_problem(self, deck: int, kitty: int) -> str | None:
+        table = f"{self.seats} hands ({_MODE_RULE[self.mode]})"
+        if (deck - kitty) % self.seats:
+            return f"deck={deck} with kitty={kitty} cannot be dealt evenly to {table}"
+        if self.mode == "two-player" and (deck, kitty) != (36, 0):
+            return (f"two-player lays each dummy's 9 cards in 3 piles of 3 (T-V-2P), so it needs deck=36 and "
+                    f"kitty=0, not deck={deck}, kitty={kitty}")
+        if kitty and (self.individual or self.sides != 2):
+            return (f"kitty={kitty}: its points go to the defending team (T-V-KITTY), so it needs two teams "
+                    f"(mode=teams or six-2x3), not mode={self.mode}")
+        return None
+
+    def _validate_mode_options(self, bad) -> None:
+        """Options that mean something only at some tables are refused elsewhere, never ignored."""
+        if not self.partner_shares_loss and self.mode != "five-player":
+            raise bad(f"partner_shares_loss=false applies only to mode=five-player (T-V-5P), not {self.mode}")
+        if self.cutthroat_fail != "bid":
+            if self.mode != "cutthroat":
+                raise bad(f"cutthroat_fail={self.cutthroat_fail} applies only to mode=cutthroat (T-V-CUT), not {self.mode}")
+            if self.fail_score != "minus_bid":
+                raise bad("cutthroat_fail=points already says what a failed cutthroat bid scores (minus the points "
+                          "taken); leave fail_score=minus_bid or use cutthroat_fail=bid")
 
     def check_players(self, players: int) -> None:
         want = self.players
         if players != want:
-            raise SimcardsError(f"--players {players}: the standard Two Hundred game is for exactly {want} players "
-                                "in two teams (T-TEAM-1); other player counts are variants not implemented yet")
+            other = _MODE_FOR_PLAYERS.get(players)
+            hint = f"; for {players} players use --variant {other}" if other else ""
+            raise SimcardsError(f"--players {players}: Two Hundred {self.name} ({_MODE_RULE[self.mode]}) is played "
+                                f"by exactly {want} players{hint}")
 
     def replace(self, **changes) -> TwoHundredRules:
         return dataclasses.replace(self, **changes)
@@ -127,31 +198,59 @@ class TwoHundredRules:
         arr[R_HOLE] = self.hole
         arr[R_FAIL] = FAIL_SCORES.index(self.fail_score)
         arr[R_DEALER_BIDS] = self.dealer_bids_after_passes
-        arr[R_HAND] = self.hand_size
+        arr[R_HAND] = self.cards_each
         arr[R_DECK] = self.deck
+        arr[R_SEATS] = self.seats
+        arr[R_SIDES] = self.sides
+        arr[R_REAL] = self.players
+        arr[R_DUMMIES] = 0b1100 if self.mode == "two-player" else 0
+        arr[R_KITTY] = self.kitty
+        arr[R_NO_TRUMP] = self.no_trump
+        arr[R_CALL] = self.mode == "five-player"
+        arr[R_PSL] = self.partner_shares_loss
+        arr[R_CUT_POINTS] = self.cutthroat_fail == "points"
+        arr[R_HOLE_LEAVES] = not self.individual
+        arr[R_DECK_MASK] = DECK_MASK_40 if self.deck == 40 else DECK_MASK_36
+        arr[R_DECK_ROW] = 1 if self.deck == 40 else 0
         return arr
 
 
 # Encoded layout (indices into the int64 array).
-R_MIN_BID, R_STEP, R_MAX_BID, R_TARGET, R_HOLE, R_FAIL, R_DEALER_BIDS, R_HAND, R_DECK = range(9)
-R_SIZE = 16
+(R_MIN_BID, R_STEP, R_MAX_BID, R_TARGET, R_HOLE, R_FAIL, R_DEALER_BIDS, R_HAND, R_DECK,
+ R_SEATS,  # hands at the table
+ R_SIDES,  # teams (or players in individual play); side of seat s = s % R_SIDES
+ R_REAL,  # real players: seats 0 .. R_REAL-1 (the rest are T-V-2P dummies)
+ R_DUMMIES,  # mask of dummy seats; a dummy is played by the seat opposite (T-V-2P)
+ R_KITTY,  # kitty cards (T-V-KITTY, T-V-ROUGH)
+ R_NO_TRUMP,  # the bidder may name no trump; a no-trump deal scores double (T-V-ROUGH)
+ R_CALL,  # the bidder calls a secret partner's card (T-V-5P)
+ R_PSL,  # partner_shares_loss (T-V-5P)
+ R_CUT_POINTS,  # a failed cutthroat bidder scores minus its points (T-V-CUT option)
+ R_HOLE_LEAVES,  # 1: a side at the hole leaves (teams); 0: the highest score wins (T-V-5P/CUT Decision)
+ R_DECK_MASK,  # lane mask of the deck's cards
+ R_DECK_ROW,  # row of layout.DECKS
+ ) = range(21)
+R_SIZE = 24
 FAIL_MINUS_BID, FAIL_POINTS_MINUS_BID = 0, 1
 
 
 STANDARD = TwoHundredRules(name="standard")
-_ROUGH = TwoHundredRules(hand_size=8, kitty=4, min_bid=70, target=350, no_trump=True,
-                         dealer_bids_after_passes=False, name="le-rough")
 PRESETS: dict[str, tuple[TwoHundredRules, str]] = {
     "standard": (STANDARD, "sections 1–4: 36 cards, 4 players in 2 teams, bids 50..100 by 5, 200 wins, -200 loses"),
-    "two-player": (TwoHundredRules(mode="two-player", name="two-player"), "T-V-2P: two players with dummies (not implemented yet)"),
-    "five-player": (TwoHundredRules(mode="five-player", deck=40, hand_size=8, name="five-player"),
-                    "T-V-5P: five players, 40 cards, called secret partner (not implemented yet)"),
-    "kitty": (TwoHundredRules(deck=40, kitty=4, name="kitty"), "T-V-KITTY: 40 cards, 4-card kitty (not implemented yet)"),
-    "le-rough": (_ROUGH, "T-V-ROUGH: 8 cards, kitty, no trump doubles, min 70, 350 wins (not implemented yet)"),
+    "two-player": (TwoHundredRules(mode="two-player", name="two-player"),
+                   "T-V-2P: 2 players, each with a dummy in 3 piles of 3 (top card face up)"),
+    "five-player": (TwoHundredRules(mode="five-player", deck=40, name="five-player"),
+                    "T-V-5P: 5 players, 40 cards, 8 each, called secret partner, individual scores"),
+    "kitty": (TwoHundredRules(deck=40, kitty=4, name="kitty"),
+              "T-V-KITTY: 40 cards, 9 each + a 4-card kitty the bidder rebuilds (its points to the defenders)"),
+    "le-rough": (TwoHundredRules(kitty=4, min_bid=70, target=350, no_trump=True, dealer_bids_after_passes=False,
+                                 name="le-rough"),
+                 "T-V-ROUGH: 8 each + kitty, trump or no trump (doubles), min bid 70, 350 wins, dealer barred after 3 passes"),
     "cutthroat": (TwoHundredRules(mode="cutthroat", min_bid=25, name="cutthroat"),
-                  "T-V-CUT: 4 players, no teams, min bid 25 (not implemented yet)"),
-    "six-3x2": (TwoHundredRules(mode="six-3x2", hand_size=6, name="six-3x2"), "T-V-6P: 3 teams of 2 (not implemented yet)"),
-    "six-2x3": (TwoHundredRules(mode="six-2x3", hand_size=6, name="six-2x3"), "T-V-6P: 2 teams of 3 (not implemented yet)"),
+                  "T-V-CUT: 4 players, no teams, min bid 25, individual scores"),
+    "six-3x2": (TwoHundredRules(mode="six-3x2", name="six-3x2"),
+                "T-V-6P: 6 players, 6 each, 3 teams of 2 (a team at -200 leaves; 4 players go on)"),
+    "six-2x3": (TwoHundredRules(mode="six-2x3", name="six-2x3"), "T-V-6P: 6 players, 6 each, 2 teams of 3"),
 }
 
 
