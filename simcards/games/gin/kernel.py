@@ -282,9 +282,10 @@ def set_view(view, p, st, pile, masks, took, discs, passed, my_turns, rules):
     view[L.V_KNOCK_CARD] = st[S_KCARD]
     view[L.V_THIRD_SCORE] = st[S_THIRD]
     view[L.V_PLAYERS] = rules[R.R_PLAYERS]
-    view[L.V_TABLE_MINE] = st[S_TABLE0 + p]
-    view[L.V_TABLE_OPP] = st[S_TABLE0 + o]
-    view[L.V_TABLE] = st[S_TABLE0] | st[S_TABLE1]
+    if rules[R.R_MJ] != 0:  # G-V-MJ (zero otherwise: the view array starts at 0)
+        view[L.V_TABLE_MINE] = st[S_TABLE0 + p]
+        view[L.V_TABLE_OPP] = st[S_TABLE0 + o]
+        view[L.V_TABLE] = st[S_TABLE0] | st[S_TABLE1]
 
 
 @njit(cache=True, inline="always")
@@ -318,9 +319,11 @@ def discard_phase(p, taken, must_knock, allow_re, first, st, pile, hands, hand_n
         scratch[SCRATCH_MASK] = mask
     n_opts = 0
     best = 1 << 30
+    # G-TURN-2: the card taken this turn (G-V-MJ: every card taken) may not be thrown
+    blocked = np.int64(0) if allow_re else st[S_TAKEN] | ((np.int64(1) << taken) if taken >= 0 else np.int64(0))
     for i in range(hand_n[p]):
         c = hands[p, i]
-        if (c == taken or (st[S_TAKEN] >> c) & 1) and not allow_re:
+        if (blocked >> c) & 1:
             continue
         dw = scratch[c]
         if must_knock and dw > limit:
@@ -724,7 +727,7 @@ def deal_hand(rules, rng, deck, deck2, hands, hand_n, masks, pile, took, discs, 
 
 @njit(cache=True)
 def first_turn(rules, sids, params, rng, deck, hands, hand_n, masks, pile, took, discs, passed, my_turns, st,
-               view, opts, hres, scratch, melds, log, n_log):
+               view, opts, hres, scratch, log, n_log):
     """The first turn of a hand. G-FIRST-1: the non-dealer, then the dealer, may take the upcard;
     if both decline the non-dealer draws from the stock. G-V-DEAL11: the non-dealer (11 cards)
     only discards. Without an upcard (G-V-OKLA second deck) the non-dealer draws from the stock.
@@ -737,25 +740,6 @@ def first_turn(rules, sids, params, rng, deck, hands, hand_n, masks, pile, took,
     p = nd
     if rules[R.R_DEAL11] != 0:
         pass
-    elif rules[R.R_MJ] != 0:  # G-FIRST-1 with G-V-MJ's pickup: taking the upcard places it on the table
-        taker = -1
-        for k in range(2):
-            q = nd if k == 0 else 1 - nd
-            top = pile[st[S_PILE_N] - 1]
-            took_it, n_log = mj_draw(q, True, st, deck, pile, hands, hand_n, masks, took, passed, melds, rules, sids,
-                                     params, rng, view, opts, scratch, hres, log, n_log, my_turns, discs)
-            n_log = _log(log, n_log, EV_UPCARD_CHOICE, hand_no, st[S_SEAT0 + q], 1 if took_it else 0, top, 0)
-            if took_it:
-                taker = q
-                break
-            passed[q] |= np.int64(1) << top
-        hres[HR_UPCARD] = taker
-        if taker >= 0:
-            p = taker
-        else:
-            card = draw_stock(p, st, deck, hands, hand_n, masks)
-            n_log = _log(log, n_log, EV_DRAW, hand_no, st[S_SEAT0 + p], 0, card, 0)
-            n_log = mj_layoffs(p, st, hands, hand_n, masks, melds, log, n_log)
     elif rules[R.R_UPCARD] != 0:
         taker = -1
         for k in range(2):
@@ -790,7 +774,7 @@ def first_turn(rules, sids, params, rng, deck, hands, hand_n, masks, pile, took,
 
 @njit(cache=True)
 def play_hand(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile, took, discs, passed, my_turns,
-              st, view, opts, ends, idx, hres, scratch, melds, log, n_log):
+              st, view, opts, ends, idx, hres, scratch, log, n_log):
     """One hand at a table (``st`` holds its seats, dealer position, hand number and the players'
     scores) from the shuffle to its result in ``hres``. Returns n_log."""
     hand_no = st[S_HAND]
@@ -800,8 +784,7 @@ def play_hand(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile,
     limit = st[S_LIMIT]
     mv = st[S_MV]
     p, knocked, n_log = first_turn(rules, sids, params, rng, deck, hands, hand_n, masks, pile, took, discs,
-                                   passed, my_turns, st, view, opts, hres, scratch, melds, log, n_log)
-    mj = rules[R.R_MJ] != 0
+                                   passed, my_turns, st, view, opts, hres, scratch, log, n_log)
     capped = False
     while not knocked:
         if st[S_STOCK] <= 2:  # G-WALL-1: the third-last card was drawn and no knock came
@@ -830,13 +813,6 @@ def play_hand(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile,
             capped = True
             break
         p = 1 - p
-        if mj:  # G-V-MJ: the stock or a multi-card pickup, then the lay-offs, then the discard
-            _, n_log = mj_draw(p, False, st, deck, pile, hands, hand_n, masks, took, passed, melds, rules, sids,
-                               params, rng, view, opts, scratch, hres, log, n_log, my_turns, discs)
-            knocked, n_log = discard_phase(p, -1, False, False, 0, st, pile, hands, hand_n, masks, took, discs,
-                                           passed, my_turns, rules, sids, params, rng, view, opts, scratch, log,
-                                           n_log)
-            continue
         top = pile[st[S_PILE_N] - 1]
         top_bit = np.int64(1) << top
         # G-TURN-3: under gra_rediscard a player takes back their own discard only to knock.
@@ -863,14 +839,7 @@ def play_hand(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile,
                                        n_log)
     hres[HR_TURNS] = st[S_TURN]
     hres[HR_STOCK] = st[S_STOCK]
-    if knocked and mj:  # G-V-MJ: only gin ends a hand
-        mj_score(p, st, masks, rules, hres)
-        hres[HR_DW0] = deadwood(masks[0], mv)
-        hres[HR_DW1] = deadwood(masks[1], mv)
-        for q in range(2):
-            n_log = _log(log, n_log, EV_MJ_SCORE, hand_no, st[S_SEAT0 + q], hres[HR_MJ0 + q], hres[HR_TV0 + q],
-                         st[S_TABLE0 + q])
-    elif knocked:
+    if knocked:
         k = p
         d = 1 - p
         k_dw, k_sets = best_arrangement(masks[k], mv)
@@ -1007,6 +976,70 @@ def game_winner(ledger, rules):
                                           or (pts == ledger[_LG_POINTS + best] and s == ledger[_LG_LAST])):
             best = s  # (G-V-MJ: both may reach the target in one hand; a tie goes to the hand's winner)
     return best
+
+
+@njit(cache=True)
+def play_hand_mj(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile, took, discs, passed, my_turns,
+                 st, view, opts, hres, scratch, melds, log, n_log):
+    """A hand of Mahjong gin (G-V-MJ): the deal and the wall are the standard ones; a turn is the
+    stock or a multi-card pickup, the lay-offs, the discard; only gin ends the hand. Its own loop
+    (the turn is another game's), so the standard hand stays as it is. Returns n_log."""
+    hand_no = st[S_HAND]
+    n_log = deal_hand(rules, rng, deck, deck2, hands, hand_n, masks, pile, took, discs, passed, my_turns, st,
+                      hres, log, n_log)
+    mv = st[S_MV]
+    nd = 1 - st[S_DPOS]
+    p = nd
+    # G-FIRST-1 with the pickup: the non-dealer, then the dealer, may take the upcard (placing it at
+    # once); if both decline, the non-dealer draws from the stock.
+    taker = -1
+    for k in range(2):
+        q = nd if k == 0 else 1 - nd
+        top = pile[st[S_PILE_N] - 1]
+        took_it, n_log = mj_draw(q, True, st, deck, pile, hands, hand_n, masks, took, passed, melds, rules, sids,
+                                 params, rng, view, opts, scratch, hres, log, n_log, my_turns, discs)
+        n_log = _log(log, n_log, EV_UPCARD_CHOICE, hand_no, st[S_SEAT0 + q], 1 if took_it else 0, top, 0)
+        if took_it:
+            taker = q
+            break
+        passed[q] |= np.int64(1) << top
+    hres[HR_UPCARD] = taker
+    if taker >= 0:
+        p = taker
+    else:
+        card = draw_stock(p, st, deck, hands, hand_n, masks)
+        n_log = _log(log, n_log, EV_DRAW, hand_no, st[S_SEAT0 + p], 0, card, 0)
+        n_log = mj_layoffs(p, st, hands, hand_n, masks, melds, log, n_log)
+    knocked, n_log = discard_phase(p, -1, False, False, 1, st, pile, hands, hand_n, masks, took, discs, passed,
+                                   my_turns, rules, sids, params, rng, view, opts, scratch, log, n_log)
+    capped = False
+    while not knocked:
+        if st[S_STOCK] <= 2:  # G-WALL-1
+            n_log = _log(log, n_log, EV_WALL, hand_no, st[S_SEAT0 + p], st[S_STOCK], 0, 0)
+            break
+        if st[S_TURN] >= L.TURN_CAP:
+            capped = True
+            break
+        p = 1 - p
+        _, n_log = mj_draw(p, False, st, deck, pile, hands, hand_n, masks, took, passed, melds, rules, sids, params,
+                           rng, view, opts, scratch, hres, log, n_log, my_turns, discs)
+        knocked, n_log = discard_phase(p, -1, False, False, 0, st, pile, hands, hand_n, masks, took, discs, passed,
+                                       my_turns, rules, sids, params, rng, view, opts, scratch, log, n_log)
+    hres[HR_TURNS] = st[S_TURN]
+    hres[HR_STOCK] = st[S_STOCK]
+    hres[HR_DW0] = deadwood(masks[0], mv)
+    hres[HR_DW1] = deadwood(masks[1], mv)
+    if knocked:  # only gin ends a hand
+        mj_score(p, st, masks, rules, hres)
+        for q in range(2):
+            n_log = _log(log, n_log, EV_MJ_SCORE, hand_no, st[S_SEAT0 + q], hres[HR_MJ0 + q], hres[HR_TV0 + q],
+                         st[S_TABLE0 + q])
+    else:
+        hres[HR_OUTCOME] = L.O_CAPPED if capped else L.O_WALL
+    w = hres[HR_WINNER]
+    n_log = _log(log, n_log, EV_HAND_END, hand_no, st[S_SEAT0 + w] if w >= 0 else -1, hres[HR_OUTCOME],
+                 hres[HR_POINTS], st[S_SEAT0 + hres[HR_KNOCKER]] if hres[HR_KNOCKER] >= 0 else -1)
+    return n_log
 
 
 @njit(cache=True)
@@ -1325,8 +1358,12 @@ def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, lo
         for t in range(n_tables):
             st[S_HAND] = deal_no
             seat_table(st, t, dealer, deal_no, ledger, rules)
-            n_log = play_hand(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile, took, discs,
-                              passed, my_turns, st, view, opts, ends, idx, hres, scratch, melds, log, n_log)
+            if rules[R.R_MJ] != 0:
+                n_log = play_hand_mj(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile, took, discs,
+                                     passed, my_turns, st, view, opts, hres, scratch, melds, log, n_log)
+            else:
+                n_log = play_hand(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile, took, discs,
+                                  passed, my_turns, st, view, opts, ends, idx, hres, scratch, log, n_log)
             hands_played += 1
             counts[hres[HR_OUTCOME]] += 1
             turns += hres[HR_TURNS]
@@ -1414,7 +1451,8 @@ def play_batch(seed, first_game, count, rules, sids, params, out_games, out_hand
             play_game(first_game + i, seed, rules, sids, params, out_games[i], rows, hand_cap, empty_log)
 
 
-_ENGINE_FUNCTIONS = ("ask", "discard_phase", "mj_draw", "first_turn", "play_hand", "play_game", "play_batch")
+_ENGINE_FUNCTIONS = ("ask", "discard_phase", "mj_draw", "first_turn", "play_hand", "play_hand_mj", "play_game",
+                     "play_batch")
 
 
 def make_engine(custom_decide):
