@@ -365,7 +365,7 @@ def discard_phase(p, taken, must_knock, allow_re, first, st, pile, hands, hand_n
             opts[1, 1] = dw
             opts[1, 2] = 0
             opts[1, 3] = 0
-            knock = ask(L.K_KNOCK, p, st, sids, params, hands, hand_n, opts, 2, view, rules, rng)
+            knock = ask(L.K_KNOCK, p, st, sids, params, hands, hand_n, opts, np.int64(2), view, rules, rng)
         n_log = _log(log, n_log, EV_KNOCK, st[S_HAND], seat, knock, dw, 0)
     my_turns[p] += 1
     st[S_TURN] += 1
@@ -750,7 +750,7 @@ def first_turn(rules, sids, params, rng, deck, hands, hand_n, masks, pile, took,
             view[L.V_FIRST] = 1
             dw11, after = take_info(masks[q], top, gra, scratch, mv)
             offer_top(opts, top, dw11, after)
-            c = ask(L.K_UPCARD, q, st, sids, params, hands, hand_n, opts, 2, view, rules, rng)
+            c = ask(L.K_UPCARD, q, st, sids, params, hands, hand_n, opts, np.int64(2), view, rules, rng)
             n_log = _log(log, n_log, EV_UPCARD_CHOICE, hand_no, st[S_SEAT0 + q], c, top, 0)
             if c == 1:
                 taker = q
@@ -767,7 +767,7 @@ def first_turn(rules, sids, params, rng, deck, hands, hand_n, masks, pile, took,
     else:
         card = draw_stock(p, st, deck, hands, hand_n, masks)
         n_log = _log(log, n_log, EV_DRAW, hand_no, st[S_SEAT0 + p], 0, card, 0)
-    knocked, n_log = discard_phase(p, taken, False, gra, 1, st, pile, hands, hand_n, masks, took, discs, passed,
+    knocked, n_log = discard_phase(p, taken, np.bool_(False), gra, np.int64(1), st, pile, hands, hand_n, masks, took, discs, passed,
                                    my_turns, rules, sids, params, rng, view, opts, scratch, log, n_log)
     return p, knocked, n_log
 
@@ -799,13 +799,13 @@ def play_hand(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile,
                     view[L.V_DW] = deadwood(masks[o], mv)
                     view[L.V_TAKE_MUST_KNOCK] = 1
                     offer_top(opts, top, dw11, after)
-                    c = ask(L.K_LAST, o, st, sids, params, hands, hand_n, opts, 2, view, rules, rng)
+                    c = ask(L.K_LAST, o, st, sids, params, hands, hand_n, opts, np.int64(2), view, rules, rng)
                     n_log = _log(log, n_log, EV_LAST, hand_no, st[S_SEAT0 + o], c, top, 0)
                     if c == 1:
                         p = o
                         taken = take_top(p, st, pile, hands, hand_n, masks, took)
                         n_log = _log(log, n_log, EV_DRAW, hand_no, st[S_SEAT0 + p], 1, taken, 0)
-                        knocked, n_log = discard_phase(p, taken, True, allow_re, 0, st, pile, hands, hand_n, masks,
+                        knocked, n_log = discard_phase(p, taken, np.bool_(True), allow_re, np.int64(0), st, pile, hands, hand_n, masks,
                                                        took, discs, passed, my_turns, rules, sids, params, rng,
                                                        view, opts, scratch, log, n_log)
             break
@@ -834,7 +834,7 @@ def play_hand(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile,
             card = draw_stock(p, st, deck, hands, hand_n, masks)
             taken = -1
             n_log = _log(log, n_log, EV_DRAW, hand_no, st[S_SEAT0 + p], 0, card, 0)
-        knocked, n_log = discard_phase(p, taken, must and d == 1, gra, 0, st, pile, hands, hand_n, masks, took,
+        knocked, n_log = discard_phase(p, taken, must and d == 1, gra, np.int64(0), st, pile, hands, hand_n, masks, took,
                                        discs, passed, my_turns, rules, sids, params, rng, view, opts, scratch, log,
                                        n_log)
     hres[HR_TURNS] = st[S_TURN]
@@ -996,7 +996,7 @@ def play_hand_mj(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pi
     for k in range(2):
         q = nd if k == 0 else 1 - nd
         top = pile[st[S_PILE_N] - 1]
-        took_it, n_log = mj_draw(q, True, st, deck, pile, hands, hand_n, masks, took, passed, melds, rules, sids,
+        took_it, n_log = mj_draw(q, np.bool_(True), st, deck, pile, hands, hand_n, masks, took, passed, melds, rules, sids,
                                  params, rng, view, opts, scratch, hres, log, n_log, my_turns, discs)
         n_log = _log(log, n_log, EV_UPCARD_CHOICE, hand_no, st[S_SEAT0 + q], 1 if took_it else 0, top, 0)
         if took_it:
@@ -1010,7 +1010,7 @@ def play_hand_mj(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pi
         card = draw_stock(p, st, deck, hands, hand_n, masks)
         n_log = _log(log, n_log, EV_DRAW, hand_no, st[S_SEAT0 + p], 0, card, 0)
         n_log = mj_layoffs(p, st, hands, hand_n, masks, melds, log, n_log)
-    knocked, n_log = discard_phase(p, -1, False, False, 1, st, pile, hands, hand_n, masks, took, discs, passed,
+    knocked, n_log = discard_phase(p, np.int64(-1), np.bool_(False), np.bool_(False), np.int64(1), st, pile, hands, hand_n, masks, took, discs, passed,
                                    my_turns, rules, sids, params, rng, view, opts, scratch, log, n_log)
     capped = False
     while not knocked:
@@ -1021,9 +1021,9 @@ def play_hand_mj(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pi
             capped = True
             break
         p = 1 - p
-        _, n_log = mj_draw(p, False, st, deck, pile, hands, hand_n, masks, took, passed, melds, rules, sids, params,
+        _, n_log = mj_draw(p, np.bool_(False), st, deck, pile, hands, hand_n, masks, took, passed, melds, rules, sids, params,
                            rng, view, opts, scratch, hres, log, n_log, my_turns, discs)
-        knocked, n_log = discard_phase(p, -1, False, False, 0, st, pile, hands, hand_n, masks, took, discs, passed,
+        knocked, n_log = discard_phase(p, np.int64(-1), np.bool_(False), np.bool_(False), np.int64(0), st, pile, hands, hand_n, masks, took, discs, passed,
                                        my_turns, rules, sids, params, rng, view, opts, scratch, log, n_log)
     hres[HR_TURNS] = st[S_TURN]
     hres[HR_STOCK] = st[S_STOCK]
@@ -1338,7 +1338,7 @@ def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, lo
     hands_out = borrow(hands_out)
     log_owner = log
     log = borrow(log_owner)
-    n_log = 0
+    n_log = np.int64(0)  # (typed values, not literals, at call sites: numba compiles a copy per literal)
     # G-DEAL-1 Decision: the first dealer (G-V-3P: of three; team play: the dealing team) is a
     # uniform draw.
     dealer = rand_below(rng, 3 if rules[R.R_PLAYERS] == 3 else 2)
