@@ -767,8 +767,8 @@ def first_turn(rules, sids, params, rng, deck, hands, hand_n, masks, pile, took,
     else:
         card = draw_stock(p, st, deck, hands, hand_n, masks)
         n_log = _log(log, n_log, EV_DRAW, hand_no, st[S_SEAT0 + p], 0, card, 0)
-    knocked, n_log = discard_phase(p, taken, np.bool_(False), gra, np.int64(1), st, pile, hands, hand_n, masks, took, discs, passed,
-                                   my_turns, rules, sids, params, rng, view, opts, scratch, log, n_log)
+    knocked, n_log = discard_phase(p, taken, np.bool_(False), gra, np.int64(1), st, pile, hands, hand_n, masks, took,
+                                   discs, passed, my_turns, rules, sids, params, rng, view, opts, scratch, log, n_log)
     return p, knocked, n_log
 
 
@@ -805,9 +805,9 @@ def play_hand(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile,
                         p = o
                         taken = take_top(p, st, pile, hands, hand_n, masks, took)
                         n_log = _log(log, n_log, EV_DRAW, hand_no, st[S_SEAT0 + p], 1, taken, 0)
-                        knocked, n_log = discard_phase(p, taken, np.bool_(True), allow_re, np.int64(0), st, pile, hands, hand_n, masks,
-                                                       took, discs, passed, my_turns, rules, sids, params, rng,
-                                                       view, opts, scratch, log, n_log)
+                        knocked, n_log = discard_phase(p, taken, np.bool_(True), allow_re, np.int64(0), st, pile,
+                                                       hands, hand_n, masks, took, discs, passed, my_turns, rules,
+                                                       sids, params, rng, view, opts, scratch, log, n_log)
             break
         if st[S_TURN] >= L.TURN_CAP:
             capped = True
@@ -834,9 +834,9 @@ def play_hand(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile,
             card = draw_stock(p, st, deck, hands, hand_n, masks)
             taken = -1
             n_log = _log(log, n_log, EV_DRAW, hand_no, st[S_SEAT0 + p], 0, card, 0)
-        knocked, n_log = discard_phase(p, taken, must and d == 1, gra, np.int64(0), st, pile, hands, hand_n, masks, took,
-                                       discs, passed, my_turns, rules, sids, params, rng, view, opts, scratch, log,
-                                       n_log)
+        knocked, n_log = discard_phase(p, taken, must and d == 1, gra, np.int64(0), st, pile, hands, hand_n, masks,
+                                       took, discs, passed, my_turns, rules, sids, params, rng, view, opts, scratch,
+                                       log, n_log)
     hres[HR_TURNS] = st[S_TURN]
     hres[HR_STOCK] = st[S_STOCK]
     if knocked:
@@ -996,8 +996,8 @@ def play_hand_mj(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pi
     for k in range(2):
         q = nd if k == 0 else 1 - nd
         top = pile[st[S_PILE_N] - 1]
-        took_it, n_log = mj_draw(q, np.bool_(True), st, deck, pile, hands, hand_n, masks, took, passed, melds, rules, sids,
-                                 params, rng, view, opts, scratch, hres, log, n_log, my_turns, discs)
+        took_it, n_log = mj_draw(q, np.bool_(True), st, deck, pile, hands, hand_n, masks, took, passed, melds, rules,
+                                 sids, params, rng, view, opts, scratch, hres, log, n_log, my_turns, discs)
         n_log = _log(log, n_log, EV_UPCARD_CHOICE, hand_no, st[S_SEAT0 + q], 1 if took_it else 0, top, 0)
         if took_it:
             taker = q
@@ -1010,8 +1010,9 @@ def play_hand_mj(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pi
         card = draw_stock(p, st, deck, hands, hand_n, masks)
         n_log = _log(log, n_log, EV_DRAW, hand_no, st[S_SEAT0 + p], 0, card, 0)
         n_log = mj_layoffs(p, st, hands, hand_n, masks, melds, log, n_log)
-    knocked, n_log = discard_phase(p, np.int64(-1), np.bool_(False), np.bool_(False), np.int64(1), st, pile, hands, hand_n, masks, took, discs, passed,
-                                   my_turns, rules, sids, params, rng, view, opts, scratch, log, n_log)
+    knocked, n_log = discard_phase(p, np.int64(-1), np.bool_(False), np.bool_(False), np.int64(1), st, pile, hands,
+                                   hand_n, masks, took, discs, passed, my_turns, rules, sids, params, rng, view, opts,
+                                   scratch, log, n_log)
     capped = False
     while not knocked:
         if st[S_STOCK] <= 2:  # G-WALL-1
@@ -1021,10 +1022,11 @@ def play_hand_mj(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pi
             capped = True
             break
         p = 1 - p
-        _, n_log = mj_draw(p, np.bool_(False), st, deck, pile, hands, hand_n, masks, took, passed, melds, rules, sids, params,
-                           rng, view, opts, scratch, hres, log, n_log, my_turns, discs)
-        knocked, n_log = discard_phase(p, np.int64(-1), np.bool_(False), np.bool_(False), np.int64(0), st, pile, hands, hand_n, masks, took, discs, passed,
-                                       my_turns, rules, sids, params, rng, view, opts, scratch, log, n_log)
+        _, n_log = mj_draw(p, np.bool_(False), st, deck, pile, hands, hand_n, masks, took, passed, melds, rules, sids,
+                           params, rng, view, opts, scratch, hres, log, n_log, my_turns, discs)
+        knocked, n_log = discard_phase(p, np.int64(-1), np.bool_(False), np.bool_(False), np.int64(0), st, pile,
+                                       hands, hand_n, masks, took, discs, passed, my_turns, rules, sids, params, rng,
+                                       view, opts, scratch, log, n_log)
     hres[HR_TURNS] = st[S_TURN]
     hres[HR_STOCK] = st[S_STOCK]
     hres[HR_DW0] = deadwood(masks[0], mv)

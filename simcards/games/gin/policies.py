@@ -25,8 +25,9 @@ Families:
   cost of an undercut too), ``hurry`` knocks at the full limit once an opponent — under G-V-3P
   also the player sitting out, who plays the next hand — is within ``hurry`` points of the target.
   Mahjong gin (G-V-MJ) has no knock; its multi-card pickup takes the N cards that gain most
-  (deadwood saved plus the value put on the table) when the gain beats ``pile`` points. Under straight gin (G-V-STRAIGHT) the limit is 0, so every family
-  knocks only with gin; the 11-card first discard (G-V-DEAL11) is an ordinary discard decision.
+  (deadwood saved plus the value put on the table) when the gain beats ``pile`` points. Under
+  straight gin (G-V-STRAIGHT) the limit is 0, so every family knocks only with gin; the 11-card
+  first discard (G-V-DEAL11) is an ordinary discard decision.
 """
 
 from __future__ import annotations

@@ -119,7 +119,8 @@ def set_choices(cards) -> list[list[tuple[int, ...]]]:
 
 
 @lru_cache(maxsize=1 << 16)
-def arrangement(cards: frozenset[int], mv: int = 0) -> tuple[int, tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+def arrangement(cards: frozenset[int], mv: int = 0) -> tuple[int, tuple[tuple[int, ...], ...],
+                                                            tuple[tuple[int, ...], ...]]:
     """G-MELD-2/4 and G-LAY-0: (minimum deadwood, sets, runs) — a card in at most one meld; the
     first minimum in the documented order."""
     best = None
@@ -585,9 +586,12 @@ class ReferenceGame:
         for p in (first, second):
             self.log(EV_DEAL, n, p, len(self.hands[p]), 0, 0, sorted(self.hands[p]))
         table = f" at table {self.table_no}" if self.rules.teams else ""
-        sits = f", seat {self.dealer_seat} deals to seats {first} and {second} and sits out" if self.rules.players == 3 \
-            else f": seat {self.dealer_seat} deals{table} (seats {first} and {second})" if self.rules.teams \
-            else f": seat {self.dealer_seat} deals"
+        if self.rules.players == 3:
+            sits = f", seat {self.dealer_seat} deals to seats {first} and {second} and sits out"
+        elif self.rules.teams:
+            sits = f": seat {self.dealer_seat} deals{table} (seats {first} and {second})"
+        else:
+            sits = f": seat {self.dealer_seat} deals"
         self.say("hand", n, self.dealer_seat, f"— hand {n}{sits} —")
         for p in (first, second):
             self.say("deal", n, p, f"seat {p} is dealt {show(self.hands[p])} (deadwood {self.dw(self.hands[p])})")
