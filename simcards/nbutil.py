@@ -54,3 +54,33 @@ def rebind(module_globals: dict, names: tuple[str, ...], **replacements):
         options = {k: v for k, v in original.targetoptions.items() if k not in ("cache", "nopython")}
         scope[name] = njit(**options)(fn)
     return scope
+
+
+def drop_stale_cache(anchor, sources, stems: tuple[str, ...], stamp: str) -> None:
+    """Drop cached kernels that may hold old code. numba invalidates a cached function only when
+    its own file changes, not when a jitted function it calls (inlined into it, in another file)
+    does. Keep a fingerprint of ``sources`` (paths) beside the cache of ``anchor`` (a function of
+    the package whose cache is guarded) and, when it no longer matches, delete the cached
+    functions of the files named ``stems`` there (``"kernel"`` → ``kernel.*.nbi``/``.nbc``).
+    A read-only cache is left alone (numba then compiles in memory)."""
+    import hashlib
+    from pathlib import Path
+
+    digest = hashlib.sha256(b"".join(Path(p).read_bytes() for p in sources if Path(p).exists())).hexdigest()
+    try:  # where numba keeps this file's cache (NUMBA_CACHE_DIR, __pycache__ or a user cache)
+        from numba.core.caching import FunctionCache
+
+        cache = Path(FunctionCache(anchor)._cache_path)
+    except Exception:  # an internal API: fall back to numba's default place
+        cache = Path(anchor.__code__.co_filename).resolve().parent / "__pycache__"
+    marker = cache / f"{stamp}.deps.stamp"
+    try:
+        if marker.exists() and marker.read_text() == digest:
+            return
+        cache.mkdir(parents=True, exist_ok=True)
+        for stem in stems:
+            for f in cache.glob(f"{stem}.*.nb[ci]"):
+                f.unlink(missing_ok=True)
+        marker.write_text(digest)
+    except OSError:
+        pass

@@ -160,14 +160,7 @@ def legal_groups(hand, n, rules, out, keys, scratch):
     """Every legal discard group of the sorted hand ``hand[:n]`` (Y-DIS-1..6), as rows of ``out``
     sorted by (length, laid cards). Returns the number of rows. ``keys`` (MAX_OPTIONS) and
     ``scratch`` (``SCRATCH``) are work arrays, so nothing is allocated on the hot path."""
-    # Singles come first in the order and the hand is sorted: write them straight out, and
-    # gather in the same pass what multi-card groups need.
-    singles = 0
-    dedupe = False  # two copies of a face (two decks): groups may repeat
-    rank_seen = 0
-    rank_twice = 0
-    lanes = 0  # bit suit*13+rank: the naturals present (= their face ids)
-    n_jokers = 0
+    singles = 0  # singles come first in the order and the hand is sorted: write them straight out
     last = -1
     for i in range(n):
         c = hand[i]
@@ -176,8 +169,25 @@ def legal_groups(hand, n, rules, out, keys, scratch):
             out[singles, 1] = c
             singles += 1
             last = c
-        else:
+    return singles + multi_groups(hand, n, rules, out, keys, scratch, singles)
+
+
+@njit(cache=True, _nrt=False)
+def multi_groups(hand, n, rules, out, keys, scratch, first):
+    """The legal groups of two or more cards of the sorted hand ``hand[:n]``, written sorted from
+    row ``first`` on (after the ``first`` singles, as ``legal_groups`` lays the table out; the
+    table keeps at most MAX_OPTIONS rows in all). Returns how many were written."""
+    dedupe = False  # two copies of a face (two decks): groups may repeat
+    rank_seen = 0
+    rank_twice = 0
+    lanes = 0  # bit suit*13+rank: the naturals present (= their face ids)
+    n_jokers = 0
+    last = -1
+    for i in range(n):
+        c = hand[i]
+        if c == last:
             dedupe = True
+        last = c
         if c >= 52:
             n_jokers += 1
         else:
@@ -190,7 +200,7 @@ def legal_groups(hand, n, rules, out, keys, scratch):
     plain_runs = lanes & (lanes >> 1) & (lanes >> 2) & RUN_STARTS  # starts of 3 naturals in a row
     joker_runs = wild_jokers > 0 and lanes != 0 and n >= 3
     if rank_twice == 0 and plain_runs == 0 and not pair_jokers and not joker_runs:
-        return singles  # most hands: singles only
+        return 0  # most hands: singles only
     pickup = rules[R_PICKUP]
     buf = scratch[0:ROW]
     members = scratch[ROW:2 * ROW]
@@ -205,17 +215,16 @@ def legal_groups(hand, n, rules, out, keys, scratch):
             if hand[i] < 52 and RANK[hand[i]] == rank:
                 members[m] = i
                 m += 1
-        count = _add_sets(hand, pickup, out, keys, singles, count, buf, members, m, sub_buf, dedupe)
+        count = _add_sets(hand, pickup, out, keys, first, count, buf, members, m, sub_buf, dedupe)
     # Two (or more) jokers form a set of their own (option joker_pair_set).
     if pair_jokers:
         for t in range(n_jokers):
             members[t] = n - n_jokers + t
-        count = _add_sets(hand, pickup, out, keys, singles, count, buf, members, n_jokers, sub_buf, dedupe)
+        count = _add_sets(hand, pickup, out, keys, first, count, buf, members, n_jokers, sub_buf, dedupe)
     # Runs of 3+ in one suit, aces low (Y-DIS-2), jokers filling any position (Y-DIS-3).
     first_joker = n - n_jokers  # jokers sit at the end of the sorted hand
     if not joker_runs:
         while plain_runs:  # every stretch of 3+ consecutive naturals, from each start
-            start_bit = LOWBIT13[plain_runs & 0x1FFF] if plain_runs & 0x1FFF else -1
             face = 0
             while not (plain_runs >> face & 1):
                 face += 1
@@ -225,11 +234,11 @@ def legal_groups(hand, n, rules, out, keys, scratch):
             length = 3
             while True:
                 count = _add_run(hand, suit, lanes >> (13 * suit), length, lo, first_joker, pickup,
-                                 out, keys, singles, count, buf, dedupe)
+                                 out, keys, first, count, buf, dedupe)
                 if lo + length > 12 or not (lanes >> (face + length) & 1):
                     break
                 length += 1
-        return singles + count
+        return count
     for suit in range(4):
         lane = lanes >> (13 * suit) & 0x1FFF
         if lane == 0 or POPCOUNT13[lane] + wild_jokers < 3:
@@ -248,9 +257,9 @@ def legal_groups(hand, n, rules, out, keys, scratch):
                         last_start = first_start  # positions of jokers change nothing
                     for start in range(first_start, last_start + 1):
                         count = _add_run(hand, suit, sub, length, start, first_joker, pickup,
-                                         out, keys, singles, count, buf, dedupe)
+                                         out, keys, first, count, buf, dedupe)
             sub = (sub - 1) & lane
-    return singles + count
+    return count
 
 
 @njit(cache=True, _nrt=False)

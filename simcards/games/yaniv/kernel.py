@@ -110,6 +110,8 @@ from simcards.games.yaniv.rules import (
     R_THREE_ONCE,
     MAX_RESET_SCORE,
 )
+from simcards.games.yaniv.fast import threshold_turn
+from simcards.games.yaniv.policies import SID_THRESHOLD, threshold_calls
 from simcards.games.yaniv.policies import builtin_decide as decide
 from simcards.nbutil import borrow, keep_alive, rebind
 from simcards.rng import rand_below, seed_state, shuffle
@@ -417,6 +419,8 @@ def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, param
     avail = scratch[SCRATCH:SCRATCH + MAX_HAND]
     thrown = scratch[SCRATCH + MAX_HAND:SCRATCH + 2 * MAX_HAND]
     scratch = scratch[:SCRATCH]
+    # Section-5 decisions read the public view in the middle of a turn: keep it up to date for all.
+    variants = overcall or requests or slam
     seat = starter
     turn = 0
     caller = -1
@@ -425,14 +429,19 @@ def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, param
         hand = hands[seat]
         n = hand_n[seat]
         total = hand_total(hand, n, rules)
-        fill_view(view, seat, players, n_alive, turn, stock_n, rnd, total, starter, scores, hand_n, alive)
         n_avail = available_faces(prev, prev_n, pickup, avail)
-        view[V_AVAIL_N] = n_avail
-        for t in range(n_avail):
-            view[V_AVAIL + t] = avail[t]
-        view[V_THROWN_N] = 0
         sid = sids[seat]
         par = params[seat]
+        # A threshold seat's call, discard and draw are computed straight from the hand
+        # (fast.threshold_turn, the same choices as policies.threshold_decide): no view needed.
+        fast = sid == SID_THRESHOLD
+        viewed = not fast or variants
+        if viewed:
+            fill_view(view, seat, players, n_alive, turn, stock_n, rnd, total, starter, scores, hand_n, alive)
+            view[V_AVAIL_N] = n_avail
+            for t in range(n_avail):
+                view[V_AVAIL + t] = avail[t]
+            view[V_THROWN_N] = 0
         # Y-CALL-1/2, Y-V-LIMIT: a call only at the start of the turn, within the limit
         # (Y-V-OVERCALL: above it too, as a separate decision).
         if rules[R_FULL_TURN] == 0 or turn >= n_alive:
@@ -440,11 +449,14 @@ def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, param
             if limit >= 0 and total > limit:
                 kind = K_OVERCALL if overcall else -1
             if kind >= 0:
-                opts[0, 0] = 1
-                opts[0, 1] = 0
-                opts[1, 0] = 1
-                opts[1, 1] = 1
-                choice = decide(kind, sid, par, hand, n, opts, 2, view, rules, rng)
+                if kind == K_CALL and fast:
+                    choice = threshold_calls(scores[seat], total, par, rules)
+                else:
+                    opts[0, 0] = 1
+                    opts[0, 1] = 0
+                    opts[1, 0] = 1
+                    opts[1, 1] = 1
+                    choice = decide(kind, sid, par, hand, n, opts, 2, view, rules, rng)
                 n_log = _log(log, n_log, EV_CALL, rnd, seat, total, choice)
                 if choice == 1:
                     caller = seat
@@ -513,35 +525,44 @@ def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, param
                     for t in range(n_avail):
                         view[V_AVAIL + t] = avail[t]
         # Y-DIS: throw one legal group.
-        n_opts = legal_groups(hand, n, rules, opts, keys, scratch)
+        if fast:
+            a, length, pick, n_opts = threshold_turn(hand, n, rules, par, total, stock_n, avail, n_avail, opts,
+                                                     keys, scratch, thrown)
+        else:
+            n_opts = legal_groups(hand, n, rules, opts, keys, scratch)
+            a = decide(K_DISCARD, sid, par, hand, n, opts, n_opts, view, rules, rng)
+            length = opts[a, 0]
+            for j in range(length):
+                thrown[j] = opts[a, 1 + j]
         if n_opts >= MAX_OPTIONS:
             count[C_FULL_TABLES] += 1
-        a = decide(K_DISCARD, sid, par, hand, n, opts, n_opts, view, rules, rng)
-        length = opts[a, 0]
         for j in range(length):
-            thrown[j] = opts[a, 1 + j]
             n = remove_card(hand, n, thrown[j])
         hand_n[seat] = n
         n_log = _log(log, n_log, EV_DISCARD, rnd, seat, length, a)
         n_log = _log_cards(log, n_log, thrown, length)
         # Y-DRAW-1/2: the stock or an available card of the previous discard.
-        n_draw = 0
-        if stock_n > 0:
-            opts[0, 0] = 1
-            opts[0, 1] = -1
-            n_draw = 1
-        for t in range(n_avail):
-            opts[n_draw, 0] = 1
-            opts[n_draw, 1] = avail[t]
-            n_draw += 1
-        view[V_STOCK] = stock_n
-        view[V_SIZES + seat] = n
-        view[V_TOTAL] = hand_total(hand, n, rules)
-        view[V_THROWN_N] = length
-        for j in range(length):
-            view[V_THROWN + j] = thrown[j]
-        d = decide(K_DRAW, sid, par, hand, n, opts, n_draw, view, rules, rng)
-        face = opts[d, 1]
+        if viewed:
+            view[V_STOCK] = stock_n
+            view[V_SIZES + seat] = n
+            view[V_TOTAL] = hand_total(hand, n, rules)
+            view[V_THROWN_N] = length
+            for j in range(length):
+                view[V_THROWN + j] = thrown[j]
+        if fast:
+            face = -1 if pick < 0 else avail[pick]
+        else:
+            n_draw = 0
+            if stock_n > 0:
+                opts[0, 0] = 1
+                opts[0, 1] = -1
+                n_draw = 1
+            for t in range(n_avail):
+                opts[n_draw, 0] = 1
+                opts[n_draw, 1] = avail[t]
+                n_draw += 1
+            d = decide(K_DRAW, sid, par, hand, n, opts, n_draw, view, rules, rng)
+            face = opts[d, 1]
         if face < 0:
             stock_n -= 1
             card = stock[stock_n]

@@ -157,9 +157,7 @@ def threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     available card when it is lower than what was thrown or builds a group, else the stock;
     runs with a joker at an end (a gift to the next player) cost ``joker_end``."""
     if kind == K_CALL:
-        if view[V_TOTAL] <= params[P_CALL]:
-            return 1
-        return 1 if params[P_RESET_AIM] > 0 and _lands_on_reset(view, rules) else 0
+        return threshold_calls(view[V_SCORES + view[V_SEAT]], view[V_TOTAL], params, rules)
     if kind >= K_OVERCALL:
         return _variant_decide(kind, params, hand, n, opts, n_opts, view, rules)
     keep = params[P_KEEP]
@@ -247,11 +245,24 @@ def threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
 
 
 @njit(cache=True, _nrt=False)
+def threshold_calls(score, total, params, rules):
+    """The threshold family's call: at or under ``call``, or to land on a reset (``reset_aim``)."""
+    if total <= params[P_CALL]:
+        return 1
+    return 1 if params[P_RESET_AIM] > 0 and lands_on_reset(score, total, rules) else 0
+
+
+@njit(cache=True, _nrt=False)
 def _lands_on_reset(view, rules):
+    return lands_on_reset(view[V_SCORES + view[V_SEAT]], view[V_TOTAL], rules)
+
+
+@njit(cache=True, _nrt=False)
+def lands_on_reset(score, total, rules):
     """Would losing this call land the caller exactly on a reset score (Y-RESET-1's deliberate
     call, e.g. 166 + 4 + 30 = 200 → 100)? The loss costs hand + Asaf (or Kluft) penalty."""
     penalty = rules[R_KLUFT_PEN] if rules[R_KLUFT] != 0 else rules[R_ASAF]
-    after = view[V_SCORES + view[V_SEAT]] + view[V_TOTAL] + penalty
+    after = score + total + penalty
     return after <= MAX_RESET_SCORE and rules[R_RESET + after] >= 0
 
 
