@@ -21,11 +21,11 @@ same games.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from simcards.games.yaniv.groups import LOWBIT13, multi_groups
 from simcards.games.yaniv.policies import P_JOKER_END, P_KEEP, P_STOCK, P_TOP, RANK, SUIT, builds_group
 from simcards.games.yaniv.rules import PICK_TOP, R_PICKUP, R_VALUES, R_WILD
+from simcards.nbutil import njit_by_type
 
 ONE = np.int64(1)
 
@@ -50,7 +50,7 @@ def _run_table() -> np.ndarray:
 RUN_OK = _run_table()
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def _builds(card, counts, lanes, spare):
     """``policies.builds_group`` for a hand summarised as there; ``spare`` is 1 when a wild joker
     is left in the hand."""
@@ -63,7 +63,7 @@ def _builds(card, counts, lanes, spare):
     return RUN_OK[(spare * 13 + rank) * 32 + ((lane << 2) >> rank & 31)]
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def _best_draw(avail, n_avail, thrown_max, counts, lanes, jokers, wild, keep, stock, rules):
     """``(cost, index)`` of the best draw once a group is thrown (``policies._draw_cost`` for every
     available card, the stock first at cost ``stock``); index -1 is the stock."""
@@ -85,7 +85,7 @@ def _best_draw(avail, n_avail, thrown_max, counts, lanes, jokers, wild, keep, st
     return draw, pick
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def _kept(pairs, counts, rules):
     """Points the best kept set lets the player shed beyond its first card (ranks in ``pairs``)."""
     kept = 0
@@ -98,7 +98,7 @@ def _kept(pairs, counts, rules):
     return kept
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False)
 def threshold_turn(hand, n, rules, params, total, stock_n, avail, n_avail, out, keys, scratch, thrown):
     """The discard and the draw of a ``threshold`` seat holding the sorted ``hand[:n]`` (total
     ``total``), the previous discard offering ``avail[:n_avail]``. Writes the group to throw, as

@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from numba import njit
 
 from simcards.errors import SimcardsError
 from simcards.games.base import GameDef, GameRun, OptionInfo, options_table
@@ -15,6 +14,7 @@ from simcards.games.yaniv import layout as L
 from simcards.games.yaniv import rules as R
 from simcards.games.yaniv import kernel
 from simcards.games.yaniv.policies import N_PARAMS, SID_RANDOM, SID_THRESHOLD, builtin_decide
+from simcards.nbutil import njit_by_type
 from simcards.stats import mean_ci, ratio_ci, wilson
 from simcards.strategy import Family, Param, Strategy
 
@@ -78,7 +78,7 @@ _OPTION_DOCS = {
 def _chain(inner, sid0: int, fn):
     """A decision function that sends strategy ``sid0`` to a user policy and the rest inward."""
 
-    @njit
+    @njit_by_type()
     def decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
         if sid == sid0:
             return fn(kind, params, hand, n, opts, n_opts, view, rules, rng)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from simcards.games.yaniv.groups import (
     SCRATCH,
@@ -113,7 +113,7 @@ from simcards.games.yaniv.rules import (
 from simcards.games.yaniv.fast import threshold_turn
 from simcards.games.yaniv.policies import SID_THRESHOLD, threshold_calls
 from simcards.games.yaniv.policies import builtin_decide as decide
-from simcards.nbutil import borrow, keep_alive, rebind
+from simcards.nbutil import borrow, keep_alive, njit_by_type, rebind
 from simcards.rng import rand_below, seed_state, shuffle
 
 # The working memory of one game, carved out of a single int64 array.
@@ -145,7 +145,7 @@ C_OVERCALLS, C_REQUESTS, C_GRANTED, C_REQ_BLOCKED, C_SLAMS, C_ONDER, C_ONDER_WIN
 LOG_WIDTH = 5 + ROW  # [event, round, seat, a, b, cards...]
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def next_seat(seat, alive, players, ccw):
     """The next player still in the game in the direction of play (Y-PLAY-2)."""
     step = players - 1 if ccw else 1
@@ -155,7 +155,7 @@ def next_seat(seat, alive, players, ccw):
     return s
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def insert_sorted(hand, n, card):
     j = n
     while j > 0 and hand[j - 1] > card:
@@ -165,7 +165,7 @@ def insert_sorted(hand, n, card):
     return n + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def remove_card(hand, n, card):
     for i in range(n):
         if hand[i] == card:
@@ -175,7 +175,7 @@ def remove_card(hand, n, card):
     return n
 
 
-@njit(cache=True)
+@njit_by_type(cache=True)
 def build_deck(rules, deck):
     """Faces of the deck in id order (Y-CARD-1, Y-CARD-3)."""
     n = 0
@@ -186,7 +186,7 @@ def build_deck(rules, deck):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False)
 def apply_reset(score, rules):
     """Y-RESET-1 / Y-V-RESET: at most one reset, looked up in the rules table."""
     if 0 <= score <= MAX_RESET_SCORE:
@@ -196,7 +196,7 @@ def apply_reset(score, rules):
     return score
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def _log(log, n_log, event, rnd, seat, a, b):
     if n_log < log.shape[0]:
         log[n_log, 0] = event
@@ -207,7 +207,7 @@ def _log(log, n_log, event, rnd, seat, a, b):
     return n_log + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def _log_cards(log, n_log, cards, n):
     """Attach cards to the event just logged."""
     row = n_log - 1
@@ -217,7 +217,7 @@ def _log_cards(log, n_log, cards, n):
     return n_log
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False)
 def score_round(caller, totals, alive, players, rules, round_scores):
     """Y-SC-1/2 and the failed-call variants: fill ``round_scores``; return True on Asaf.
     ``caller`` -1 (the turn cap) makes everyone add their hand."""
@@ -250,7 +250,7 @@ def score_round(caller, totals, alive, players, rules, round_scores):
     return asaf
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False)
 def score_kluft(claims, n_claims, totals, alive, players, rules, round_scores):
     """Y-V-KLUFT scoring. ``claims[:n_claims]`` holds the Kluft caller then the onderkluft callers
     in the order they called. Nobody challenged: the caller scores 0, everyone else adds their
@@ -269,7 +269,7 @@ def score_kluft(claims, n_claims, totals, alive, players, rules, round_scores):
     return winner
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False)
 def settle_round(scores, round_scores, alive, zeros, players, n_alive, playoff, rules):
     """Y-RESET-1's order: (1) add the round, (2) Y-V-THREE, (3) at most one reset, (4) eliminate
     (Y-ELIM-1); everyone left over the limit together starts a play-off (Y-ELIM-2) in which only
@@ -316,7 +316,7 @@ def settle_round(scores, round_scores, alive, zeros, players, n_alive, playoff, 
     return n_alive, playoff, eliminated
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def fill_view(view, seat, players, n_alive, turn, stock_n, rnd, total, starter, scores, hand_n, alive):
     view[V_SEAT] = seat
     view[V_PLAYERS] = players
@@ -331,13 +331,13 @@ def fill_view(view, seat, players, n_alive, turn, stock_n, rnd, total, starter, 
         view[V_SIZES + p] = hand_n[p]
         view[V_ALIVE + p] = 1 if alive[p] else 0
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def remove_face(faces, n, face):
     """Drop one ``face`` from the ascending list ``faces[:n]``; returns the new length."""
     return remove_card(faces, n, face)
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False)
 def kluft_challenges(caller, players, alive, n_alive, turn, stock_n, rnd, starter, scores, hand_n, totals,
                      rules, sids, params, rng, hand_all, opts, view, claims, kcalls, kbeaten, log, n_log):
     """Y-V-KLUFT: after a Kluft call every other player, one at a time in the direction of play
@@ -382,7 +382,7 @@ def kluft_challenges(caller, players, alive, n_alive, turn, stock_n, rnd, starte
     return n_claims, n_log
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False)
 def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, params, rng,
                hands, hand_n, stock, pile, prev, scratch, keys, opts, view, totals, log, n_log,
                claims, kcalls, kbeaten, count):
@@ -621,7 +621,7 @@ def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, param
         count[C_ONDER] += n_claims - 1
     return caller, turn, seat, n_claims, n_log
 
-@njit(cache=True)
+@njit_by_type(cache=True)
 def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, round_cap, log):
     """A whole game to one winner (Y-ELIM-1/2). ``rounds_out[:round_cap]`` receives one row a
     round; rounds past the cap are played but not written. Returns the log length."""
@@ -757,7 +757,7 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
         out_game[G_SCORES + p] = scores[p]
     return n_log
 
-@njit(cache=True, parallel=True)
+@njit_by_type(cache=True, parallel=True)
 def play_batch(seed, first_game, count, rules, players, sids, params, out_games, out_rounds, round_cap):
     """Games ``first_game .. first_game + count - 1``; row ``i`` of the outputs is game
     ``first_game + i``. ``out_rounds`` has ``round_cap`` rows per game (may be 0)."""
