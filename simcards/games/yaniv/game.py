@@ -92,17 +92,28 @@ _ENGINES: dict[tuple, tuple] = {}
 
 def engine_for(strategies: list[Strategy]):
     """(decide, play_game, play_batch) for these strategies: built-ins use the kernel cached on
-    disk; user policies get an engine of their own, compiled once per process."""
+    disk; user policies get a ``play_game`` of their own, compiled once per process (the batch
+    function is the same cached one, handed that ``play_game``)."""
     custom = sorted({s.family for s in strategies if s.family.decide is not None}, key=lambda f: f.sid)
     if not custom:
-        return builtin_decide, kernel.play_game, kernel.play_batch
+        return builtin_decide, kernel.play_game, _batch_of(kernel.play_game)
     key = tuple((f.sid, id(f.decide)) for f in custom)
     if key not in _ENGINES:
         decide = builtin_decide
         for fam in custom:
             decide = _chain(decide, fam.sid, fam.decide)
-        _ENGINES[key] = (decide, *kernel.make_engine(decide))
+        play_game = kernel.make_engine(decide)
+        _ENGINES[key] = (decide, play_game, _batch_of(play_game))
     return _ENGINES[key]
+
+
+def _batch_of(play_game):
+    """``kernel.play_batch`` playing its games with ``play_game``."""
+
+    def play_batch(seed, first, count, rules, players, sids, params, out_games, out_rounds, round_cap):
+        kernel.play_batch(seed, first, count, rules, players, sids, params, out_games, out_rounds, round_cap, play_game)
+
+    return play_batch
 
 
 def seat_arrays(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:

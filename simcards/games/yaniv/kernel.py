@@ -10,7 +10,7 @@ from __future__ import annotations
 
 
 import numpy as np
-from numba import prange
+from numba import njit, prange, types
 
 from simcards.games.yaniv.groups import (
     SCRATCH,
@@ -757,32 +757,41 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
         out_game[G_SCORES + p] = scores[p]
     return n_log
 
-@njit_by_type(cache=True, parallel=True)
-def play_batch(seed, first_game, count, rules, players, sids, params, out_games, out_rounds, round_cap):
-    """Games ``first_game .. first_game + count - 1``; row ``i`` of the outputs is game
-    ``first_game + i``. ``out_rounds`` has ``round_cap`` rows per game (may be 0)."""
+# play_batch calls play_game through a function pointer (a first-class function of this type), so
+# the parallel batch code does not link in and recompile the whole engine (two more copies of it:
+# the prange body and play_batch), and a user-policy engine reuses the cached batch as it is.
+_I64, _I64_1D, _I64_2D = types.int64, types.Array(types.int64, 1, "C"), types.Array(types.int64, 2, "C")
+GAME_FN = types.FunctionType(_I64(_I64, _I64, _I64_1D, _I64, _I64_1D, types.Array(types.float64, 2, "C"), _I64_1D,
+                                  types.Array(types.int32, 2, "C"), _I64, _I64_2D))
+
+
+@njit(_I64(_I64, _I64, _I64, _I64_1D, _I64, _I64_1D, types.Array(types.float64, 2, "C"), _I64_2D,
+           types.Array(types.int32, 2, "C"), _I64, GAME_FN), cache=True, parallel=True)
+def play_batch(seed, first_game, count, rules, players, sids, params, out_games, out_rounds, round_cap, game_fn):
+    """Games ``first_game .. first_game + count - 1`` played by ``game_fn`` (``play_game``, or a
+    user-policy engine's); row ``i`` of the outputs is game ``first_game + i``. ``out_rounds`` has
+    ``round_cap`` rows per game (may be 0). Returns 0."""
     n_chunks = min(count, 64)
     empty_log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
     for c in prange(n_chunks):
         lo = c * count // n_chunks
         hi = (c + 1) * count // n_chunks
         for i in range(lo, hi):
-            if round_cap > 0:
-                rows = out_rounds[i * round_cap:(i + 1) * round_cap]
-            else:
-                rows = out_rounds[0:0]
-            play_game(first_game + i, seed, rules, players, sids, params, out_games[i], rows, round_cap, empty_log)
+            rows = out_rounds[i * round_cap:(i + 1) * round_cap]
+            game_fn(first_game + i, seed, rules, players, sids, params, out_games[i], rows, round_cap, empty_log)
+    return 0
 
 
-_ENGINE_FUNCTIONS = ("fill_view", "kluft_challenges", "play_round", "play_game", "play_batch")
+_ENGINE_FUNCTIONS = ("fill_view", "kluft_challenges", "play_round", "play_game")
 
 
 def make_engine(custom_decide):
-    """``(play_game, play_batch)`` calling ``custom_decide`` instead of the built-in strategies.
+    """``play_game`` calling ``custom_decide`` instead of the built-in strategies (pass it to
+    ``play_batch`` as ``game_fn``).
 
     The kernel is written once, at module level, around the global name ``decide`` (so the
     built-in engine is cached on disk). For user policies the same functions are rebuilt over a
     copy of this module's globals in which ``decide`` is the user's dispatcher; these copies are
     compiled once per process (numba cannot cache functions that close over other dispatchers)."""
     scope = rebind(globals(), _ENGINE_FUNCTIONS, decide=custom_decide)
-    return scope["play_game"], scope["play_batch"]
+    return scope["play_game"]
