@@ -339,7 +339,7 @@ def take_from_group(group, length, pickup, face):
     return length
 
 
-@njit_by_type(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def slam_position(group, length, card):
     """Y-V-SLAM: where ``card`` joins the group just thrown (``group[:length]`` as laid):
     ``length`` (appended at the end), ``0`` (put before the first card) or ``-1`` (it cannot join).

@@ -112,7 +112,7 @@ from simcards.games.yaniv.rules import (
 )
 from simcards.games.yaniv.fast import threshold_turn
 from simcards.games.yaniv.policies import SID_THRESHOLD, threshold_calls
-from simcards.games.yaniv.policies import builtin_decide as decide
+from simcards.games.yaniv.policies import kernel_decide as decide
 from simcards.nbutil import borrow, keep_alive, njit_by_type, rebind
 from simcards.rng import rand_below, seed_state, shuffle
 
@@ -175,7 +175,7 @@ def remove_card(hand, n, card):
     return n
 
 
-@njit_by_type(cache=True)
+@njit_by_type(cache=True, inline="always")
 def build_deck(rules, deck):
     """Faces of the deck in id order (Y-CARD-1, Y-CARD-3)."""
     n = 0
@@ -186,7 +186,7 @@ def build_deck(rules, deck):
     return n
 
 
-@njit_by_type(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def apply_reset(score, rules):
     """Y-RESET-1 / Y-V-RESET: at most one reset, looked up in the rules table."""
     if 0 <= score <= MAX_RESET_SCORE:
@@ -217,7 +217,7 @@ def _log_cards(log, n_log, cards, n):
     return n_log
 
 
-@njit_by_type(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def score_round(caller, totals, alive, players, rules, round_scores):
     """Y-SC-1/2 and the failed-call variants: fill ``round_scores``; return True on Asaf.
     ``caller`` -1 (the turn cap) makes everyone add their hand."""
@@ -250,7 +250,7 @@ def score_round(caller, totals, alive, players, rules, round_scores):
     return asaf
 
 
-@njit_by_type(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def score_kluft(claims, n_claims, totals, alive, players, rules, round_scores):
     """Y-V-KLUFT scoring. ``claims[:n_claims]`` holds the Kluft caller then the onderkluft callers
     in the order they called. Nobody challenged: the caller scores 0, everyone else adds their
@@ -269,7 +269,7 @@ def score_kluft(claims, n_claims, totals, alive, players, rules, round_scores):
     return winner
 
 
-@njit_by_type(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def settle_round(scores, round_scores, alive, zeros, players, n_alive, playoff, rules):
     """Y-RESET-1's order: (1) add the round, (2) Y-V-THREE, (3) at most one reset, (4) eliminate
     (Y-ELIM-1); everyone left over the limit together starts a play-off (Y-ELIM-2) in which only
@@ -383,13 +383,26 @@ def kluft_challenges(caller, players, alive, n_alive, turn, stock_n, rnd, starte
 
 
 @njit_by_type(cache=True, _nrt=False)
-def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, params, rng,
-               hands, hand_n, stock, pile, prev, scratch, keys, opts, view, totals, log, n_log,
-               claims, kcalls, kbeaten, count):
-    """One round from the deal to a call (or the turn cap). Fills ``totals`` (hand totals of
-    the players in the game, -1 for the others) and returns
+def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, alive, log, n_log):
+    """One round from the deal to a call (or the turn cap), in the game's working memory ``w``.
+    Fills ``totals`` (hand totals of the players in the game, -1 for the others) and returns
     ``(caller, turns, player_to_move, n_claims, n_log)``; caller is -1 when the round hit the cap;
     ``claims[:n_claims]`` are the Kluft callers (Y-V-KLUFT; 0 without Kluft)."""
+    hands = w[_W_HANDS:_W_HANDS + MAX_PLAYERS * MAX_HAND].reshape((MAX_PLAYERS, MAX_HAND))
+    hand_n = w[_W_HAND_N:_W_HAND_N + MAX_PLAYERS]
+    stock = w[_W_STOCK:_W_STOCK + DECK_MAX]
+    pile = w[_W_PILE:_W_PILE + DECK_MAX]
+    prev = w[_W_PREV:_W_PREV + MAX_HAND]
+    keys = w[_W_KEYS:_W_KEYS + MAX_OPTIONS]
+    opts = w[_W_OPTS:_W_OPTS + MAX_OPTIONS * ROW].reshape((MAX_OPTIONS, ROW))
+    view = w[_W_VIEW:_W_VIEW + VIEW_SIZE]
+    totals = w[_W_TOTALS:_W_TOTALS + MAX_PLAYERS]
+    scores = w[_W_SCORES:_W_SCORES + MAX_PLAYERS]
+    scratch = w[_W_SCRATCH:_W_SCRATCH + _SCRATCH_ALL]
+    claims = w[_W_CLAIMS:_W_CLAIMS + MAX_PLAYERS]
+    kcalls = w[_W_KCALLS:_W_KCALLS + MAX_PLAYERS]
+    kbeaten = w[_W_KBEATEN:_W_KBEATEN + MAX_PLAYERS]
+    count = w[_W_COUNT:_W_COUNT + 8]
     ccw = rules[R_CCW] != 0
     pickup = rules[R_PICKUP]
     limit = rules[R_LIMIT]
@@ -621,9 +634,23 @@ def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, param
         count[C_ONDER] += n_claims - 1
     return caller, turn, seat, n_claims, n_log
 
-@njit_by_type(cache=True)
-def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, round_cap, log):
-    """A whole game to one winner (Y-ELIM-1/2). ``rounds_out[:round_cap]`` receives one row a
+# play_game plays its rounds through a function pointer to play_round (a first-class function of
+# this type) and play_batch its games through one to play_game: each level is compiled once, on
+# its own, instead of linking in and recompiling everything below it (the parallel batch code
+# would hold two more copies of the engine); a user-policy engine rebuilds only play_round.
+_I64, _I64_1D, _I64_2D = types.int64, types.Array(types.int64, 1, "C"), types.Array(types.int64, 2, "C")
+_F64_2D, _I32_2D = types.Array(types.float64, 2, "C"), types.Array(types.int32, 2, "C")
+ROUND_FN = types.FunctionType(types.UniTuple(_I64, 5)(
+    _I64, _I64, _I64, _I64, _I64_1D, _I64_1D, _F64_2D, types.Array(types.uint64, 1, "C"), _I64_1D,
+    types.Array(types.bool_, 1, "C"), _I64_2D, _I64))
+_GAME_ARGS = (_I64, _I64, _I64_1D, _I64, _I64_1D, _F64_2D, _I64_1D, _I32_2D, _I64, _I64_2D, ROUND_FN)
+GAME_FN = types.FunctionType(_I64(*_GAME_ARGS))
+
+
+@njit(_I64(*_GAME_ARGS), cache=True)
+def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, round_cap, log, round_fn):
+    """A whole game to one winner (Y-ELIM-1/2), each round played by ``round_fn``
+    (``play_round``, or a user-policy engine's). ``rounds_out[:round_cap]`` receives one row a
     round; rounds past the cap are played but not written. Returns the log length."""
     # Working memory, used through borrowed views (simcards.nbutil.borrow): no reference counting
     # in the turn loop. The owners are kept alive to the end of the game (keep_alive below).
@@ -633,19 +660,11 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
     ccw = rules[R_CCW] != 0
     work = np.zeros(_WORK_SIZE, dtype=np.int64)
     w = borrow(work)
-    hands = w[_W_HANDS:_W_HANDS + MAX_PLAYERS * MAX_HAND].reshape((MAX_PLAYERS, MAX_HAND))
-    hand_n = w[_W_HAND_N:_W_HAND_N + MAX_PLAYERS]
-    stock = w[_W_STOCK:_W_STOCK + DECK_MAX]
-    pile = w[_W_PILE:_W_PILE + DECK_MAX]
-    prev = w[_W_PREV:_W_PREV + MAX_HAND]
-    keys = w[_W_KEYS:_W_KEYS + MAX_OPTIONS]
-    opts = w[_W_OPTS:_W_OPTS + MAX_OPTIONS * ROW].reshape((MAX_OPTIONS, ROW))
     view = w[_W_VIEW:_W_VIEW + VIEW_SIZE]
     totals = w[_W_TOTALS:_W_TOTALS + MAX_PLAYERS]
     round_scores = w[_W_ROUND_SCORES:_W_ROUND_SCORES + MAX_PLAYERS]
     scores = w[_W_SCORES:_W_SCORES + MAX_PLAYERS]
     zeros = w[_W_ZEROS:_W_ZEROS + MAX_PLAYERS]
-    scratch = w[_W_SCRATCH:_W_SCRATCH + _SCRATCH_ALL]
     claims = w[_W_CLAIMS:_W_CLAIMS + MAX_PLAYERS]
     kcalls = w[_W_KCALLS:_W_KCALLS + MAX_PLAYERS]
     kbeaten = w[_W_KBEATEN:_W_KBEATEN + MAX_PLAYERS]
@@ -676,10 +695,8 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
     playoff_rounds = 0
     while winner < 0:
         rnd += 1
-        caller, turns, to_move, n_claims, n_log = play_round(
-            rnd, starter, players, alive, n_alive, scores, rules, sids, params, rng,
-            hands, hand_n, stock, pile, prev, scratch, keys, opts, view, totals, log, n_log,
-            claims, kcalls, kbeaten, count)
+        caller, turns, to_move, n_claims, n_log = round_fn(rnd, starter, players, n_alive, rules, sids, params, rng, w,
+                                                           alive, log, n_log)
         turns_total += turns
         round_winner = -1
         if kluft and caller >= 0:
@@ -757,20 +774,13 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
         out_game[G_SCORES + p] = scores[p]
     return n_log
 
-# play_batch calls play_game through a function pointer (a first-class function of this type), so
-# the parallel batch code does not link in and recompile the whole engine (two more copies of it:
-# the prange body and play_batch), and a user-policy engine reuses the cached batch as it is.
-_I64, _I64_1D, _I64_2D = types.int64, types.Array(types.int64, 1, "C"), types.Array(types.int64, 2, "C")
-GAME_FN = types.FunctionType(_I64(_I64, _I64, _I64_1D, _I64, _I64_1D, types.Array(types.float64, 2, "C"), _I64_1D,
-                                  types.Array(types.int32, 2, "C"), _I64, _I64_2D))
-
-
-@njit(_I64(_I64, _I64, _I64, _I64_1D, _I64, _I64_1D, types.Array(types.float64, 2, "C"), _I64_2D,
-           types.Array(types.int32, 2, "C"), _I64, GAME_FN), cache=True, parallel=True)
-def play_batch(seed, first_game, count, rules, players, sids, params, out_games, out_rounds, round_cap, game_fn):
-    """Games ``first_game .. first_game + count - 1`` played by ``game_fn`` (``play_game``, or a
-    user-policy engine's); row ``i`` of the outputs is game ``first_game + i``. ``out_rounds`` has
-    ``round_cap`` rows per game (may be 0). Returns 0."""
+@njit(_I64(_I64, _I64, _I64, _I64_1D, _I64, _I64_1D, _F64_2D, _I64_2D, _I32_2D, _I64, GAME_FN, ROUND_FN),
+      cache=True, parallel=True)
+def play_batch(seed, first_game, count, rules, players, sids, params, out_games, out_rounds, round_cap, game_fn,
+               round_fn):
+    """Games ``first_game .. first_game + count - 1`` played by ``game_fn`` (``play_game``) with
+    ``round_fn`` (``play_round``, or a user-policy engine's); row ``i`` of the outputs is game
+    ``first_game + i``. ``out_rounds`` has ``round_cap`` rows per game (may be 0). Returns 0."""
     n_chunks = min(count, 64)
     empty_log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
     for c in prange(n_chunks):
@@ -778,20 +788,21 @@ def play_batch(seed, first_game, count, rules, players, sids, params, out_games,
         hi = (c + 1) * count // n_chunks
         for i in range(lo, hi):
             rows = out_rounds[i * round_cap:(i + 1) * round_cap]
-            game_fn(first_game + i, seed, rules, players, sids, params, out_games[i], rows, round_cap, empty_log)
+            game_fn(first_game + i, seed, rules, players, sids, params, out_games[i], rows, round_cap, empty_log,
+                    round_fn)
     return 0
 
 
-_ENGINE_FUNCTIONS = ("fill_view", "kluft_challenges", "play_round", "play_game")
+_ENGINE_FUNCTIONS = ("fill_view", "kluft_challenges", "play_round")
 
 
 def make_engine(custom_decide):
-    """``play_game`` calling ``custom_decide`` instead of the built-in strategies (pass it to
-    ``play_batch`` as ``game_fn``).
+    """``play_round`` calling ``custom_decide`` instead of ``policies.kernel_decide`` (pass it to
+    ``play_game`` and ``play_batch`` as ``round_fn``).
 
     The kernel is written once, at module level, around the global name ``decide`` (so the
     built-in engine is cached on disk). For user policies the same functions are rebuilt over a
     copy of this module's globals in which ``decide`` is the user's dispatcher; these copies are
     compiled once per process (numba cannot cache functions that close over other dispatchers)."""
     scope = rebind(globals(), _ENGINE_FUNCTIONS, decide=custom_decide)
-    return scope["play_game"]
+    return scope["play_round"]
