@@ -196,7 +196,7 @@ def apply_reset(score, rules):
     return score
 
 
-@njit_by_type(cache=True, _nrt=False, inline="always")
+@njit_by_type(cache=True, _nrt=False)
 def _log(log, n_log, event, rnd, seat, a, b):
     if n_log < log.shape[0]:
         log[n_log, 0] = event
@@ -207,7 +207,7 @@ def _log(log, n_log, event, rnd, seat, a, b):
     return n_log + 1
 
 
-@njit_by_type(cache=True, _nrt=False, inline="always")
+@njit_by_type(cache=True, _nrt=False)
 def _log_cards(log, n_log, cards, n):
     """Attach cards to the event just logged."""
     row = n_log - 1
@@ -419,8 +419,9 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
             if alive[p]:
                 stock_n -= 1
                 hand_n[p] = insert_sorted(hands[p], hand_n[p], stock[stock_n])
+    logging = log.shape[0] > 0  # the transcript is kept only for tests (the batch passes an empty log)
     for p in range(players):
-        if alive[p]:
+        if logging and alive[p]:
             n_log = _log(log, n_log, EV_HAND, rnd, p, hand_n[p], 0)
             n_log = _log_cards(log, n_log, hands[p], hand_n[p])
     stock_n -= 1
@@ -428,7 +429,8 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
     prev_n = 1
     prev_seat = -1  # who threw the previous discard (-1: the face-up card)
     pile_n = 0
-    n_log = _log(log, n_log, EV_UPCARD, rnd, -1, prev[0], 0)
+    if logging:
+        n_log = _log(log, n_log, EV_UPCARD, rnd, -1, prev[0], 0)
     avail = scratch[SCRATCH:SCRATCH + MAX_HAND]
     thrown = scratch[SCRATCH + MAX_HAND:SCRATCH + 2 * MAX_HAND]
     scratch = scratch[:SCRATCH]
@@ -470,7 +472,8 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
                     opts[1, 0] = 1
                     opts[1, 1] = 1
                     choice = decide(kind, sid, par, hand, n, opts, 2, view, rules, rng)
-                n_log = _log(log, n_log, EV_CALL, rnd, seat, total, choice)
+                if logging:
+                    n_log = _log(log, n_log, EV_CALL, rnd, seat, total, choice)
                 if choice == 1:
                     caller = seat
                     if kind == K_OVERCALL:
@@ -552,8 +555,9 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
         for j in range(length):
             n = remove_card(hand, n, thrown[j])
         hand_n[seat] = n
-        n_log = _log(log, n_log, EV_DISCARD, rnd, seat, length, a)
-        n_log = _log_cards(log, n_log, thrown, length)
+        if logging:
+            n_log = _log(log, n_log, EV_DISCARD, rnd, seat, length, a)
+            n_log = _log_cards(log, n_log, thrown, length)
         # Y-DRAW-1/2: the stock or an available card of the previous discard.
         if viewed:
             view[V_STOCK] = stock_n
@@ -584,7 +588,8 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
             prev_n = take_from_group(prev, prev_n, pickup, face)
         n = insert_sorted(hand, n, card)
         hand_n[seat] = n
-        n_log = _log(log, n_log, EV_DRAW, rnd, seat, face, card)
+        if logging:
+            n_log = _log(log, n_log, EV_DRAW, rnd, seat, face, card)
         # Y-V-SLAM: the card just drawn may join the group just thrown (never emptying the hand).
         if slam and n >= 2:
             pos = slam_position(thrown, length, card)
