@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcards.games.yaniv.groups import LOWBIT13, multi_groups
+from simcards.games.yaniv.groups import LOWBIT13, RUN_STARTS, multi_groups
 from simcards.games.yaniv.policies import P_JOKER_END, P_KEEP, P_STOCK, P_TOP, RANK, SUIT, builds_group
-from simcards.games.yaniv.rules import PICK_TOP, R_PICKUP, R_VALUES, R_WILD
+from simcards.games.yaniv.rules import PICK_TOP, R_JOKER_PAIR, R_PICKUP, R_VALUES, R_WILD
 from simcards.nbutil import njit_by_type
 
 ONE = np.int64(1)
@@ -98,6 +98,45 @@ def _kept(pairs, counts, rules):
     return kept
 
 
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def _group_cost(cards, length, total, counts, lanes, twice, jokers, pairs, avail, n_avail, wild, keep, stock,
+                top_only, params, rules):
+    """``(cost, pick)`` of throwing the multi-card group ``cards[:length]`` (as laid) from a hand
+    summarised as in ``threshold_turn``: ``policies.threshold_decide``'s cost, operation for
+    operation, and the best draw after it."""
+    shed = 0
+    thrown_max = 0
+    left_counts = counts
+    left_jokers = jokers
+    gone = np.int64(0)  # faces no copy of which is left
+    once = np.int64(0)  # faces held twice, one copy thrown so far
+    natural = False
+    for j in range(length):
+        c = cards[j]
+        v = rules[R_VALUES + c]
+        shed += v
+        if v > thrown_max:
+            thrown_max = v
+        if c >= 52:
+            left_jokers -= 1
+        else:
+            natural = True
+            left_counts -= ONE << (4 * RANK[c])
+            bit = ONE << c
+            if twice & bit & ~once:
+                once |= bit
+            else:
+                gone |= bit
+    draw, pick = _best_draw(avail, n_avail, thrown_max, left_counts, lanes & ~gone, left_jokers, wild, keep, stock,
+                            rules)
+    cost = total - shed + draw - keep * _kept(pairs, left_counts, rules)
+    if length >= 3 and (cards[0] >= 52 or cards[length - 1] >= 52) and natural:
+        cost += params[P_JOKER_END]  # a run (not a joker set) with a joker at an end
+    if top_only:  # Kluft: the card left on top is the next player's to take
+        cost += params[P_TOP] * (13 - rules[R_VALUES + cards[length - 1]]) / 13.0
+    return cost, pick
+
+
 @njit_by_type(cache=True, _nrt=False)
 def threshold_turn(hand, n, rules, params, total, stock_n, avail, n_avail, out, keys, scratch, thrown):
     """The discard and the draw of a ``threshold`` seat holding the sorted ``hand[:n]`` (total
@@ -105,17 +144,19 @@ def threshold_turn(hand, n, rules, params, total, stock_n, avail, n_avail, out, 
     laid, to ``thrown`` and returns ``(row, length, pick, n_options)``: the group's row in the
     option table, its length, the card to draw (an index into ``avail``, -1 for the stock) and the
     size of the option table. ``out``, ``keys`` and ``scratch`` are ``groups.legal_groups``'s work
-    arrays (the multi-card rows are written there)."""
+    arrays (the multi-card rows are written there when the hand has more than pairs)."""
     keep = params[P_KEEP]
     stock = params[P_STOCK] if stock_n > 0 else 1e9
     wild = rules[R_WILD] != 0
+    top_only = rules[R_PICKUP] == PICK_TOP
     # The hand once: rank counts (4 bits a rank), faces present, faces held twice (two decks),
-    # ranks held twice or more (the only ones a kept set can come from), jokers.
+    # ranks held twice or more (the only ones a kept set can come from) and three times, jokers.
     counts = np.int64(0)
     lanes = np.int64(0)
     twice = np.int64(0)
     ranks = np.int64(0)
     pairs = np.int64(0)
+    triples = np.int64(0)
     jokers = 0
     for i in range(n):
         c = hand[i]
@@ -128,12 +169,13 @@ def threshold_turn(hand, n, rules, params, total, stock_n, avail, n_avail, out, 
             r = RANK[c]
             counts += ONE << (4 * r)
             rbit = ONE << r
+            triples |= pairs & rbit
             pairs |= ranks & rbit
             ranks |= rbit
     best = 0
     best_cost = 1e18
     best_pick = -1
-    best_face = -1
+    best_len = 1
     # Singles, in face order (rows 0.. of the table).
     singles = 0
     last = -1
@@ -158,54 +200,50 @@ def threshold_turn(hand, n, rules, params, total, stock_n, avail, n_avail, out, 
             best_cost = cost
             best = singles
             best_pick = pick
-            best_face = c
+            thrown[0] = c
         singles += 1
-    # Sets and runs, sorted after the singles.
-    count = multi_groups(hand, n, rules, out, keys, scratch, singles)
-    top_only = rules[R_PICKUP] == PICK_TOP
-    for a in range(singles, singles + count):
-        length = out[a, 0]
-        shed = 0
-        thrown_max = 0
-        left_counts = counts
-        left_jokers = jokers
-        gone = np.int64(0)  # faces no copy of which is left
-        once = np.int64(0)  # faces held twice, one copy thrown so far
-        natural = False
-        for j in range(1, length + 1):
-            c = out[a, j]
-            v = rules[R_VALUES + c]
-            shed += v
-            if v > thrown_max:
-                thrown_max = v
-            if c >= 52:
-                left_jokers -= 1
-            else:
-                natural = True
-                left_counts -= ONE << (4 * RANK[c])
-                bit = ONE << c
-                if twice & bit & ~once:
-                    once |= bit
-                else:
-                    gone |= bit
-        draw, pick = _best_draw(avail, n_avail, thrown_max, left_counts, lanes & ~gone, left_jokers, wild, keep,
-                                stock, rules)
-        cost = total - shed + draw - keep * _kept(pairs, left_counts, rules)
-        if length >= 3 and (out[a, 1] >= 52 or out[a, length] >= 52) and natural:
-            cost += params[P_JOKER_END]  # a run (not a joker set) with a joker at an end
-        if top_only:  # Kluft: the card left on top is the next player's to take
-            cost += params[P_TOP] * (13 - rules[R_VALUES + out[a, length]]) / 13.0
-        if cost < best_cost:
-            best_cost = cost
-            best = a
-            best_pick = pick
-    if best < singles:
-        thrown[0] = best_face
-        length = 1
+    # Sets and runs, sorted after the singles (groups.multi_groups' table rows).
+    runs = lanes & (lanes >> 1) & (lanes >> 2) & RUN_STARTS != 0 or (wild and jokers > 0 and lanes != 0 and n >= 3)
+    joker_set = jokers >= 2 and rules[R_JOKER_PAIR] != 0
+    count = 0
+    if pairs == 0 and not runs and not joker_set:
+        pass  # singles only
+    elif triples == 0 and not runs and not joker_set and not top_only:
+        # Only pairs (one layout each): their rows are sorted by first card, the lower of the two.
+        pair = scratch[0:2]
+        seen = np.int64(0)
+        for i in range(n):
+            c = hand[i]
+            if c >= 52 or not (pairs >> RANK[c] & 1) or seen >> RANK[c] & 1:
+                continue
+            seen |= ONE << RANK[c]
+            pair[0] = c
+            for j in range(i + 1, n):
+                if hand[j] < 52 and RANK[hand[j]] == RANK[c]:
+                    pair[1] = hand[j]
+            cost, pick = _group_cost(pair, 2, total, counts, lanes, twice, jokers, pairs, avail, n_avail, wild, keep,
+                                     stock, top_only, params, rules)
+            if cost < best_cost:
+                best_cost = cost
+                best = singles + count
+                best_pick = pick
+                best_len = 2
+                thrown[0] = pair[0]
+                thrown[1] = pair[1]
+            count += 1
     else:
-        length = out[best, 0]
-        for j in range(length):
-            thrown[j] = out[best, 1 + j]
+        count = multi_groups(hand, n, rules, out, keys, scratch, singles)
+        for a in range(singles, singles + count):
+            cost, pick = _group_cost(out[a, 1:], out[a, 0], total, counts, lanes, twice, jokers, pairs, avail,
+                                     n_avail, wild, keep, stock, top_only, params, rules)
+            if cost < best_cost:
+                best_cost = cost
+                best = a
+                best_pick = pick
+        if best >= singles:
+            best_len = out[best, 0]
+            for j in range(best_len):
+                thrown[j] = out[best, 1 + j]
     if best_pick < 0 and stock_n == 0:
         best_pick = 0  # no stock: the first of the equally refused cards
-    return best, length, best_pick, singles + count
+    return best, best_len, best_pick, singles + count
