@@ -101,9 +101,9 @@ def _kept(pairs, counts, rules):
 @njit_by_type(cache=True, _nrt=False, inline="always")
 def _group_cost(cards, length, total, counts, lanes, twice, jokers, pairs, avail, n_avail, wild, keep, stock,
                 top_only, params, rules):
-    """``(cost, pick)`` of throwing the multi-card group ``cards[:length]`` (as laid) from a hand
-    summarised as in ``threshold_turn``: ``policies.threshold_decide``'s cost, operation for
-    operation, and the best draw after it."""
+    """``(cost, pick)`` of throwing the group ``cards[:length]`` (as laid) from a hand summarised
+    as in ``threshold_turn``: ``policies.threshold_decide``'s cost, operation for operation, and
+    the best draw after it."""
     shed = 0
     thrown_max = 0
     left_counts = counts
@@ -132,7 +132,7 @@ def _group_cost(cards, length, total, counts, lanes, twice, jokers, pairs, avail
     cost = total - shed + draw - keep * _kept(pairs, left_counts, rules)
     if length >= 3 and (cards[0] >= 52 or cards[length - 1] >= 52) and natural:
         cost += params[P_JOKER_END]  # a run (not a joker set) with a joker at an end
-    if top_only:  # Kluft: the card left on top is the next player's to take
+    if top_only and length >= 2:  # Kluft: the card left on top is the next player's to take
         cost += params[P_TOP] * (13 - rules[R_VALUES + cards[length - 1]]) / 13.0
     return cost, pick
 
@@ -144,11 +144,8 @@ def threshold_turn(hand, n, rules, params, total, stock_n, avail, n_avail, out, 
     laid, to ``thrown`` and returns ``(row, length, pick, n_options)``: the group's row in the
     option table, its length, the card to draw (an index into ``avail``, -1 for the stock) and the
     size of the option table. ``out``, ``keys`` and ``scratch`` are ``groups.legal_groups``'s work
-    arrays (the multi-card rows are written there when the hand has more than pairs)."""
-    keep = params[P_KEEP]
-    stock = params[P_STOCK] if stock_n > 0 else 1e9
-    wild = rules[R_WILD] != 0
-    top_only = rules[R_PICKUP] == PICK_TOP
+    arrays: the table is laid out in ``out`` as ``legal_groups`` would, straight from the hand for
+    singles and pairs."""
     # The hand once: rank counts (4 bits a rank), faces present, faces held twice (two decks),
     # ranks held twice or more (the only ones a kept set can come from) and three times, jokers.
     counts = np.int64(0)
@@ -158,8 +155,15 @@ def threshold_turn(hand, n, rules, params, total, stock_n, avail, n_avail, out, 
     pairs = np.int64(0)
     triples = np.int64(0)
     jokers = 0
+    singles = 0  # the singles are the first rows of the table, in face order
+    last = -1
     for i in range(n):
         c = hand[i]
+        if c != last:
+            out[singles, 0] = 1
+            out[singles, 1] = c
+            singles += 1
+            last = c
         if c >= 52:
             jokers += 1
         else:
@@ -172,78 +176,42 @@ def threshold_turn(hand, n, rules, params, total, stock_n, avail, n_avail, out, 
             triples |= pairs & rbit
             pairs |= ranks & rbit
             ranks |= rbit
-    best = 0
-    best_cost = 1e18
-    best_pick = -1
-    best_len = 1
-    # Singles, in face order (rows 0.. of the table).
-    singles = 0
-    last = -1
-    for i in range(n):
-        c = hand[i]
-        if c == last:
-            continue
-        last = c
-        value = rules[R_VALUES + c]
-        left_counts = counts
-        left_lanes = lanes
-        left_jokers = jokers
-        if c >= 52:
-            left_jokers -= 1
-        else:
-            left_counts -= ONE << (4 * RANK[c])
-            left_lanes &= ~((ONE << c) & ~twice)  # a face held twice is still there
-        draw, pick = _best_draw(avail, n_avail, value, left_counts, left_lanes, left_jokers, wild, keep, stock,
-                                rules)
-        cost = total - value + draw - keep * _kept(pairs, left_counts, rules)
-        if cost < best_cost:
-            best_cost = cost
-            best = singles
-            best_pick = pick
-            thrown[0] = c
-        singles += 1
-    # Sets and runs, sorted after the singles (groups.multi_groups' table rows).
+    wild = rules[R_WILD] != 0
+    top_only = rules[R_PICKUP] == PICK_TOP
+    # Sets and runs, sorted after the singles.
     runs = lanes & (lanes >> 1) & (lanes >> 2) & RUN_STARTS != 0 or (wild and jokers > 0 and lanes != 0 and n >= 3)
     joker_set = jokers >= 2 and rules[R_JOKER_PAIR] != 0
-    count = 0
+    rows = singles
     if pairs == 0 and not runs and not joker_set:
         pass  # singles only
     elif triples == 0 and not runs and not joker_set and not top_only:
-        # Only pairs (one layout each): their rows are sorted by first card, the lower of the two.
-        pair = scratch[0:2]
-        seen = np.int64(0)
+        # Only pairs (one layout each): sorted by first card, the lower of the two.
         for i in range(n):
             c = hand[i]
-            if c >= 52 or not (pairs >> RANK[c] & 1) or seen >> RANK[c] & 1:
-                continue
-            seen |= ONE << RANK[c]
-            pair[0] = c
-            for j in range(i + 1, n):
-                if hand[j] < 52 and RANK[hand[j]] == RANK[c]:
-                    pair[1] = hand[j]
-            cost, pick = _group_cost(pair, 2, total, counts, lanes, twice, jokers, pairs, avail, n_avail, wild, keep,
-                                     stock, top_only, params, rules)
-            if cost < best_cost:
-                best_cost = cost
-                best = singles + count
-                best_pick = pick
-                best_len = 2
-                thrown[0] = pair[0]
-                thrown[1] = pair[1]
-            count += 1
+            if c < 52 and pairs >> RANK[c] & 1:
+                for j in range(i + 1, n):  # the other card, when c is the lower of the two
+                    if hand[j] < 52 and RANK[hand[j]] == RANK[c]:
+                        out[rows, 0] = 2
+                        out[rows, 1] = c
+                        out[rows, 2] = hand[j]
+                        rows += 1
     else:
-        count = multi_groups(hand, n, rules, out, keys, scratch, singles)
-        for a in range(singles, singles + count):
-            cost, pick = _group_cost(out[a, 1:], out[a, 0], total, counts, lanes, twice, jokers, pairs, avail,
-                                     n_avail, wild, keep, stock, top_only, params, rules)
-            if cost < best_cost:
-                best_cost = cost
-                best = a
-                best_pick = pick
-        if best >= singles:
-            best_len = out[best, 0]
-            for j in range(best_len):
-                thrown[j] = out[best, 1 + j]
+        rows += multi_groups(hand, n, rules, out, keys, scratch, singles)
+    keep = params[P_KEEP]
+    stock = params[P_STOCK] if stock_n > 0 else 1e9
+    best = 0
+    best_cost = 1e18
+    best_pick = -1
+    for a in range(rows):
+        cost, pick = _group_cost(out[a, 1:], out[a, 0], total, counts, lanes, twice, jokers, pairs, avail, n_avail,
+                                 wild, keep, stock, top_only, params, rules)
+        if cost < best_cost:
+            best_cost = cost
+            best = a
+            best_pick = pick
+    length = out[best, 0]
+    for j in range(length):
+        thrown[j] = out[best, 1 + j]
     if best_pick < 0 and stock_n == 0:
         best_pick = 0  # no stock: the first of the equally refused cards
-    return best, best_len, best_pick, singles + count
+    return best, length, best_pick, rows
