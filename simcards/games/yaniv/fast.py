@@ -32,9 +32,10 @@ ONE = np.int64(1)
 
 def _run_table() -> np.ndarray:
     """``builds_group``'s run test for every (spare joker 0/1, rank, lane bits rank-2..rank+2):
-    entry ``(spare * 13 + rank) * 32 + near`` where bit ``k`` of ``near`` is rank ``rank + k - 2``
-    of the card's suit (bits outside Ace..King are never set). Sets are tested separately."""
-    table = np.zeros(2 * 13 * 32, dtype=np.bool_)
+    entry ``(spare * 14 + rank) * 32 + near`` where bit ``k`` of ``near`` is rank ``rank + k - 2``
+    of the card's suit (bits outside Ace..King are never set); rank 13, a joker, never builds.
+    Sets are tested separately."""
+    table = np.zeros(2 * 14 * 32, dtype=np.bool_)
     for spare in (0, 1):
         for rank in range(13):
             for near in range(32):
@@ -43,7 +44,7 @@ def _run_table() -> np.ndarray:
                     q = rank + k - 2
                     if near >> k & 1 and 0 <= q <= 12:
                         lane |= 1 << q
-                table[(spare * 13 + rank) * 32 + near] = builds_group.py_func(rank, 0, lane, spare, True)
+                table[(spare * 14 + rank) * 32 + near] = builds_group.py_func(rank, 0, lane, spare, True)
     return table
 
 
@@ -53,14 +54,10 @@ RUN_OK = _run_table()
 @njit_by_type(cache=True, _nrt=False, inline="always")
 def _builds(card, counts, lanes, spare):
     """``policies.builds_group`` for a hand summarised as there; ``spare`` is 1 when a wild joker
-    is left in the hand."""
-    if card >= 52:
-        return False
+    is left in the hand. Without branches: a joker's rank (13) and suit (4) find no cards."""
     rank = RANK[card]
-    if counts >> (4 * rank) & 15:
-        return True
     lane = lanes >> (13 * SUIT[card]) & 0x1FFF
-    return RUN_OK[(spare * 13 + rank) * 32 + ((lane << 2) >> rank & 31)]
+    return (counts >> (4 * rank) & 15 != 0) | RUN_OK[(spare * 14 + rank) * 32 + ((lane << 2) >> rank & 31)]
 
 
 @njit_by_type(cache=True, _nrt=False, inline="always")
@@ -73,12 +70,8 @@ def _best_draw(avail, n_avail, thrown_max, counts, lanes, jokers, wild, keep, st
     for t in range(n_avail):
         card = avail[t]
         value = rules[R_VALUES + card]
-        if _builds(card, counts, lanes, spare):
-            d = value - keep * value
-        elif value < thrown_max:
-            d = float(value)
-        else:
-            d = 1e9
+        d = value - keep * value if _builds(card, counts, lanes, spare) else (
+            float(value) if value < thrown_max else 1e9)
         if d < draw:
             draw = d
             pick = t
@@ -137,7 +130,7 @@ def _group_cost(cards, length, total, counts, lanes, twice, jokers, pairs, avail
     return cost, pick
 
 
-@njit_by_type(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def threshold_turn(hand, n, rules, params, total, stock_n, avail, n_avail, out, keys, scratch, thrown):
     """The discard and the draw of a ``threshold`` seat holding the sorted ``hand[:n]`` (total
     ``total``), the previous discard offering ``avail[:n_avail]``. Writes the group to throw, as

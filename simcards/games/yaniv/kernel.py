@@ -148,11 +148,14 @@ LOG_WIDTH = 5 + ROW  # [event, round, seat, a, b, cards...]
 @njit_by_type(cache=True, _nrt=False, inline="always")
 def next_seat(seat, alive, players, ccw):
     """The next player still in the game in the direction of play (Y-PLAY-2)."""
-    step = players - 1 if ccw else 1
-    s = (seat + step) % players
-    while not alive[s]:
-        s = (s + step) % players
-    return s
+    s = seat
+    while True:  # one step at a time, wrapping around (no division)
+        if ccw:
+            s = players - 1 if s == 0 else s - 1
+        else:
+            s = 0 if s == players - 1 else s + 1
+        if alive[s]:
+            return s
 
 
 @njit_by_type(cache=True, _nrt=False, inline="always")
