@@ -326,7 +326,7 @@ def available_faces(group, length, pickup, out):
     return count
 
 
-@njit_by_type(cache=True, _nrt=False, inline="always")
+@njit_by_type(cache=True, _nrt=False)
 def take_from_group(group, length, pickup, face):
     """Remove ``face`` from the previous discard at its first available position; the remaining
     cards keep their laid order. Returns the new length (``length`` if the face was not there)."""

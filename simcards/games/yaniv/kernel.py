@@ -319,7 +319,7 @@ def settle_round(scores, round_scores, alive, zeros, players, n_alive, playoff, 
     return n_alive, playoff, eliminated
 
 
-@njit_by_type(cache=True, _nrt=False, inline="always")
+@njit_by_type(cache=True, _nrt=False)
 def fill_view(view, seat, players, n_alive, turn, stock_n, rnd, total, starter, scores, hand_n, alive):
     view[V_SEAT] = seat
     view[V_PLAYERS] = players
