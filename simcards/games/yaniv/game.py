@@ -108,21 +108,27 @@ def engine_for(strategies: list[Strategy]):
     return _ENGINES[key]
 
 
-def _engine(play_round):
-    """``(play_game, play_batch)`` of the kernel, playing their rounds with ``play_round``."""
+def _engine(play_round=None):
+    """``(play_game, play_batch)`` of the kernel, playing their rounds with ``play_round`` (None:
+    the built-in engine, ``kernel.play_round_threshold`` whenever ``kernel.threshold_only``)."""
+
+    def round_fn(rules, sids):
+        if play_round is not None:
+            return play_round
+        return kernel.play_round_threshold if kernel.threshold_only(rules, sids) else kernel.play_round
 
     def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, round_cap, log):
         return kernel.play_game(game, seed, rules, players, sids, params, out_game, rounds_out, round_cap, log,
-                                play_round)
+                                round_fn(rules, sids))
 
     def play_batch(seed, first, count, rules, players, sids, params, out_games, out_rounds, round_cap):
         kernel.play_batch(seed, first, count, rules, players, sids, params, out_games, out_rounds, round_cap,
-                          kernel.play_game, play_round)
+                          kernel.play_game, round_fn(rules, sids))
 
     return play_game, play_batch
 
 
-_BUILTIN = (builtin_decide, *_engine(kernel.play_round))
+_BUILTIN = (builtin_decide, *_engine())
 
 
 def seat_arrays(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:

@@ -9,6 +9,8 @@ depend on threads or batch size.
 from __future__ import annotations
 
 
+import types as pytypes
+
 import numpy as np
 from numba import njit, prange, types
 
@@ -136,6 +138,13 @@ _W_KBEATEN = _W_KCALLS + MAX_PLAYERS  # ... and how many of them an onderkluft b
 _W_COUNT = _W_KBEATEN + MAX_PLAYERS  # section-5 counters, indexed like G_OVERCALLS..G_ONDER_WINS
 _W_SCRATCH = _W_COUNT + 8
 _WORK_SIZE = _W_SCRATCH + _SCRATCH_ALL
+
+# play_round is compiled from one source twice: as ``play_round`` (every strategy, every option)
+# and as ``play_round_threshold``, with THRESHOLD_ONLY = True, for games in which every seat plays
+# the built-in threshold strategy and no section-5 decision can arise (no overcall, requests, slam
+# or Kluft: ``threshold_only``). numba drops the branches such games never take, so the default
+# engine compiles in about two thirds of the time; the code and the games are the same.
+THRESHOLD_ONLY = False
 
 # Transcript events (differential tests compare these arrays move for move).
 EV_HAND, EV_UPCARD, EV_CALL, EV_DISCARD, EV_DRAW, EV_RESHUFFLE, EV_SCORE, EV_ROUND = range(8)
@@ -454,7 +463,7 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
         # (fast.threshold_turn, the same choices as policies.threshold_decide): no view needed.
         fast = sid == SID_THRESHOLD
         viewed = not fast or variants
-        if viewed:
+        if not THRESHOLD_ONLY and viewed:
             fill_view(view, seat, players, n_alive, turn, stock_n, rnd, total, starter, scores, hand_n, alive)
             view[V_AVAIL_N] = n_avail
             for t in range(n_avail):
@@ -467,7 +476,7 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
             if limit >= 0 and total > limit:
                 kind = K_OVERCALL if overcall else -1
             if kind >= 0:
-                if kind == K_CALL and fast:
+                if THRESHOLD_ONLY or (kind == K_CALL and fast):
                     choice = threshold_calls(scores[seat], total, par, rules)
                 else:
                     opts[0, 0] = 1
@@ -484,7 +493,7 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
                     break
         # Y-V-REQ: askers in turn order after the mover, never the previous discarder; at most one
         # request; only while the stock can still give the mover a draw; the hand guard.
-        if requests and stock_n > 0 and n_avail > 0:
+        if not THRESHOLD_ONLY and requests and stock_n > 0 and n_avail > 0:
             s = next_seat(seat, alive, players, ccw)
             asked = -1
             polled = False
@@ -544,7 +553,7 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
                     for t in range(n_avail):
                         view[V_AVAIL + t] = avail[t]
         # Y-DIS: throw one legal group.
-        if fast:
+        if THRESHOLD_ONLY or fast:
             a, length, pick, n_opts = threshold_turn(hand, n, rules, par, total, stock_n, avail, n_avail, opts,
                                                      keys, scratch, thrown)
         else:
@@ -562,14 +571,14 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
             n_log = _log(log, n_log, EV_DISCARD, rnd, seat, length, a)
             n_log = _log_cards(log, n_log, thrown, length)
         # Y-DRAW-1/2: the stock or an available card of the previous discard.
-        if viewed:
+        if not THRESHOLD_ONLY and viewed:
             view[V_STOCK] = stock_n
             view[V_SIZES + seat] = n
             view[V_TOTAL] = hand_total(hand, n, rules)
             view[V_THROWN_N] = length
             for j in range(length):
                 view[V_THROWN + j] = thrown[j]
-        if fast:
+        if THRESHOLD_ONLY or fast:
             face = -1 if pick < 0 else avail[pick]
         else:
             n_draw = 0
@@ -594,7 +603,7 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
         if logging:
             n_log = _log(log, n_log, EV_DRAW, rnd, seat, face, card)
         # Y-V-SLAM: the card just drawn may join the group just thrown (never emptying the hand).
-        if slam and n >= 2:
+        if not THRESHOLD_ONLY and slam and n >= 2:
             pos = slam_position(thrown, length, card)
             if pos >= 0:
                 view[V_STOCK] = stock_n
@@ -635,12 +644,31 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
         seat = next_seat(seat, alive, players, ccw)
     for p in range(players):
         totals[p] = hand_total(hands[p], hand_n[p], rules) if alive[p] else -1
-    if caller >= 0 and rules[R_KLUFT] != 0:
+    if not THRESHOLD_ONLY and caller >= 0 and rules[R_KLUFT] != 0:
         n_claims, n_log = kluft_challenges(caller, players, alive, n_alive, turn, stock_n, rnd, starter, scores,
                                            hand_n, totals, rules, sids, params, rng, hands, opts, view, claims,
                                            kcalls, kbeaten, log, n_log)
         count[C_ONDER] += n_claims - 1
     return caller, turn, seat, n_claims, n_log
+
+def _compiled_as(fn, name, **constants):
+    """The jitted ``fn`` compiled again under the name ``name`` (cached on disk under that name)
+    with module constants replaced by ``constants``."""
+    scope = dict(fn.py_func.__globals__)
+    scope.update(constants)
+    copy = pytypes.FunctionType(fn.py_func.__code__, scope, name)
+    copy.__qualname__ = name
+    return njit_by_type(**{k: v for k, v in fn.targetoptions.items() if k != "nopython"})(copy)
+
+
+play_round_threshold = _compiled_as(play_round, "play_round_threshold", THRESHOLD_ONLY=True)
+
+
+def threshold_only(rules, sids) -> bool:
+    """May these encoded rules and seats play with ``play_round_threshold``?"""
+    return (all(int(s) == SID_THRESHOLD for s in sids)
+            and not (rules[R_OVERCALL] or rules[R_REQUESTS] or rules[R_SLAM] or rules[R_KLUFT]))
+
 
 # play_game plays its rounds through a function pointer to play_round (a first-class function of
 # this type) and play_batch its games through one to play_game: each level is compiled once, on
