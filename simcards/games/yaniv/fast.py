@@ -130,7 +130,7 @@ def _group_cost(cards, length, total, counts, lanes, twice, jokers, pairs, avail
     return cost, pick
 
 
-@njit_by_type(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def threshold_turn(hand, n, rules, params, total, stock_n, avail, n_avail, out, keys, scratch, thrown):
     """The discard and the draw of a ``threshold`` seat holding the sorted ``hand[:n]`` (total
     ``total``), the previous discard offering ``avail[:n_avail]``. Writes the group to throw, as
