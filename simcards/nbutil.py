@@ -14,6 +14,30 @@ from numba import carray, njit, types
 from numba.extending import intrinsic
 
 
+def by_type(dispatcher):
+    """Make the jitted function ``dispatcher`` compile once per argument *types* when called from
+    other jitted code. A plain numba dispatcher compiles a separate copy for every constant value
+    it is called with (``decide(K_CALL, ..., 2, ...)``, ``_push(..., 2, ...)`` each get their own
+    ``Literal[int]`` copy, and the functions they call too): in the Yaniv kernel that was 97
+    compiled signatures instead of ~35 and most of the cold-compile time. Not for functions that
+    need literal arguments (``numba.literally``)."""
+    original = getattr(dispatcher, "get_call_template", None)
+    if original is None:  # not a numba dispatcher as we know it: leave it alone
+        return dispatcher
+
+    def get_call_template(args, kws):
+        return original(tuple(types.unliteral(a) for a in args), {k: types.unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    dispatcher.simcards_by_type = True
+    return dispatcher
+
+
+def njit_by_type(**options):
+    """``numba.njit(**options)`` followed by ``by_type``."""
+    return lambda fn: by_type(njit(**options)(fn))
+
+
 @intrinsic
 def _data_ptr(typingctx, arr):
     sig = types.CPointer(arr.dtype)(arr)
@@ -53,4 +77,36 @@ def rebind(module_globals: dict, names: tuple[str, ...], **replacements):
         fn = pytypes.FunctionType(original.py_func.__code__, scope, name)
         options = {k: v for k, v in original.targetoptions.items() if k not in ("cache", "nopython")}
         scope[name] = njit(**options)(fn)
+        if getattr(original, "simcards_by_type", False):
+            scope[name] = by_type(scope[name])
     return scope
+
+
+def drop_stale_cache(anchor, sources, stems: tuple[str, ...], stamp: str) -> None:
+    """Drop cached kernels that may hold old code. numba invalidates a cached function only when
+    its own file changes, not when a jitted function it calls (inlined into it, in another file)
+    does. Keep a fingerprint of ``sources`` (paths) beside the cache of ``anchor`` (a function of
+    the package whose cache is guarded) and, when it no longer matches, delete the cached
+    functions of the files named ``stems`` there (``"kernel"`` → ``kernel.*.nbi``/``.nbc``).
+    A read-only cache is left alone (numba then compiles in memory)."""
+    import hashlib
+    from pathlib import Path
+
+    digest = hashlib.sha256(b"".join(Path(p).read_bytes() for p in sources if Path(p).exists())).hexdigest()
+    try:  # where numba keeps this file's cache (NUMBA_CACHE_DIR, __pycache__ or a user cache)
+        from numba.core.caching import FunctionCache
+
+        cache = Path(FunctionCache(anchor)._cache_path)
+    except Exception:  # an internal API: fall back to numba's default place
+        cache = Path(anchor.__code__.co_filename).resolve().parent / "__pycache__"
+    marker = cache / f"{stamp}.deps.stamp"
+    try:
+        if marker.exists() and marker.read_text() == digest:
+            return
+        cache.mkdir(parents=True, exist_ok=True)
+        for stem in stems:
+            for f in cache.glob(f"{stem}.*.nb[ci]"):
+                f.unlink(missing_ok=True)
+        marker.write_text(digest)
+    except OSError:
+        pass

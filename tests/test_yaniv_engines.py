@@ -198,3 +198,28 @@ def test_group_enumeration_matches_reference(cards, pickup, wild, pair):
     groups = kernel_groups(hand, rules)
     assert groups == ref.legal_groups(hand, rules)
     assert all(is_legal_group(g, rules) for g in groups)
+
+
+def test_the_threshold_only_round_plays_the_same_games_as_the_full_one():
+    """kernel.play_round_threshold (the same source compiled without the branches for other
+    strategies and the section-5 options) is used exactly when no seat needs them, and plays the
+    games the full play_round plays, event for event."""
+    from simcards.games.yaniv import kernel
+    from simcards.games.yaniv.game import GAME, seat_arrays
+
+    assert kernel.threshold_only(ISRAELI.encode(), [1, 1, 1, 1])
+    assert not kernel.threshold_only(ISRAELI.encode(), [1, 0, 1, 1])
+    for name in ("adrian", "kluft"):
+        assert not kernel.threshold_only(preset(name).encode(), [1, 1, 1, 1])
+    for name in ("israeli", "nepali-jokers", "fast"):
+        rules = preset(name).replace(decks=2)
+        sids, params = seat_arrays(GAME.strategies(["threshold:keep=0.3"], 5))
+        for game in range(40):
+            logs = []
+            for round_fn in (kernel.play_round, kernel.play_round_threshold):
+                log = np.zeros((200_000, kernel.LOG_WIDTH), dtype=np.int64)
+                out = np.zeros(L.G_WIDTH, dtype=np.int64)
+                rows = np.zeros((L.ROUND_CAP, L.round_width(5)), dtype=np.int32)
+                n = kernel.play_game(game, 99, rules.encode(), 5, sids, params, out, rows, L.ROUND_CAP, log, round_fn)
+                logs.append((log[:n].copy(), out.copy()))
+            assert np.array_equal(logs[0][0], logs[1][0]) and np.array_equal(logs[0][1], logs[1][1])

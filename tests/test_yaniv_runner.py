@@ -135,3 +135,33 @@ def test_first_starter_is_uniform_y_start_1():
     expected = len(sim.games) / 4
     chi2 = ((counts - expected) ** 2 / expected).sum()
     assert chi2 < 16.27  # chi-square, 3 degrees of freedom, p = 0.001
+
+
+def test_cached_kernels_are_dropped_when_a_module_they_inline_changes(tmp_path):
+    """numba's disk cache watches only a function's own file, so a cached kernel could keep the code
+    of an edited helper (fast.py, groups.py, policies.py, rng.py ...). Importing the package checks a
+    fingerprint of every module the kernels are built from and drops the package's cached functions
+    when it no longer matches; anything else in the cache is left alone."""
+    from pathlib import Path
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    where = ("import simcards.games.yaniv as y; from numba.core.caching import FunctionCache; "
+             "print(FunctionCache(y._anchor)._cache_path)")
+
+    def import_package():
+        out = subprocess.run([sys.executable, "-c", where], env=env, capture_output=True, text=True, check=True)
+        return Path(out.stdout.strip().splitlines()[-1])
+
+    cache = import_package()
+    stamp = cache / "yaniv.deps.stamp"
+    fingerprint = stamp.read_text()
+    ours = [cache / "kernel.play_round-1.py311.nbi", cache / "fast.threshold_turn-2.py311.nbc"]
+    theirs = cache / "kernel_gin.play-1.py311.nbi"
+    for f in ours + [theirs]:
+        f.write_text("compiled earlier")
+    import_package()  # same sources: the cache is kept
+    assert all(f.exists() for f in ours + [theirs])
+    stamp.write_text("the fingerprint of older sources")
+    import_package()
+    assert not any(f.exists() for f in ours) and theirs.exists()
+    assert stamp.read_text() == fingerprint

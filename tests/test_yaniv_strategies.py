@@ -116,3 +116,75 @@ def test_threshold_beats_random_in_the_variants(variant):
                             detail=False)
     est = wilson(int((sim.games["winner"] == 0).sum()), len(sim.games))
     assert est.low > 0.6, est
+
+
+# ----- the kernel's threshold fast path is the table-based definition, decision for decision ------------
+from hypothesis import example, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from simcards.games.yaniv import layout as L  # noqa: E402
+from simcards.games.yaniv.fast import threshold_turn  # noqa: E402
+from simcards.games.yaniv.groups import SCRATCH, legal_groups  # noqa: E402
+from simcards.games.yaniv.policies import P_JOKER_END, P_KEEP, P_STOCK, P_TOP, threshold_decide  # noqa: E402
+
+
+# Cards drawn often from a few ranks of two suits and the jokers, so that sets, runs and joker
+# layouts (and ties between them) are common.
+CARDS = st.one_of(st.integers(0, 53), st.sampled_from([0, 1, 2, 3, 4, 13, 14, 15, 16, 52, 53]))
+
+
+@settings(max_examples=400, deadline=None)
+# Two decks: throwing both 5s of 5s 5s 7s leaves no 5s, so the 6s on offer builds nothing (take the stock).
+@example(cards=[4, 4, 6], extra=[5], pickup="ends", wild=True, pair=True, values=(10, 10, 10), stock_n=7, keep=0.5,
+         stock=6.0, joker_end=1.0, top=1.0)
+@given(cards=st.lists(CARDS, min_size=1, max_size=9),
+       extra=st.lists(CARDS, min_size=1, max_size=4, unique=True),
+       pickup=st.sampled_from(["ends", "any_set", "any", "top"]), wild=st.booleans(), pair=st.booleans(),
+       values=st.sampled_from([(10, 10, 10), (0, 10, 10), (11, 12, 13)]), stock_n=st.sampled_from([0, 7]),
+       keep=st.sampled_from([0.0, 0.3, 0.5, 1.0]), stock=st.sampled_from([0.0, 3.0, 6.0, 14.0]),
+       joker_end=st.sampled_from([0.0, 1.0, 20.0]), top=st.sampled_from([0.0, 1.0, 5.0]))
+def test_fast_threshold_turn_is_threshold_decide(cards, extra, pickup, wild, pair, values, stock_n, keep, stock,
+                                                 joker_end, top):
+    """fast.threshold_turn (what the kernel plays for a threshold seat) throws the group and takes
+    the card that policies.threshold_decide (what the reference engine asks, over the full option
+    table) chooses, on any hand of up to 9 cards from two decks, any pickup rule and parameters —
+    ties included (Y-DIS, Y-DRAW-2)."""
+    rules = ISRAELI.replace(decks=2, pickup=pickup, jokers_wild=wild, joker_pair_set=pair, kluft=pickup == "top",
+                            face_values=values).encode()
+    hand = np.zeros(L.MAX_HAND, dtype=np.int64)
+    n = len(cards)
+    hand[:n] = sorted(cards)
+    avail = np.zeros(L.MAX_HAND, dtype=np.int64)
+    avail[:len(extra)] = sorted(extra)
+    params = np.zeros(16)
+    params[P_KEEP], params[P_STOCK], params[P_JOKER_END], params[P_TOP] = keep, stock, joker_end, top
+    total = int(sum(rules[32 + c] for c in cards))
+    view = np.zeros(L.VIEW_SIZE, dtype=np.int64)
+    view[L.V_TOTAL], view[L.V_STOCK], view[L.V_AVAIL_N] = total, stock_n, len(extra)
+    view[L.V_AVAIL:L.V_AVAIL + len(extra)] = sorted(extra)
+    rng = np.zeros(1, dtype=np.uint64)
+    # The definition: score the table, then the draw with the hand that is left.
+    table = np.zeros((L.MAX_OPTIONS, L.ROW), dtype=np.int64)
+    n_opts = legal_groups(hand, n, rules, table, np.zeros(L.MAX_OPTIONS, dtype=np.int64), np.zeros(SCRATCH, np.int64))
+    a = threshold_decide(L.K_DISCARD, params, hand, n, table, n_opts, view, rules, rng)
+    group = [int(c) for c in table[a, 1:1 + table[a, 0]]]
+    left = list(hand[:n])
+    for c in group:
+        left.remove(c)
+    rest = np.zeros(L.MAX_HAND, dtype=np.int64)
+    rest[:len(left)] = left
+    draws = ([-1] if stock_n > 0 else []) + sorted(extra)
+    options = np.zeros((L.MAX_OPTIONS, L.ROW), dtype=np.int64)
+    for i, face in enumerate(draws):
+        options[i, 0], options[i, 1] = 1, face
+    view[L.V_THROWN_N] = len(group)
+    view[L.V_THROWN:L.V_THROWN + len(group)] = group
+    d = threshold_decide(L.K_DRAW, params, rest, len(left), options, len(draws), view, rules, rng)
+    # The fast path.
+    thrown = np.zeros(L.MAX_HAND, dtype=np.int64)
+    row, length, pick, rows = threshold_turn(hand, n, rules, params, total, stock_n, avail, len(extra),
+                                             np.zeros((L.MAX_OPTIONS, L.ROW), dtype=np.int64),
+                                             np.zeros(L.MAX_OPTIONS, dtype=np.int64), np.zeros(SCRATCH, np.int64), thrown)
+    assert (row, rows) == (a, n_opts)
+    assert [int(c) for c in thrown[:length]] == group
+    assert (-1 if pick < 0 else int(avail[pick])) == draws[d]

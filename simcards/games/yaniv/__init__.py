@@ -1,1 +1,21 @@
 """Yaniv: rules, engines and strategies (see ../shared/rules/yaniv.md)."""
+
+from pathlib import Path
+
+from simcards.nbutil import drop_stale_cache
+
+_HERE = Path(__file__).resolve().parent
+# The jitted Yaniv modules (cached by numba) and everything their code inlines from elsewhere.
+_CACHED = ("kernel", "fast", "policies", "groups")
+
+
+def _anchor():
+    """Only here to locate this package's numba cache."""
+
+
+drop_stale_cache(
+    _anchor,
+    [_HERE / f"{m}.py" for m in (*_CACHED, "layout", "rules")] + [_HERE.parent.parent / m for m in ("rng.py", "nbutil.py")],
+    _CACHED,
+    "yaniv",
+)

@@ -7,14 +7,14 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from numba import njit
 
 from simcards.errors import SimcardsError
 from simcards.games.base import GameDef, GameRun, OptionInfo, options_table
 from simcards.games.yaniv import layout as L
 from simcards.games.yaniv import rules as R
 from simcards.games.yaniv import kernel
-from simcards.games.yaniv.policies import N_PARAMS, SID_RANDOM, SID_THRESHOLD, builtin_decide
+from simcards.games.yaniv.policies import N_PARAMS, SID_RANDOM, SID_THRESHOLD, builtin_decide, kernel_decide
+from simcards.nbutil import njit_by_type
 from simcards.stats import mean_ci, ratio_ci, wilson
 from simcards.strategy import Family, Param, Strategy
 
@@ -78,7 +78,7 @@ _OPTION_DOCS = {
 def _chain(inner, sid0: int, fn):
     """A decision function that sends strategy ``sid0`` to a user policy and the rest inward."""
 
-    @njit
+    @njit_by_type()
     def decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
         if sid == sid0:
             return fn(kind, params, hand, n, opts, n_opts, view, rules, rng)
@@ -92,17 +92,43 @@ _ENGINES: dict[tuple, tuple] = {}
 
 def engine_for(strategies: list[Strategy]):
     """(decide, play_game, play_batch) for these strategies: built-ins use the kernel cached on
-    disk; user policies get an engine of their own, compiled once per process."""
+    disk; user policies get a ``play_round`` of their own, compiled once per process (the game
+    and batch functions are the cached ones, handed that ``play_round``)."""
     custom = sorted({s.family for s in strategies if s.family.decide is not None}, key=lambda f: f.sid)
     if not custom:
-        return builtin_decide, kernel.play_game, kernel.play_batch
+        return _BUILTIN
     key = tuple((f.sid, id(f.decide)) for f in custom)
     if key not in _ENGINES:
-        decide = builtin_decide
+        decide = builtin_decide  # what the reference engine asks
+        in_kernel = kernel_decide  # what the kernel asks (threshold's call/discard/draw are its own)
         for fam in custom:
             decide = _chain(decide, fam.sid, fam.decide)
-        _ENGINES[key] = (decide, *kernel.make_engine(decide))
+            in_kernel = _chain(in_kernel, fam.sid, fam.decide)
+        _ENGINES[key] = (decide, *_engine(kernel.make_engine(in_kernel)))
     return _ENGINES[key]
+
+
+def _engine(play_round=None):
+    """``(play_game, play_batch)`` of the kernel, playing their rounds with ``play_round`` (None:
+    the built-in engine, ``kernel.play_round_threshold`` whenever ``kernel.threshold_only``)."""
+
+    def round_fn(rules, sids):
+        if play_round is not None:
+            return play_round
+        return kernel.play_round_threshold if kernel.threshold_only(rules, sids) else kernel.play_round
+
+    def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, round_cap, log):
+        return kernel.play_game(game, seed, rules, players, sids, params, out_game, rounds_out, round_cap, log,
+                                round_fn(rules, sids))
+
+    def play_batch(seed, first, count, rules, players, sids, params, out_games, out_rounds, round_cap):
+        kernel.play_batch(seed, first, count, rules, players, sids, params, out_games, out_rounds, round_cap,
+                          kernel.play_game, round_fn(rules, sids))
+
+    return play_game, play_batch
+
+
+_BUILTIN = (builtin_decide, *_engine())
 
 
 def seat_arrays(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:

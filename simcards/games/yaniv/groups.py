@@ -7,13 +7,8 @@ and the differential test demands the same sorted tables.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from simcards.games.yaniv.layout import MAX_HAND, MAX_OPTIONS
-
-TAKE_TOP, TAKE_ALL, TAKE_ENDS = 0, 1, 2
-ROW = MAX_HAND + 1
-SCRATCH = 3 * ROW
 from simcards.games.yaniv.rules import (
     PICK_ANY,
     PICK_ANY_SET,
@@ -23,9 +18,14 @@ from simcards.games.yaniv.rules import (
     R_VALUES,
     R_WILD,
 )
+from simcards.nbutil import njit_by_type
+
+TAKE_TOP, TAKE_ALL, TAKE_ENDS = 0, 1, 2
+ROW = MAX_HAND + 1
+SCRATCH = 3 * ROW
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def hand_total(hand, n, rules):
     total = 0
     for i in range(n):
@@ -45,7 +45,7 @@ RUN_STARTS = sum(((1 << 11) - 1) << (13 * suit) for suit in range(4))
 ONE = np.int64(1)
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def _row_key(buf, length):
     """Order key: length first, then the first nine laid cards (6 bits each)."""
     m = min(length, 9)
@@ -55,7 +55,7 @@ def _row_key(buf, length):
     return key << (6 * (9 - m))
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False)
 def _push(out, keys, first, count, buf, length, dedupe):
     """Insert the group in ``buf`` into rows ``out[first:first+count]``, kept sorted by key;
     with ``dedupe`` (hands holding two copies of a face) an identical group is skipped."""
@@ -90,7 +90,7 @@ def _push(out, keys, first, count, buf, length, dedupe):
     return count + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False)
 def _add_sets(hand, pickup, out, keys, first, count, buf, members, m, sub_buf, dedupe):
     """All sets (2+ cards) drawn from ``members`` (hand indices of one rank, or the jokers)."""
     if m == 2 and pickup != PICK_TOP:  # the common case: one pair, one way to lay it
@@ -133,7 +133,7 @@ def _add_sets(hand, pickup, out, keys, first, count, buf, members, m, sub_buf, d
     return count
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False)
 def _add_run(hand, suit, sub, length, start, first_joker, pickup, out, keys, first, count, buf, dedupe):
     """Lay ranks ``start..start+length-1`` of ``suit``: naturals where ``sub`` has the rank,
     the hand's jokers (in id order) elsewhere."""
@@ -155,19 +155,12 @@ def _add_run(hand, suit, sub, length, start, first_joker, pickup, out, keys, fir
     return count
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False)
 def legal_groups(hand, n, rules, out, keys, scratch):
     """Every legal discard group of the sorted hand ``hand[:n]`` (Y-DIS-1..6), as rows of ``out``
     sorted by (length, laid cards). Returns the number of rows. ``keys`` (MAX_OPTIONS) and
     ``scratch`` (``SCRATCH``) are work arrays, so nothing is allocated on the hot path."""
-    # Singles come first in the order and the hand is sorted: write them straight out, and
-    # gather in the same pass what multi-card groups need.
-    singles = 0
-    dedupe = False  # two copies of a face (two decks): groups may repeat
-    rank_seen = 0
-    rank_twice = 0
-    lanes = 0  # bit suit*13+rank: the naturals present (= their face ids)
-    n_jokers = 0
+    singles = 0  # singles come first in the order and the hand is sorted: write them straight out
     last = -1
     for i in range(n):
         c = hand[i]
@@ -176,8 +169,25 @@ def legal_groups(hand, n, rules, out, keys, scratch):
             out[singles, 1] = c
             singles += 1
             last = c
-        else:
+    return singles + multi_groups(hand, n, rules, out, keys, scratch, singles)
+
+
+@njit_by_type(cache=True, _nrt=False)
+def multi_groups(hand, n, rules, out, keys, scratch, first):
+    """The legal groups of two or more cards of the sorted hand ``hand[:n]``, written sorted from
+    row ``first`` on (after the ``first`` singles, as ``legal_groups`` lays the table out; the
+    table keeps at most MAX_OPTIONS rows in all). Returns how many were written."""
+    dedupe = False  # two copies of a face (two decks): groups may repeat
+    rank_seen = 0
+    rank_twice = 0
+    lanes = 0  # bit suit*13+rank: the naturals present (= their face ids)
+    n_jokers = 0
+    last = -1
+    for i in range(n):
+        c = hand[i]
+        if c == last:
             dedupe = True
+        last = c
         if c >= 52:
             n_jokers += 1
         else:
@@ -190,7 +200,7 @@ def legal_groups(hand, n, rules, out, keys, scratch):
     plain_runs = lanes & (lanes >> 1) & (lanes >> 2) & RUN_STARTS  # starts of 3 naturals in a row
     joker_runs = wild_jokers > 0 and lanes != 0 and n >= 3
     if rank_twice == 0 and plain_runs == 0 and not pair_jokers and not joker_runs:
-        return singles  # most hands: singles only
+        return 0  # most hands: singles only
     pickup = rules[R_PICKUP]
     buf = scratch[0:ROW]
     members = scratch[ROW:2 * ROW]
@@ -205,17 +215,16 @@ def legal_groups(hand, n, rules, out, keys, scratch):
             if hand[i] < 52 and RANK[hand[i]] == rank:
                 members[m] = i
                 m += 1
-        count = _add_sets(hand, pickup, out, keys, singles, count, buf, members, m, sub_buf, dedupe)
+        count = _add_sets(hand, pickup, out, keys, first, count, buf, members, m, sub_buf, dedupe)
     # Two (or more) jokers form a set of their own (option joker_pair_set).
     if pair_jokers:
         for t in range(n_jokers):
             members[t] = n - n_jokers + t
-        count = _add_sets(hand, pickup, out, keys, singles, count, buf, members, n_jokers, sub_buf, dedupe)
+        count = _add_sets(hand, pickup, out, keys, first, count, buf, members, n_jokers, sub_buf, dedupe)
     # Runs of 3+ in one suit, aces low (Y-DIS-2), jokers filling any position (Y-DIS-3).
     first_joker = n - n_jokers  # jokers sit at the end of the sorted hand
     if not joker_runs:
         while plain_runs:  # every stretch of 3+ consecutive naturals, from each start
-            start_bit = LOWBIT13[plain_runs & 0x1FFF] if plain_runs & 0x1FFF else -1
             face = 0
             while not (plain_runs >> face & 1):
                 face += 1
@@ -225,11 +234,11 @@ def legal_groups(hand, n, rules, out, keys, scratch):
             length = 3
             while True:
                 count = _add_run(hand, suit, lanes >> (13 * suit), length, lo, first_joker, pickup,
-                                 out, keys, singles, count, buf, dedupe)
+                                 out, keys, first, count, buf, dedupe)
                 if lo + length > 12 or not (lanes >> (face + length) & 1):
                     break
                 length += 1
-        return singles + count
+        return count
     for suit in range(4):
         lane = lanes >> (13 * suit) & 0x1FFF
         if lane == 0 or POPCOUNT13[lane] + wild_jokers < 3:
@@ -248,12 +257,12 @@ def legal_groups(hand, n, rules, out, keys, scratch):
                         last_start = first_start  # positions of jokers change nothing
                     for start in range(first_start, last_start + 1):
                         count = _add_run(hand, suit, sub, length, start, first_joker, pickup,
-                                         out, keys, singles, count, buf, dedupe)
+                                         out, keys, first, count, buf, dedupe)
             sub = (sub - 1) & lane
-    return singles + count
+    return count
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def is_set_group(group, length):
     """A laid group of 2+ cards is a set when it holds no natural of a second rank and does not
     mix jokers with naturals (jokers never join sets, so such a group is a run)."""
@@ -272,7 +281,7 @@ def is_set_group(group, length):
     return jokers == 0 or jokers == length
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def pickup_mode(group, length, pickup):
     """Which positions of the previous discard may be taken (Y-DRAW-2, Y-V-PICK, Y-V-NEP,
     Y-V-KLUFT): ``TAKE_TOP`` the last laid, ``TAKE_ALL`` any, ``TAKE_ENDS`` first and last."""
@@ -283,7 +292,7 @@ def pickup_mode(group, length, pickup):
     return TAKE_ENDS
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def _position_open(p, length, mode):
     if mode == TAKE_ALL:
         return True
@@ -292,7 +301,7 @@ def _position_open(p, length, mode):
     return p == 0 or p == length - 1
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def available_faces(group, length, pickup, out):
     """Distinct faces that may be taken from the previous discard, ascending."""
     mode = pickup_mode(group, length, pickup)
@@ -317,7 +326,7 @@ def available_faces(group, length, pickup, out):
     return count
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False)
 def take_from_group(group, length, pickup, face):
     """Remove ``face`` from the previous discard at its first available position; the remaining
     cards keep their laid order. Returns the new length (``length`` if the face was not there)."""
@@ -330,7 +339,7 @@ def take_from_group(group, length, pickup, face):
     return length
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def slam_position(group, length, card):
     """Y-V-SLAM: where ``card`` joins the group just thrown (``group[:length]`` as laid):
     ``length`` (appended at the end), ``0`` (put before the first card) or ``-1`` (it cannot join).

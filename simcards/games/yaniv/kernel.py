@@ -9,8 +9,10 @@ depend on threads or batch size.
 from __future__ import annotations
 
 
+import types as pytypes
+
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
 
 from simcards.games.yaniv.groups import (
     SCRATCH,
@@ -110,8 +112,10 @@ from simcards.games.yaniv.rules import (
     R_THREE_ONCE,
     MAX_RESET_SCORE,
 )
-from simcards.games.yaniv.policies import builtin_decide as decide
-from simcards.nbutil import borrow, keep_alive, rebind
+from simcards.games.yaniv.fast import threshold_turn
+from simcards.games.yaniv.policies import SID_THRESHOLD, threshold_calls
+from simcards.games.yaniv.policies import kernel_decide as decide
+from simcards.nbutil import borrow, keep_alive, njit_by_type, rebind
 from simcards.rng import rand_below, seed_state, shuffle
 
 # The working memory of one game, carved out of a single int64 array.
@@ -135,6 +139,13 @@ _W_COUNT = _W_KBEATEN + MAX_PLAYERS  # section-5 counters, indexed like G_OVERCA
 _W_SCRATCH = _W_COUNT + 8
 _WORK_SIZE = _W_SCRATCH + _SCRATCH_ALL
 
+# play_round is compiled from one source twice: as ``play_round`` (every strategy, every option)
+# and as ``play_round_threshold``, with THRESHOLD_ONLY = True, for games in which every seat plays
+# the built-in threshold strategy and no section-5 decision can arise (no overcall, requests, slam
+# or Kluft: ``threshold_only``). numba drops the branches such games never take, so the default
+# engine compiles in about two thirds of the time; the code and the games are the same.
+THRESHOLD_ONLY = False
+
 # Transcript events (differential tests compare these arrays move for move).
 EV_HAND, EV_UPCARD, EV_CALL, EV_DISCARD, EV_DRAW, EV_RESHUFFLE, EV_SCORE, EV_ROUND = range(8)
 EV_REQUEST, EV_GRANT, EV_SLAM, EV_ONDER = range(8, 12)
@@ -143,17 +154,20 @@ C_OVERCALLS, C_REQUESTS, C_GRANTED, C_REQ_BLOCKED, C_SLAMS, C_ONDER, C_ONDER_WIN
 LOG_WIDTH = 5 + ROW  # [event, round, seat, a, b, cards...]
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def next_seat(seat, alive, players, ccw):
     """The next player still in the game in the direction of play (Y-PLAY-2)."""
-    step = players - 1 if ccw else 1
-    s = (seat + step) % players
-    while not alive[s]:
-        s = (s + step) % players
-    return s
+    s = seat
+    while True:  # one step at a time, wrapping around (no division)
+        if ccw:
+            s = players - 1 if s == 0 else s - 1
+        else:
+            s = 0 if s == players - 1 else s + 1
+        if alive[s]:
+            return s
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def insert_sorted(hand, n, card):
     j = n
     while j > 0 and hand[j - 1] > card:
@@ -163,7 +177,7 @@ def insert_sorted(hand, n, card):
     return n + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def remove_card(hand, n, card):
     for i in range(n):
         if hand[i] == card:
@@ -173,7 +187,7 @@ def remove_card(hand, n, card):
     return n
 
 
-@njit(cache=True)
+@njit_by_type(cache=True, inline="always")
 def build_deck(rules, deck):
     """Faces of the deck in id order (Y-CARD-1, Y-CARD-3)."""
     n = 0
@@ -184,7 +198,7 @@ def build_deck(rules, deck):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def apply_reset(score, rules):
     """Y-RESET-1 / Y-V-RESET: at most one reset, looked up in the rules table."""
     if 0 <= score <= MAX_RESET_SCORE:
@@ -194,7 +208,7 @@ def apply_reset(score, rules):
     return score
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False)
 def _log(log, n_log, event, rnd, seat, a, b):
     if n_log < log.shape[0]:
         log[n_log, 0] = event
@@ -205,7 +219,7 @@ def _log(log, n_log, event, rnd, seat, a, b):
     return n_log + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False)
 def _log_cards(log, n_log, cards, n):
     """Attach cards to the event just logged."""
     row = n_log - 1
@@ -215,7 +229,7 @@ def _log_cards(log, n_log, cards, n):
     return n_log
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def score_round(caller, totals, alive, players, rules, round_scores):
     """Y-SC-1/2 and the failed-call variants: fill ``round_scores``; return True on Asaf.
     ``caller`` -1 (the turn cap) makes everyone add their hand."""
@@ -248,7 +262,7 @@ def score_round(caller, totals, alive, players, rules, round_scores):
     return asaf
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def score_kluft(claims, n_claims, totals, alive, players, rules, round_scores):
     """Y-V-KLUFT scoring. ``claims[:n_claims]`` holds the Kluft caller then the onderkluft callers
     in the order they called. Nobody challenged: the caller scores 0, everyone else adds their
@@ -267,7 +281,7 @@ def score_kluft(claims, n_claims, totals, alive, players, rules, round_scores):
     return winner
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def settle_round(scores, round_scores, alive, zeros, players, n_alive, playoff, rules):
     """Y-RESET-1's order: (1) add the round, (2) Y-V-THREE, (3) at most one reset, (4) eliminate
     (Y-ELIM-1); everyone left over the limit together starts a play-off (Y-ELIM-2) in which only
@@ -314,7 +328,7 @@ def settle_round(scores, round_scores, alive, zeros, players, n_alive, playoff, 
     return n_alive, playoff, eliminated
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False)
 def fill_view(view, seat, players, n_alive, turn, stock_n, rnd, total, starter, scores, hand_n, alive):
     view[V_SEAT] = seat
     view[V_PLAYERS] = players
@@ -329,13 +343,13 @@ def fill_view(view, seat, players, n_alive, turn, stock_n, rnd, total, starter, 
         view[V_SIZES + p] = hand_n[p]
         view[V_ALIVE + p] = 1 if alive[p] else 0
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def remove_face(faces, n, face):
     """Drop one ``face`` from the ascending list ``faces[:n]``; returns the new length."""
     return remove_card(faces, n, face)
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False)
 def kluft_challenges(caller, players, alive, n_alive, turn, stock_n, rnd, starter, scores, hand_n, totals,
                      rules, sids, params, rng, hand_all, opts, view, claims, kcalls, kbeaten, log, n_log):
     """Y-V-KLUFT: after a Kluft call every other player, one at a time in the direction of play
@@ -380,14 +394,27 @@ def kluft_challenges(caller, players, alive, n_alive, turn, stock_n, rnd, starte
     return n_claims, n_log
 
 
-@njit(cache=True, _nrt=False)
-def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, params, rng,
-               hands, hand_n, stock, pile, prev, scratch, keys, opts, view, totals, log, n_log,
-               claims, kcalls, kbeaten, count):
-    """One round from the deal to a call (or the turn cap). Fills ``totals`` (hand totals of
-    the players in the game, -1 for the others) and returns
+@njit_by_type(cache=True, _nrt=False)
+def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, alive, log, n_log):
+    """One round from the deal to a call (or the turn cap), in the game's working memory ``w``.
+    Fills ``totals`` (hand totals of the players in the game, -1 for the others) and returns
     ``(caller, turns, player_to_move, n_claims, n_log)``; caller is -1 when the round hit the cap;
     ``claims[:n_claims]`` are the Kluft callers (Y-V-KLUFT; 0 without Kluft)."""
+    hands = w[_W_HANDS:_W_HANDS + MAX_PLAYERS * MAX_HAND].reshape((MAX_PLAYERS, MAX_HAND))
+    hand_n = w[_W_HAND_N:_W_HAND_N + MAX_PLAYERS]
+    stock = w[_W_STOCK:_W_STOCK + DECK_MAX]
+    pile = w[_W_PILE:_W_PILE + DECK_MAX]
+    prev = w[_W_PREV:_W_PREV + MAX_HAND]
+    keys = w[_W_KEYS:_W_KEYS + MAX_OPTIONS]
+    opts = w[_W_OPTS:_W_OPTS + MAX_OPTIONS * ROW].reshape((MAX_OPTIONS, ROW))
+    view = w[_W_VIEW:_W_VIEW + VIEW_SIZE]
+    totals = w[_W_TOTALS:_W_TOTALS + MAX_PLAYERS]
+    scores = w[_W_SCORES:_W_SCORES + MAX_PLAYERS]
+    scratch = w[_W_SCRATCH:_W_SCRATCH + _SCRATCH_ALL]
+    claims = w[_W_CLAIMS:_W_CLAIMS + MAX_PLAYERS]
+    kcalls = w[_W_KCALLS:_W_KCALLS + MAX_PLAYERS]
+    kbeaten = w[_W_KBEATEN:_W_KBEATEN + MAX_PLAYERS]
+    count = w[_W_COUNT:_W_COUNT + 8]
     ccw = rules[R_CCW] != 0
     pickup = rules[R_PICKUP]
     limit = rules[R_LIMIT]
@@ -404,8 +431,9 @@ def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, param
             if alive[p]:
                 stock_n -= 1
                 hand_n[p] = insert_sorted(hands[p], hand_n[p], stock[stock_n])
+    logging = log.shape[0] > 0  # the transcript is kept only for tests (the batch passes an empty log)
     for p in range(players):
-        if alive[p]:
+        if logging and alive[p]:
             n_log = _log(log, n_log, EV_HAND, rnd, p, hand_n[p], 0)
             n_log = _log_cards(log, n_log, hands[p], hand_n[p])
     stock_n -= 1
@@ -413,10 +441,13 @@ def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, param
     prev_n = 1
     prev_seat = -1  # who threw the previous discard (-1: the face-up card)
     pile_n = 0
-    n_log = _log(log, n_log, EV_UPCARD, rnd, -1, prev[0], 0)
+    if logging:
+        n_log = _log(log, n_log, EV_UPCARD, rnd, -1, prev[0], 0)
     avail = scratch[SCRATCH:SCRATCH + MAX_HAND]
     thrown = scratch[SCRATCH + MAX_HAND:SCRATCH + 2 * MAX_HAND]
     scratch = scratch[:SCRATCH]
+    # Section-5 decisions read the public view in the middle of a turn: keep it up to date for all.
+    variants = overcall or requests or slam
     seat = starter
     turn = 0
     caller = -1
@@ -425,14 +456,19 @@ def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, param
         hand = hands[seat]
         n = hand_n[seat]
         total = hand_total(hand, n, rules)
-        fill_view(view, seat, players, n_alive, turn, stock_n, rnd, total, starter, scores, hand_n, alive)
         n_avail = available_faces(prev, prev_n, pickup, avail)
-        view[V_AVAIL_N] = n_avail
-        for t in range(n_avail):
-            view[V_AVAIL + t] = avail[t]
-        view[V_THROWN_N] = 0
         sid = sids[seat]
         par = params[seat]
+        # A threshold seat's call, discard and draw are computed straight from the hand
+        # (fast.threshold_turn, the same choices as policies.threshold_decide): no view needed.
+        fast = sid == SID_THRESHOLD
+        viewed = not fast or variants
+        if not THRESHOLD_ONLY and viewed:
+            fill_view(view, seat, players, n_alive, turn, stock_n, rnd, total, starter, scores, hand_n, alive)
+            view[V_AVAIL_N] = n_avail
+            for t in range(n_avail):
+                view[V_AVAIL + t] = avail[t]
+            view[V_THROWN_N] = 0
         # Y-CALL-1/2, Y-V-LIMIT: a call only at the start of the turn, within the limit
         # (Y-V-OVERCALL: above it too, as a separate decision).
         if rules[R_FULL_TURN] == 0 or turn >= n_alive:
@@ -440,12 +476,16 @@ def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, param
             if limit >= 0 and total > limit:
                 kind = K_OVERCALL if overcall else -1
             if kind >= 0:
-                opts[0, 0] = 1
-                opts[0, 1] = 0
-                opts[1, 0] = 1
-                opts[1, 1] = 1
-                choice = decide(kind, sid, par, hand, n, opts, 2, view, rules, rng)
-                n_log = _log(log, n_log, EV_CALL, rnd, seat, total, choice)
+                if THRESHOLD_ONLY or (kind == K_CALL and fast):
+                    choice = threshold_calls(scores[seat], total, par, rules)
+                else:
+                    opts[0, 0] = 1
+                    opts[0, 1] = 0
+                    opts[1, 0] = 1
+                    opts[1, 1] = 1
+                    choice = decide(kind, sid, par, hand, n, opts, 2, view, rules, rng)
+                if logging:
+                    n_log = _log(log, n_log, EV_CALL, rnd, seat, total, choice)
                 if choice == 1:
                     caller = seat
                     if kind == K_OVERCALL:
@@ -453,7 +493,7 @@ def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, param
                     break
         # Y-V-REQ: askers in turn order after the mover, never the previous discarder; at most one
         # request; only while the stock can still give the mover a draw; the hand guard.
-        if requests and stock_n > 0 and n_avail > 0:
+        if not THRESHOLD_ONLY and requests and stock_n > 0 and n_avail > 0:
             s = next_seat(seat, alive, players, ccw)
             asked = -1
             polled = False
@@ -513,35 +553,45 @@ def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, param
                     for t in range(n_avail):
                         view[V_AVAIL + t] = avail[t]
         # Y-DIS: throw one legal group.
-        n_opts = legal_groups(hand, n, rules, opts, keys, scratch)
+        if THRESHOLD_ONLY or fast:
+            a, length, pick, n_opts = threshold_turn(hand, n, rules, par, total, stock_n, avail, n_avail, opts,
+                                                     keys, scratch, thrown)
+        else:
+            n_opts = legal_groups(hand, n, rules, opts, keys, scratch)
+            a = decide(K_DISCARD, sid, par, hand, n, opts, n_opts, view, rules, rng)
+            length = opts[a, 0]
+            for j in range(length):
+                thrown[j] = opts[a, 1 + j]
         if n_opts >= MAX_OPTIONS:
             count[C_FULL_TABLES] += 1
-        a = decide(K_DISCARD, sid, par, hand, n, opts, n_opts, view, rules, rng)
-        length = opts[a, 0]
         for j in range(length):
-            thrown[j] = opts[a, 1 + j]
             n = remove_card(hand, n, thrown[j])
         hand_n[seat] = n
-        n_log = _log(log, n_log, EV_DISCARD, rnd, seat, length, a)
-        n_log = _log_cards(log, n_log, thrown, length)
+        if logging:
+            n_log = _log(log, n_log, EV_DISCARD, rnd, seat, length, a)
+            n_log = _log_cards(log, n_log, thrown, length)
         # Y-DRAW-1/2: the stock or an available card of the previous discard.
-        n_draw = 0
-        if stock_n > 0:
-            opts[0, 0] = 1
-            opts[0, 1] = -1
-            n_draw = 1
-        for t in range(n_avail):
-            opts[n_draw, 0] = 1
-            opts[n_draw, 1] = avail[t]
-            n_draw += 1
-        view[V_STOCK] = stock_n
-        view[V_SIZES + seat] = n
-        view[V_TOTAL] = hand_total(hand, n, rules)
-        view[V_THROWN_N] = length
-        for j in range(length):
-            view[V_THROWN + j] = thrown[j]
-        d = decide(K_DRAW, sid, par, hand, n, opts, n_draw, view, rules, rng)
-        face = opts[d, 1]
+        if not THRESHOLD_ONLY and viewed:
+            view[V_STOCK] = stock_n
+            view[V_SIZES + seat] = n
+            view[V_TOTAL] = hand_total(hand, n, rules)
+            view[V_THROWN_N] = length
+            for j in range(length):
+                view[V_THROWN + j] = thrown[j]
+        if THRESHOLD_ONLY or fast:
+            face = -1 if pick < 0 else avail[pick]
+        else:
+            n_draw = 0
+            if stock_n > 0:
+                opts[0, 0] = 1
+                opts[0, 1] = -1
+                n_draw = 1
+            for t in range(n_avail):
+                opts[n_draw, 0] = 1
+                opts[n_draw, 1] = avail[t]
+                n_draw += 1
+            d = decide(K_DRAW, sid, par, hand, n, opts, n_draw, view, rules, rng)
+            face = opts[d, 1]
         if face < 0:
             stock_n -= 1
             card = stock[stock_n]
@@ -550,9 +600,10 @@ def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, param
             prev_n = take_from_group(prev, prev_n, pickup, face)
         n = insert_sorted(hand, n, card)
         hand_n[seat] = n
-        n_log = _log(log, n_log, EV_DRAW, rnd, seat, face, card)
+        if logging:
+            n_log = _log(log, n_log, EV_DRAW, rnd, seat, face, card)
         # Y-V-SLAM: the card just drawn may join the group just thrown (never emptying the hand).
-        if slam and n >= 2:
+        if not THRESHOLD_ONLY and slam and n >= 2:
             pos = slam_position(thrown, length, card)
             if pos >= 0:
                 view[V_STOCK] = stock_n
@@ -593,16 +644,49 @@ def play_round(rnd, starter, players, alive, n_alive, scores, rules, sids, param
         seat = next_seat(seat, alive, players, ccw)
     for p in range(players):
         totals[p] = hand_total(hands[p], hand_n[p], rules) if alive[p] else -1
-    if caller >= 0 and rules[R_KLUFT] != 0:
+    if not THRESHOLD_ONLY and caller >= 0 and rules[R_KLUFT] != 0:
         n_claims, n_log = kluft_challenges(caller, players, alive, n_alive, turn, stock_n, rnd, starter, scores,
                                            hand_n, totals, rules, sids, params, rng, hands, opts, view, claims,
                                            kcalls, kbeaten, log, n_log)
         count[C_ONDER] += n_claims - 1
     return caller, turn, seat, n_claims, n_log
 
-@njit(cache=True)
-def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, round_cap, log):
-    """A whole game to one winner (Y-ELIM-1/2). ``rounds_out[:round_cap]`` receives one row a
+def _compiled_as(fn, name, **constants):
+    """The jitted ``fn`` compiled again under the name ``name`` (cached on disk under that name)
+    with module constants replaced by ``constants``."""
+    scope = dict(fn.py_func.__globals__)
+    scope.update(constants)
+    copy = pytypes.FunctionType(fn.py_func.__code__, scope, name)
+    copy.__qualname__ = name
+    return njit_by_type(**{k: v for k, v in fn.targetoptions.items() if k != "nopython"})(copy)
+
+
+play_round_threshold = _compiled_as(play_round, "play_round_threshold", THRESHOLD_ONLY=True)
+
+
+def threshold_only(rules, sids) -> bool:
+    """May these encoded rules and seats play with ``play_round_threshold``?"""
+    return (all(int(s) == SID_THRESHOLD for s in sids)
+            and not (rules[R_OVERCALL] or rules[R_REQUESTS] or rules[R_SLAM] or rules[R_KLUFT]))
+
+
+# play_game plays its rounds through a function pointer to play_round (a first-class function of
+# this type) and play_batch its games through one to play_game: each level is compiled once, on
+# its own, instead of linking in and recompiling everything below it (the parallel batch code
+# would hold two more copies of the engine); a user-policy engine rebuilds only play_round.
+_I64, _I64_1D, _I64_2D = types.int64, types.Array(types.int64, 1, "C"), types.Array(types.int64, 2, "C")
+_F64_2D, _I32_2D = types.Array(types.float64, 2, "C"), types.Array(types.int32, 2, "C")
+ROUND_FN = types.FunctionType(types.UniTuple(_I64, 5)(
+    _I64, _I64, _I64, _I64, _I64_1D, _I64_1D, _F64_2D, types.Array(types.uint64, 1, "C"), _I64_1D,
+    types.Array(types.bool_, 1, "C"), _I64_2D, _I64))
+_GAME_ARGS = (_I64, _I64, _I64_1D, _I64, _I64_1D, _F64_2D, _I64_1D, _I32_2D, _I64, _I64_2D, ROUND_FN)
+GAME_FN = types.FunctionType(_I64(*_GAME_ARGS))
+
+
+@njit(_I64(*_GAME_ARGS), cache=True)
+def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, round_cap, log, round_fn):
+    """A whole game to one winner (Y-ELIM-1/2), each round played by ``round_fn``
+    (``play_round``, or a user-policy engine's). ``rounds_out[:round_cap]`` receives one row a
     round; rounds past the cap are played but not written. Returns the log length."""
     # Working memory, used through borrowed views (simcards.nbutil.borrow): no reference counting
     # in the turn loop. The owners are kept alive to the end of the game (keep_alive below).
@@ -612,19 +696,11 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
     ccw = rules[R_CCW] != 0
     work = np.zeros(_WORK_SIZE, dtype=np.int64)
     w = borrow(work)
-    hands = w[_W_HANDS:_W_HANDS + MAX_PLAYERS * MAX_HAND].reshape((MAX_PLAYERS, MAX_HAND))
-    hand_n = w[_W_HAND_N:_W_HAND_N + MAX_PLAYERS]
-    stock = w[_W_STOCK:_W_STOCK + DECK_MAX]
-    pile = w[_W_PILE:_W_PILE + DECK_MAX]
-    prev = w[_W_PREV:_W_PREV + MAX_HAND]
-    keys = w[_W_KEYS:_W_KEYS + MAX_OPTIONS]
-    opts = w[_W_OPTS:_W_OPTS + MAX_OPTIONS * ROW].reshape((MAX_OPTIONS, ROW))
     view = w[_W_VIEW:_W_VIEW + VIEW_SIZE]
     totals = w[_W_TOTALS:_W_TOTALS + MAX_PLAYERS]
     round_scores = w[_W_ROUND_SCORES:_W_ROUND_SCORES + MAX_PLAYERS]
     scores = w[_W_SCORES:_W_SCORES + MAX_PLAYERS]
     zeros = w[_W_ZEROS:_W_ZEROS + MAX_PLAYERS]
-    scratch = w[_W_SCRATCH:_W_SCRATCH + _SCRATCH_ALL]
     claims = w[_W_CLAIMS:_W_CLAIMS + MAX_PLAYERS]
     kcalls = w[_W_KCALLS:_W_KCALLS + MAX_PLAYERS]
     kbeaten = w[_W_KBEATEN:_W_KBEATEN + MAX_PLAYERS]
@@ -655,10 +731,8 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
     playoff_rounds = 0
     while winner < 0:
         rnd += 1
-        caller, turns, to_move, n_claims, n_log = play_round(
-            rnd, starter, players, alive, n_alive, scores, rules, sids, params, rng,
-            hands, hand_n, stock, pile, prev, scratch, keys, opts, view, totals, log, n_log,
-            claims, kcalls, kbeaten, count)
+        caller, turns, to_move, n_claims, n_log = round_fn(rnd, starter, players, n_alive, rules, sids, params, rng, w,
+                                                           alive, log, n_log)
         turns_total += turns
         round_winner = -1
         if kluft and caller >= 0:
@@ -736,32 +810,35 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
         out_game[G_SCORES + p] = scores[p]
     return n_log
 
-@njit(cache=True, parallel=True)
-def play_batch(seed, first_game, count, rules, players, sids, params, out_games, out_rounds, round_cap):
-    """Games ``first_game .. first_game + count - 1``; row ``i`` of the outputs is game
-    ``first_game + i``. ``out_rounds`` has ``round_cap`` rows per game (may be 0)."""
+@njit(_I64(_I64, _I64, _I64, _I64_1D, _I64, _I64_1D, _F64_2D, _I64_2D, _I32_2D, _I64, GAME_FN, ROUND_FN),
+      cache=True, parallel=True)
+def play_batch(seed, first_game, count, rules, players, sids, params, out_games, out_rounds, round_cap, game_fn,
+               round_fn):
+    """Games ``first_game .. first_game + count - 1`` played by ``game_fn`` (``play_game``) with
+    ``round_fn`` (``play_round``, or a user-policy engine's); row ``i`` of the outputs is game
+    ``first_game + i``. ``out_rounds`` has ``round_cap`` rows per game (may be 0). Returns 0."""
     n_chunks = min(count, 64)
     empty_log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
     for c in prange(n_chunks):
         lo = c * count // n_chunks
         hi = (c + 1) * count // n_chunks
         for i in range(lo, hi):
-            if round_cap > 0:
-                rows = out_rounds[i * round_cap:(i + 1) * round_cap]
-            else:
-                rows = out_rounds[0:0]
-            play_game(first_game + i, seed, rules, players, sids, params, out_games[i], rows, round_cap, empty_log)
+            rows = out_rounds[i * round_cap:(i + 1) * round_cap]
+            game_fn(first_game + i, seed, rules, players, sids, params, out_games[i], rows, round_cap, empty_log,
+                    round_fn)
+    return 0
 
 
-_ENGINE_FUNCTIONS = ("fill_view", "kluft_challenges", "play_round", "play_game", "play_batch")
+_ENGINE_FUNCTIONS = ("fill_view", "kluft_challenges", "play_round")
 
 
 def make_engine(custom_decide):
-    """``(play_game, play_batch)`` calling ``custom_decide`` instead of the built-in strategies.
+    """``play_round`` calling ``custom_decide`` instead of ``policies.kernel_decide`` (pass it to
+    ``play_game`` and ``play_batch`` as ``round_fn``).
 
     The kernel is written once, at module level, around the global name ``decide`` (so the
     built-in engine is cached on disk). For user policies the same functions are rebuilt over a
     copy of this module's globals in which ``decide`` is the user's dispatcher; these copies are
     compiled once per process (numba cannot cache functions that close over other dispatchers)."""
     scope = rebind(globals(), _ENGINE_FUNCTIONS, decide=custom_decide)
-    return scope["play_game"], scope["play_batch"]
+    return scope["play_round"]

@@ -14,7 +14,6 @@ random state. A strategy sees nothing else — no other hand, no stock order.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from simcards.games.yaniv.layout import (
     K_CALL,
@@ -49,6 +48,7 @@ from simcards.games.yaniv.rules import (
     R_VALUES,
     R_WILD,
 )
+from simcards.nbutil import njit_by_type
 from simcards.rng import rand_below
 
 SID_RANDOM = 0
@@ -61,7 +61,7 @@ P_CALL, P_KEEP, P_STOCK, P_JOKER_END = 0, 1, 2, 3
 P_REQUEST, P_REFUSE, P_GROUP, P_SLAM, P_ONDER, P_ONDER_HIST, P_TOP, P_RESET_AIM = range(4, 12)
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def random_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     """Uniform over the legal options of each decision (call or not, which group, which draw)."""
     return rand_below(rng, n_opts)
@@ -73,7 +73,7 @@ ONE = np.int64(1)
 SUIT = np.array([f // 13 for f in range(52)] + [4, 4], dtype=np.int64)
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def builds_group(card, counts, lanes, jokers, wild):
     """Would ``card`` form a legal multi-card group with a hand summarised by ``counts`` (4 bits
     per rank), ``lanes`` (bit = face id of each natural) and ``jokers``? A same-rank natural
@@ -95,7 +95,7 @@ def builds_group(card, counts, lanes, jokers, wild):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def _draw_cost(card, value, counts, lanes, jokers, wild, thrown_max, keep, stock):
     """Expected value a draw adds to the hand (``card`` -1: the stock), or a large number when
     the heuristic refuses it. An available card is taken only if it is lower than the highest card
@@ -110,7 +110,7 @@ def _draw_cost(card, value, counts, lanes, jokers, wild, thrown_max, keep, stock
     return 1e9
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def _summary(hand, n):
     """(rank counts 4 bits a rank, faces present as bits, jokers, any face held twice)."""
     counts = np.int64(0)
@@ -129,7 +129,7 @@ def _summary(hand, n):
     return counts, lanes, jokers, dup
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def _lanes_left(hand, n, row, length, face):
     """The bit of ``face`` if a copy of it stays in the hand once ``row`` is thrown."""
     held = 0
@@ -142,7 +142,7 @@ def _lanes_left(hand, n, row, length, face):
     return (ONE << face) if held > 0 else np.int64(0)
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def _has_natural(row, length):
     for j in range(1, length + 1):
         if row[j] < 52:
@@ -150,16 +150,14 @@ def _has_natural(row, length):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False)
 def threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     """The ``threshold`` family: call at or under ``call``; throw the group leaving the lowest
     expected hand (kept pairs and the best available draw count, weighted by ``keep``); take an
     available card when it is lower than what was thrown or builds a group, else the stock;
     runs with a joker at an end (a gift to the next player) cost ``joker_end``."""
     if kind == K_CALL:
-        if view[V_TOTAL] <= params[P_CALL]:
-            return 1
-        return 1 if params[P_RESET_AIM] > 0 and _lands_on_reset(view, rules) else 0
+        return threshold_calls(view[V_SCORES + view[V_SEAT]], view[V_TOTAL], params, rules)
     if kind >= K_OVERCALL:
         return _variant_decide(kind, params, hand, n, opts, n_opts, view, rules)
     keep = params[P_KEEP]
@@ -246,16 +244,29 @@ def threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def threshold_calls(score, total, params, rules):
+    """The threshold family's call: at or under ``call``, or to land on a reset (``reset_aim``)."""
+    if total <= params[P_CALL]:
+        return 1
+    return 1 if params[P_RESET_AIM] > 0 and lands_on_reset(score, total, rules) else 0
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def _lands_on_reset(view, rules):
+    return lands_on_reset(view[V_SCORES + view[V_SEAT]], view[V_TOTAL], rules)
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def lands_on_reset(score, total, rules):
     """Would losing this call land the caller exactly on a reset score (Y-RESET-1's deliberate
     call, e.g. 166 + 4 + 30 = 200 → 100)? The loss costs hand + Asaf (or Kluft) penalty."""
     penalty = rules[R_KLUFT_PEN] if rules[R_KLUFT] != 0 else rules[R_ASAF]
-    after = view[V_SCORES + view[V_SEAT]] + view[V_TOTAL] + penalty
+    after = score + total + penalty
     return after <= MAX_RESET_SCORE and rules[R_RESET + after] >= 0
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False)
 def _group_score(card, hand, n, params, rules, skip):
     """A card's value minus ``group`` if it builds a group with ``hand[:n]`` (one copy of ``skip``
     left out: the card itself when it is already in the hand)."""
@@ -279,7 +290,7 @@ def _group_score(card, hand, n, params, rules, skip):
     return v
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False)
 def _variant_decide(kind, params, hand, n, opts, n_opts, view, rules):
     """The threshold family's section-5 decisions (each tunable):
     overcall only to land on a reset (``reset_aim``); request the available card scoring lowest
@@ -317,8 +328,18 @@ def _variant_decide(kind, params, hand, n, opts, n_opts, view, rules):
     return 1 if view[V_TOTAL] <= threshold else 0
 
 
-@njit(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False)
 def builtin_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
     if sid == SID_RANDOM:
         return random_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
     return threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
+
+
+@njit_by_type(cache=True, _nrt=False)
+def kernel_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
+    """``builtin_decide`` as the kernel asks it. The kernel answers a threshold seat's call,
+    discard and draw itself (``fast.py``, the same choices), so only threshold's section-5
+    decisions come here: ``threshold_decide``'s table scoring stays out of the compiled kernel."""
+    if sid == SID_RANDOM:
+        return random_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
+    return _variant_decide(kind, params, hand, n, opts, n_opts, view, rules)
