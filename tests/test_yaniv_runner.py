@@ -165,3 +165,19 @@ def test_cached_kernels_are_dropped_when_a_module_they_inline_changes(tmp_path):
     import_package()
     assert not any(f.exists() for f in ours) and theirs.exists()
     assert stamp.read_text() == fingerprint
+
+
+def test_every_cached_kernel_function_really_caches():
+    """Warm start-up stays fast (issue 2): every module-level jitted function of the Yaniv
+    kernel, the threshold-only copy of play_round included, is cached on disk (a copy that lost
+    ``cache=True`` recompiles for ~4 s in every process)."""
+    from numba.core.caching import NullCache
+    from numba.core.registry import CPUDispatcher
+
+    from simcards.games.yaniv import kernel
+
+    jitted = {name: f for name, f in vars(kernel).items()
+              if isinstance(f, CPUDispatcher) and f.py_func.__module__ == kernel.__name__}
+    assert "play_round_threshold" in jitted and "play_batch" in jitted
+    uncached = [name for name, f in jitted.items() if isinstance(f._cache, NullCache)]
+    assert uncached == []

@@ -658,7 +658,8 @@ def _compiled_as(fn, name, **constants):
     scope.update(constants)
     copy = pytypes.FunctionType(fn.py_func.__code__, scope, name)
     copy.__qualname__ = name
-    return njit_by_type(**{k: v for k, v in fn.targetoptions.items() if k != "nopython"})(copy)
+    # ``cache`` is not among the target options: ask for it again, or the copy compiles every run
+    return njit_by_type(cache=True, **{k: v for k, v in fn.targetoptions.items() if k != "nopython"})(copy)
 
 
 play_round_threshold = _compiled_as(play_round, "play_round_threshold", THRESHOLD_ONLY=True)
