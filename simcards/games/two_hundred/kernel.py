@@ -17,6 +17,7 @@ at the hole is treated are all read from ``rules``.
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import FunctionType
 
 import numpy as np
@@ -121,40 +122,20 @@ from simcards.games.two_hundred.rules import (
     R_TARGET,
 )
 from simcards.games.two_hundred.policies import builtin_choose, builtin_decide, builtin_play
-from simcards.nbutil import borrow
+from simcards.nbutil import borrow, drop_stale_cache
 from simcards.rng import rand_below, seed_state, shuffle
 
 
-def _drop_stale_cache() -> None:
-    """numba invalidates a cached function only when its own file changes, not when a function or
-    a constant it uses (in policies.py, layout.py, rules.py, rng.py, nbutil.py) does. Keep a
-    fingerprint of those files next to the cache and drop the package's cached functions (the
-    engine's and the policies') when it no longer matches."""
-    import hashlib
-    from pathlib import Path
-
-    here = Path(__file__).resolve().parent
-    deps = sorted(here.glob("*.py")) + [here.parent.parent / "rng.py", here.parent.parent / "nbutil.py"]
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in deps if p.exists())).hexdigest()
-    try:  # where numba keeps this file's cache (NUMBA_CACHE_DIR, __pycache__ or a user cache)
-        from numba.core.caching import FunctionCache
-
-        cache = Path(FunctionCache(_drop_stale_cache)._cache_path)
-    except Exception:  # an internal API: fall back to numba's default place
-        cache = here / "__pycache__"
-    stamp = cache / "kernel.deps.stamp"
-    try:
-        if stamp.exists() and stamp.read_text() == digest:
-            return
-        cache.mkdir(parents=True, exist_ok=True)
-        for f in cache.glob("*.nb[ci]"):
-            f.unlink(missing_ok=True)
-        stamp.write_text(digest)
-    except OSError:  # a read-only cache: numba then compiles in memory
-        pass
+def _anchor():
+    """Only here to locate this package's numba cache."""
 
 
-_drop_stale_cache()
+# numba invalidates a cached function only when its own file changes, not when a function or a
+# constant it uses (policies.py, layout.py, rules.py, rng.py, nbutil.py) does: drop the engine's
+# and the policies' cached functions when any of those files changes.
+_HERE = Path(__file__).resolve().parent
+_SOURCES = sorted(_HERE.glob("*.py")) + [_HERE.parent.parent / m for m in ("rng.py", "nbutil.py")]
+drop_stale_cache(_anchor, _SOURCES, tuple(p.stem for p in _SOURCES if p.parent == _HERE), "kernel")
 
 # Transcript events (differential tests compare these arrays move for move).
 (EV_HAND, EV_BID, EV_TRUMP, EV_PLAY, EV_TRICK, EV_DEAL, EV_GAME, EV_KITTY, EV_DISCARD, EV_CALL, EV_REVEAL,
