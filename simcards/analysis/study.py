@@ -467,7 +467,8 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
         decks = {r.name: r.deck for r in runs}
         shared = [n for n in names[1:] if decks[n] == decks[names[0]]]
         notes.append(f"Differences are against {names[0]}; "
-                     + (f"{', '.join(shared)} use the same deck, so they are paired on the same deals (common random numbers)"
+                     + (f"{', '.join(shared)} {'uses' if len(shared) == 1 else 'use'} the same deck, so "
+                        "differences are paired on the same deals (common random numbers)"
                         if shared else "no other variant uses the same deck, so differences are unpaired")
                      + (f"; {', '.join(n for n in names[1:] if n not in shared)}: another deck (unpaired)"
                         if shared and len(shared) < len(names) - 1 else "") + ".")
