@@ -88,10 +88,12 @@ class RatioPart:
     saa: Any
     sbb: Any
     sab: Any
+    lo: float = -math.inf  # stats.ratio_bounds of the units seen: the interval is cut to [lo, hi]
+    hi: float = math.inf
 
     def __add__(self, o: "RatioPart") -> "RatioPart":
         return RatioPart(self.n + o.n, self.sa + o.sa, self.sb + o.sb, self.saa + o.saa, self.sbb + o.sbb,
-                         self.sab + o.sab)
+                         self.sab + o.sab, min(self.lo, o.lo), max(self.hi, o.hi))
 
     def estimate(self, z: float = Z95) -> Estimate:
         n = self.n
@@ -105,7 +107,7 @@ class RatioPart:
         # Σ(a - r b)² = Σa² - 2 r Σab + r² Σb²
         ssr = _q(self.saa) - 2 * r_exact * _q(self.sab) + r_exact**2 * _q(self.sbb)
         se = math.sqrt(max(float(ssr / (n * (n - 1))), 0.0)) / float(sb / n)
-        return Estimate(r, r - z * se, r + z * se, n)
+        return stats.clamp(Estimate(r, r - z * se, r + z * se, n), self.lo, self.hi)
 
 
 @dataclass(frozen=True)
@@ -153,13 +155,14 @@ def _rec_mean_ci(values, z: float = Z95) -> MeanPart:
 
 def _rec_ratio_ci(numer, denom, z: float = Z95) -> RatioPart:
     a, b = _as_array(numer), _as_array(denom)
+    lo, hi = stats.ratio_bounds(a, b)
     if a.dtype.kind in "biu" and b.dtype.kind in "biu":
         ai, bi = a.astype(np.int64), b.astype(np.int64)
         return RatioPart(int(a.size), int(ai.sum()), int(bi.sum()), int((ai * ai).sum()), int((bi * bi).sum()),
-                         int((ai * bi).sum()))
+                         int((ai * bi).sum()), lo, hi)
     af, bf = a.astype(np.float64), b.astype(np.float64)
     return RatioPart(int(a.size), float(af.sum()), float(bf.sum()), float((af * af).sum()), float((bf * bf).sum()),
-                     float((af * bf).sum()))
+                     float((af * bf).sum()), lo, hi)
 
 
 def _rec_wilson(successes, n, z: float = Z95) -> CountPart:

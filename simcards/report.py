@@ -42,7 +42,8 @@ from simcards.analysis.study import StudyResult, compare, fmt_est, tournament, t
 from simcards.errors import SimcardsError
 
 KINDS = {
-    "compare": (compare, {"game", "variants", "players", "strategies", "games", "seed", "rules", "strong", "weak", "skill"}),
+    "compare": (compare, {"game", "variants", "players", "strategies", "games", "seed", "rules", "strong", "weak", "skill",
+                          "summary_only"}),
     "tune": (tune, {"game", "strategy", "params", "against", "variant", "players", "games", "seed", "rules",
                     "adaptive", "batch", "alpha"}),
     "tournament": (tournament, {"game", "strategies", "variant", "players", "games", "seed", "rules"}),

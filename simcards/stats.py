@@ -26,12 +26,18 @@ class Estimate:
         """``'52.3% [51.8, 52.8]'``; more decimals (up to 3 more) when the interval is narrower
         than ``digits`` can show (``'50.000% [49.990, 50.010]'`` after 100M games)."""
         d = _decimals(100 * (self.high - self.low) / 2, digits)
-        return f"{100 * self.value:.{d}f}% [{100 * self.low:.{d}f}, {100 * self.high:.{d}f}]"
+        return f"{_fixed(100 * self.value, d)}% [{_fixed(100 * self.low, d)}, {_fixed(100 * self.high, d)}]"
 
     def num(self, digits: int = 2) -> str:
         """``'4.43 [4.42, 4.44]'``, with more decimals for a narrower interval, as ``pct``."""
         d = _decimals((self.high - self.low) / 2, digits)
-        return f"{self.value:.{d}f} [{self.low:.{d}f}, {self.high:.{d}f}]"
+        return f"{_fixed(self.value, d)} [{_fixed(self.low, d)}, {_fixed(self.high, d)}]"
+
+
+def _fixed(x: float, d: int) -> str:
+    """``x`` with ``d`` decimals, and no minus sign on a value that rounds to zero ("-0.0")."""
+    text = f"{x:.{d}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
 def _decimals(half_width: float, digits: int) -> int:
@@ -68,7 +74,9 @@ def mean_ci(values, z: float = Z95) -> Estimate:
 
 def ratio_ci(numer, denom, z: float = Z95) -> Estimate:
     """Ratio of sums over independent units (e.g. turns per round, with games as units),
-    with a delta-method interval that respects the clustering of rounds within games."""
+    with a delta-method interval that respects the clustering of rounds within games. The
+    interval stays inside what the data allow (``ratio_bounds``): a ratio of counts is never
+    negative, and a share (each unit's numerator at most its denominator) never above 1."""
     a = np.asarray(numer, dtype=np.float64)
     b = np.asarray(denom, dtype=np.float64)
     n = a.size
@@ -79,4 +87,19 @@ def ratio_ci(numer, denom, z: float = Z95) -> Estimate:
         return Estimate(r, math.nan, math.nan, 1)
     resid = a - r * b
     se = math.sqrt(float((resid**2).sum()) / (n * (n - 1))) / float(b.mean())
-    return Estimate(r, r - z * se, r + z * se, n)
+    return clamp(Estimate(r, r - z * se, r + z * se, n), *ratio_bounds(a, b))
+
+
+def ratio_bounds(numer, denom) -> tuple[float, float]:
+    """Where Σnumer / Σdenom can lie: >= 0 when every value is >= 0, and <= 1 as well when every
+    unit's numerator is at most its denominator (a share, such as thrown-in deals per deal)."""
+    a, b = np.asarray(numer), np.asarray(denom)
+    if not ((a >= 0).all() and (b >= 0).all()):
+        return -math.inf, math.inf
+    return 0.0, (1.0 if (a <= b).all() else math.inf)
+
+
+def clamp(est: Estimate, lo: float, hi: float) -> Estimate:
+    """``est`` with its interval cut to [lo, hi] (the delta method's normal interval can cross a
+    bound the quantity cannot: a rare event's rate below 0)."""
+    return Estimate(est.value, min(max(est.low, lo), est.value), max(min(est.high, hi), est.value), est.n)

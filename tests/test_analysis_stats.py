@@ -182,3 +182,6 @@ def test_estimates_print_as_many_decimals_as_their_interval_needs():
     assert wilson(50_000_000, 100_000_000).pct() == "50.000% [49.990, 50.010]"
     assert Estimate(4.43, 4.4299, 4.4301, 10).num(2) == "4.4300 [4.4299, 4.4301]"
     assert Estimate(0.5, 0.5 - 1e-12, 0.5 + 1e-12, 10).pct() == "50.0000% [50.0000, 50.0000]"  # capped
+    # a value that rounds to zero prints without a sign: "0.0%", not "-0.0%"
+    assert Estimate(-1e-5, -0.007, 0.007, 10).pct() == "0.0% [-0.7, 0.7]"
+    assert Estimate(-0.001, -0.5, 0.3, 10).num() == "0.00 [-0.50, 0.30]"

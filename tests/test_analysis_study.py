@@ -183,6 +183,25 @@ def test_compare_all_variants_each_at_its_own_table():
     assert sides == {"cutthroat": 4, "six-3x2": 3, "two-player": 2}
 
 
+def test_compare_of_different_tables_shares_rows_and_marks_what_does_not_apply():
+    # T-V-2P (2 players), T-V-5P (5 alone), T-V-CUT (4 alone) against the 4-player team game: one
+    # row per metric whatever the table's fair share (kept in the estimates), "-" where a seat or
+    # team row does not exist, rows grouped speed, fairness, outcomes, skill; the title says who plays.
+    res = compare("two-hundred", ["standard", "two-player", "five-player", "cutthroat"], games=60, seed=4)
+    wide = res.tables["compare"].set_index("variant")
+    assert "(4p)" in res.title and "(2p)" in res.title and "(5p)" in res.title
+    edge_cols = [c for c in wide.columns if "edge (win rate" in c and "skill" not in c]
+    assert len(edge_cols) == 2  # "first dealer's team's edge" (team tables) and "first dealer's edge"
+    assert wide.loc["five-player", "seat 4 wins"] != "-" and wide.loc["standard", "seat 4 wins"] == "-"
+    assert wide.loc["standard", "team 0 wins"] != "-" and wide.loc["cutthroat", "team 0 wins"] == "-"
+    est = res.tables["estimates"]
+    fair = est[est["metric"] == "starter_edge"].set_index("variant")["fair"]
+    assert dict(fair) == pytest.approx({"standard": 1 / 2, "two-player": 1 / 2, "five-player": 1 / 5, "cutthroat": 1 / 4})
+    groups = est.drop_duplicates("label").set_index("label")["group"]
+    order = [groups[c] for c in wide.columns]
+    assert order == sorted(order, key=["speed", "fairness", "outcomes", "skill"].index)
+
+
 def test_tune_finds_the_planted_best_and_reports_significance():
     default = dict(Table("two-hundred").strategy("heuristic").values)["aggr"]
     res = tune("two-hundred", "heuristic", [f"aggr={default},2.5"], games=300, seed=2)

@@ -103,11 +103,38 @@ def test_parts_reproduce_the_stats_helpers(xs, ys, cut):
                  [stats.mean_ci(a), stats.ratio_ci(a, b), stats.wilson(int((a > 30).sum()), n)])
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 1), st.integers(1, 9)), min_size=2, max_size=60), st.integers(1, 7))
+def test_a_rare_share_keeps_its_interval_inside_0_1_chunked_or_not(units, cut):
+    """Thrown-in deals per deal, say: one event in thousands of units must not get a negative lower
+    bound (the delta method's normal interval alone gives one), and the chunked parts agree."""
+    a = np.array([min(x, y) for x, y in units], dtype=np.int64)
+    b = np.array([y for _, y in units], dtype=np.int64)
+    whole = stats.ratio_ci(a, b)
+    assert 0.0 <= whole.low <= whole.value <= whole.high <= 1.0
+    parts = [_rec_ratio_ci(a[i:i + cut], b[i:i + cut]) for i in range(0, len(a), cut)]
+    merged = parts[0]
+    for p in parts[1:]:
+        merged = merged + p
+    same_summary([merged.estimate()], [whole])
+
+
+def test_ratio_bounds_follow_the_data():
+    assert stats.ratio_bounds([0, 1, 2], [1, 1, 3]) == (0.0, 1.0)  # a share
+    assert stats.ratio_bounds([0, 5], [1, 1]) == (0.0, math.inf)  # counts, not a share
+    assert stats.ratio_bounds([-1, 5], [1, 1]) == (-math.inf, math.inf)  # margins can be negative
+    one_event = np.zeros(5000, dtype=np.int64)
+    one_event[17] = 1
+    est = stats.ratio_ci(one_event, np.full(5000, 4))
+    assert est.low == 0.0 and est.value == 1 / 20000
+
+
 def test_float_metrics_round_trip_exactly():
     x = np.array([0.1, 0.2, 1e-3, 7.25])
     part = MeanPart(4, float(x.sum()), float((x**2).sum()))
-    back = from_jsonable(json.loads(json.dumps(to_jsonable({"m": part, "l": [RatioPart(1, 0.5, 1.5, 0.25, 2.25, 0.75)]}))))
-    assert back["m"] == part and back["l"][0].sa == 0.5
+    ratios = [RatioPart(1, 0.5, 1.5, 0.25, 2.25, 0.75), RatioPart(2, 1, 3, 1, 5, 2, 0.0, 1.0)]
+    back = from_jsonable(json.loads(json.dumps(to_jsonable({"m": part, "l": ratios}))))
+    assert back["m"] == part and back["l"] == ratios
 
 
 class _DataDependentFloat:

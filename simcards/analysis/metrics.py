@@ -119,6 +119,7 @@ def _th_for_rules(m: GameMetrics, rules) -> GameMetrics:
     sides = rules.sides
     return dataclasses.replace(
         m, n_sides=lambda n: sides, side_of_seat=lambda s, n: s % sides,
+        starter_label="first dealer's team" if sides < rules.players else "first dealer",
         starter_side=lambda df, n: df["first_dealer"].to_numpy(np.int64) % sides, for_rules=None)
 
 

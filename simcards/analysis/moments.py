@@ -97,6 +97,8 @@ class Moments:
         return self.mean_part(c).estimate(z)
 
     def ratio(self, a: str, b: str, z: float = Z95) -> Estimate:
+        """Σa / Σb, delta method. Unbounded: moments cannot tell a share from a ratio of counts, so
+        the caller cuts the interval (``stats.clamp``) where ``stats.ratio_ci`` would."""
         return self.ratio_part(a, b).estimate(z)
 
     def proportion(self, c: str, z: float = Z95) -> Estimate:

@@ -31,7 +31,7 @@ from simcards.analysis.stats import bradley_terry, paired_diff, shifted, signifi
 from simcards.errors import SimcardsError
 from simcards.games import canonical, get_game
 from simcards.runner import DEFAULT_CHUNK, Progress, chunks, set_threads
-from simcards.stats import Z95, Estimate, mean_ci, wilson
+from simcards.stats import Z95, Estimate, clamp, mean_ci, wilson
 from simcards.strategy import Strategy, make_strategy, parse_spec
 
 MAX_STUDY_GAMES = 10**8
@@ -289,27 +289,31 @@ def _rate_rows(v: _Variant, mo: Moments, scale: int) -> list[dict]:
         strict = mo.proportion(c(f"win{s}"), zb)
         any_sig |= not (strict.low <= 1 / k <= strict.high)
     edge = shifted(mo.proportion(c("starter_won")), 1 / k)
-    add("fairness", "starter_edge", f"{m.starter_label}'s edge (win rate − 1/{k})", edge, "pct",
-        significant=significant(edge))
+    # Labels name no fair share (it is 1/k here, its own in every variant) so that variants with
+    # different tables share a row; the fair share is in the row's ``fair`` field.
+    add("fairness", "starter_edge", f"{m.starter_label}'s edge (win rate − fair share)", edge, "pct",
+        significant=significant(edge), fair=1 / k)
     dev, s, est = max(devs, key=lambda x: x[0])
-    add("fairness", "max_seat_deviation", f"largest {seat_word} deviation from 1/{k}", abs_dev(est, 1 / k), "pct",
-        significant=any_sig, detail=f"{seat_word} {s}")
+    add("fairness", "max_seat_deviation", f"largest {seat_word} deviation from the fair share", abs_dev(est, 1 / k),
+        "pct", significant=any_sig, detail=f"{seat_word} {s}", fair=1 / k)
     for o in m.outcomes:
         add("outcomes", o.name, o.label, _outcome(mo, c(f"{o.name}:n"), c(f"{o.name}:d")), "pct")
     if v.lineups:
         est = mo.fraction_mean(c("skill"), scale)
         add("skill", "skill_win_rate", f"{v.strong} beats {v.weak} (seat-rotated)", est, "pct")
         edge = shifted(est, v.fair)
-        add("skill", "skill_edge", f"skill edge (win rate − {v.fair:.0%})", edge, "pct", significant=significant(edge))
+        add("skill", "skill_edge", "skill edge (win rate − fair share)", edge, "pct", significant=significant(edge),
+            fair=v.fair)
     return rows
 
 
 def _outcome(mo: Moments, numer: str, denom: str) -> Estimate:
     """Σ numer / Σ denom: a Wilson interval when it is a per-game proportion (denominators all 1),
-    else the ratio's delta-method interval with games as units."""
+    else the ratio's delta-method interval with games as units, kept inside [0, 1] (every outcome
+    counts events out of opportunities)."""
     if mo.n and mo.all_equal(denom, 1):
         return mo.proportion(numer)
-    return mo.ratio(numer, denom)
+    return clamp(mo.ratio(numer, denom), 0.0, 1.0)
 
 
 def abs_dev(est: Estimate, target: float) -> Estimate:
@@ -358,7 +362,8 @@ def _diff_rows(base: _Variant, other: _Variant, mo: Moments, scale: int) -> list
         add("turns_per_game", "turns per game", mean_diff(b("turns"), o("turns")))
     # An edge is the win rate minus the fair share 1/sides, which differs between tables.
     edge = (mo.paired_diff if paired else mo.newcombe_diff)(b("starter_won"), o("starter_won"))
-    add("starter_edge", f"{m.starter_label}'s edge", shifted(edge, 1 / other.table.k - 1 / base.table.k), "pct")
+    add("starter_edge", f"{other.table.m.starter_label}'s edge", shifted(edge, 1 / other.table.k - 1 / base.table.k),
+        "pct")
     if base.lineups and other.lineups:
         add("skill_win_rate", "stronger strategy's win rate", _scaled(mean_diff(b("skill"), o("skill")), 1 / scale), "pct")
     for oc in m.outcomes:
@@ -488,7 +493,10 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
     out_tables = {"compare": wide, "estimates": long, "differences": diffs, "lengths": _lengths_table(runs, lengths)}
     if not summary_only:
         out_tables["games"] = pd.concat([df for v in runs for df in game_rows[v.name]], ignore_index=True)
-    return StudyResult("compare", f"{t0.gdef.title}: {', '.join(names)} ({t0.players} players)",
+    counts = {t.players for t in tables}
+    title = (f"{t0.gdef.title}: {', '.join(names)} ({t0.players} players)" if len(counts) == 1 else
+             f"{t0.gdef.title}: {', '.join(f'{n} ({t.players}p)' for n, t in zip(names, tables))}")
+    return StudyResult("compare", title,
                        out_tables, {"variants": names}, notes, meta)
 
 
@@ -525,8 +533,12 @@ def fmt_est(value: float, low: float, high: float, kind: str) -> str:
     return est.pct() if kind == "pct" else est.num()
 
 
+GROUPS = ("speed", "fairness", "outcomes", "skill")
+
+
 def _wide(long: pd.DataFrame, names: list[str]) -> pd.DataFrame:
-    """One row per variant, one text column per metric (value [95% CI])."""
+    """One row per variant, one text column per metric (value [95% CI]), grouped as ``GROUPS``
+    (variants with other tables add their own seat or team columns to their group)."""
     rows = []
     for name in names:
         sub = long[long["variant"] == name]
@@ -534,7 +546,10 @@ def _wide(long: pd.DataFrame, names: list[str]) -> pd.DataFrame:
         for r in sub.itertuples():
             row[r.label] = fmt_est(r.value, r.low, r.high, r.format)
         rows.append(row)
-    return pd.DataFrame(rows)
+    first = long.drop_duplicates("label")
+    order = sorted(range(len(first)), key=lambda i: (GROUPS.index(first["group"].iloc[i]), i))
+    columns = ["variant"] + [first["label"].iloc[i] for i in order]
+    return pd.DataFrame(rows, columns=columns).fillna("-")  # "-": the metric does not apply there
 
 
 # ----- tune -------------------------------------------------------------------------------------
