@@ -293,6 +293,7 @@ def write_report(results: list[StudyResult], out: str | Path, *, title: str = "s
     """Write the HTML and Markdown report, tables, figures and ``meta.json`` of finished studies."""
     out = Path(out)
     _writable(out)
+    _drop_earlier_files(out)
     t0 = time.perf_counter() if started is None else started
     spec = {"title": title, "intro": intro}
     sections = []
@@ -312,6 +313,21 @@ def write_report(results: list[StudyResult], out: str | Path, *, title: str = "s
     (out / "report.md").write_text(_markdown(spec, sections, out, created, total))
     (out / "report.html").write_text(_html(spec, sections, out, created, total))
     return {"html": out / "report.html", "markdown": out / "report.md", "meta": out / "meta.json", **all_files}
+
+
+STUDY_FILE = re.compile(r"^\d{2}-(compare|tune|tournament)-")
+
+
+def _drop_earlier_files(out: Path) -> None:
+    """Remove the tables and figures an earlier report wrote here (``NN-kind-...``), so that the
+    directory holds exactly this report: a study that now writes fewer tables (``summary_only``)
+    or a spec with fewer studies leaves nothing stale behind. Other files are left alone."""
+    for sub in ("tables", "figures"):
+        folder = out / sub
+        if folder.is_dir():
+            for f in folder.iterdir():
+                if f.is_file() and STUDY_FILE.match(f.name):
+                    f.unlink()
 
 
 def _markdown(spec, sections, out: Path, created: str, total: float) -> str:

@@ -146,6 +146,25 @@ def test_long_tables_are_parquet_only_and_still_linked(tmp_path, monkeypatch):
         assert (tmp_path / "o" / link).exists(), link
 
 
+def test_a_report_written_again_leaves_no_stale_files(tmp_path):
+    # The second run keeps no games table (summary_only): its earlier Parquet must go, and a file
+    # of the user's in the folder must stay.
+    import simcards.report as rep
+    from simcards.analysis import compare
+
+    out = tmp_path / "o"
+    rep.write_report([compare("two-hundred", ["standard"], games=30, seed=1, skill=False)], out, title="t")
+    games = out / "tables" / "01-compare-two-hundred-games.parquet"
+    assert games.exists()
+    (out / "tables" / "my-notes.txt").write_text("keep me")
+    paths = rep.write_report([compare("two-hundred", ["standard"], games=30, seed=1, skill=False, summary_only=True)],
+                             out, title="t")
+    assert not games.exists() and (out / "tables" / "my-notes.txt").exists()
+    written = {Path(p).stem for p in paths["tables"] + paths["figures"]}  # figures: PNG listed, SVG beside it
+    on_disk = {f.stem for sub in ("tables", "figures") for f in (out / sub).iterdir()} - {"my-notes"}
+    assert on_disk == written
+
+
 def test_fairness_overview_across_games():
     from simcards.analysis import compare
     from simcards.report import fairness_overview
