@@ -61,18 +61,45 @@ def _print(result, json_out: bool, out_dir: Path | None) -> None:
     else:
         out.print(f"[bold]{result.title}[/bold]", highlight=False)
         for caption, df in display_tables(result):
-            table = Table(title=caption, title_justify="left", header_style="bold")
-            for i, col in enumerate(df.columns):
-                table.add_column(str(col), justify="left" if i == 0 else "right")
-            for row in df.itertuples(index=False):
-                table.add_row(*[str(v) for v in row])
-            out.print(table)
+            for k, cols in enumerate(_column_groups(df, out.width)):
+                part = df.iloc[:, [0] + cols]
+                table = Table(title=caption if k == 0 else f"{caption} (continued)", title_justify="left",
+                              header_style="bold")
+                for i, col in enumerate(part.columns):
+                    table.add_column(str(col), justify="left" if i == 0 else "right")
+                for row in part.itertuples(index=False):
+                    table.add_row(*[str(v) for v in row])
+                out.print(table)
         for note in result.notes:
             out.print(note, markup=False, highlight=False)
     if out_dir is not None:
         paths = write_report([result], out_dir, title=result.title)
         err.print(f"wrote {paths['html']}, {paths['markdown']}, {len(paths['tables'])} table files and "
                   f"{len(paths['figures'])} figures (PNG + SVG)", markup=False, highlight=False)
+
+
+LABEL_WIDTH = 30  # the first column (measure names) wraps beyond this
+
+
+def _column_groups(df, width: int) -> list[list[int]]:
+    """The data columns of ``df`` (all but the first) cut into groups whose cells fit ``width``
+    characters beside the first column, so that a compare of many variants prints as several
+    readable tables instead of one whose every cell is wrapped or cut."""
+    def need(i: int) -> int:
+        cells = [str(df.columns[i])] + [str(v) for v in df.iloc[:, i]]
+        return max(len(c) for c in cells) + 3  # borders and padding
+
+    room = width - min(need(0), LABEL_WIDTH + 3) - 1
+    groups: list[list[int]] = [[]]
+    used = 0
+    for i in range(1, df.shape[1]):
+        w = need(i)
+        if groups[-1] and used + w > room:
+            groups.append([])
+            used = 0
+        groups[-1].append(i)
+        used += w
+    return groups if groups[0] else [[]]
 
 
 def _check_out(out_dir: Path | None) -> None:

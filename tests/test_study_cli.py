@@ -23,6 +23,22 @@ def test_compare_prints_table_and_writes_report(capsys, tmp_path):
     assert list((tmp_path / "c" / "figures").glob("*.svg"))
 
 
+def test_compare_of_many_variants_prints_tables_that_fit_the_terminal(capsys, monkeypatch):
+    # Eight presets in 100 columns: the per-variant table is cut into parts, every variant is shown
+    # whole (no cell cut to "…") and every line fits.
+    import simcards.cli_study as cs
+    from rich.console import Console
+
+    monkeypatch.setattr(cs, "out", Console(width=100))
+    code, out, err = run(capsys, "compare", "two-hundred", "--variants", "all", "-n", "20", "--no-skill",
+                         "--no-progress")
+    assert code == 0, err
+    assert "(continued)" in out and "…" not in out
+    assert max(len(line) for line in out.splitlines()) <= 100
+    for v in ("standard", "two-player", "five-player", "kitty", "le-rough", "cutthroat", "six-3x2", "six-2x3"):
+        assert f" {v} " in out
+
+
 def test_compare_yaniv_two_variants_json(capsys):
     code, out, err = run(capsys, "compare", "yaniv", "--variants", "israeli,nepali-jokers", "-n", "30",
                          "--no-skill", "--json")
