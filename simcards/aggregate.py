@@ -103,11 +103,15 @@ class RatioPart:
         r_exact = sa / sb
         r = float(r_exact)
         if n == 1:
-            return Estimate(r, math.nan, math.nan, 1)
-        # Σ(a - r b)² = Σa² - 2 r Σab + r² Σb²
-        ssr = _q(self.saa) - 2 * r_exact * _q(self.sab) + r_exact**2 * _q(self.sbb)
-        se = math.sqrt(max(float(ssr / (n * (n - 1))), 0.0)) / float(sb / n)
-        return stats.clamp(Estimate(r, r - z * se, r + z * se, n), self.lo, self.hi)
+            est = Estimate(r, math.nan, math.nan, 1)
+        else:
+            # Σ(a - r b)² = Σa² - 2 r Σab + r² Σb²
+            ssr = _q(self.saa) - 2 * r_exact * _q(self.sab) + r_exact**2 * _q(self.sbb)
+            se = math.sqrt(max(float(ssr / (n * (n - 1))), 0.0)) / float(sb / n)
+            est = Estimate(r, r - z * se, r + z * se, n)
+        if isinstance(self.sa, int) and isinstance(self.sb, int):  # whole counts: as stats.ratio_ci
+            return stats.widen_for_counts(est, self.sa, self.sb, self.lo, self.hi, z)
+        return stats.clamp(est, self.lo, self.hi) if n > 1 else est
 
 
 @dataclass(frozen=True)
@@ -156,7 +160,7 @@ def _rec_mean_ci(values, z: float = Z95) -> MeanPart:
 def _rec_ratio_ci(numer, denom, z: float = Z95) -> RatioPart:
     a, b = _as_array(numer), _as_array(denom)
     lo, hi = stats.ratio_bounds(a, b)
-    if a.dtype.kind in "biu" and b.dtype.kind in "biu":
+    if stats._whole(a) and stats._whole(b):  # whole floats count as counts too, as in stats.ratio_ci
         ai, bi = a.astype(np.int64), b.astype(np.int64)
         return RatioPart(int(a.size), int(ai.sum()), int(bi.sum()), int((ai * ai).sum()), int((bi * bi).sum()),
                          int((ai * bi).sum()), lo, hi)

@@ -72,22 +72,111 @@ def mean_ci(values, z: float = Z95) -> Estimate:
     return Estimate(m, m - z * se, m + z * se, n)
 
 
+def _alpha(z: float) -> float:
+    """Two-sided level of a normal quantile z (z = 1.96 → 0.05)."""
+    return math.erfc(z / math.sqrt(2))
+
+
+def exact_proportion(k: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """Clopper–Pearson interval for k successes in n trials (scipy's beta quantiles): its coverage
+    is at least the nominal level for every p, also with 0 or a few events, where the Wilson and
+    normal intervals fall short. ``k`` may be fractional (a sum of per-unit fractions)."""
+    from scipy.stats import beta
+
+    a = _alpha(z)
+    low = 0.0 if k <= 0 else float(beta.ppf(a / 2, k, n - k + 1))
+    high = 1.0 if k >= n else float(beta.ppf(1 - a / 2, k + 1, n - k))
+    return low, high
+
+
+def exact_rate(k: float, exposure: float, z: float = Z95) -> tuple[float, float]:
+    """Exact (Garwood) interval for a Poisson rate: k events over ``exposure`` units, from the
+    chi-square (gamma) quantiles. Never of zero width: 0 events give [0, 3.69 / exposure]."""
+    from scipy.stats import chi2
+
+    a = _alpha(z)
+    low = 0.0 if k <= 0 else float(chi2.ppf(a / 2, 2 * k)) / 2
+    return low / exposure, float(chi2.ppf(1 - a / 2, 2 * k + 2)) / 2 / exposure
+
+
+def proportion_ci(k: float, n: int, z: float = Z95) -> Estimate:
+    """k of n: the Wilson interval widened to contain the exact Clopper–Pearson one, so that its
+    coverage holds near 0 and 1 (Wilson's dips to ~84% when about 0.1 events are expected); with
+    thousands of events both agree to the shown digits."""
+    w = wilson(k, n, z)
+    if n <= 0:
+        return w
+    low, high = exact_proportion(k, n, z)
+    return Estimate(w.value, min(w.low, low), max(w.high, high), w.n)
+
+
+RARE = 10  # fewer deals' worth of the rarer outcome than this: the normal interval is not trusted
+
+
+def bounded_mean(est: Estimate, total: float, n: int, z: float = Z95) -> Estimate:
+    """Mean of n per-unit values in [0, 1] (fractions of lineups won): the normal interval ``est``
+    widened to contain the Clopper–Pearson interval of ``total`` successes in n trials, and cut to
+    [0, 1]. A [0, 1] value varies at most as a 0/1 one of the same mean, so the exact binomial
+    bounds are conservative; they matter near 0 and 1, where a few units decide (4 lost games in
+    400,000) and the normal interval is far too narrow. Only there: with ``RARE`` or more deals'
+    worth on both sides the normal interval is kept, since seat rotation makes a deal's value
+    vary far less than a 0/1 one (a strategy against itself wins exactly its fair share on every
+    deal, an interval of zero width that is exact)."""
+    if n <= 0 or min(total, n - total) >= RARE:
+        return est
+    el, eh = exact_proportion(total, n, z)
+    low = el if math.isnan(est.low) else min(est.low, el)
+    high = eh if math.isnan(est.high) else max(est.high, eh)
+    return clamp(Estimate(est.value, low, high, est.n), 0.0, 1.0)
+
+
+def count_interval(events, exposure, share: bool, z: float = Z95) -> tuple[float, float]:
+    """Exact interval of Σevents / Σexposure for whole counts: Clopper–Pearson for a share
+    (events out of that many opportunities), Garwood's Poisson interval for a rate."""
+    return exact_proportion(events, exposure, z) if share else exact_rate(events, exposure, z)
+
+
+def widen_for_counts(est: Estimate, events, exposure, lo: float, hi: float, z: float = Z95) -> Estimate:
+    """The delta-method interval ``est`` of a ratio of whole counts, widened to contain the exact
+    interval of the pooled count (``count_interval``) and cut to [lo, hi]. The delta method
+    accounts for events clustering within units but collapses to [0, 0] with no event and
+    under-covers with a few (the exact interval keeps its coverage there); with many events the
+    delta interval is the wider one unless the counts are under-dispersed."""
+    if lo >= 0 and exposure > 0 and events >= 0:
+        el, eh = count_interval(events, exposure, hi <= 1 and events <= exposure, z)
+        low = el if math.isnan(est.low) else min(est.low, el)
+        high = eh if math.isnan(est.high) else max(est.high, eh)
+        est = Estimate(est.value, low, high, est.n)
+    return clamp(est, lo, hi)
+
+
+def _whole(x: np.ndarray) -> bool:
+    return x.dtype.kind in "biu" or bool(np.all(np.isfinite(x)) and np.all(x == np.rint(x)))
+
+
 def ratio_ci(numer, denom, z: float = Z95) -> Estimate:
     """Ratio of sums over independent units (e.g. turns per round, with games as units),
     with a delta-method interval that respects the clustering of rounds within games. The
     interval stays inside what the data allow (``ratio_bounds``): a ratio of counts is never
-    negative, and a share (each unit's numerator at most its denominator) never above 1."""
+    negative, and a share (each unit's numerator at most its denominator) never above 1. For
+    whole counts it also contains the exact interval of the pooled count (``widen_for_counts``),
+    so that a rare event (0, 1, 3 events) keeps its coverage and never shows a zero-width interval."""
     a = np.asarray(numer, dtype=np.float64)
     b = np.asarray(denom, dtype=np.float64)
     n = a.size
     if n == 0 or b.sum() == 0:
         return Estimate(math.nan, math.nan, math.nan, n)
     r = a.sum() / b.sum()
+    lo, hi = ratio_bounds(a, b)
     if n == 1:
-        return Estimate(r, math.nan, math.nan, 1)
-    resid = a - r * b
-    se = math.sqrt(float((resid**2).sum()) / (n * (n - 1))) / float(b.mean())
-    return clamp(Estimate(r, r - z * se, r + z * se, n), *ratio_bounds(a, b))
+        est = Estimate(r, math.nan, math.nan, 1)
+    else:
+        resid = a - r * b
+        se = math.sqrt(float((resid**2).sum()) / (n * (n - 1))) / float(b.mean())
+        est = Estimate(r, r - z * se, r + z * se, n)
+    if _whole(a) and _whole(b):
+        return widen_for_counts(est, float(a.sum()), float(b.sum()), lo, hi, z)
+    return clamp(est, lo, hi) if n > 1 else est
 
 
 def ratio_bounds(numer, denom) -> tuple[float, float]:

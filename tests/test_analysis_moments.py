@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from simcards.analysis import stats as astats
 from simcards.analysis.moments import Moments
 from simcards.analysis.study import unit_mean
-from simcards.stats import clamp, mean_ci, ratio_bounds, ratio_ci, wilson
+from simcards.stats import mean_ci, proportion_ci, ratio_bounds, ratio_ci, widen_for_counts
 
 values = st.lists(st.tuples(st.integers(0, 40), st.integers(1, 9), st.integers(0, 40), st.integers(1, 9),
                             st.integers(0, 1), st.integers(0, 1), st.integers(0, 4)), min_size=3, max_size=60)
@@ -36,8 +36,9 @@ def test_moments_equal_the_array_intervals(rows, data):
     a1, b1, a2, b2, p1, p2, f = (x[:, i] for i in range(7))
     assert mo.n == len(rows)
     _close(mo.mean("a1"), mean_ci(a1))
-    _close(clamp(mo.ratio("a1", "b1"), *ratio_bounds(a1, b1)), ratio_ci(a1, b1))  # the caller knows the bounds
-    _close(mo.proportion("p1"), wilson(p1.sum(), p1.size))
+    # the caller knows the bounds (and that the columns are whole counts)
+    _close(widen_for_counts(mo.ratio("a1", "b1"), a1.sum(), b1.sum(), *ratio_bounds(a1, b1)), ratio_ci(a1, b1))
+    _close(mo.proportion("p1"), proportion_ci(p1.sum(), p1.size))
     _close(mo.paired_diff("a1", "a2"), astats.paired_diff(a1, a2))
     _close(mo.welch_diff("a1", "a2"), astats.welch_diff(a1, a2))
     _close(mo.paired_ratio_diff("a1", "b1", "a2", "b2"), astats.paired_ratio_diff(a1, b1, a2, b2))
@@ -47,7 +48,7 @@ def test_moments_equal_the_array_intervals(rows, data):
     assert mo.all_equal("b1", 1) == bool(np.all(b1 == 1))
 
 
-def test_fraction_mean_at_the_boundary_is_wilson():
+def test_fraction_mean_at_the_boundary_matches_unit_mean():
     mo = Moments.of({"f": np.full(50, 3)})
     _close(mo.fraction_mean("f", 3), unit_mean(np.ones(50)))
 

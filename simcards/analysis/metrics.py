@@ -52,6 +52,23 @@ class GameMetrics:
     outcomes: tuple[Outcome, ...] = field(default_factory=tuple)
     deck_fields: tuple[str, ...] = ()  # rule options that change the deck (same deck → same deals)
     for_rules: Callable[["GameMetrics", object], "GameMetrics"] | None = None  # sides that depend on the variant
+    # (family, rules) → {param: (highest value that can matter, why)}: tune warns above it
+    param_limits: Callable[[str, object], dict[str, tuple[float, str]]] | None = None
+    weak: str = "random"  # compare's default weaker side for the skill row
+    round_starter: Outcome | None = None  # the starter's share of the units (rounds) it started
+
+    def param_warnings(self, family: str, rules, sweep) -> list[str]:
+        """Warnings for swept values the rules make equal to a lower one (``param_limits``)."""
+        limits = self.param_limits(family, rules) if self.param_limits is not None else {}
+        out = []
+        for name, values in sweep:
+            if name in limits:
+                top, why = limits[name]
+                over = [v for v in values if v > top]
+                if over:
+                    shown = ", ".join(f"{v:g}" for v in over)
+                    out.append(f"Warning: {name}={shown} cannot differ from {name}={top:g}: {why}.")
+        return out
 
     def specialize(self, rules) -> "GameMetrics":
         """These metrics for one variant (Two Hundred: its table decides the sides)."""
@@ -123,6 +140,15 @@ def _th_for_rules(m: GameMetrics, rules) -> GameMetrics:
         starter_side=lambda df, n: df["first_dealer"].to_numpy(np.int64) % sides, for_rules=None)
 
 
+def _yaniv_limits(family: str, rules) -> dict[str, tuple[float, str]]:
+    """The threshold family calls at or under ``call``; the rules forbid a call above the call
+    limit (Y-CALL-1, Y-V-LIMIT) unless overcalls are allowed (Y-V-OVERCALL)."""
+    if family != "threshold" or rules.call_limit is None or rules.overcall:
+        return {}
+    return {"call": (rules.call_limit, f"these rules allow a call only at or under {rules.call_limit} "
+                     "(Y-CALL-1, Y-V-LIMIT)")}
+
+
 REGISTRY: dict[str, GameMetrics] = {
     "yaniv": GameMetrics(
         game="yaniv", unit="round", turns="turns", starter_label="round-1 starter",
@@ -132,6 +158,7 @@ REGISTRY: dict[str, GameMetrics] = {
         margin=_yaniv_margin,
         outcomes=(Outcome("asaf_rate", "Asaf rate (per call)", _col("asafs"), _col("calls")),),
         deck_fields=("decks", "jokers"),
+        param_limits=_yaniv_limits,
     ),
     "gin": GameMetrics(
         game="gin", unit="hand", turns="turns", starter_label="first dealer",

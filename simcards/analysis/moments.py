@@ -18,8 +18,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from simcards.aggregate import CountPart, MeanPart, RatioPart
-from simcards.stats import Z95, Estimate, wilson
+from simcards.aggregate import MeanPart, RatioPart
+from simcards.stats import Z95, Estimate, bounded_mean, proportion_ci, widen_for_counts
 
 _SAFE = 2**62  # |Σ x_c x_d| over a block below this: int64 products cannot overflow
 
@@ -102,8 +102,55 @@ class Moments:
         return self.ratio_part(a, b).estimate(z)
 
     def proportion(self, c: str, z: float = Z95) -> Estimate:
-        """Wilson interval of Σx_c successes in n units (x_c is 0/1)."""
-        return CountPart(self.sum(c), self.n).estimate(z)
+        """Σx_c successes in n units (x_c is 0/1): Wilson, never narrower than Clopper–Pearson
+        (``stats.proportion_ci``)."""
+        return proportion_ci(self.sum(c), self.n, z)
+
+    def share(self, a: str, b: str, z: float = Z95) -> Estimate:
+        """Σa / Σb for events a out of b opportunities per unit: the delta-method interval widened
+        to the exact one of the pooled count and cut to [0, 1], as ``stats.ratio_ci`` does."""
+        return widen_for_counts(self.ratio(a, b, z), self.sum(a), self.sum(b), 0.0, 1.0, z)
+
+    def corr(self, c: str, d: str) -> float:
+        """Sample correlation of two columns over the units (0 when either is constant)."""
+        n = self.n
+        if n < 2:
+            return 0.0
+        cov = Fraction(self.cross(c, d)) - Fraction(self.sum(c) * self.sum(d), n)
+        vc = Fraction(self.cross(c, c)) - Fraction(self.sum(c) ** 2, n)
+        vd = Fraction(self.cross(d, d)) - Fraction(self.sum(d) ** 2, n)
+        return float(cov) / math.sqrt(float(vc) * float(vd)) if vc > 0 and vd > 0 else 0.0
+
+    def bounded_diff(self, c1: str, c2: str, scale: int = 1, paired: bool = True, z: float = Z95) -> Estimate:
+        """mean(x_c2) − mean(x_c1) for per-unit fractions x / scale in [0, 1] (0/1 outcomes with
+        scale 1): MOVER (``analysis.stats.mover``) on the two boundary-safe means
+        (``fraction_mean``), with their correlation over the units when paired (same deals). Far
+        from 0 and 1 it is the paired normal interval; near them it is Newcombe-type and does not
+        call a handful of lost games significant."""
+        from simcards.analysis.stats import mover
+
+        r = self.corr(c1, c2) if paired else 0.0
+        return mover(self.fraction_mean(c1, scale, z), self.fraction_mean(c2, scale, z), r)
+
+    def share_diff(self, a1: str, b1: str, a2: str, b2: str, paired: bool = True, z: float = Z95) -> Estimate:
+        """Σa2/Σb2 − Σa1/Σb1 for two shares (``share``): MOVER on their intervals, with the
+        correlation of the units' influence values when paired."""
+        from simcards.analysis.stats import mover
+
+        r = self._influence_corr(a1, b1, a2, b2) if paired else 0.0
+        return mover(self.share(a1, b1, z), self.share(a2, b2, z), r)
+
+    def _influence_corr(self, a1: str, b1: str, a2: str, b2: str) -> float:
+        """Correlation of the per-unit influence values a − r·b of two ratios (quadratic forms in
+        the cross products)."""
+        sb1, sb2 = self.sum(b1), self.sum(b2)
+        if self.n < 2 or sb1 == 0 or sb2 == 0:
+            return 0.0
+        w1 = {a1: Fraction(1), b1: -Fraction(self.sum(a1), sb1)}
+        w2 = {a2: Fraction(1), b2: -Fraction(self.sum(a2), sb2)}
+        q = lambda u, v: sum(wc * wd * self.cross(c, d) for c, wc in u.items() for d, wd in v.items())  # noqa: E731
+        v1, v2, cv = q(w1, w1), q(w2, w2), q(w1, w2)
+        return float(cv) / math.sqrt(float(v1) * float(v2)) if v1 > 0 and v2 > 0 else 0.0
 
     def all_equal(self, c: str, value: int) -> bool:
         """Every unit has x_c == value (Σ(x − v)² = 0)."""
@@ -163,15 +210,15 @@ class Moments:
 
     def fraction_mean(self, c: str, scale: int, z: float = Z95) -> Estimate:
         """Mean of per-unit fractions x_c / scale (in [0, 1]) with a 95% interval: normal over
-        units, or — when every unit gave 0 or every unit gave 1, so that interval would collapse —
-        Wilson over units (conservative: a fraction's variance is at most p(1 − p))."""
+        units, widened to the exact binomial interval of the total over units
+        (``stats.bounded_mean``), so that it neither collapses when every unit gave 0 or 1 nor
+        under-covers when only a few units did not."""
         n = self.n
         total = self.sum(c)
-        if n and (total == 0 or total == scale * n):
-            w = wilson(total / scale, n, z)
-            return Estimate(w.value, min(w.low, w.value), max(w.high, w.value), w.n)
+        if n == 0:
+            return Estimate(math.nan, math.nan, math.nan, 0)
         est = MeanPart(n, Fraction(total, scale), Fraction(self.cross(c, c), scale * scale)).estimate(z)
-        return Estimate(est.value, max(0.0, est.low), min(1.0, est.high), est.n)
+        return bounded_mean(est, total / scale, n, z)
 
 
 def _mean_var(p: MeanPart) -> tuple[Fraction, Fraction]:

@@ -133,6 +133,52 @@ def ratio_diff(a1, b1, a2, b2, z: float = Z95) -> Estimate:
     return Estimate(d, d - z * se, d + z * se, n1 + n2)
 
 
+def mover(first: Estimate, second: Estimate, r: float = 0.0) -> Estimate:
+    """second − first from the two estimates' own intervals (Zou & Donner's MOVER, the method
+    behind Newcombe's interval for two proportions), with ``r`` the correlation of the two
+    estimates (paired units on common random numbers; 0 when independent). With normal intervals
+    it is the usual (paired) normal interval; with exact or score intervals near 0 or 1 it keeps
+    their coverage where the normal difference calls 4 lost games against 0 significant."""
+    d = second.value - first.value
+    r = 0.0 if not math.isfinite(r) else max(-1.0, min(1.0, r))
+    dl2, du2 = second.value - second.low, second.high - second.value
+    dl1, du1 = first.value - first.low, first.high - first.value
+    low = d - math.sqrt(max(dl2 * dl2 + du1 * du1 - 2 * r * dl2 * du1, 0.0))
+    high = d + math.sqrt(max(du2 * du2 + dl1 * dl1 - 2 * r * du2 * dl1, 0.0))
+    return Estimate(d, low, high, max(first.n, second.n))
+
+
+def p_value(interval, z_max: float = 12.0, steps: int = 30) -> float:
+    """Two-sided p-value of "the difference is 0", inverted from a family of intervals:
+    ``interval(z)`` is the estimate with its interval at normal quantile z (wider for larger z);
+    p = 2(1 − Φ(z*)) for the largest z* whose interval still excludes 0."""
+    if not significant(interval(1e-9)):
+        return 1.0
+    if significant(interval(z_max)):
+        return p_two_sided(z_max)
+    lo, hi = 1e-9, z_max
+    for _ in range(steps):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if significant(interval(mid)) else (lo, mid)
+    return p_two_sided(lo)
+
+
+def holm(pvalues, alpha: float = 0.05) -> list[bool]:
+    """Holm's step-down control of the family-wise error rate: which of these tests are
+    significant so that the chance of any false "significant" stays at most ``alpha``."""
+    p = [1.0 if (v is None or not math.isfinite(v)) else float(v) for v in pvalues]
+    m = len(p)
+    out = [False] * m
+    for rank, i in enumerate(sorted(range(m), key=lambda i: p[i])):
+        if p[i] > alpha / (m - rank):
+            break
+        out[i] = True
+    return out
+
+
+HOLM = "Holm's step-down control of the family-wise error rate at 5%"
+
+
 def shifted(est: Estimate, by: float) -> Estimate:
     """``est − by`` (e.g. a win rate minus the fair share)."""
     return Estimate(est.value - by, est.low - by, est.high - by, est.n)
@@ -141,12 +187,13 @@ def shifted(est: Estimate, by: float) -> Estimate:
 # ----- ratings -------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Ratings:
-    """Bradley–Terry strengths on the Elo scale (mean 0): P(i beats j) = 1/(1 + 10^((r_j − r_i)/400))."""
+    """Bradley–Terry strengths on the Elo scale (mean 0 over ``anchor``): P(i beats j) = 1/(1 + 10^((r_j − r_i)/400))."""
 
     names: tuple[str, ...]
     rating: np.ndarray
     se: np.ndarray
     iterations: int
+    anchor: tuple[str, ...] = ()  # the strategies whose mean rating is 0
 
     def estimates(self, z: float = Z95) -> list[Estimate]:
         return [Estimate(float(r), float(r - z * s), float(r + z * s), 0) for r, s in zip(self.rating, self.se)]
@@ -159,12 +206,18 @@ def bradley_terry(wins: np.ndarray, names: list[str] | None = None, tol: float =
                   max_iter: int = 10_000, prior: float = 0.5) -> Ratings:
     """Fit Bradley–Terry strengths to ``wins[i, j]`` = games i won against j (Hunter's MM
     algorithm). ``prior`` adds that many virtual wins each way to every pair that met, so a
-    strategy that won every game still gets a finite rating. Standard errors come from the
-    Fisher information with the ratings' mean fixed at 0."""
+    strategy that won every game (or none) still gets a finite rating. Standard errors come from
+    the Fisher information. The scale is anchored (mean 0) on the strategies that both won and lost
+    some games: a strategy that never won has a rating the data bound on one side only, and
+    centring on it would add its huge uncertainty to every other rating (a hopeless ``random``
+    blurred every interval from ±2 to ±48 Elo); the other strategies' intervals do not depend on
+    it this way, while its own interval stays wide."""
     w = np.asarray(wins, dtype=np.float64)
     k = w.shape[0]
     if w.shape != (k, k) or k < 2:
         raise ValueError("wins must be a square matrix of at least 2 strategies")
+    mixed = (w.sum(axis=1) > 0) & (w.sum(axis=0) > 0)
+    anchor = mixed if mixed.sum() >= 2 else np.ones(k, bool)
     met = (w + w.T) > 0
     np.fill_diagonal(met, False)
     w = w + prior * met
@@ -182,7 +235,7 @@ def bradley_terry(wins: np.ndarray, names: list[str] | None = None, tol: float =
             break
         p = new
     theta = np.log(np.maximum(p, 1e-300))
-    theta -= theta.mean()
+    theta -= theta[anchor].mean()
     prob = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))
     info = np.zeros((k, k))
     for i in range(k):
@@ -192,8 +245,8 @@ def bradley_terry(wins: np.ndarray, names: list[str] | None = None, tol: float =
             info[j, j] += v
             info[i, j] -= v
             info[j, i] -= v
-    centre = np.eye(k) - 1 / k
-    cov = centre @ np.linalg.pinv(info) @ centre
+    centre = np.eye(k) - np.outer(np.ones(k), anchor / anchor.sum())  # row i: e_i − mean of the anchor
+    cov = centre @ np.linalg.pinv(info) @ centre.T
     se = np.sqrt(np.maximum(np.diag(cov), 0))
     labels = tuple(names) if names is not None else tuple(str(i) for i in range(k))
-    return Ratings(labels, theta * ELO, se * ELO, it)
+    return Ratings(labels, theta * ELO, se * ELO, it, tuple(x for x, a in zip(labels, anchor) if a))

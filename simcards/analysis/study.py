@@ -27,11 +27,12 @@ import pandas as pd
 
 from simcards.analysis.metrics import GameMetrics, metrics_for
 from simcards.analysis.moments import Moments
-from simcards.analysis.stats import bradley_terry, paired_diff, shifted, significant, z_for
+from simcards.analysis.stats import (HOLM, bradley_terry, holm, p_value, paired_diff, shifted, significant,
+                                     z_for)
 from simcards.errors import SimcardsError
 from simcards.games import canonical, get_game
 from simcards.runner import DEFAULT_CHUNK, Progress, chunks, set_threads
-from simcards.stats import Z95, Estimate, clamp, mean_ci, wilson
+from simcards.stats import Z95, Estimate, bounded_mean, mean_ci
 from simcards.strategy import Strategy, make_strategy, parse_spec
 
 MAX_STUDY_GAMES = 10**8
@@ -281,21 +282,22 @@ def _rate_rows(v: _Variant, mo: Moments, scale: int) -> list[dict]:
     seat_word = "team" if k != t.players else "seat"
     devs = []
     zb = z_for(0.05, k)
-    any_sig = False
     for s in range(k):
         est = mo.proportion(c(f"win{s}"))
         add("fairness", f"win_{seat_word}_{s}", f"{seat_word} {s} wins", est, "pct")
-        devs.append((abs(est.value - 1 / k), s, est))
-        strict = mo.proportion(c(f"win{s}"), zb)
-        any_sig |= not (strict.low <= 1 / k <= strict.high)
+        devs.append((abs(est.value - 1 / k), s))
     edge = shifted(mo.proportion(c("starter_won")), 1 / k)
     # Labels name no fair share (it is 1/k here, its own in every variant) so that variants with
     # different tables share a row; the fair share is in the row's ``fair`` field.
     add("fairness", "starter_edge", f"{m.starter_label}'s edge (win rate − fair share)", edge, "pct",
         significant=significant(edge), fair=1 / k)
-    dev, s, est = max(devs, key=lambda x: x[0])
-    add("fairness", "max_seat_deviation", f"largest {seat_word} deviation from the fair share", abs_dev(est, 1 / k),
-        "pct", significant=any_sig, detail=f"{seat_word} {s}", fair=1 / k)
+    # The largest deviation is picked among k seats: its interval is the Bonferroni-adjusted one
+    # (k tests), and the flag is that interval's, so that the two always agree.
+    dev, s = max(devs)
+    strict = abs_dev(mo.proportion(c(f"win{s}"), zb), 1 / k)
+    add("fairness", "max_seat_deviation", f"largest {seat_word} deviation from the fair share "
+        f"(Bonferroni over {k} {seat_word}s)", strict, "pct", significant=strict.low > 0,
+        detail=f"{seat_word} {s}", fair=1 / k)
     for o in m.outcomes:
         add("outcomes", o.name, o.label, _outcome(mo, c(f"{o.name}:n"), c(f"{o.name}:d")), "pct")
     if v.lineups:
@@ -308,12 +310,12 @@ def _rate_rows(v: _Variant, mo: Moments, scale: int) -> list[dict]:
 
 
 def _outcome(mo: Moments, numer: str, denom: str) -> Estimate:
-    """Σ numer / Σ denom: a Wilson interval when it is a per-game proportion (denominators all 1),
-    else the ratio's delta-method interval with games as units, kept inside [0, 1] (every outcome
-    counts events out of opportunities)."""
+    """Σ numer / Σ denom: a proportion (Wilson ∪ Clopper–Pearson) when it is a per-game one
+    (denominators all 1), else a share (every outcome counts events out of opportunities): the
+    delta-method interval with games as units, widened to the exact one and kept inside [0, 1]."""
     if mo.n and mo.all_equal(denom, 1):
         return mo.proportion(numer)
-    return clamp(mo.ratio(numer, denom), 0.0, 1.0)
+    return mo.share(numer, denom)
 
 
 def abs_dev(est: Estimate, target: float) -> Estimate:
@@ -324,17 +326,12 @@ def abs_dev(est: Estimate, target: float) -> Estimate:
     return Estimate(abs(est.value - target), min(abs(lo), abs(hi)), max(abs(lo), abs(hi)), est.n)
 
 
-def unit_mean(x: np.ndarray) -> Estimate:
-    """Mean of per-deal win fractions (values in [0, 1]) with a 95% interval: the normal
-    interval over deals, or — when every deal gave 0 or every deal gave 1, so the normal interval
-    would collapse — the Wilson interval over deals (conservative: a fraction's variance is at most
-    p(1 − p))."""
+def unit_mean(x: np.ndarray, z: float = Z95) -> Estimate:
+    """Mean of per-deal win fractions (values in [0, 1]) with a 95% interval (``z``): the normal
+    interval over deals widened to the exact binomial one of their total (``stats.bounded_mean``:
+    it never collapses when every deal gave 0 or 1, nor under-covers when only a few did not)."""
     x = np.asarray(x, dtype=np.float64)
-    if x.size and (np.all(x == 0) or np.all(x == 1)):
-        w = wilson(float(x.sum()), int(x.size))  # its bounds can miss 0 or 1 by a rounding error
-        return Estimate(w.value, min(w.low, w.value), max(w.high, w.value), w.n)
-    est = mean_ci(x)
-    return Estimate(est.value, max(0.0, est.low), min(1.0, est.high), est.n)
+    return bounded_mean(mean_ci(x, z), float(x.sum()), int(x.size), z)
 
 
 def _scaled(est: Estimate, by: float) -> Estimate:
@@ -342,33 +339,49 @@ def _scaled(est: Estimate, by: float) -> Estimate:
 
 
 def _diff_rows(base: _Variant, other: _Variant, mo: Moments, scale: int) -> list[dict]:
-    """Differences other − base for every metric, paired on the same deals when the decks match."""
+    """Differences other − base for every metric, paired on the same deals when the decks match,
+    each with its 95% interval and the p-value inverted from its family of intervals (for Holm's
+    control over all the differences of a study: ``_holm_flags``)."""
     m = base.table.m
     paired = base.deck == other.deck
     b, o = base.col, other.col
     rows = []
 
-    def add(metric, label, est, kind="num"):
+    def add(metric, label, interval, kind="num"):
+        est = interval(Z95)
         rows.append({"variant": other.name, "baseline": base.name, "metric": metric, "label": label,
                      "diff": est.value, "low": est.low, "high": est.high, "paired": paired,
-                     "significant": significant(est), "format": kind})
+                     "p": p_value(interval), "significant_95": significant(est), "format": kind})
 
     mean_diff = mo.paired_diff if paired else mo.welch_diff
     ratio_diff = mo.paired_ratio_diff if paired else mo.ratio_diff
     if m.turns is not None:
-        add(f"turns_per_{m.unit}", f"turns per {m.unit}", ratio_diff(b("turns"), b("units"), o("turns"), o("units")))
-    add(f"{m.units}_per_game", f"{m.units} per game", mean_diff(b("units"), o("units")))
+        add(f"turns_per_{m.unit}", f"turns per {m.unit}",
+            lambda z: ratio_diff(b("turns"), b("units"), o("turns"), o("units"), z))
+    add(f"{m.units}_per_game", f"{m.units} per game", lambda z: mean_diff(b("units"), o("units"), z))
     if m.turns is not None:
-        add("turns_per_game", "turns per game", mean_diff(b("turns"), o("turns")))
-    # An edge is the win rate minus the fair share 1/sides, which differs between tables.
-    edge = (mo.paired_diff if paired else mo.newcombe_diff)(b("starter_won"), o("starter_won"))
-    add("starter_edge", f"{other.table.m.starter_label}'s edge", shifted(edge, 1 / other.table.k - 1 / base.table.k),
-        "pct")
+        add("turns_per_game", "turns per game", lambda z: mean_diff(b("turns"), o("turns"), z))
+    # An edge is the win rate minus the fair share 1/sides, which differs between tables. Win
+    # rates and outcome shares can sit near 0 or 1: their differences are Newcombe-type (MOVER on
+    # boundary-safe intervals, paired through the units' correlation).
+    fair_shift = 1 / other.table.k - 1 / base.table.k
+    add("starter_edge", f"{other.table.m.starter_label}'s edge",
+        lambda z: shifted(mo.bounded_diff(b("starter_won"), o("starter_won"), 1, paired, z), fair_shift), "pct")
     if base.lineups and other.lineups:
-        add("skill_win_rate", "stronger strategy's win rate", _scaled(mean_diff(b("skill"), o("skill")), 1 / scale), "pct")
+        add("skill_win_rate", "stronger strategy's win rate",
+            lambda z: mo.bounded_diff(b("skill"), o("skill"), scale, paired, z), "pct")
     for oc in m.outcomes:
-        add(oc.name, oc.label, ratio_diff(b(f"{oc.name}:n"), b(f"{oc.name}:d"), o(f"{oc.name}:n"), o(f"{oc.name}:d")), "pct")
+        nb, db, no, do = b(f"{oc.name}:n"), b(f"{oc.name}:d"), o(f"{oc.name}:n"), o(f"{oc.name}:d")
+        add(oc.name, oc.label, lambda z, nb=nb, db=db, no=no, do=do: mo.share_diff(nb, db, no, do, paired, z), "pct")
     return rows
+
+
+def _holm_flags(diffs: pd.DataFrame) -> pd.DataFrame:
+    """``significant`` = Holm-significant over every difference of the study (family-wise 5%):
+    with 10 metrics × 7 variants, unadjusted 95% intervals would flag a few by chance alone."""
+    if len(diffs):
+        diffs["significant"] = holm(diffs["p"].tolist())
+    return diffs
 
 
 def _lineups_meta(runs: list[_Variant]) -> list | dict:
@@ -461,7 +474,7 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
     long = pd.DataFrame([r for v in runs for r in _rate_rows(v, mo, scale)])
     if "significant" not in long:
         long["significant"] = np.nan
-    diffs = pd.DataFrame([r for v in runs[1:] for r in _diff_rows(runs[0], v, mo, scale)])
+    diffs = _holm_flags(pd.DataFrame([r for v in runs[1:] for r in _diff_rows(runs[0], v, mo, scale)]))
     wide = _wide(long, names)
     t0 = tables[0]
     notes = []
@@ -478,11 +491,12 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
                      + (f"; {', '.join(n for n in names[1:] if n not in shared)}: another deck (unpaired)"
                         if shared and len(shared) < len(names) - 1 else "") + ".")
         sig = diffs[diffs["significant"]] if len(diffs) else diffs
+        control = f"{HOLM} over the {len(diffs)} differences"
         if len(sig):
-            notes.append("Significant differences (95% interval excludes 0): "
+            notes.append(f"Significant differences ({control}; intervals are 95% per difference): "
                          + "; ".join(f"{r.variant} {r.label} {_signed(r.diff, r.format)}" for r in sig.itertuples()) + ".")
         else:
-            notes.append("No difference is significant at 95%.")
+            notes.append(f"No difference is significant ({control}).")
     meta = _meta("compare", t0, seed, variants=names, games=games,
                  strategies=[s.spec for s in runs[0].seats],
                  skill={"strong": strong_s.spec, "weak": weak_s.spec, "lineups": _lineups_meta(runs)} if skill else None,
@@ -619,8 +633,8 @@ class _Arm:
 
 def tune(game: str, strategy: str, params, *, against: str | None = None, variant: str | None = None,
          players: int | None = None, games: int = 1000, seed: int = 0, rules: dict[str, Any] | None = None,
-         adaptive: bool = False, batch: int | None = None, alpha: float = 0.05, threads: int | None = None,
-         progress: bool = False) -> StudyResult:
+         adaptive: bool = False, batch: int | None = None, alpha: float = 0.05, confirm: int | None = None,
+         threads: int | None = None, progress: bool = False) -> StudyResult:
     """Sweep one or two parameters of a strategy family against ``against`` (default: the
     family's own defaults if it is the game's default family, else the game's default strategy).
 
@@ -631,7 +645,14 @@ def tune(game: str, strategy: str, params, *, against: str | None = None, varian
 
     ``adaptive=True`` races the values: ``batch`` deals at a time for every value still in the
     race, dropping a value once it is significantly worse than the leader (paired, Bonferroni
-    over values and looks), until one is left or each has ``games`` deals."""
+    over values and looks), until one is left or each has ``games`` deals.
+
+    The best value's sweep estimate is biased upward (it won a selection: with six identical
+    values the best one's 95% interval covered the truth 86% of the time). ``confirm`` deals
+    (default ``games``) replay the best value on fresh game indices, after the sweep's, and that
+    unbiased estimate decides whether it beats the reference (``against``: a strategy against
+    itself wins exactly its fair share). ``confirm=0`` skips the replay; the summary also holds
+    the best value's selection-adjusted interval (Bonferroni over values and looks)."""
     t = Table(game, variant, players, rules)
     seed = _seed(seed)
     games = _whole(games, "games")
@@ -652,13 +673,15 @@ def tune(game: str, strategy: str, params, *, against: str | None = None, varian
         against = base.family.name if base.family.name == t.gdef.default_strategy else t.gdef.default_strategy
     opp = t.strategy(against)
     lineups = field_lineups(t.k)
+    confirm = games if confirm is None else _whole(confirm, "confirm", 0)
+    limits = t.m.param_warnings(base.family.name, t.rules, sweep)
     if adaptive:
         batch = _whole(batch if batch is not None else max(50, games // 8), "batch", 1, games)
         looks = math.ceil(games / batch)
         z_elim = z_for(alpha, max(1, (len(arms) - 1) * looks))
     else:
         batch, looks, z_elim = games, 1, Z95
-    bar = _progress(len(arms) * games * len(lineups), f"tune {t.game}", progress)
+    bar = _progress((len(arms) * games + confirm) * len(lineups), f"tune {t.game}", progress)
     t.progress = bar
     t0 = time.perf_counter()
     played = 0
@@ -686,6 +709,9 @@ def tune(game: str, strategy: str, params, *, against: str | None = None, varian
                 history.append({"deals": played, "alive": sum(a.alive for a in arms)})
                 if sum(a.alive for a in arms) == 1:
                     break
+        best = max((a for a in arms if a.alive), key=lambda a: a.cat("won").mean())
+        # Fresh game indices (the sweep used [0, games)): independent of the selection.
+        check = play_matchup(t, best.strat, opp, lineups, seed, games, confirm) if confirm else None
     finally:
         bar.close()
     elapsed = time.perf_counter() - t0
@@ -705,7 +731,7 @@ def tune(game: str, strategy: str, params, *, against: str | None = None, varian
     # Best and runner-up: compare on the deals both played (the same game indices).
     contenders = [a for a in arms if a.alive] if adaptive else arms
     order = sorted(contenders, key=lambda a: -a.cat("won").mean())
-    best = order[0]
+    assert order[0] is best
     if len(order) > 1:
         runner = order[1]
     else:
@@ -716,12 +742,33 @@ def tune(game: str, strategy: str, params, *, against: str | None = None, varian
     summary = {"best": dict(zip(names, best.values)), "best_spec": best.strat.spec,
                "runner_up": dict(zip(names, runner.values)), "best_minus_runner_up": d.as_dict(),
                "significant": significant(d)}
-    notes = [f"Best: {fmt_vals(best)} wins {fmt_est(*_e(unit_mean(best.cat('won'))), 'pct')} "
-             f"(fair share {best.fair:.1%}) against {opp.spec}; runner-up {fmt_vals(runner)}: "
+    notes = [f"Best in the sweep: {fmt_vals(best)} wins {fmt_est(*_e(unit_mean(best.cat('won'))), 'pct')} "
+             f"(fair share {best.fair:.1%}) against {opp.spec} — an estimate biased upward by picking the "
+             f"best of {len(arms)}; runner-up {fmt_vals(runner)}: "
              f"difference {fmt_est(d.value, d.low, d.high, 'pct')} on {n_common:,} common deals — "
              + ("significant." if significant(d) else "not significant: more games are needed to separate them.")]
-    if best.strat == opp:
-        notes.append(f"The best setting is the opponents' own ({opp.spec}): no value in this sweep beats it.")
+    adj = selection_adjusted(best.cat("won"), len(arms), looks)
+    summary["best_selection_adjusted"] = adj.as_dict()
+    verdict = adj
+    if check is not None:
+        verdict = unit_mean(check.won)
+        summary["best_confirmed"] = verdict.as_dict()
+        summary["best_confirmed_margin"] = mean_ci(check.margin).as_dict()
+        summary["confirm_games"] = [games, games + confirm]
+        how = (f"Replayed on {confirm:,} fresh deals (game indices {games:,} to {games + confirm - 1:,}, "
+               f"unused by the sweep): {fmt_vals(best)} wins {fmt_est(*_e(verdict), 'pct')}")
+    else:
+        how = (f"Selection-adjusted (Bonferroni over {len(arms)} values"
+               + (f" × {looks} looks" if looks > 1 else "") + f"): {fmt_vals(best)} wins {fmt_est(*_e(adj), 'pct')}")
+    better = bool(verdict.low > best.fair)
+    summary["better_than_reference"] = better
+    summary["reference"] = opp.spec
+    notes.append(how + (f", above the fair share {best.fair:.1%}: better than the reference ({opp.spec})."
+                        if better else f" against a fair share of {best.fair:.1%}: no value is better than the "
+                        f"reference ({opp.spec})."))
+    same = _identical_arms(arms, names)
+    summary["warnings"] = limits + same
+    notes.extend(limits + same)
     used = int(tab["games"].sum())
     if adaptive:
         n_final = max(a.cat("won").size for a in arms)
@@ -736,11 +783,35 @@ def tune(game: str, strategy: str, params, *, against: str | None = None, varian
     meta = _meta("tune", t, seed, variant=t.variant, rules=t.rules.options(), family=base.family.name,
                  base=base.spec, params={n: v for n, v in sweep}, against=opp.spec,
                  lineups=[list(lu) for lu in lineups], games=games, adaptive=adaptive,
-                 batch=batch if adaptive else None, alpha=alpha, games_played=t.games_played,
+                 batch=batch if adaptive else None, alpha=alpha, confirm=confirm, games_played=t.games_played,
                  elapsed_seconds=round(elapsed, 3))
     title = f"{t.gdef.title} ({t.variant}, {t.players} players): tuning {base.family.name} " + \
             " × ".join(names) + f" against {opp.spec}"
     return StudyResult("tune", title, {"tune": tab}, summary, notes, meta)
+
+
+def selection_adjusted(won: np.ndarray, arms: int, looks: int = 1) -> Estimate:
+    """The win rate of the value picked as best among ``arms`` values (after ``looks`` looks),
+    with a Bonferroni interval over all of them: it holds whichever value the data made best,
+    where the plain 95% interval of the winner is too high more often than 5%."""
+    return unit_mean(won, z_for(0.05, arms * looks))
+
+
+def _identical_arms(arms: list[_Arm], names: list[str]) -> list[str]:
+    """Values that played every common deal identically (same wins and margins): the rules or the
+    strategy make them one setting (e.g. a call threshold above the rules' call limit)."""
+    groups: dict[bytes, list[_Arm]] = {}
+    for a in arms:
+        n = min(x.cat("won").size for x in arms)
+        key = a.cat("won")[:n].tobytes() + a.cat("margin")[:n].tobytes()
+        groups.setdefault(key, []).append(a)
+    out = []
+    for g in groups.values():
+        if len(g) > 1:
+            vals = "; ".join(", ".join(f"{n}={_num(v)}" for n, v in zip(names, a.values)) for a in g)
+            out.append(f"Warning: {vals} played every common deal identically: under these rules they are "
+                       f"the same setting.")
+    return out
 
 
 def _e(est: Estimate):
@@ -784,18 +855,22 @@ def tournament(game: str, strategies: list[str] | str, *, variant: str | None = 
             wins[j, i] += mu.wins1
             est = unit_mean(mu.won)
             mg = mean_ci(mu.margin)
+            p = p_value(lambda z, x=mu.won, f=mu.fair: shifted(unit_mean(x, z), f))
             pairs.append({"strategy": specs[i], "opponent": specs[j], **est_cols("win_rate", est),
-                          "significant": significant(shifted(est, mu.fair)), **est_cols("margin", mg),
+                          "p": p, **est_cols("margin", mg),
                           "games": games * len(lineups), "undecided": mu.undecided})
             back = unit_mean(mu.lost)
+            p = p_value(lambda z, x=mu.lost, f=mu.fair: shifted(unit_mean(x, z), f))
             pairs.append({"strategy": specs[j], "opponent": specs[i], **est_cols("win_rate", back),
-                          "significant": significant(shifted(back, mu.fair)),
-                          **est_cols("margin", Estimate(-mg.value, -mg.high, -mg.low, mg.n)),
+                          "p": p, **est_cols("margin", Estimate(-mg.value, -mg.high, -mg.low, mg.n)),
                           "games": games * len(lineups), "undecided": mu.undecided})
     finally:
         bar.close()
     elapsed = time.perf_counter() - t0
     pair_df = pd.DataFrame(pairs)
+    # A pair's row is significant when its win rate differs from the fair share under Holm's
+    # control over all the rows (each pair appears twice, once per side).
+    pair_df.insert(pair_df.columns.get_loc("p") + 1, "significant", holm(pair_df["p"].tolist()))
     ratings = bradley_terry(wins, specs)
     overall = wins.sum(axis=1) / np.maximum(wins.sum(axis=1) + wins.sum(axis=0), 1)
     rat = pd.DataFrame({"strategy": specs, "rating": ratings.rating, "rating_low": ratings.rating - Z95 * ratings.se,
@@ -807,12 +882,19 @@ def tournament(game: str, strategies: list[str] | str, *, variant: str | None = 
         matrix.loc[r.strategy, r.opponent] = fmt_est(r.win_rate, r.win_rate_low, r.win_rate_high, "pct")
     matrix = matrix.fillna("-")
     matrix.index.name = "row beats column"
-    notes = [f"Ratings are Bradley–Terry strengths on the Elo scale (mean 0): a {rat.iloc[0]['rating'] - rat.iloc[-1]['rating']:.0f}-point gap "
+    anchor = "" if len(ratings.anchor) == k else (
+        f" over {', '.join(ratings.anchor)}; {', '.join(x for x in specs if x not in ratings.anchor)} never won "
+        "(or never lost) a game: its rating is bounded on one side only, shown with a small prior "
+        "(half a win each way per pair), and kept out of the others' intervals")
+    notes = [f"Ratings are Bradley–Terry strengths on the Elo scale (mean 0{anchor}): a "
+             f"{rat.iloc[0]['rating'] - rat.iloc[-1]['rating']:.0f}-point gap "
              f"between {rat.iloc[0]['strategy']} and {rat.iloc[-1]['strategy']} means the first wins "
-             f"{1 / (1 + 10 ** (-(rat.iloc[0]['rating'] - rat.iloc[-1]['rating']) / 400)):.0%} of head-to-head games."]
+             f"{1 / (1 + 10 ** (-(rat.iloc[0]['rating'] - rat.iloc[-1]['rating']) / 400)):.0%} of head-to-head games.",
+             f"A pair is significant when its win rate differs from the fair share under {HOLM} over the "
+             f"{len(pair_df)} rows of the pairs table."]
     meta = _meta("tournament", t, seed, variant=t.variant, rules=t.rules.options(), strategies=specs,
                  lineups=[list(lu) for lu in lineups], games=games, games_played=t.games_played,
-                 elapsed_seconds=round(elapsed, 3))
+                 rating_anchor=list(ratings.anchor), elapsed_seconds=round(elapsed, 3))
     return StudyResult("tournament", f"{t.gdef.title} ({t.variant}, {t.players} players): round robin of {k} strategies",
                        {"ratings": rat, "matrix": matrix.reset_index(), "pairs": pair_df},
                        {"ratings": dict(zip(rat["strategy"], rat["rating"]))}, notes, meta)
