@@ -125,7 +125,7 @@ def compare(
     players: PlayersOpt = None,
     strategy: Annotated[Optional[list[str]], typer.Option("--strategy", help="self-play strategy for every seat (or one per seat; repeat)")] = None,
     strong: Annotated[Optional[str], typer.Option("--strong", help="stronger strategy for skill expression (default: the game's default)")] = None,
-    weak: Annotated[str, typer.Option("--weak", help="weaker strategy for skill expression")] = "random",
+    weak: Annotated[Optional[str], typer.Option("--weak", help="weaker strategy for skill expression (default: a weaker setting of the game's default, see docs/analysis.md)")] = None,
     skill: Annotated[bool, typer.Option("--skill/--no-skill", help="measure skill expression (strong vs weak, seat-rotated)")] = True,
     games: GamesOpt = 2000,
     seed: SeedOpt = 0,

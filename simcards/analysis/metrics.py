@@ -55,7 +55,9 @@ class GameMetrics:
     # (family, rules) → {param: (highest value that can matter, why)}: tune warns above it
     param_limits: Callable[[str, object], dict[str, tuple[float, str]]] | None = None
     weak: str = "random"  # compare's default weaker side for the skill row
-    round_starter: Outcome | None = None  # the starter's share of the units (rounds) it started
+    # (per-unit detail table, game indices, players) → per game: units won by the unit's starter,
+    # units with a winner, and Σ fair share over those units × ``FAIR_SCALE`` (whole numbers)
+    unit_starter: Callable[[pd.DataFrame, np.ndarray, int], tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
 
     def param_warnings(self, family: str, rules, sweep) -> list[str]:
         """Warnings for swept values the rules make equal to a lower one (``param_limits``)."""
@@ -140,6 +142,28 @@ def _th_for_rules(m: GameMetrics, rules) -> GameMetrics:
         starter_side=lambda df, n: df["first_dealer"].to_numpy(np.int64) % sides, for_rules=None)
 
 
+FAIR_SCALE = 840  # lcm(1..8): 1/players-in-the-round as a whole number of 840ths
+
+
+def _yaniv_round_starter(rounds: pd.DataFrame, games: np.ndarray, players: int):
+    """Rounds won by the round's starter. The round's winner has the lowest hand at the call
+    (Y-SC-1, Y-SC-2): the caller unless Asaf; ties go to the first in the direction of play from
+    the player after the caller, the caller last (as Y-START-2 picks the next starter). Rounds
+    abandoned at the turn cap have no winner. The fair share of a round is 1 / players still in."""
+    called = rounds["caller"].notna().to_numpy()
+    r = rounds[called]
+    hands = np.stack([r[f"hand_{s}"].to_numpy(dtype=np.float64, na_value=np.inf) for s in range(players)], axis=1)
+    caller = r["caller"].to_numpy(dtype=np.int64)
+    order = (caller[:, None] + 1 + np.arange(players)[None, :]) % players  # caller last
+    ranked = np.take_along_axis(hands, order, axis=1)
+    winner = order[np.arange(len(r)), np.argmin(ranked, axis=1)]
+    won = (winner == r["starter"].to_numpy(np.int64)).astype(np.int64)
+    fair = FAIR_SCALE // np.isfinite(hands).sum(axis=1)
+    idx = np.searchsorted(games, r["game"].to_numpy())
+    out = [np.bincount(idx, weights=w, minlength=len(games)).astype(np.int64) for w in (won, np.ones(len(r)), fair)]
+    return tuple(out)
+
+
 def _yaniv_limits(family: str, rules) -> dict[str, tuple[float, str]]:
     """The threshold family calls at or under ``call``; the rules forbid a call above the call
     limit (Y-CALL-1, Y-V-LIMIT) unless overcalls are allowed (Y-V-OVERCALL)."""
@@ -159,6 +183,8 @@ REGISTRY: dict[str, GameMetrics] = {
         outcomes=(Outcome("asaf_rate", "Asaf rate (per call)", _col("asafs"), _col("calls")),),
         deck_fields=("decks", "jokers"),
         param_limits=_yaniv_limits,
+        unit_starter=_yaniv_round_starter,
+        weak="threshold:keep=0",  # greedy shedding: threshold beats it ~71% (4 players), not ~100% as random
     ),
     "gin": GameMetrics(
         game="gin", unit="hand", turns="turns", starter_label="first dealer",
@@ -174,6 +200,7 @@ REGISTRY: dict[str, GameMetrics] = {
             Outcome("dealer_hand_share", "scored hands won by the dealer", _col("dealer_hands_won"), _col("scored_hands")),
         ),
         deck_fields=(),
+        weak="knock:max=0",  # holds out for gin: simple beats it ~55% (not ~100% as random)
     ),
     "two-hundred": GameMetrics(
         game="two-hundred", unit="deal", turns=None, starter_label="first dealer's team",
@@ -188,6 +215,7 @@ REGISTRY: dict[str, GameMetrics] = {
         ),
         deck_fields=("deck", "kitty", "seats"),
         for_rules=_th_for_rules,
+        weak="heuristic:aggr=0.3",  # a timid bidder: heuristic beats it ~78% (not ~100% as random)
     ),
 }
 

@@ -129,14 +129,24 @@ class Moments:
         call a handful of lost games significant."""
         from simcards.analysis.stats import mover
 
+        if paired and self._same_difference(c1, c2):  # every unit differs alike: the difference is exact
+            return _point(Fraction(self.sum(c2) - self.sum(c1), scale * self.n), self.n)
         r = self.corr(c1, c2) if paired else 0.0
         return mover(self.fraction_mean(c1, scale, z), self.fraction_mean(c2, scale, z), r)
+
+    def _same_difference(self, c1: str, c2: str) -> bool:
+        """x_c2 − x_c1 is the same on every unit (Σ(d − mean d)² = 0), e.g. a variant against a copy."""
+        p = self.diff_part(c1, c2)
+        return p.n > 1 and Fraction(p.s2) * p.n == Fraction(p.s1) ** 2
 
     def share_diff(self, a1: str, b1: str, a2: str, b2: str, paired: bool = True, z: float = Z95) -> Estimate:
         """Σa2/Σb2 − Σa1/Σb1 for two shares (``share``): MOVER on their intervals, with the
         correlation of the units' influence values when paired."""
         from simcards.analysis.stats import mover
 
+        if paired and self._same_difference(a1, a2) and self._same_difference(b1, b2) and \
+                self.sum(a1) == self.sum(a2) and self.sum(b1) == self.sum(b2) and self.sum(b1):
+            return _point(Fraction(0), self.n)  # the same counts on every unit
         r = self._influence_corr(a1, b1, a2, b2) if paired else 0.0
         return mover(self.share(a1, b1, z), self.share(a2, b2, z), r)
 
@@ -219,6 +229,10 @@ class Moments:
             return Estimate(math.nan, math.nan, math.nan, 0)
         est = MeanPart(n, Fraction(total, scale), Fraction(self.cross(c, c), scale * scale)).estimate(z)
         return bounded_mean(est, total / scale, n, z)
+
+
+def _point(v: Fraction, n: int) -> Estimate:
+    return Estimate(float(v), float(v), float(v), n)
 
 
 def _mean_var(p: MeanPart) -> tuple[Fraction, Fraction]:

@@ -20,12 +20,13 @@ import itertools
 import math
 import time
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from simcards.analysis.metrics import GameMetrics, metrics_for
+from simcards.analysis.metrics import FAIR_SCALE, GameMetrics, metrics_for
 from simcards.analysis.moments import Moments
 from simcards.analysis.stats import (HOLM, bradley_terry, holm, p_value, paired_diff, shifted, significant,
                                      z_for)
@@ -84,10 +85,11 @@ class Table:
             return spec
         return parse_spec(spec, self.gdef.name, self.gdef.families())
 
-    def play(self, seat_strats: list[Strategy], seed: int, first: int, count: int) -> pd.DataFrame:
+    def play(self, seat_strats: list[Strategy], seed: int, first: int, count: int, detail: bool = False):
+        """The games table of games first..first+count-1; with ``detail``, (games, per-unit table)."""
         be = _current_backend()
         if be is not None:
-            return self._play_on(be, seat_strats, seed, first, count)
+            return self._play_on(be, seat_strats, seed, first, count, detail)
         key = tuple(seat_strats)
         if key not in self._runs:
             self._runs[key] = self.gdef.new_run(self.rules, self.players, list(seat_strats))
@@ -96,31 +98,38 @@ class Table:
         done = 0
         while done < count:
             c = min(DEFAULT_CHUNK, count - done)
-            parts.append(run.play(seed, first + done, c, False)[0])
+            parts.append(run.play(seed, first + done, c, detail))
             done += c
             self.games_played += c
             if self.progress is not None:
                 self.progress.advance(c)
-        return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+        return _joined(parts, detail)
 
-    def _play_on(self, be, seat_strats, seed: int, first: int, count: int) -> pd.DataFrame:
+    def _play_on(self, be, seat_strats, seed: int, first: int, count: int, detail: bool = False):
         """The same games on a backend (``simcards.backends.using(...)``, e.g. Dask workers): the
         ranges come back in any order and are put back in game order, so results are identical."""
         from simcards.backends.job import Job, portable_specs
 
-        job = Job(self.game, self.rules, self.players, portable_specs(self.game, seat_strats), seed, False, False)
+        job = Job(self.game, self.rules, self.players, portable_specs(self.game, seat_strats), seed, detail, False)
         ranges = [(f, min(DEFAULT_CHUNK, first + count - f)) for f in range(first, first + count, DEFAULT_CHUNK)]
         parts = {}
         for f, c, result in be.imap(job, ranges):
-            parts[f] = result[1]
+            parts[f] = (result[1], result[2] if detail else None)
             self.games_played += c
             if self.progress is not None:
                 self.progress.advance(c)
-        return pd.concat([parts[f] for f in sorted(parts)], ignore_index=True)
+        return _joined([parts[f] for f in sorted(parts)], detail)
 
     def lineup_strats(self, lineup: tuple[int, ...], strats: list[Strategy]) -> list[Strategy]:
         """Seat strategies for a lineup (lineup[side] = index into ``strats``)."""
         return self.m.seat_specs([strats[i] for i in lineup], self.players)
+
+
+def _joined(parts: list[tuple], detail: bool):
+    """Concatenate chunks of (games, detail) in game order."""
+    cat = lambda dfs: pd.concat(dfs, ignore_index=True) if len(dfs) > 1 else dfs[0]  # noqa: E731
+    games = cat([g for g, _ in parts])
+    return (games, cat([d for _, d in parts])) if detail else games
 
 
 def _current_backend():
@@ -247,10 +256,14 @@ class _Variant:
         return f"{self.name}.{what}"
 
 
-def _variant_columns(v: _Variant, df: pd.DataFrame, sk: Matchup | None, scale: int = 1) -> dict[str, np.ndarray]:
+def _variant_columns(v: _Variant, df: pd.DataFrame, sk: Matchup | None, scale: int = 1,
+                     detail: pd.DataFrame | None = None) -> dict[str, np.ndarray]:
     """One block of a variant's self-play games (and skill matchups) as whole-number columns."""
     t, m = v.table, v.table.m
     cols = {v.col("units"): df[m.units].to_numpy()}
+    if detail is not None and m.unit_starter is not None:
+        won, units, fair = m.unit_starter(detail, df["game"].to_numpy(), t.players)
+        cols.update({v.col("ustart:won"): won, v.col("ustart:units"): units, v.col("ustart:fair"): fair})
     if m.turns is not None:
         cols[v.col("turns")] = df[m.turns].to_numpy()
     w_side = m.winner_side(df, t.players)
@@ -293,6 +306,15 @@ def _rate_rows(v: _Variant, mo: Moments, scale: int) -> list[dict]:
         significant=significant(edge), fair=1 / k)
     # The largest deviation is picked among k seats: its interval is the Bonferroni-adjusted one
     # (k tests), and the flag is that interval's, so that the two always agree.
+    if v.col("ustart:won") in mo.names:
+        won, units = c("ustart:won"), c("ustart:units")
+        share = mo.share(won, units)
+        fair = Fraction(mo.sum(c("ustart:fair")), FAIR_SCALE * max(mo.sum(units), 1))
+        add("fairness", f"{m.unit}_starter_wins", f"{m.unit}'s starter wins the {m.unit}", share, "pct",
+            fair=float(fair))
+        edge = shifted(share, float(fair))
+        add("fairness", f"{m.unit}_starter_edge", f"{m.unit}'s starter's edge ({m.unit}s won − fair share)", edge,
+            "pct", significant=significant(edge), fair=float(fair))
     dev, s = max(devs)
     strict = abs_dev(mo.proportion(c(f"win{s}"), zb), 1 / k)
     add("fairness", "max_seat_deviation", f"largest {seat_word} deviation from the fair share "
@@ -416,7 +438,7 @@ def _game_rows(v: _Variant, df: pd.DataFrame) -> pd.DataFrame:
 
 def compare(game: str, variants: list[str] | str, *, players: int | None = None,
             strategies: list[str] | str | None = None, games: int = 2000, seed: int = 0,
-            rules: dict[str, Any] | None = None, strong: str | None = None, weak: str = "random",
+            rules: dict[str, Any] | None = None, strong: str | None = None, weak: str | None = None,
             skill: bool = True, threads: int | None = None, progress: bool = False,
             summary_only: bool = False) -> StudyResult:
     """Compare variants of one game: speed, fairness, skill expression and outcome rates, each
@@ -425,7 +447,9 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
 
     ``strategies`` (one spec for all seats, or one per seat) play the self-play games that measure
     speed, fairness and outcomes; ``strong`` (default: the game's default strategy) against
-    ``weak`` (default ``random``) measures skill expression, with seat rotation.
+    ``weak`` (default: the game's ``GameMetrics.weak``, a weaker setting of the default strategy —
+    against ``random`` the default wins ~100% under every variant, which measures nothing)
+    measures skill expression, with seat rotation.
     ``summary_only`` drops the per-game table (``tables["games"]``) so that memory stays bounded
     however many games are played. Ctrl-C (KeyboardInterrupt) after the first block returns the
     estimates over the blocks finished, with ``meta["interrupted"]`` set."""
@@ -435,6 +459,7 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
     seed = _seed(seed)
     set_threads(threads)
     strong = strong or gdef.default_strategy
+    weak = weak or metrics_for(gdef.name).weak
     if isinstance(strategies, str):
         strategies = [strategies]
     tables = [Table(game, v, players, rules) for v in names]
@@ -454,12 +479,13 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
             for v in runs:
                 v.table.progress = bar
                 t0 = time.perf_counter()
-                df = v.table.play(v.seats, seed, block.first, block.count)
+                res = v.table.play(v.seats, seed, block.first, block.count, detail=v.table.m.unit_starter is not None)
+                df, det = res if isinstance(res, tuple) else (res, None)
                 sk = play_matchup(v.table, strong_s, weak_s, v.lineups, seed, block.first, block.count) if skill else None
                 v.seconds += time.perf_counter() - t0
                 if sk is not None:
                     v.fair = sk.fair
-                cols.update(_variant_columns(v, df, sk, scale))
+                cols.update(_variant_columns(v, df, sk, scale, det))
                 _count_lengths(lengths[v.name], df[v.table.m.units].to_numpy())
                 if not summary_only:
                     game_rows[v.name].append(_game_rows(v, df))
