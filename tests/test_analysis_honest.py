@@ -199,3 +199,62 @@ def test_p_value_inverts_the_interval():
     # a normal estimate 2.5 standard errors from 0: p = 2(1 − Φ(2.5))
     est = lambda z: Estimate(2.5, 2.5 - z, 2.5 + z, 100)  # noqa: E731
     assert p_value(est) == pytest.approx(math.erfc(2.5 / math.sqrt(2)), rel=1e-6)
+
+
+# ----- studies on the engine (tiny runs) -----------------------------------------------------------
+def test_compare_names_holm_and_matches_the_seat_deviation_flag():
+    """Items 5 and 6: the largest seat deviation shows its Bonferroni interval (the one behind
+    its flag), and the significant-differences note names its multiple-comparison control."""
+    from simcards.analysis import compare
+
+    res = compare("yaniv", ["israeli", "nepali-jokers"], games=120, seed=4)
+    est = res.tables["estimates"]
+    for _, row in est[est["metric"] == "max_seat_deviation"].iterrows():
+        assert "Bonferroni" in row["label"] and row["significant"] == (row["low"] > 0)
+        seat = int(row["detail"].split()[-1])
+        win = est[(est["variant"] == row["variant"]) & (est["metric"] == f"win_seat_{seat}")].iloc[0]
+        assert row["high"] > abs(win["high"] - 0.25) - 1e-12  # wider than the plain 95% interval's reach
+    assert any("Holm" in n for n in res.notes)
+    d = res.tables["differences"]
+    assert {"p", "significant", "significant_95"} <= set(d.columns)
+    assert (d["significant"] <= d["significant_95"]).all()  # Holm never flags more than the 95% intervals
+    # item 7: a round's starter, against 1 / players still in the round (Y-START-2)
+    rs = est[est["metric"] == "round_starter_edge"]
+    assert len(rs) == 2 and (rs["fair"] >= 0.25).all() and (rs["fair"] < 0.5).all()
+    # item 11: the skill row no longer pits the default against random
+    assert res.meta["skill"]["weak"] == "threshold:keep=0"
+
+
+def test_round_starter_counts_on_a_hand_made_rounds_table():
+    """Item 7: the round's winner is the lowest hand (Y-SC-1/2); a tie goes to the first player
+    after the caller (Y-START-2); capped rounds (no caller) have no winner."""
+    import pandas as pd
+
+    from simcards.analysis.metrics import FAIR_SCALE, metrics_for
+
+    rounds = pd.DataFrame({
+        "game": [10, 10, 10, 11],
+        "starter": [0, 1, 2, 3],
+        "caller": pd.array([0, 2, pd.NA, 1], dtype="Int8"),
+        "hand_0": pd.array([3, 7, 9, 5], dtype="Int16"),
+        "hand_1": pd.array([8, 4, 9, 5], dtype="Int16"),  # round 2: Asaf, 1 beats caller 2
+        "hand_2": pd.array([9, 6, 9, pd.NA], dtype="Int16"),  # game 11: seat 2 is out
+        "hand_3": pd.array([9, 9, 9, 5], dtype="Int16"),  # game 11: caller 1 ties 3 and 0: 3 is first after 1
+    })
+    won, units, fair = metrics_for("yaniv").unit_starter(rounds, np.array([10, 11]), 4)
+    assert list(won) == [2, 1] and list(units) == [2, 1]
+    assert list(fair) == [2 * FAIR_SCALE // 4, FAIR_SCALE // 3]
+
+
+def test_tune_replays_the_best_and_warns_on_values_the_rules_make_equal():
+    """Items 3 and 11: call=5..7 under the call limit 5 (Y-CALL-1) are one setting, the opponents'
+    own: the sweep's best is replayed on fresh deals and no value beats the reference."""
+    from simcards.analysis import tune
+
+    res = tune("yaniv", "threshold", ["call=5..7"], games=60, seed=3, players=2)
+    s = res.summary
+    assert any("call=6, 7 cannot differ from call=5" in w for w in s["warnings"])
+    assert any("played every common deal identically" in w for w in s["warnings"])
+    assert s["confirm_games"] == [60, 120] and not s["better_than_reference"]
+    assert s["best_confirmed"]["value"] == pytest.approx(0.5)  # the reference against itself
+    assert any("no value is better than the reference" in n for n in res.notes)
