@@ -85,7 +85,7 @@ def test_self_play_seat_edge_is_flagged_at_about_the_stated_rate():
 
 
 def test_planted_advantage_is_found_two_hundred():
-    res = compare("two-hundred", ["standard"], games=200, seed=3)
+    res = compare("two-hundred", ["standard"], games=200, seed=3, weak="random")
     skill = _est(res, "standard", "skill_edge")
     assert skill["significant"] and skill["low"] > 0.3  # the heuristic crushes random
 
@@ -287,7 +287,7 @@ def test_metrics_registry_covers_available_games():
 @pytest.mark.slow
 @pytest.mark.skipif("gin" not in available(), reason="gin not in this version")
 def test_gin_compare_and_tune():
-    res = compare("gin", ["standard", "tournament"], games=60, seed=1)
+    res = compare("gin", ["standard", "tournament"], games=60, seed=1, weak="random")
     est = res.tables["estimates"]
     assert {"gin_rate", "undercut_rate", "wall_rate", "knock_rate", "dealer_hand_share"} <= set(est["metric"])
     g = res.tables["games"]

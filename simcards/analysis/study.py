@@ -356,10 +356,6 @@ def unit_mean(x: np.ndarray, z: float = Z95) -> Estimate:
     return bounded_mean(mean_ci(x, z), float(x.sum()), int(x.size), z)
 
 
-def _scaled(est: Estimate, by: float) -> Estimate:
-    return Estimate(est.value * by, est.low * by, est.high * by, est.n)
-
-
 def _diff_rows(base: _Variant, other: _Variant, mo: Moments, scale: int) -> list[dict]:
     """Differences other − base for every metric, paired on the same deals when the decks match,
     each with its 95% interval and the p-value inverted from its family of intervals (for Holm's
@@ -757,7 +753,6 @@ def tune(game: str, strategy: str, params, *, against: str | None = None, varian
     # Best and runner-up: compare on the deals both played (the same game indices).
     contenders = [a for a in arms if a.alive] if adaptive else arms
     order = sorted(contenders, key=lambda a: -a.cat("won").mean())
-    assert order[0] is best
     if len(order) > 1:
         runner = order[1]
     else:
