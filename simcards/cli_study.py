@@ -165,6 +165,7 @@ def tune(
     rule: RuleOpt = None,
     adaptive: Annotated[bool, typer.Option("--adaptive/--flat", help="race the values: spend games only where the answer is still open")] = False,
     batch: Annotated[Optional[int], typer.Option("--batch", help="deals per racing round (default: games/8, at least 50)")] = None,
+    confirm: Annotated[Optional[int], typer.Option("--confirm", help="replay the best value on this many fresh deals (default: --games; 0: a selection-adjusted interval instead)")] = None,
     out_dir: OutOpt = None,
     json_out: JsonOpt = False,
     threads: ThreadsOpt = None,
@@ -179,7 +180,7 @@ def tune(
     _check_out(out_dir)
     with _backend(backend, scheduler):
         res = run(game, strategy, param, against=against, variant=variant, players=players, games=games, seed=seed,
-                  rules=_rules(rule), adaptive=adaptive, batch=batch, threads=threads,
+                  rules=_rules(rule), adaptive=adaptive, batch=batch, confirm=confirm, threads=threads,
                   progress=progress and not json_out)
     _print(res, json_out, out_dir)
 

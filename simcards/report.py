@@ -45,7 +45,7 @@ KINDS = {
     "compare": (compare, {"game", "variants", "players", "strategies", "games", "seed", "rules", "strong", "weak", "skill",
                           "summary_only"}),
     "tune": (tune, {"game", "strategy", "params", "against", "variant", "players", "games", "seed", "rules",
-                    "adaptive", "batch", "alpha"}),
+                    "adaptive", "batch", "alpha", "confirm"}),
     "tournament": (tournament, {"game", "strategies", "variant", "players", "games", "seed", "rules"}),
 }
 TEXT_KEYS = {"kind", "title", "text"}
@@ -125,7 +125,7 @@ def display_tables(result: StudyResult) -> list[tuple[str, pd.DataFrame]]:
                 f"difference vs {diffs['baseline'].iloc[0]}": [
                     _diff_text(r.diff, r.low, r.high, r.format) for r in diffs.itertuples()],
                 "same deals (paired)": diffs["paired"].map({True: "yes", False: "no"}),
-                "significant": diffs["significant"].map({True: "yes", False: "no"}),
+                "significant (Holm)": diffs["significant"].map({True: "yes", False: "no"}),
             })
             out.append(("Differences from the first variant", d))
     elif result.kind == "tune":
@@ -366,9 +366,13 @@ def _method_intro() -> list[str]:
         "Variants with the same deck and every value of a sweep play the same game indices (common random "
         "numbers), and their differences are computed game by game (paired). Matchups are played once per "
         "seat rotation on the same deals; the deal is the unit of every interval (its value averages the "
-        "rotations). Rates carry 95% intervals (Wilson for proportions of games, normal over deals for "
-        "rotated win rates, delta method for ratios such as turns per round); a difference is significant "
-        "when its 95% interval excludes 0. Ratings are Bradley–Terry strengths on the Elo scale.", ""]
+        "rotations). Rates carry 95% intervals (Wilson widened to the exact Clopper–Pearson interval for "
+        "proportions of games, normal over deals for rotated win rates, delta method for ratios such as turns "
+        "per round, widened to the exact interval of the count for rare events); differences of rates near 0 "
+        "or 1 use Newcombe-type (MOVER) intervals. A difference is significant under Holm's control of the "
+        "family-wise error rate at 5% over all the differences of a study. A tune's best value is replayed "
+        "on fresh deals before it is called better than the reference. Ratings are Bradley–Terry strengths "
+        "on the Elo scale.", ""]
 
 
 CSS = """body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222;line-height:1.45}
