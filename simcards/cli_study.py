@@ -24,7 +24,7 @@ PlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", help="play
 GamesOpt = Annotated[int, typer.Option("--games", "-n", help="games (deals) per variant, value or pair; each is played once per seat rotation")]
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="run seed: game i of seed s is always the same deal (common random numbers)")]
 RuleOpt = Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="one rule option key=value on top of the variant (repeatable)")]
-VariantOpt = Annotated[Optional[str], typer.Option("--variant", "-v", help="a preset; `simcards variants GAME` lists them")]
+VariantOpt = Annotated[Optional[str], typer.Option("--variant", help="a preset; `simcards variants GAME` lists them")]
 OutOpt = Annotated[Optional[Path], typer.Option("--out", "-o", help="write report.html, report.md, tables (CSV/Parquet) and figures (PNG/SVG) here")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print the result tables as JSON instead of text tables")]
 ThreadsOpt = Annotated[Optional[int], typer.Option("--threads", "-t", help="numba threads (default: all cores)")]
@@ -42,6 +42,18 @@ def _backend(name: str | None, scheduler: str | None):
     from simcards.backends import using
 
     return using(name or "dask", scheduler=scheduler)
+
+
+def _progress(flag: bool, json_out: bool = False) -> bool:
+    from simcards.cli import show_progress
+
+    return show_progress(flag) and not json_out
+
+
+def _note(text: str) -> None:
+    from simcards.cli import note
+
+    note(text)
 
 
 def _rules(items):
@@ -74,8 +86,8 @@ def _print(result, json_out: bool, out_dir: Path | None) -> None:
             out.print(note, markup=False, highlight=False)
     if out_dir is not None:
         paths = write_report([result], out_dir, title=result.title)
-        err.print(f"wrote {paths['html']}, {paths['markdown']}, {len(paths['tables'])} table files and "
-                  f"{len(paths['figures'])} figures (PNG + SVG)", markup=False, highlight=False)
+        _note(f"wrote {paths['html']}, {paths['markdown']}, {len(paths['tables'])} table files and "
+              f"{len(paths['figures'])} figures (PNG + SVG)")
 
 
 LABEL_WIDTH = 30  # the first column (measure names) wraps beyond this
@@ -121,9 +133,9 @@ def _split(values: list[str] | None) -> list[str]:
 
 def compare(
     game: GameArg,
-    variants: Annotated[str, typer.Option("--variants", help="comma-separated presets to compare (the first is the baseline), or all")],
+    variants: Annotated[list[str], typer.Option("--variant", "--variants", help="presets to compare (the first is the baseline): repeat the option or give a comma list, or all")],
     players: PlayersOpt = None,
-    strategy: Annotated[Optional[list[str]], typer.Option("--strategy", help="self-play strategy for every seat (or one per seat; repeat)")] = None,
+    strategy: Annotated[Optional[list[str]], typer.Option("--strategy", help="self-play strategy for every seat (or one per seat: repeat the option or give a comma list)")] = None,
     strong: Annotated[Optional[str], typer.Option("--strong", help="stronger strategy for skill expression (default: the game's default)")] = None,
     weak: Annotated[str, typer.Option("--weak", help="weaker strategy for skill expression")] = "random",
     skill: Annotated[bool, typer.Option("--skill/--no-skill", help="measure skill expression (strong vs weak, seat-rotated)")] = True,
@@ -145,8 +157,8 @@ def compare(
 
     _check_out(out_dir)
     with _backend(backend, scheduler):
-        res = run(game, variants, players=players, strategies=strategy, games=games, seed=seed, rules=_rules(rule),
-                  strong=strong, weak=weak, skill=skill, threads=threads, progress=progress and not json_out,
+        res = run(game, ",".join(variants), players=players, strategies=_split(strategy) or None, games=games, seed=seed, rules=_rules(rule),
+                  strong=strong, weak=weak, skill=skill, threads=threads, progress=_progress(progress, json_out),
                   summary_only=summary_only)
     _print(res, json_out, out_dir)
     if res.meta.get("interrupted"):
@@ -180,13 +192,13 @@ def tune(
     with _backend(backend, scheduler):
         res = run(game, strategy, param, against=against, variant=variant, players=players, games=games, seed=seed,
                   rules=_rules(rule), adaptive=adaptive, batch=batch, threads=threads,
-                  progress=progress and not json_out)
+                  progress=_progress(progress, json_out))
     _print(res, json_out, out_dir)
 
 
 def tournament(
     game: GameArg,
-    strategies: Annotated[list[str], typer.Option("--strategies", help="comma-separated specs (or repeat the option), e.g. random,threshold,threshold:call=3")],
+    strategies: Annotated[list[str], typer.Option("--strategy", "--strategies", help="the strategies to play: repeat the option or give a comma list, e.g. random,threshold,threshold:call=3")],
     variant: VariantOpt = None,
     players: PlayersOpt = None,
     games: GamesOpt = 1000,
@@ -206,27 +218,99 @@ def tournament(
     _check_out(out_dir)
     with _backend(backend, scheduler):
         res = run(game, _split(strategies), variant=variant, players=players, games=games, seed=seed,
-                  rules=_rules(rule), threads=threads, progress=progress and not json_out)
+                  rules=_rules(rule), threads=threads, progress=_progress(progress, json_out))
     _print(res, json_out, out_dir)
 
 
+SMALL_GAMES = 400  # `--games small`: a quick preview of any report (seconds, wide intervals)
+
+
 def report(
-    spec: Annotated[Path, typer.Argument(help="a report spec (TOML), e.g. reports/yaniv-variants.toml", show_default=False)],
-    out_dir: Annotated[Optional[Path], typer.Option("--out", "-o", help="output directory (default: beside the spec, named after it)")] = None,
+    spec: Annotated[Optional[str], typer.Argument(help="a shipped report by name (run without it to list them) or a "
+                                                  "spec file (TOML)", show_default=False)] = None,
+    out_dir: Annotated[Optional[Path], typer.Option("--out", "-o", help="output directory (default: reports-out/NAME here)")] = None,
+    in_place: Annotated[bool, typer.Option("--in-place", help="write over the committed report: reports/NAME of a "
+                                           "source checkout, or the directory beside a spec file")] = False,
+    games: Annotated[Optional[str], typer.Option("--games", "-n", help="games for every study instead of the spec's "
+                                                 f"(N, or small = {SMALL_GAMES}); racing batches follow")] = None,
     threads: ThreadsOpt = None,
     progress: ProgressOpt = True,
     backend: BackendOpt = None,
     scheduler: SchedulerOpt = None,
 ) -> None:
-    """Run the studies a TOML spec declares and write an offline HTML report, a Markdown version,
+    """Run the studies a report spec declares and write an offline HTML report, a Markdown version,
     the raw tables (CSV/Parquet) and the figures (PNG/SVG)."""
-    from simcards.report import build_report
+    from simcards.errors import SimcardsError
+    from simcards.presets import describe, report_specs
+    from simcards.report import build_report, load_spec
 
-    target = out_dir if out_dir is not None else spec.with_suffix("")
+    if spec is None:
+        for name, path in report_specs().items():
+            print(f"{name:22s} {describe(path)}")
+        return
+    path, shipped = _spec_path(spec)
+    if in_place and out_dir is not None:
+        raise SimcardsError("give either --out DIR or --in-place, not both")
+    target = out_dir if out_dir is not None else _in_place(path, shipped) if in_place else Path("reports-out") / path.stem
+    loaded = load_spec(path)
+    scaled = games is not None
+    if scaled:
+        loaded = _scaled(loaded, _games(games))
     with _backend(backend, scheduler):
-        paths = build_report(spec, target, threads=threads, progress=progress)
-    out.print(f"wrote {paths['html']} and {paths['markdown']} ({len(paths['tables'])} table files, "
-              f"{len(paths['figures'])} figures)", markup=False, highlight=False)
+        paths = build_report(loaded if scaled else path, target, threads=threads, progress=_progress(progress))
+    if scaled:  # the spec as run: the shipped one with every study's games replaced
+        (target / "spec.toml").write_text(f"# run with --games {games}: every study plays {_games(games)} games\n"
+                                          + path.read_text())
+    _note(f"wrote {paths['html']} and {paths['markdown']} ({len(paths['tables'])} table files, "
+          f"{len(paths['figures'])} figures)")
+
+
+def _spec_path(spec: str) -> tuple[Path, bool]:
+    """A spec file as given, or a shipped spec by name; (path, shipped?)."""
+    from simcards.errors import SimcardsError
+    from simcards.presets import report_specs
+
+    shipped = report_specs()
+    if spec in shipped and not Path(spec).is_file():
+        return shipped[spec], True
+    if spec.endswith(".toml") or Path(spec).exists():
+        return Path(spec), False
+    raise SimcardsError(f"unknown report {spec!r}; shipped: {', '.join(shipped)} (or give a spec file, NAME.toml)")
+
+
+def _in_place(path: Path, shipped: bool) -> Path:
+    """Where the committed report of ``path`` lives: ``reports/NAME`` in a source checkout."""
+    from simcards.errors import SimcardsError
+    from simcards.presets import DATA
+
+    if not shipped:
+        return path.with_suffix("")
+    committed = DATA.parents[1] / "reports"
+    if not committed.is_dir():
+        raise SimcardsError("--in-place: this installation has no committed reports (not a source checkout); "
+                            "use --out DIR")
+    return committed / path.stem
+
+
+def _games(text: str) -> int:
+    from simcards.errors import SimcardsError
+
+    if text.strip().lower() == "small":
+        return SMALL_GAMES
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise SimcardsError(f"--games {text}: give a number of games (1 or more) or small")
+    return n
+
+
+def _scaled(spec: dict, games: int) -> dict:
+    """Every study with ``games`` games; an adaptive race's batch goes back to its default
+    (games/8), so that it still races in rounds."""
+    studies = [{**{k: v for k, v in st.items() if k != "batch"}, "games": games} for st in spec["study"]]
+    return {**spec, "study": studies}
 
 
 def register(app: typer.Typer) -> None:
