@@ -277,11 +277,22 @@ def variants(game: GameArg) -> None:
     for name, (_, desc) in gdef.presets().items():
         table.add_row(name + (" (default)" if name == gdef.default_variant else ""), desc)
     out.print(table)
+    rows = [(o.name, str(o.default), o.allowed, o.rule, o.help) for o in gdef.options()]
+    # what a user types (names, values, rule IDs) may wrap between words but is never cut: each
+    # column is at least as wide as its longest word; when that leaves too little room for the
+    # meaning, the options are listed one block each instead of as a table
+    longest = [max((len(w) for r in rows for w in r[i].split()), default=0) for i in range(4)]
+    if sum(w + 3 for w in longest) + 1 + 30 > out.width:
+        out.print(f"{gdef.title} rule options (--rule key=value)", style="italic", highlight=False)
+        for name, default, allowed, rule, meaning in rows:
+            out.print(f"{name} = {default}  ({rule})\n    allowed: {allowed}\n    {meaning}", markup=False,
+                      highlight=False)
+        return
     opts = Table(title=f"{gdef.title} rule options (--rule key=value)", title_justify="left")
-    for col in ("option", "default", "allowed", "rule", "meaning"):
-        opts.add_column(col, no_wrap=col == "option")  # an option name is typed as shown: never cut it
-    for o in gdef.options():
-        opts.add_row(o.name, str(o.default), o.allowed, o.rule, o.help)
+    for i, col in enumerate(("option", "default", "allowed", "rule", "meaning")):
+        opts.add_column(col, no_wrap=col == "option", min_width=longest[i] if i < 4 else None, overflow="fold")
+    for row in rows:
+        opts.add_row(*row)
     out.print(opts)
 
 

@@ -73,12 +73,16 @@ def _print(result, json_out: bool, out_dir: Path | None) -> None:
     else:
         out.print(f"[bold]{result.title}[/bold]", highlight=False)
         for caption, df in display_tables(result):
-            for k, cols in enumerate(_column_groups(df, out.width)):
-                part = df.iloc[:, [0] + cols]
+            keys = _key_columns(df)
+            if "significant" in df.columns and keys < df.shape[1] - 1:  # the flag beside the value it judges
+                cols = [c for c in df.columns if c != "significant"]
+                df = df[cols[:keys + 1] + ["significant"] + cols[keys + 1:]]
+            for k, cols in enumerate(_column_groups(df, out.width, keys)):
+                part = df.iloc[:, list(range(keys)) + cols]
                 table = Table(title=caption if k == 0 else f"{caption} (continued)", title_justify="left",
                               header_style="bold")
                 for i, col in enumerate(part.columns):
-                    table.add_column(str(col), justify="left" if i == 0 else "right")
+                    table.add_column(str(col), justify="left" if i < keys else "right")
                 for row in part.itertuples(index=False):
                     table.add_row(*[str(v) for v in row])
                 out.print(table)
@@ -93,18 +97,28 @@ def _print(result, json_out: bool, out_dir: Path | None) -> None:
 LABEL_WIDTH = 30  # the first column (measure names) wraps beyond this
 
 
-def _column_groups(df, width: int) -> list[list[int]]:
-    """The data columns of ``df`` (all but the first) cut into groups whose cells fit ``width``
-    characters beside the first column, so that a compare of many variants prints as several
-    readable tables instead of one whose every cell is wrapped or cut."""
+def _key_columns(df) -> int:
+    """How many leading columns name a row: 1 for a table of measures (one row each), 2 for a
+    long table such as the differences (variant, measure). Every part of a table cut to fit the
+    terminal repeats them, so a value and its flags ("significant") stay beside their measure."""
+    for k in range(1, df.shape[1]):
+        if not df.iloc[:, :k].duplicated().any():
+            return k
+    return 1
+
+
+def _column_groups(df, width: int, keys: int = 1) -> list[list[int]]:
+    """The data columns of ``df`` (all but the ``keys`` first) cut into groups whose cells fit
+    ``width`` characters beside the key columns, so that a compare of many variants prints as
+    several readable tables instead of one whose every cell is wrapped or cut."""
     def need(i: int) -> int:
         cells = [str(df.columns[i])] + [str(v) for v in df.iloc[:, i]]
         return max(len(c) for c in cells) + 3  # borders and padding
 
-    room = width - min(need(0), LABEL_WIDTH + 3) - 1
+    room = width - sum(min(need(i), LABEL_WIDTH + 3) for i in range(keys)) - 1
     groups: list[list[int]] = [[]]
     used = 0
-    for i in range(1, df.shape[1]):
+    for i in range(keys, df.shape[1]):
         w = need(i)
         if groups[-1] and used + w > room:
             groups.append([])
