@@ -300,7 +300,7 @@ def _in_place(path: Path, shipped: bool) -> Path:
     if not shipped:
         return path.with_suffix("")
     committed = DATA.parents[1] / "reports"
-    if not committed.is_dir():
+    if not (committed.is_dir() and (DATA.parents[1] / "pyproject.toml").is_file()):
         raise SimcardsError("--in-place: this installation has no committed reports (not a source checkout); "
                             "use --out DIR")
     return committed / path.stem
