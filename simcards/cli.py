@@ -346,7 +346,7 @@ def main(argv: list[str] | None = None, prog_name: str | None = None) -> int:
     """Entry point: run the app and turn every input error into one line on stderr."""
     VERBOSITY["level"] = 0
     try:
-        code = app(args=argv, prog_name=prog_name, standalone_mode=False)
+        code = app(args=argv, prog_name=prog_name or "simcards", standalone_mode=False)
         if isinstance(code, int) and not isinstance(code, bool):  # typer.Exit(n) is returned, not raised
             return code
     except SimcardsError as exc:
@@ -362,6 +362,8 @@ def main(argv: list[str] | None = None, prog_name: str | None = None) -> int:
         return getattr(exc, "exit_code", 2)
     except typer.Exit as exc:
         return exc.exit_code
+    except SystemExit as exc:  # --show-completion and --install-completion exit by themselves
+        return exc.code if isinstance(exc.code, int) else 0
     except (typer.Abort, KeyboardInterrupt):
         err.print("aborted")
         return 130
