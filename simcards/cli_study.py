@@ -147,7 +147,7 @@ def _split(values: list[str] | None) -> list[str]:
 
 def compare(
     game: GameArg,
-    variants: Annotated[list[str], typer.Option("--variant", "--variants", help="presets to compare (the first is the baseline): repeat the option or give a comma list, or all")],
+    variants: Annotated[list[str], typer.Option("--variants", "--variant", help="presets to compare (the first is the baseline): repeat the option or give a comma list, or all")],
     players: PlayersOpt = None,
     strategy: Annotated[Optional[list[str]], typer.Option("--strategy", help="self-play strategy for every seat (or one per seat: repeat the option or give a comma list)")] = None,
     strong: Annotated[Optional[str], typer.Option("--strong", help="stronger strategy for skill expression (default: the game's default)")] = None,
