@@ -56,6 +56,15 @@ def _note(text: str) -> None:
     note(text)
 
 
+def _announce(*games: str) -> None:
+    """The first-run compile notice (``simcards.cli.announce_compile``) for each game a study plays."""
+    from simcards.cli import announce_compile
+    from simcards.games import canonical
+
+    for game in dict.fromkeys(canonical(g) for g in games):
+        announce_compile(game)
+
+
 def _rules(items):
     from simcards.cli import _rule_overrides
 
@@ -88,6 +97,11 @@ def _print(result, json_out: bool, out_dir: Path | None) -> None:
                 out.print(table)
         for note in result.notes:
             out.print(note, markup=False, highlight=False)
+    from simcards.cli import detail
+
+    seconds = result.meta.get("elapsed_seconds")
+    detail(f"{result.meta.get('study', 'study')}: {result.meta.get('games_played', '?')} games played"
+           + (f" in {seconds:.1f} s" if seconds is not None else ""))
     if out_dir is not None:
         paths = write_report([result], out_dir, title=result.title)
         _note(f"wrote {paths['html']}, {paths['markdown']}, {len(paths['tables'])} table files and "
@@ -170,6 +184,7 @@ def compare(
     from simcards.analysis import compare as run
 
     _check_out(out_dir)
+    _announce(game)
     with _backend(backend, scheduler):
         res = run(game, ",".join(variants), players=players, strategies=_split(strategy) or None, games=games, seed=seed, rules=_rules(rule),
                   strong=strong, weak=weak, skill=skill, threads=threads, progress=_progress(progress, json_out),
@@ -203,6 +218,7 @@ def tune(
     from simcards.analysis import tune as run
 
     _check_out(out_dir)
+    _announce(game)
     with _backend(backend, scheduler):
         res = run(game, strategy, param, against=against, variant=variant, players=players, games=games, seed=seed,
                   rules=_rules(rule), adaptive=adaptive, batch=batch, threads=threads,
@@ -230,6 +246,7 @@ def tournament(
     from simcards.analysis import tournament as run
 
     _check_out(out_dir)
+    _announce(game)
     with _backend(backend, scheduler):
         res = run(game, _split(strategies), variant=variant, players=players, games=games, seed=seed,
                   rules=_rules(rule), threads=threads, progress=_progress(progress, json_out))
@@ -267,6 +284,7 @@ def report(
         raise SimcardsError("give either --out DIR or --in-place, not both")
     target = out_dir if out_dir is not None else _in_place(path, shipped) if in_place else Path("reports-out") / path.stem
     loaded = load_spec(path)
+    _announce(*(st["game"] for st in loaded["study"]))
     scaled = games is not None
     if scaled:
         loaded = _scaled(loaded, _games(games))

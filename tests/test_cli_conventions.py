@@ -248,3 +248,12 @@ def test_compare_at_80_columns_shows_each_difference_with_its_flag(capsys, monke
     assert max(len(line) for line in out.splitlines()) <= 80
     header = next(line for line in out.splitlines() if "significant" in line)
     assert "measure" in header and "difference vs israeli" in header
+
+
+def test_verbose_study_says_how_many_games(capsys):
+    code, out, err = run(capsys, "--verbose", "tournament", "yaniv", "--strategy", "random,threshold", "-n", "10",
+                         "--players", "2", "--no-progress")
+    assert code == 0 and "tournament: 20 games played in" in err and "games played" not in out
+    code, out, err = run(capsys, "tournament", "yaniv", "--strategy", "random,threshold", "-n", "10",
+                         "--players", "2", "--no-progress")
+    assert code == 0 and err == ""
