@@ -17,7 +17,6 @@ from rich.table import Table
 from simcards.errors import SimcardsError
 
 
-
 def _usage_errors() -> tuple[type, ...]:
     """The exceptions typer raises for bad command lines, through public names only: recent typer
     (which carries its own click) derives them from ``typer.TyperException``; older typer from
@@ -161,8 +160,9 @@ def simulate(
         note("wrote " + ", ".join(f"{sim.out}/{f}" for f in [f"{t}.{fmt}" for t in tables] + ["summary.json"]
                                   if (sim.out / f).exists()))
     meta = sim.meta
-    detail(f"{meta['games_completed']:,} games in {meta['elapsed_seconds']:.2f} s on {meta['threads']} threads "
-           f"({meta.get('backend', 'local')}); compile / load {meta['compile_seconds']:.1f} s")
+    detail(f"{meta.get('games_completed', 0):,} games in {meta.get('elapsed_seconds', 0):.2f} s on "
+           f"{meta.get('threads')} threads ({meta.get('backend', 'local')}); compile / load "
+           f"{meta.get('compile_seconds', 0):.1f} s")
     if sim.interrupted:
         raise typer.Exit(130)
 
