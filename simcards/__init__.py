@@ -4,9 +4,14 @@
     simcards.compare("yaniv", ["israeli", "nepali"], games=2000)   # studies (simcards.analysis)
 """
 
+from importlib.metadata import PackageNotFoundError, version as _version
+
 from simcards.api import simulate  # noqa: F401
 
-__version__ = "0.1.0"
+try:  # the one place the version is declared is pyproject.toml; installed metadata carries it
+    __version__ = _version("simcards")
+except PackageNotFoundError:  # a source tree that was never installed
+    __version__ = "0+unknown"
 
 _STUDIES = ("compare", "tune", "tournament")
 

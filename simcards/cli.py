@@ -16,10 +16,20 @@ from rich.table import Table
 
 from simcards.errors import SimcardsError
 
-try:  # recent typer vendors its own click
-    from typer._click import exceptions as _cx
-except ImportError:  # pragma: no cover - older typer on plain click
-    import click.exceptions as _cx
+
+def _usage_errors() -> tuple[type, ...]:
+    """The exceptions typer raises for bad command lines, through public names only: recent typer
+    (which carries its own click) derives them from ``typer.TyperException``; older typer from
+    click's ``ClickException``."""
+    found = [getattr(typer, "TyperException", None)]
+    try:
+        import click
+
+        found.append(click.ClickException)
+    except ImportError:
+        pass
+    return tuple(t for t in found if t is not None)
+
 
 app = typer.Typer(
     name="simcards",
@@ -31,23 +41,63 @@ app = typer.Typer(
     "  simcards simulate two-hundred --strategy heuristic:aggr=1.0 --strategy heuristic\n\n"
     "  simcards replay gin --seed 1 --game 0\n\n"
     "  simcards compare yaniv --variants israeli,nepali,kluft,adrian\n\n"
-    "  simcards variants yaniv        (presets and rule options; strategies GAME lists strategies)",
+    "  simcards variants yaniv        (presets and rule options; strategies GAME lists strategies)\n\n"
+    "Results go to stdout, messages (progress, 'wrote ...', errors) to stderr.",
     no_args_is_help=True,
-    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
 out = Console()
 err = Console(stderr=True)
+VERBOSITY = {"level": 0}  # -1 with --quiet, 1 with --verbose (set by the app's callback)
+
+
+def note(text: str) -> None:
+    """A message for the user on stderr (what was written, what is happening); --quiet drops it."""
+    if VERBOSITY["level"] >= 0:
+        err.print(text, markup=False, highlight=False, soft_wrap=True)
+
+
+def detail(text: str) -> None:
+    """A message shown only with --verbose."""
+    if VERBOSITY["level"] > 0:
+        err.print(text, markup=False, highlight=False, soft_wrap=True)
+
+
+def show_progress(flag: bool) -> bool:
+    return flag and VERBOSITY["level"] >= 0
+
+
+def _version(value: bool) -> None:
+    if value:
+        from simcards import __version__
+
+        print(f"simcards {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _options(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="print the version and exit")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bars or messages on stderr, only results and errors")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="also say where time went (compile, games, threads)")] = False,
+) -> None:
+    """Monte Carlo strategy simulator for Yaniv, Two Hundred and Gin Rummy."""
+    if quiet and verbose:
+        raise SimcardsError("give --quiet or --verbose, not both")
+    VERBOSITY["level"] = -1 if quiet else 1 if verbose else 0
+
 
 GameArg = Annotated[str, typer.Argument(help="yaniv, gin or two-hundred", show_default=False)]
-VariantOpt = Annotated[Optional[str], typer.Option("--variant", "-v", help="a preset; `simcards variants GAME` lists them")]
+VariantOpt = Annotated[Optional[str], typer.Option("--variant", help="a preset; `simcards variants GAME` lists them")]
 PlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", help="players at the table (default: the game's usual)")]
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="run seed: game i of seed s is always the same game")]
 StrategyOpt = Annotated[
     Optional[list[str]],
-    typer.Option("--strategy", help="a spec for every seat, or one per seat, e.g. threshold:call=5, "
-                 "random, strategies/yaniv/cautious.toml or my.py:name; repeat per seat"),
+    typer.Option("--strategy", help="a spec for every seat, or one per seat (repeat the option or give a comma "
+                 "list), e.g. threshold:call=5, random, a preset such as cautious (`simcards strategies GAME`), "
+                 "my.toml or my.py:name"),
 ]
 RuleOpt = Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="one rule option key=value on top of the variant (repeatable)")]
 
@@ -80,14 +130,18 @@ def simulate(
     workers: Annotated[Optional[int], typer.Option("--workers", help="worker processes of the local Dask cluster (default: one per core)")] = None,
     resume: Annotated[Optional[Path], typer.Option("--resume", help="continue the interrupted run in this directory (same command, same results)")] = None,
     summary_only: Annotated[bool, typer.Option("--summary-only", help="no tables: aggregate on the fly in bounded memory (for 100M-game runs)")] = False,
+    fmt: Annotated[str, typer.Option("--format", help="table files written with --out: parquet or csv")] = "parquet",
 ) -> None:
     """Play many games and summarise them (every rate with a 95% confidence interval)."""
     from simcards.api import simulate as run
-    from simcards.games import get_game
+    from simcards.games import canonical, get_game
 
+    if fmt not in ("parquet", "csv"):
+        raise SimcardsError(f"--format {fmt}: allowed parquet or csv")
+    announce_compile(canonical(game))
     gdef = get_game(game)
-    sim = run(game, variant=variant, players=players, games=games, seed=seed, strategies=strategy,
-              rules=_rule_overrides(rule), threads=threads, out=out_dir, progress=progress and not json_out,
+    sim = run(game, variant=variant, players=players, games=games, seed=seed, strategies=split_specs(strategy),
+              rules=_rule_overrides(rule), threads=threads, out=out_dir, progress=show_progress(progress) and not json_out,
               backend=backend, scheduler=scheduler, workers=workers, resume=resume, summary_only=summary_only,
               keep_games=out_dir is None and resume is None)
     if sim.interrupted:
@@ -95,10 +149,20 @@ def simulate(
                  f"{sim.out})") if sim.out else " (use --out DIR to keep partial results on disk)"
         err.print(f"interrupted after {sim.meta['games_completed']:,} of {games:,} games{where}", markup=False,
                   highlight=False, soft_wrap=True)
+    if sim.out is not None and not sim.interrupted and fmt == "csv":
+        _to_csv(sim.out, ["games", gdef.detail_table])
     if json_out:
         print(sim.to_json())
     else:
         _print_summary(gdef, sim)
+    if sim.out is not None and not sim.interrupted:
+        tables = [] if sim.meta.get("summary_only") else ["games", gdef.detail_table]
+        note("wrote " + ", ".join(f"{sim.out}/{f}" for f in [f"{t}.{fmt}" for t in tables] + ["summary.json"]
+                                  if (sim.out / f).exists()))
+    meta = sim.meta
+    detail(f"{meta.get('games_completed', 0):,} games in {meta.get('elapsed_seconds', 0):.2f} s on "
+           f"{meta.get('threads')} threads ({meta.get('backend', 'local')}); compile / load "
+           f"{meta.get('compile_seconds', 0):.1f} s")
     if sim.interrupted:
         raise typer.Exit(130)
 
@@ -124,9 +188,48 @@ def _print_summary(gdef, sim) -> None:
         table.add_row(f"{gdef.unit}s/s", f"{unit_rate:,.0f}")
     table.add_row("compile / load time", f"{meta['compile_seconds']:.1f} s")
     out.print(table)
-    if sim.out is not None and not sim.interrupted:
-        files = ["summary.json"] if meta.get("summary_only") else ["games.parquet", f"{gdef.detail_table}.parquet", "summary.json"]
-        out.print("wrote " + ", ".join(f"{sim.out}/{f}" for f in files))
+
+
+def _to_csv(folder: Path, tables: list[str]) -> None:
+    """--format csv: turn the run's Parquet tables into CSV files, one row group (chunk) at a time
+    so memory stays bounded, and remove the Parquet copies."""
+    import pyarrow.csv as pcsv
+    import pyarrow.parquet as pq
+
+    for name in tables:
+        src = folder / f"{name}.parquet"
+        if not src.exists():
+            continue
+        pf = pq.ParquetFile(src)
+        with pcsv.CSVWriter(folder / f"{name}.csv", pf.schema_arrow) as writer:
+            for i in range(pf.num_row_groups):
+                writer.write_table(pf.read_row_group(i))
+        src.unlink()
+
+
+def split_specs(values: list[str] | None) -> list[str] | None:
+    """Repeated options and comma lists alike: ``--strategy a --strategy b`` = ``--strategy a,b``
+    (commas inside a spec's parameters, ``threshold:call=5,keep=0.5``, stay with their spec)."""
+    if not values:
+        return None
+    from simcards.analysis.study import _split_specs
+
+    return [part for v in values for part in _split_specs(v)]
+
+
+COMPILE_SECONDS = {"yaniv": 10, "gin": 35, "two-hundred": 30}  # cold compile on one core (docs)
+_KERNELS = {"yaniv": "yaniv", "gin": "gin", "two-hundred": "two_hundred"}  # package of games/<name>/kernel.py
+
+
+def announce_compile(game: str) -> None:
+    """Say so before the first run of a game compiles its kernels (numba's cache is still empty)."""
+    if VERBOSITY["level"] < 0 or game not in _KERNELS:
+        return
+    import simcards.games
+    from simcards.nbutil import cache_is_cold
+
+    if cache_is_cold(Path(simcards.games.__file__).parent / _KERNELS[game] / "kernel.py"):
+        note(f"compiling the {game} kernels, once (cached for later runs): about {COMPILE_SECONDS[game]} s")
 
 
 def _seat_of(label: str) -> int | None:
@@ -158,7 +261,7 @@ def replay(
     rules = gdef.build_rules(variant, _rule_overrides(rule))
     n = gdef.players_for(rules) if players is None else players
     gdef.check_players(rules, n)
-    strats = gdef.strategies(strategy, n)
+    strats = gdef.strategies(split_specs(strategy), n)
     print(gdef.replay(rules, n, strats, seed, game_index))
 
 
@@ -169,16 +272,27 @@ def variants(game: GameArg) -> None:
 
     gdef = get_game(game)
     table = Table(title=f"{gdef.title} presets (--variant)", title_justify="left")
-    table.add_column("preset")
+    table.add_column("preset", no_wrap=True)  # typed as shown: never cut
     table.add_column("what it sets")
     for name, (_, desc) in gdef.presets().items():
         table.add_row(name + (" (default)" if name == gdef.default_variant else ""), desc)
     out.print(table)
+    rows = [(o.name, str(o.default), o.allowed, o.rule, o.help) for o in gdef.options()]
+    # what a user types (names, values, rule IDs) may wrap between words but is never cut: each
+    # column is at least as wide as its longest word; when that leaves too little room for the
+    # meaning, the options are listed one block each instead of as a table
+    longest = [max((len(w) for r in rows for w in r[i].split()), default=0) for i in range(4)]
+    if sum(w + 3 for w in longest) + 1 + 30 > out.width:
+        out.print(f"{gdef.title} rule options (--rule key=value)", style="italic", highlight=False)
+        for name, default, allowed, rule, meaning in rows:
+            out.print(f"{name} = {default}  ({rule})\n    allowed: {allowed}\n    {meaning}", markup=False,
+                      highlight=False)
+        return
     opts = Table(title=f"{gdef.title} rule options (--rule key=value)", title_justify="left")
-    for col in ("option", "default", "allowed", "rule", "meaning"):
-        opts.add_column(col, no_wrap=col == "option")  # an option name is typed as shown: never cut it
-    for o in gdef.options():
-        opts.add_row(o.name, str(o.default), o.allowed, o.rule, o.help)
+    for i, col in enumerate(("option", "default", "allowed", "rule", "meaning")):
+        opts.add_column(col, no_wrap=col == "option", min_width=longest[i] if i < 4 else None, overflow="fold")
+    for row in rows:
+        opts.add_row(*row)
     out.print(opts)
 
 
@@ -191,11 +305,28 @@ def strategies(game: GameArg) -> None:
     gdef = get_game(game)
     table = Table(title=f"{gdef.title} strategies (--strategy family:param=value,...)", title_justify="left")
     for col in ("family", "parameter", "default", "range", "meaning"):
-        table.add_column(col)
+        table.add_column(col, no_wrap=col != "meaning")  # names and values are typed as shown: never cut
     for fam in {**gdef.families(), **custom_families(gdef.name)}.values():
         table.add_row(fam.name, "", "", "", fam.description)
         for p in fam.params:
             table.add_row("", p.name, f"{p.default:g}", f"{p.low:g}..{p.high:g}", p.help)
+    out.print(table)
+    _print_presets(gdef)
+
+
+def _print_presets(gdef) -> None:
+    from simcards.presets import describe, strategy_presets
+    from simcards.strategy import parse_spec
+
+    presets = strategy_presets(gdef.name)
+    if not presets:
+        return
+    table = Table(title=f"{gdef.title} strategy presets (--strategy NAME or NAME:param=value)", title_justify="left")
+    table.add_column("preset", no_wrap=True)
+    table.add_column("spec", no_wrap=True)
+    table.add_column("what it does")
+    for name, path in presets.items():
+        table.add_row(name, parse_spec(name, gdef.name, gdef.families()).spec, describe(path))
     out.print(table)
 
 
@@ -211,23 +342,28 @@ def _register_extra_commands() -> None:
 _register_extra_commands()
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, prog_name: str | None = None) -> int:
     """Entry point: run the app and turn every input error into one line on stderr."""
+    VERBOSITY["level"] = 0
     try:
-        code = app(args=argv, standalone_mode=False)
+        code = app(args=argv, prog_name=prog_name or "simcards", standalone_mode=False)
         if isinstance(code, int) and not isinstance(code, bool):  # typer.Exit(n) is returned, not raised
             return code
     except SimcardsError as exc:
         err.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
         return 2
-    except getattr(_cx, "NoArgsIsHelpError", ()) as _:
-        return 0
-    except _cx.UsageError as exc:
-        hint = f" (see simcards {exc.ctx.info_name} --help)" if exc.ctx and exc.ctx.info_name != "simcards" else ""
+    except _usage_errors() as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":  # bare `simcards`: the help, as --help shows it
+            print(exc.format_message())
+            return 0
+        ctx = getattr(exc, "ctx", None)
+        hint = f" (see simcards {ctx.info_name} --help)" if ctx is not None and ctx.info_name != "simcards" else ""
         err.print(f"error: {exc.format_message()}{hint}", markup=False, highlight=False, soft_wrap=True)
-        return 2
-    except (typer.Exit, getattr(_cx, "Exit", typer.Exit)) as exc:
+        return getattr(exc, "exit_code", 2)
+    except typer.Exit as exc:
         return exc.exit_code
+    except SystemExit as exc:  # --show-completion and --install-completion exit by themselves
+        return exc.code if isinstance(exc.code, int) else 0
     except (typer.Abort, KeyboardInterrupt):
         err.print("aborted")
         return 130

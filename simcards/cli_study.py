@@ -24,7 +24,7 @@ PlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", help="play
 GamesOpt = Annotated[int, typer.Option("--games", "-n", help="games (deals) per variant, value or pair; each is played once per seat rotation")]
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="run seed: game i of seed s is always the same deal (common random numbers)")]
 RuleOpt = Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="one rule option key=value on top of the variant (repeatable)")]
-VariantOpt = Annotated[Optional[str], typer.Option("--variant", "-v", help="a preset; `simcards variants GAME` lists them")]
+VariantOpt = Annotated[Optional[str], typer.Option("--variant", help="a preset; `simcards variants GAME` lists them")]
 OutOpt = Annotated[Optional[Path], typer.Option("--out", "-o", help="write report.html, report.md, tables (CSV/Parquet) and figures (PNG/SVG) here")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print the result tables as JSON instead of text tables")]
 ThreadsOpt = Annotated[Optional[int], typer.Option("--threads", "-t", help="numba threads (default: all cores)")]
@@ -44,6 +44,27 @@ def _backend(name: str | None, scheduler: str | None):
     return using(name or "dask", scheduler=scheduler)
 
 
+def _progress(flag: bool, json_out: bool = False) -> bool:
+    from simcards.cli import show_progress
+
+    return show_progress(flag) and not json_out
+
+
+def _note(text: str) -> None:
+    from simcards.cli import note
+
+    note(text)
+
+
+def _announce(*games: str) -> None:
+    """The first-run compile notice (``simcards.cli.announce_compile``) for each game a study plays."""
+    from simcards.cli import announce_compile
+    from simcards.games import canonical
+
+    for game in dict.fromkeys(canonical(g) for g in games):
+        announce_compile(game)
+
+
 def _rules(items):
     from simcards.cli import _rule_overrides
 
@@ -61,38 +82,57 @@ def _print(result, json_out: bool, out_dir: Path | None) -> None:
     else:
         out.print(f"[bold]{result.title}[/bold]", highlight=False)
         for caption, df in display_tables(result):
-            for k, cols in enumerate(_column_groups(df, out.width)):
-                part = df.iloc[:, [0] + cols]
+            keys = _key_columns(df)
+            if "significant" in df.columns and keys < df.shape[1] - 1:  # the flag beside the value it judges
+                cols = [c for c in df.columns if c != "significant"]
+                df = df[cols[:keys + 1] + ["significant"] + cols[keys + 1:]]
+            for k, cols in enumerate(_column_groups(df, out.width, keys)):
+                part = df.iloc[:, list(range(keys)) + cols]
                 table = Table(title=caption if k == 0 else f"{caption} (continued)", title_justify="left",
                               header_style="bold")
                 for i, col in enumerate(part.columns):
-                    table.add_column(str(col), justify="left" if i == 0 else "right")
+                    table.add_column(str(col), justify="left" if i < keys else "right")
                 for row in part.itertuples(index=False):
                     table.add_row(*[str(v) for v in row])
                 out.print(table)
         for note in result.notes:
             out.print(note, markup=False, highlight=False)
+    from simcards.cli import detail
+
+    seconds = result.meta.get("elapsed_seconds")
+    detail(f"{result.meta.get('study', 'study')}: {result.meta.get('games_played', '?')} games played"
+           + (f" in {seconds:.1f} s" if seconds is not None else ""))
     if out_dir is not None:
         paths = write_report([result], out_dir, title=result.title)
-        err.print(f"wrote {paths['html']}, {paths['markdown']}, {len(paths['tables'])} table files and "
-                  f"{len(paths['figures'])} figures (PNG + SVG)", markup=False, highlight=False)
+        _note(f"wrote {paths['html']}, {paths['markdown']}, {len(paths['tables'])} table files and "
+              f"{len(paths['figures'])} figures (PNG + SVG)")
 
 
 LABEL_WIDTH = 30  # the first column (measure names) wraps beyond this
 
 
-def _column_groups(df, width: int) -> list[list[int]]:
-    """The data columns of ``df`` (all but the first) cut into groups whose cells fit ``width``
-    characters beside the first column, so that a compare of many variants prints as several
-    readable tables instead of one whose every cell is wrapped or cut."""
+def _key_columns(df) -> int:
+    """How many leading columns name a row: 1 for a table of measures (one row each), 2 for a
+    long table such as the differences (variant, measure). Every part of a table cut to fit the
+    terminal repeats them, so a value and its flags ("significant") stay beside their measure."""
+    for k in range(1, df.shape[1]):
+        if not df.iloc[:, :k].duplicated().any():
+            return k
+    return 1
+
+
+def _column_groups(df, width: int, keys: int = 1) -> list[list[int]]:
+    """The data columns of ``df`` (all but the ``keys`` first) cut into groups whose cells fit
+    ``width`` characters beside the key columns, so that a compare of many variants prints as
+    several readable tables instead of one whose every cell is wrapped or cut."""
     def need(i: int) -> int:
         cells = [str(df.columns[i])] + [str(v) for v in df.iloc[:, i]]
         return max(len(c) for c in cells) + 3  # borders and padding
 
-    room = width - min(need(0), LABEL_WIDTH + 3) - 1
+    room = width - sum(min(need(i), LABEL_WIDTH + 3) for i in range(keys)) - 1
     groups: list[list[int]] = [[]]
     used = 0
-    for i in range(1, df.shape[1]):
+    for i in range(keys, df.shape[1]):
         w = need(i)
         if groups[-1] and used + w > room:
             groups.append([])
@@ -121,9 +161,9 @@ def _split(values: list[str] | None) -> list[str]:
 
 def compare(
     game: GameArg,
-    variants: Annotated[str, typer.Option("--variants", help="comma-separated presets to compare (the first is the baseline), or all")],
+    variants: Annotated[list[str], typer.Option("--variants", "--variant", help="presets to compare (the first is the baseline): repeat the option or give a comma list, or all")],
     players: PlayersOpt = None,
-    strategy: Annotated[Optional[list[str]], typer.Option("--strategy", help="self-play strategy for every seat (or one per seat; repeat)")] = None,
+    strategy: Annotated[Optional[list[str]], typer.Option("--strategy", help="self-play strategy for every seat (or one per seat: repeat the option or give a comma list)")] = None,
     strong: Annotated[Optional[str], typer.Option("--strong", help="stronger strategy for skill expression (default: the game's default)")] = None,
     weak: Annotated[Optional[str], typer.Option("--weak", help="weaker strategy for skill expression (default: a weaker setting of the game's default, see docs/analysis.md)")] = None,
     skill: Annotated[bool, typer.Option("--skill/--no-skill", help="measure skill expression (strong vs weak, seat-rotated)")] = True,
@@ -144,9 +184,10 @@ def compare(
     from simcards.analysis import compare as run
 
     _check_out(out_dir)
+    _announce(game)
     with _backend(backend, scheduler):
-        res = run(game, variants, players=players, strategies=strategy, games=games, seed=seed, rules=_rules(rule),
-                  strong=strong, weak=weak, skill=skill, threads=threads, progress=progress and not json_out,
+        res = run(game, ",".join(variants), players=players, strategies=_split(strategy) or None, games=games, seed=seed, rules=_rules(rule),
+                  strong=strong, weak=weak, skill=skill, threads=threads, progress=_progress(progress, json_out),
                   summary_only=summary_only)
     _print(res, json_out, out_dir)
     if res.meta.get("interrupted"):
@@ -178,16 +219,17 @@ def tune(
     from simcards.analysis import tune as run
 
     _check_out(out_dir)
+    _announce(game)
     with _backend(backend, scheduler):
         res = run(game, strategy, param, against=against, variant=variant, players=players, games=games, seed=seed,
                   rules=_rules(rule), adaptive=adaptive, batch=batch, confirm=confirm, threads=threads,
-                  progress=progress and not json_out)
+                  progress=_progress(progress, json_out))
     _print(res, json_out, out_dir)
 
 
 def tournament(
     game: GameArg,
-    strategies: Annotated[list[str], typer.Option("--strategies", help="comma-separated specs (or repeat the option), e.g. random,threshold,threshold:call=3")],
+    strategies: Annotated[list[str], typer.Option("--strategy", "--strategies", help="the strategies to play: repeat the option or give a comma list, e.g. random,threshold,threshold:call=3")],
     variant: VariantOpt = None,
     players: PlayersOpt = None,
     games: GamesOpt = 1000,
@@ -205,29 +247,103 @@ def tournament(
     from simcards.analysis import tournament as run
 
     _check_out(out_dir)
+    _announce(game)
     with _backend(backend, scheduler):
         res = run(game, _split(strategies), variant=variant, players=players, games=games, seed=seed,
-                  rules=_rules(rule), threads=threads, progress=progress and not json_out)
+                  rules=_rules(rule), threads=threads, progress=_progress(progress, json_out))
     _print(res, json_out, out_dir)
 
 
+SMALL_GAMES = 400  # `--games small`: a quick preview of any report (seconds, wide intervals)
+
+
 def report(
-    spec: Annotated[Path, typer.Argument(help="a report spec (TOML), e.g. reports/yaniv-variants.toml", show_default=False)],
-    out_dir: Annotated[Optional[Path], typer.Option("--out", "-o", help="output directory (default: beside the spec, named after it)")] = None,
+    spec: Annotated[Optional[str], typer.Argument(help="a shipped report by name (run without it to list them) or a "
+                                                  "spec file (TOML)", show_default=False)] = None,
+    out_dir: Annotated[Optional[Path], typer.Option("--out", "-o", help="output directory (default: reports-out/NAME here)")] = None,
+    in_place: Annotated[bool, typer.Option("--in-place", help="write over the committed report: reports/NAME of a "
+                                           "source checkout, or the directory beside a spec file")] = False,
+    games: Annotated[Optional[str], typer.Option("--games", "-n", help="games for every study instead of the spec's "
+                                                 f"(N, or small = {SMALL_GAMES}); racing batches follow")] = None,
     threads: ThreadsOpt = None,
     progress: ProgressOpt = True,
     backend: BackendOpt = None,
     scheduler: SchedulerOpt = None,
 ) -> None:
-    """Run the studies a TOML spec declares and write an offline HTML report, a Markdown version,
+    """Run the studies a report spec declares and write an offline HTML report, a Markdown version,
     the raw tables (CSV/Parquet) and the figures (PNG/SVG)."""
-    from simcards.report import build_report
+    from simcards.errors import SimcardsError
+    from simcards.presets import describe, report_specs
+    from simcards.report import build_report, load_spec
 
-    target = out_dir if out_dir is not None else spec.with_suffix("")
+    if spec is None:
+        for name, path in report_specs().items():
+            print(f"{name:22s} {describe(path)}")
+        return
+    path, shipped = _spec_path(spec)
+    if in_place and out_dir is not None:
+        raise SimcardsError("give either --out DIR or --in-place, not both")
+    target = out_dir if out_dir is not None else _in_place(path, shipped) if in_place else Path("reports-out") / path.stem
+    loaded = load_spec(path)
+    _announce(*(st["game"] for st in loaded["study"]))
+    scaled = games is not None
+    if scaled:
+        loaded = _scaled(loaded, _games(games))
     with _backend(backend, scheduler):
-        paths = build_report(spec, target, threads=threads, progress=progress)
-    out.print(f"wrote {paths['html']} and {paths['markdown']} ({len(paths['tables'])} table files, "
-              f"{len(paths['figures'])} figures)", markup=False, highlight=False)
+        paths = build_report(loaded if scaled else path, target, threads=threads, progress=_progress(progress))
+    if scaled:  # the spec as run: the shipped one with every study's games replaced
+        (target / "spec.toml").write_text(f"# run with --games {games}: every study plays {_games(games)} games\n"
+                                          + path.read_text())
+    _note(f"wrote {paths['html']} and {paths['markdown']} ({len(paths['tables'])} table files, "
+          f"{len(paths['figures'])} figures)")
+
+
+def _spec_path(spec: str) -> tuple[Path, bool]:
+    """A spec file as given, or a shipped spec by name; (path, shipped?)."""
+    from simcards.errors import SimcardsError
+    from simcards.presets import report_specs
+
+    shipped = report_specs()
+    if spec in shipped and not Path(spec).is_file():
+        return shipped[spec], True
+    if spec.endswith(".toml") or Path(spec).exists():
+        return Path(spec), False
+    raise SimcardsError(f"unknown report {spec!r}; shipped: {', '.join(shipped)} (or give a spec file, NAME.toml)")
+
+
+def _in_place(path: Path, shipped: bool) -> Path:
+    """Where the committed report of ``path`` lives: ``reports/NAME`` in a source checkout."""
+    from simcards.errors import SimcardsError
+    from simcards.presets import DATA
+
+    if not shipped:
+        return path.with_suffix("")
+    committed = DATA.parents[1] / "reports"
+    if not (committed.is_dir() and (DATA.parents[1] / "pyproject.toml").is_file()):
+        raise SimcardsError("--in-place: this installation has no committed reports (not a source checkout); "
+                            "use --out DIR")
+    return committed / path.stem
+
+
+def _games(text: str) -> int:
+    from simcards.errors import SimcardsError
+
+    if text.strip().lower() == "small":
+        return SMALL_GAMES
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise SimcardsError(f"--games {text}: give a number of games (1 or more) or small")
+    return n
+
+
+def _scaled(spec: dict, games: int) -> dict:
+    """Every study with ``games`` games; an adaptive race's batch goes back to its default
+    (games/8), so that it still races in rounds."""
+    studies = [{**{k: v for k, v in st.items() if k != "batch"}, "games": games} for st in spec["study"]]
+    return {**spec, "study": studies}
 
 
 def register(app: typer.Typer) -> None:

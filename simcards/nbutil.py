@@ -82,6 +82,31 @@ def rebind(module_globals: dict, names: tuple[str, ...], **replacements):
     return scope
 
 
+def cache_dir(anchor):
+    """Where numba keeps the cache of the file defining ``anchor`` (NUMBA_CACHE_DIR, __pycache__
+    or a user cache)."""
+    from pathlib import Path
+
+    try:
+        from numba.core.caching import FunctionCache
+
+        return Path(FunctionCache(anchor)._cache_path)
+    except Exception:  # an internal API: fall back to numba's default place
+        return Path(anchor.__code__.co_filename).resolve().parent / "__pycache__"
+
+
+def cache_is_cold(source) -> bool:
+    """True when no function of the jitted module file ``source`` is cached yet, so the next run
+    compiles. Cheap: the module is not imported (importing a kernel may already compile); a
+    stand-in function "defined" in that file locates its cache, then one directory listing."""
+    from pathlib import Path
+
+    source = Path(source)
+    scope: dict = {}
+    exec(compile("def probe():\n    pass\n", str(source), "exec"), scope)
+    return not any(cache_dir(scope["probe"]).glob(f"{source.stem}.*.nbi"))
+
+
 def drop_stale_cache(anchor, sources, stems: tuple[str, ...], stamp: str) -> None:
     """Drop cached kernels that may hold old code. numba invalidates a cached function only when
     its own file changes, not when a jitted function it calls (inlined into it, in another file)
@@ -93,12 +118,7 @@ def drop_stale_cache(anchor, sources, stems: tuple[str, ...], stamp: str) -> Non
     from pathlib import Path
 
     digest = hashlib.sha256(b"".join(Path(p).read_bytes() for p in sources if Path(p).exists())).hexdigest()
-    try:  # where numba keeps this file's cache (NUMBA_CACHE_DIR, __pycache__ or a user cache)
-        from numba.core.caching import FunctionCache
-
-        cache = Path(FunctionCache(anchor)._cache_path)
-    except Exception:  # an internal API: fall back to numba's default place
-        cache = Path(anchor.__code__.co_filename).resolve().parent / "__pycache__"
+    cache = cache_dir(anchor)
     marker = cache / f"{stamp}.deps.stamp"
     try:
         if marker.exists() and marker.read_text() == digest:

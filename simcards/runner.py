@@ -45,12 +45,14 @@ def set_threads(threads: int | None) -> int:
 
 
 class Progress:
-    """A rich progress bar on stderr that appears only once a run has taken more than a second."""
+    """A rich progress bar on stderr that appears only once a run has taken more than a second,
+    and only when stderr is a terminal."""
 
     def __init__(self, total: int, label: str, enabled: bool = True):
         self.total = total
         self.label = label
-        self.enabled = enabled and total > 0
+        # only on a terminal: piped or redirected, a bar is noise (and leaves a blank line)
+        self.enabled = enabled and total > 0 and sys.stderr.isatty()
         self.start = time.perf_counter()
         self.done = 0
         self._bar = None

@@ -6,7 +6,8 @@ integer id. A *strategy* is a family with parameter values, written as a short s
 
     random
     threshold:call=5,keep=0.5
-    strategies/yaniv/cautious.toml
+    cautious                          (a preset shipped in simcards/data/strategies/<game>/)
+    my_preset.toml
     my_policies.py:lowball            (a user policy registered by that file)
 """
 
@@ -170,7 +171,10 @@ def _load_toml(path: Path, game: str, families: dict[str, Family]) -> Strategy:
 def _family(name: str, families: dict[str, Family], game: str) -> Family:
     all_fams = {**families, **custom_families(game)}
     if name not in all_fams:
-        raise SimcardsError(f"unknown {game} strategy {name!r}; known: {', '.join(all_fams)} "
+        from simcards.presets import strategy_presets
+
+        presets = ", ".join(strategy_presets(game)) or "none"
+        raise SimcardsError(f"unknown {game} strategy {name!r}; known: {', '.join(all_fams)}; presets: {presets} "
                             "(or a .toml file, or file.py:name)")
     return all_fams[name]
 
@@ -189,7 +193,18 @@ def parse_spec(spec: str, game: str, families: dict[str, Family]) -> Strategy:
     if head.endswith(".py"):
         load_plugin(head)
         head, _, rest = rest.partition(":")
-    fam = _family(head, families, game)
+    elif head not in families:  # a preset shipped with simcards, by name: cautious, cautious:call=4
+        from simcards.presets import strategy_preset
+
+        preset = strategy_preset(game, head)
+        if preset is not None:
+            base = _load_toml(preset, game, families)
+            return make_strategy(base.family, {**dict(base.values), **_given(text, rest)})
+    return make_strategy(_family(head, families, game), _given(text, rest))
+
+
+def _given(text: str, rest: str) -> dict[str, str]:
+    """``call=5,keep=0.5`` → ``{"call": "5", "keep": "0.5"}``."""
     given: dict[str, str] = {}
     if rest:
         for item in rest.split(","):
@@ -197,7 +212,7 @@ def parse_spec(spec: str, game: str, families: dict[str, Family]) -> Strategy:
             if not eq or not key.strip():
                 raise SimcardsError(f"strategy {text!r}: parameters are written key=value, separated by commas")
             given[key.strip()] = value.strip()
-    return make_strategy(fam, given)
+    return given
 
 
 def seat_strategies(specs: list[str] | tuple[str, ...] | None, players: int, game: str,

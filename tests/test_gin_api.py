@@ -58,10 +58,10 @@ def test_parquet_output_and_summary_only(tmp_path):
 
 
 def test_strategy_specs_and_toml_presets():
-    strats = GAME.strategies([str(ROOT / "strategies/gin/patient.toml"), "knock:max=3,gin_after=8"], 2)
+    strats = GAME.strategies([str(ROOT / "simcards/data/strategies/gin/patient.toml"), "knock:max=3,gin_after=8"], 2)
     assert strats[0].family.name == "knock" and dict(strats[0].values)["max"] == 5
     assert dict(strats[1].values)["gin_after"] == 8
-    early = GAME.strategies([str(ROOT / "strategies/gin/early.toml")], 2)[0]
+    early = GAME.strategies([str(ROOT / "simcards/data/strategies/gin/early.toml")], 2)[0]
     assert dict(early.values)["take"] == 4
     with pytest.raises(SimcardsError, match="out of range"):
         GAME.strategies(["knock:max=11"], 2)
@@ -71,7 +71,7 @@ def test_strategy_specs_and_toml_presets():
 
 def test_user_plugin_policy():
     sim = simcards.simulate("gin", games=60, seed=2,
-                            strategies=[str(ROOT / "strategies/gin/lowball.py") + ":lowball:knock_at=2", "simple"])
+                            strategies=[str(ROOT / "simcards/data/strategies/gin/lowball.py") + ":lowball:knock_at=2", "simple"])
     hands = sim.hands
     mine = hands[(hands["knocker"] == 0)]
     assert len(mine) > 0 and (mine["knocker_deadwood"] <= 2).all()

@@ -179,16 +179,16 @@ def test_fairness_overview_across_games():
     assert fairness_overview([a]) is None  # one game: nothing to line up
 
 
-SHIPPED = sorted((Path(__file__).resolve().parents[1] / "reports").glob("*.toml"))
+SHIPPED = sorted((Path(__file__).resolve().parents[1] / "simcards" / "data" / "reports").glob("*.toml"))
 
 
 @pytest.mark.parametrize("spec_path", SHIPPED, ids=[p.stem for p in SHIPPED])
 def test_shipped_specs_are_valid_and_their_reports_exist(spec_path, monkeypatch):
-    """Every spec in reports/ loads, names real variants and strategies, and its generated report
-    is committed beside it with the same spec."""
+    """Every shipped spec (simcards/data/reports/) loads, names real variants and strategies, and its
+    generated report is committed in reports/NAME/ with the same spec."""
     from simcards.analysis.study import Table, _parse_params
 
-    monkeypatch.chdir(spec_path.parents[1])  # strategy files are relative to the repository
+    monkeypatch.chdir(spec_path.parents[3].parent)  # presets are found by name, from anywhere
     spec = load_spec(spec_path)
     for st in spec["study"]:
         variants = st.get("variants") or [st.get("variant")]
@@ -200,6 +200,6 @@ def test_shipped_specs_are_valid_and_their_reports_exist(spec_path, monkeypatch)
             fam = t.strategy(st["strategy"]).family
             for name, _ in _parse_params(st["params"]):
                 fam.param(name)
-    out = spec_path.with_suffix("")
+    out = spec_path.parents[3] / "reports" / spec_path.stem
     assert (out / "report.html").exists() and (out / "report.md").exists()
     assert (out / "spec.toml").read_text() == spec_path.read_text()

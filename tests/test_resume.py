@@ -213,7 +213,7 @@ def test_cli_ctrl_c_says_where_the_results_are_and_resumes(tmp_path):
     assert "interrupted after" in err and f"--resume {d}" in err and "Traceback" not in err
     res = subprocess.run(args + ["--resume", str(d)], capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr
-    assert "wrote" in res.stdout and not (d / "manifest.json").exists()
+    assert "wrote" in res.stderr and not (d / "manifest.json").exists()  # a message: stderr
     games = pd.read_parquet(d / "games.parquet")
     assert list(games["game"]) == list(range(150000))
     clean = simcards.simulate("two-hundred", games=150000, seed=5, detail=False, summary_only=True)

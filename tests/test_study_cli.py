@@ -83,13 +83,17 @@ def test_tournament(capsys, tmp_path):
     assert (tmp_path / "t" / "tables" / "01-tournament-two-hundred-ratings.csv").exists()
 
 
-def test_report_command(capsys, tmp_path):
+def test_report_command(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     spec = tmp_path / "r.toml"
     spec.write_text('title = "t"\n[[study]]\nkind = "tournament"\ngame = "two-hundred"\n'
                     'strategies = ["random", "heuristic"]\ngames = 20\n')
     code, out, err = run(capsys, "report", str(spec), "--no-progress")
     assert code == 0, err
-    assert (tmp_path / "r" / "report.html").exists()
+    assert (tmp_path / "reports-out" / "r" / "report.html").exists()  # not beside the spec...
+    assert not (tmp_path / "r").exists()
+    code, out, err = run(capsys, "report", str(spec), "--in-place", "--no-progress")
+    assert code == 0 and (tmp_path / "r" / "report.html").exists()  # ...unless asked
     code, out, err = run(capsys, "report", str(spec), "--out", str(tmp_path / "elsewhere"), "--no-progress")
     assert code == 0 and (tmp_path / "elsewhere" / "report.md").exists()
 
@@ -104,8 +108,7 @@ def test_report_command(capsys, tmp_path):
     (["report", "/nonexistent/spec.toml"], "does not exist"),
     (["compare", "yaniv", "--variants", "israeli", "--seed", "-1"], "seed"),
     (["tournament", "yaniv", "--strategies", "random,threshold", "--out", "/proc/nope"], "cannot write"),
-    (["report", str(Path(__file__).resolve().parents[1] / "reports" / "seat-advantage.toml"), "--out", "/proc/nope"],
-     "cannot write"),
+    (["report", "seat-advantage", "--out", "/proc/nope"], "cannot write"),
 ])
 def test_bad_input_is_one_line(capsys, argv, msg):
     code, out, err = run(capsys, *argv)

@@ -65,7 +65,7 @@ def test_summary_has_intervals():
 
 
 def test_strategy_specs_per_team_and_toml():
-    strats = GAME.strategies(["strategies/two-hundred/aggressive.toml", "strategies/two-hundred/cautious.toml"], 4)
+    strats = GAME.strategies(["simcards/data/strategies/two-hundred/aggressive.toml", "simcards/data/strategies/two-hundred/cautious.toml"], 4)
     assert [s.spec for s in strats][:2] == ["heuristic:aggr=1", "heuristic:aggr=0.65,raise=0"]
     assert strats[0] == strats[2] and strats[1] == strats[3]
     with pytest.raises(SimcardsError, match="out of range"):

@@ -15,10 +15,10 @@ from simcards.stats import wilson
 from tests.yaniv_support import kernel_game, reference_game
 
 ROOT = Path(__file__).resolve().parents[1]
-PLUGIN = str(ROOT / "strategies" / "yaniv" / "greedy.py")
+PLUGIN = str(ROOT / "simcards" / "data" / "strategies" / "yaniv" / "greedy.py")
 SPECS = ["random", "threshold", "threshold:call=0,keep=1,stock=14,joker_end=20",
-         str(ROOT / "strategies" / "yaniv" / "cautious.toml"), str(ROOT / "strategies" / "yaniv" / "bold.toml"),
-         PLUGIN + ":greedy", str(ROOT / "strategies" / "yaniv" / "greedy.toml")]
+         str(ROOT / "simcards" / "data" / "strategies" / "yaniv" / "cautious.toml"), str(ROOT / "simcards" / "data" / "strategies" / "yaniv" / "bold.toml"),
+         PLUGIN + ":greedy", str(ROOT / "simcards" / "data" / "strategies" / "yaniv" / "greedy.toml")]
 
 
 @pytest.mark.parametrize("spec", SPECS)

@@ -1,4 +1,4 @@
-"""Gin Rummy: rules, engines and strategies (see ../shared/rules/gin-rummy.md).
+"""Gin Rummy: rules, engines and strategies (rules: docs/rules/gin-rummy.md).
 
 ``min_deadwood(cards)`` and ``best_melds(cards)`` answer single-hand questions exactly."""
 

@@ -1,4 +1,4 @@
-"""Yaniv: rules, engines and strategies (see ../shared/rules/yaniv.md)."""
+"""Yaniv: rules, engines and strategies (rules: docs/rules/yaniv.md)."""
 
 from pathlib import Path
 
