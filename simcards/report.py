@@ -319,6 +319,31 @@ class Table:
         return cls(caption, [str(c) for c in df.columns], rows, note=note)
 
 
+MAX_VALUE_COLUMNS = 5  # wider tables are cut into parts that fit a page, the label column repeated
+
+
+def split_columns(t: Table, most: int = MAX_VALUE_COLUMNS) -> list[Table]:
+    """``t`` as parts of at most ``most`` value columns each (balanced), every part repeating the
+    first column; a row with nothing but "-" in a part is left out of that part."""
+    n = len(t.header) - 1
+    if n <= most:
+        return [t]
+    k = math.ceil(n / most)
+    size = math.ceil(n / k)
+    parts = []
+    for p, start in enumerate(range(1, n + 1, size)):
+        cols = [0] + list(range(start, min(n + 1, start + size)))
+        rows, bold = [], set()
+        for i, row in enumerate(t.rows):
+            if all(row[c] == "-" for c in cols[1:]):
+                continue
+            bold |= {(len(rows), j) for j, c in enumerate(cols) if (i, c) in t.bold}
+            rows.append([row[c] for c in cols])
+        caption = f"{t.caption} ({p + 1} of {k})" if t.caption else ""
+        parts.append(Table(caption, [t.header[c] for c in cols], rows, bold, t.note if p == k - 1 else ""))
+    return parts
+
+
 def human(value: float, low: float, high: float, kind: str, signed: bool = False, decimals: int | None = None) -> str:
     """``value [low, high]`` with as many decimals as the interval's half-width warrants (one
     significant digit of it, at most three decimals): ``494.5 [493.8, 495.3]``, ``70.2% [69.9, 70.4]``;
@@ -501,8 +526,8 @@ def compare_answer(res: StudyResult) -> dict:
                              + ("a significant edge." if r0["significant"] is True else "not significantly different from fair."))
         else:
             sentences.append(f"The {who}'s edge over the fair share is significant (95%, each variant on its own) in "
-                             + (f"{_and(sig)}" if sig else "no variant")
-                             + (f"; not in {_and(not_sig)}." if sig and not_sig else "."))
+                             + _and(sig) + (f"; not in {_and(not_sig)}." if not_sig else ".") if sig else
+                             f"The {who}'s edge over the fair share is not significant in any variant (95%, each on its own).")
     table = None
     if rows:
         k = len(names) - 1
@@ -529,12 +554,12 @@ def tune_row(res: StudyResult) -> list[str]:
     for p in params:
         sel &= tab[p] == s["best"][p]
     b = tab[sel].iloc[0]
-    d = s["best_minus_runner_up"]
+    d = s["best_minus_runner_up"]  # Estimate.as_dict(): value, ci95
     fair = float(b["fair_share"])
     win = human(b["win_rate"], b["win_rate_low"], b["win_rate_high"], "pct")
     verdict = "yes" if s.get("significant") else "no"
     return [res.title, vals(s["best"]), win, f"{100 * fair:.3g}%", vals(s["runner_up"]),
-            human(-d["value"], -d["high"], -d["low"], "pct", signed=True).replace("%", " pts", 1), verdict]
+            human(d["value"], *d["ci95"], "pct", signed=True).replace("%", " pts", 1), verdict]
 
 
 def tune_answer(results: list[StudyResult]) -> dict:
@@ -542,13 +567,14 @@ def tune_answer(results: list[StudyResult]) -> dict:
     bold = {(i, 6) for i, r in enumerate(rows) if r[6] == "yes"}
     against = _and(list(dict.fromkeys(r.meta["against"] for r in results)))
     sentences = []
-    for r, row in zip(results, rows):
-        b = r.tables["tune"]
-        low = float(b.loc[b["spec"] == r.summary.get("best_spec"), "win_rate_high"].squeeze()) \
-            if "best_spec" in r.summary and (b["spec"] == r.summary["best_spec"]).any() else math.nan
-        if math.isfinite(low) and low <= float(b["fair_share"].iloc[0]):
-            sentences.append(f"{r.title}: no value is shown to beat {r.meta['against']} — even the best value's "
-                             "interval reaches the fair share.")
+    for r in results:
+        b, best = r.tables["tune"], r.summary.get("best_spec")
+        row = b[b["spec"] == best]
+        # the best value's interval is, if anything, too high (it won a selection): when even it
+        # reaches down to the fair share, no value is shown to beat the reference
+        if len(row) and float(row["win_rate_low"].iloc[0]) <= float(row["fair_share"].iloc[0]):
+            sentences.append(f"{r.title}: no value is shown to beat `{r.meta['against']}` — even the best "
+                             "value's interval reaches down to the fair share.")
     table = Table("", ["study", "best value", "its win rate [95%]", "fair share", "runner-up",
                        "best − runner-up [95%]", "significant?"], rows, bold,
                   note=f"Each value plays {against} from every seat on the same deals. Significant: the best value's "
@@ -637,9 +663,8 @@ def compare_tables(res: StudyResult) -> list[Table]:
 
 
 def detail_tables(res: StudyResult) -> list[Table]:
-    if res.kind == "compare":
-        return compare_tables(res)
-    return [Table.of(caption, df) for caption, df in display_tables(res)]
+    tables = compare_tables(res) if res.kind == "compare" else [Table.of(c, df) for c, df in display_tables(res)]
+    return [part for t in tables for part in split_columns(t)]
 
 
 def method_items(res: StudyResult) -> tuple[list[str], Table | None]:
@@ -719,6 +744,7 @@ def page_data(title: str, intro: str, sections, out: Path, created: str, total: 
         raw = [(p.name, p.relative_to(out).as_posix()) for p in files["tables"]
                if p.suffix == ".csv" or p.with_suffix(".csv") not in files["tables"]]
         items, rules = method_items(res)
+        rules = split_columns(rules) if rules is not None else []
         studies.append({"title": res.title, "text": res.meta.get("text", "").strip(), "notes": res.notes,
                         "tables": detail_tables(res), "figures": figures, "raw": raw,
                         "method": items, "rules": rules})
