@@ -314,9 +314,11 @@ class Table:
 
     @classmethod
     def of(cls, caption: str, df: pd.DataFrame, note: str = "") -> "Table":
+        """From a table of text cells; a column with nothing in it (every cell "-") is left out."""
         rows = [["-" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v) for v in r]
                 for r in df.itertuples(index=False)]
-        return cls(caption, [str(c) for c in df.columns], rows, note=note)
+        keep = [j for j in range(len(df.columns)) if j == 0 or any(r[j] not in ("", "-") for r in rows)]
+        return cls(caption, [str(df.columns[j]) for j in keep], [[r[j] for j in keep] for r in rows], note=note)
 
 
 MAX_VALUE_COLUMNS = 5  # wider tables are cut into parts that fit a page, the label column repeated
@@ -360,11 +362,14 @@ def human(value: float, low: float, high: float, kind: str, signed: bool = False
 
 
 def digits_for(low: float, high: float, kind: str) -> int:
-    """Decimals that show one significant digit of an interval's half-width (0 to 3)."""
+    """Decimals that show one significant digit of an interval's half-width, two when it starts
+    with a 1 (0 to 3)."""
     hw = (high - low) / 2 * (100.0 if kind == "pct" else 1.0)
     if not math.isfinite(hw) or hw <= 0:
         return 1
-    return min(3, max(0, -math.floor(math.log10(hw))))
+    e = math.floor(math.log10(hw))
+    lead_one = hw / 10 ** e < 2  # 1.x: one digit would round 9.5 [8.5, 10.5] to 10 [8, 10]
+    return min(3, max(0, -e + lead_one))
 
 
 def _fx(x: float, d: int, signed: bool = False) -> str:
@@ -679,10 +684,10 @@ def method_items(res: StudyResult) -> tuple[list[str], Table | None]:
                      "at every seat")
         if m.get("skill"):
             sk, lu = m["skill"], m["skill"]["lineups"]
-            rot = (f"{len(lu)} seat rotations ({_lineups(lu)})" if isinstance(lu, list) else
-                   "the seat rotations " + "; ".join(f"{k}: {_lineups(v)}" for k, v in lu.items()))
-            items.append(f"skill: `{sk['strong']}` against `{sk['weak']}`, {m['games']:,} deals × {rot}, "
-                         "seat by seat, 0 = the stronger")
+            rot = (f"{len(lu)} seat rotations: {_lineups(lu)}" if isinstance(lu, list) else
+                   "the seat rotations of each variant: " + "; ".join(f"{k} {_lineups(v)}" for k, v in lu.items()))
+            items.append(f"skill: `{sk['strong']}` against `{sk['weak']}`, {m['games']:,} deals × {rot} "
+                         "(seat by seat, 0 = the stronger)")
         shared, table = _rules_split(m["rules"])
         if shared:
             items.append(("rules of every variant: " if len(m["rules"]) > 1 else "rules: ") + shared)
@@ -691,12 +696,12 @@ def method_items(res: StudyResult) -> tuple[list[str], Table | None]:
         if m["study"] == "tune":
             sweep = "; ".join(f"{k} = {', '.join(_n(v) for v in vals)}" for k, vals in m["params"].items())
             items.append(f"family `{m['family']}` (base `{m['base']}`), sweep {sweep}; against `{m['against']}`; "
-                         f"{len(m['lineups'])} seat rotations ({_lineups(m['lineups'])}, 0 = the candidate)")
+                         f"{len(m['lineups'])} seat rotations: {_lineups(m['lineups'])} (seat by seat, 0 = the candidate)")
             items.append(f"adaptive racing in batches of {m['batch']:,} deals, at most {m['games']:,} deals per value, "
                          f"alpha {m['alpha']:g}" if m["adaptive"] else f"flat grid, {m['games']:,} deals per value")
         else:
             items.append(f"strategies {', '.join(f'`{s}`' for s in m['strategies'])}; {m['games']:,} deals per pair × "
-                         f"{len(m['lineups'])} seat rotations ({_lineups(m['lineups'])})")
+                         f"{len(m['lineups'])} seat rotations: {_lineups(m['lineups'])} (seat by seat, 0 = the first of a pair)")
     seconds = m.get("study_seconds", m.get("elapsed_seconds", 0))
     items.append(f"games played: {m['games_played']:,} in {seconds:,.1f} s")
     items.append("versions: " + ", ".join(f"{k} {v}" for k, v in m["versions"].items()))
