@@ -498,7 +498,7 @@ def compare_answer(res: StudyResult) -> dict:
         diff_metric = "skill_win_rate" if fair.nunique() <= 1 else None
         questions.append(("Rewards skill most", f"{sk.get('strong', 'the stronger')}'s edge over "
                           f"{sk.get('weak', 'the weaker')}", "skill_edge", diff_metric, "high"))
-    rows, bold = [], set()
+    rows, bold, lead = [], set(), []
     for i, (q, what, metric, diff_metric, better) in enumerate(questions):
         sub = est[est["metric"] == metric].set_index("variant")
         values = {n: (float(sub.at[n, "value"]), float(sub.at[n, "low"]), float(sub.at[n, "high"]))
@@ -518,7 +518,10 @@ def compare_answer(res: StudyResult) -> dict:
         if r["significant"]:
             bold.add((len(rows), 4))
         rows.append([f"{q}: {what}", r["leader"], show(r["leader"]), f"{r['runner_up']} {show(r['runner_up'])}", verdict])
-    sentences = []
+        lead.append(f"{q}: **{r['leader']}**" if r["significant"] else
+                    f"{q}: no variant is significantly ahead" if len(r["ties"]) == len(values) - 1 else
+                    f"{q}: **{r['leader']}**, not separated from {_and(r['ties'])}")
+    sentences = [". ".join(lead) + "."] if lead else []
     if "starter_edge" in metrics:
         sub = est[est["metric"] == "starter_edge"]
         who = label("starter_edge").split("'s edge")[0]
@@ -526,9 +529,9 @@ def compare_answer(res: StudyResult) -> dict:
         not_sig = [r.variant for r in sub.itertuples() if r.significant is not True]
         if len(names) == 1:
             r0 = sub.iloc[0]
-            sentences.append(f"The {who} wins {human(r0['value'], r0['low'], r0['high'], 'pct', signed=True)} "
-                             f"more often than the fair share ({100 * r0['fair']:.3g}%): "
-                             + ("a significant edge." if r0["significant"] is True else "not significantly different from fair."))
+            sentences.append(f"The {who}'s edge over the fair share ({100 * r0['fair']:.3g}%) is "
+                             f"{human(r0['value'], r0['low'], r0['high'], 'pct', signed=True)}: "
+                             + ("significant." if r0["significant"] is True else "not significantly different from 0."))
         else:
             sentences.append(f"The {who}'s edge over the fair share is significant (95%, each variant on its own) in "
                              + _and(sig) + (f"; not in {_and(not_sig)}." if not_sig else ".") if sig else
@@ -542,7 +545,7 @@ def compare_answer(res: StudyResult) -> dict:
                             "Ranking significant: the answer beats the other variant at 5%")
                       + f": by its difference from {base} when one of the two is {base}, otherwise by "
                         "non-overlapping intervals (conservative). The edges are win rate − fair share.")
-    return {"title": res.title, "table": table, "sentences": sentences}
+    return {"title": res.title, "lead": sentences, "table": table, "sentences": []}
 
 
 def _and(items: list[str]) -> str:
@@ -585,7 +588,10 @@ def tune_answer(results: list[StudyResult]) -> dict:
                   note=f"Each value plays {against} from every seat on the same deals. Significant: the best value's "
                        "paired difference from the runner-up excludes 0. The best value's own win rate is the "
                        "highest of several, so it tends to be a little high.")
-    return {"title": "Best value of each sweep", "table": table, "sentences": sentences}
+    lead = [f"{r.title}: best **{row[1]}**, " + (f"significantly ahead of the runner-up {row[4]}." if row[6] == "yes"
+                                                   else f"not separated from the runner-up {row[4]}.")
+            for r, row in zip(results, rows)]
+    return {"title": "Best value of each sweep", "lead": lead, "table": table, "sentences": sentences}
 
 
 def tournament_answer(res: StudyResult) -> dict:
@@ -597,12 +603,14 @@ def tournament_answer(res: StudyResult) -> dict:
          f"{top['rating_high']:.0f}] (Elo scale); against the runner-up {second['strategy']} it wins "
          f"{human(h2h['win_rate'], h2h['win_rate_low'], h2h['win_rate_high'], 'pct')} of head-to-head games — "
          + ("significantly more than half." if sig else "not significantly more than half: the two are not separated."))
-    return {"title": res.title, "table": None, "sentences": [s]}
+    return {"title": res.title, "lead": [s], "table": None, "sentences": []}
 
 
 def answers(results: list[StudyResult]) -> list[dict]:
-    """What the report opens with: per compare study a ranking table, all tuning sweeps in one
-    table, per tournament a sentence."""
+    """What the report opens with: per compare study the answer in a sentence and a ranking table,
+    all tuning sweeps in sentences and one table, per tournament a sentence. Each answer is a dict
+    of ``title``, ``lead`` (Markdown sentences before the table), ``table`` and ``sentences``
+    (after it)."""
     out = []
     tunes = [r for r in results if r.kind == "tune"]
     for r in results:
