@@ -168,10 +168,10 @@ def fairness_overview(results: list[StudyResult]) -> pd.DataFrame | None:
             edge, dev = sub.loc["starter_edge"], sub.loc["max_seat_deviation"]
             rows.append({"game": res.meta["game"], "players": res.meta["players"], "variant": v,
                          "who": edge["label"].split("'s edge")[0],
-                         "edge (win rate − fair share)": fmt_est(edge["value"], edge["low"], edge["high"], "pct"),
-                         "edge significant": "yes" if edge.get("significant") is True else "no",
-                         "largest seat deviation": fmt_est(dev["value"], dev["low"], dev["high"], "pct"),
-                         "deviation significant": "yes" if dev.get("significant") is True else "no",
+                         "edge (win rate − fair share)": human(edge["value"], edge["low"], edge["high"], "pct", signed=True),
+                         "edge significant": "yes" if _yes(edge.get("significant")) else "no",
+                         "largest seat deviation": human(dev["value"], dev["low"], dev["high"], "pct"),
+                         "deviation significant": "yes" if _yes(dev.get("significant")) else "no",
                          "games": f"{int(sub.loc['starter_edge', 'n']):,}"})
     return pd.DataFrame(rows) if len({(r["game"], r["players"]) for r in rows}) > 1 else None
 
@@ -499,19 +499,19 @@ def compare_answer(res: StudyResult) -> dict:
         questions.append(("Rewards skill most", f"{sk.get('strong', 'the stronger')}'s edge over "
                           f"{sk.get('weak', 'the weaker')}", "skill_edge", diff_metric, "high"))
     rows, bold, lead = [], set(), []
-    for i, (q, what, metric, diff_metric, better) in enumerate(questions):
+    for q, what, metric, diff_metric, better in questions:
         sub = est[est["metric"] == metric].set_index("variant")
         values = {n: (float(sub.at[n, "value"]), float(sub.at[n, "low"]), float(sub.at[n, "high"]))
                   for n in names if n in sub.index}
         kind = sub["format"].iloc[0]
         d = diffs[diffs["metric"] == diff_metric] if diff_metric and len(diffs) else diffs.iloc[0:0]
-        dmap = {r.variant: (r.diff, r.low, r.high, bool(r.paired), bool(r.significant)) for r in d.itertuples()}
+        dmap = {r.variant: (r.diff, r.low, r.high, _yes(r.paired), _yes(r.significant)) for r in d.itertuples()}
         r = rank_variants(values, better, dmap, base)
         if r is None:
             continue
         signed = metric.endswith("edge")
-        d = max(digits_for(values[n][1], values[n][2], kind) for n in (r["leader"], r["runner_up"]))
-        show = lambda n: human(*values[n], kind, signed=signed, decimals=d)
+        digits = max(digits_for(values[n][1], values[n][2], kind) for n in (r["leader"], r["runner_up"]))
+        show = lambda n: human(*values[n], kind, signed=signed, decimals=digits)
         verdict = ("yes" if r["significant"] else
                    "no: tied with " + _and(r["ties"]) if len(r["ties"]) < len(values) - 1 else
                    "no: tied with every other")
@@ -525,13 +525,13 @@ def compare_answer(res: StudyResult) -> dict:
     if "starter_edge" in metrics:
         sub = est[est["metric"] == "starter_edge"]
         who = label("starter_edge").split("'s edge")[0]
-        sig = [r.variant for r in sub.itertuples() if r.significant is True]
-        not_sig = [r.variant for r in sub.itertuples() if r.significant is not True]
+        sig = [r.variant for r in sub.itertuples() if _yes(r.significant)]
+        not_sig = [r.variant for r in sub.itertuples() if not _yes(r.significant)]
         if len(names) == 1:
             r0 = sub.iloc[0]
             sentences.append(f"The {who}'s edge over the fair share ({100 * r0['fair']:.3g}%) is "
                              f"{human(r0['value'], r0['low'], r0['high'], 'pct', signed=True)}: "
-                             + ("significant." if r0["significant"] is True else "not significantly different from 0."))
+                             + ("significant." if _yes(r0["significant"]) else "not significantly different from 0."))
         else:
             sentences.append(f"The {who}'s edge over the fair share is significant (95%, each variant on its own) in "
                              + _and(sig) + (f"; not in {_and(not_sig)}." if not_sig else ".") if sig else
@@ -546,6 +546,11 @@ def compare_answer(res: StudyResult) -> dict:
                       + f": by its difference from {base} when one of the two is {base}, otherwise by "
                         "non-overlapping intervals (conservative). The edges are win rate − fair share.")
     return {"title": res.title, "lead": sentences, "table": table, "sentences": []}
+
+
+def _yes(flag) -> bool:
+    """A flag cell: True (Python or NumPy); missing (None, NaN) is no."""
+    return flag is not None and not (isinstance(flag, float) and math.isnan(flag)) and bool(flag)
 
 
 def _and(items: list[str]) -> str:
@@ -598,7 +603,7 @@ def tournament_answer(res: StudyResult) -> dict:
     rat, pairs = res.tables["ratings"], res.tables["pairs"]
     top, second = rat.iloc[0], rat.iloc[1]
     h2h = pairs[(pairs["strategy"] == top["strategy"]) & (pairs["opponent"] == second["strategy"])].iloc[0]
-    sig = bool(h2h["significant"])
+    sig = _yes(h2h["significant"])
     s = (f"Strongest: **{top['strategy']}**, rating {top['rating']:.0f} [{top['rating_low']:.0f}, "
          f"{top['rating_high']:.0f}] (Elo scale); against the runner-up {second['strategy']} it wins "
          f"{human(h2h['win_rate'], h2h['win_rate_low'], h2h['win_rate_high'], 'pct')} of head-to-head games — "
@@ -642,7 +647,7 @@ def compare_tables(res: StudyResult) -> list[Table]:
                 continue
             h = hit.iloc[0]
             row.append(human(h["value"], h["low"], h["high"], h["format"], signed=h["metric"].endswith("edge"), decimals=d))
-            if h.get("significant") is True:
+            if _yes(h.get("significant")):
                 bold.add((i, j))
         rows.append(row)
     out = [Table("Per variant (value [95% interval])", ["measure"] + names, rows, bold,
@@ -650,7 +655,7 @@ def compare_tables(res: StudyResult) -> list[Table]:
     if len(diffs):
         base = diffs["baseline"].iloc[0]
         others = list(dict.fromkeys(diffs["variant"]))
-        paired = dict(zip(diffs["variant"], diffs["paired"]))
+        paired = {v: _yes(p) for v, p in zip(diffs["variant"], diffs["paired"])}
         dl = list(dict.fromkeys(diffs["label"]))
         drows, dbold = [], set()
         for i, lab in enumerate(dl):
@@ -665,7 +670,7 @@ def compare_tables(res: StudyResult) -> list[Table]:
                 h = hit.iloc[0]
                 text = human(h["diff"], h["low"], h["high"], h["format"], signed=True, decimals=d)
                 row.append(text.replace("%", " pts", 1))
-                if bool(h["significant"]):
+                if _yes(h["significant"]):
                     dbold.add((i, j))
             drows.append(row)
         header = [f"difference from {base}"] + [f"{n} ({'paired' if paired[n] else 'unpaired'})" for n in others]

@@ -167,7 +167,7 @@ def test_a_report_written_again_leaves_no_stale_files(tmp_path):
 
 def test_fairness_overview_across_games():
     from simcards.analysis import compare
-    from simcards.report import fairness_overview
+    from simcards.report import fairness_overview, human
 
     a = compare("two-hundred", ["standard"], games=40, seed=1, skill=False)
     b = compare("yaniv", ["israeli"], games=20, seed=1, skill=False, players=2)
@@ -175,7 +175,7 @@ def test_fairness_overview_across_games():
     assert ov[["game", "players", "who"]].values.tolist() == [
         ["two-hundred", 4, "first dealer's team"], ["yaniv", 2, "round-1 starter"]]
     edge = a.tables["estimates"].query("metric == 'starter_edge'").iloc[0]
-    assert ov["edge (win rate − fair share)"].iloc[0].startswith(f"{100 * edge['value']:.1f}%")
+    assert ov["edge (win rate − fair share)"].iloc[0] == human(edge["value"], edge["low"], edge["high"], "pct", signed=True)
     assert fairness_overview([a]) is None  # one game: nothing to line up
 
 
