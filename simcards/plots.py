@@ -111,7 +111,7 @@ def draw_ci_line(data: pd.DataFrame, ax=None, title: str = "", xlabel: str = "",
     (the fair share of a win rate; break-even for a score margin)."""
     ax = _ax(ax)
     for name, sub in data.groupby("series", sort=False):
-        line, = ax.plot(sub["x"], sub["y"], marker="o", ms=4, label=str(name) if name != "" else None)
+        line, = ax.plot(sub["x"], sub["y"], marker="o", ms=4, label=_label(name) if name != "" else None)
         ax.fill_between(sub["x"], sub["low"], sub["high"], alpha=0.2, color=line.get_color())
     if reference is not None:
         ax.axhline(reference, ls="--", color="grey", lw=1, label=reference_label)

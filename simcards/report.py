@@ -493,7 +493,7 @@ def compare_answer(res: StudyResult) -> dict:
         questions.append(("Fairest", f"{who}'s edge closest to 0", "starter_edge", None, "abs"))
     if "skill_edge" in metrics:
         sk = res.meta.get("skill") or {}
-        fair = est.loc[est["metric"] == "skill_edge", "fair"]
+        fair = est.loc[est["metric"] == "skill_edge", "fair"] if "fair" in est else pd.Series(dtype=float)
         # the paired win-rate difference is the edge difference only when the fair shares agree
         diff_metric = "skill_win_rate" if fair.nunique() <= 1 else None
         questions.append(("Rewards skill most", f"{sk.get('strong', 'the stronger')}'s edge over "
@@ -567,12 +567,13 @@ def tune_row(res: StudyResult) -> list[str]:
     for p in params:
         sel &= tab[p] == s["best"][p]
     b = tab[sel].iloc[0]
-    d = s["best_minus_runner_up"]  # Estimate.as_dict(): value, ci95
+    d = s.get("best_minus_runner_up") or {}  # Estimate.as_dict(): value, ci95
+    diff = human(d["value"], *d["ci95"], "pct", signed=True).replace("%", " pts", 1) if "ci95" in d else "-"
     fair = float(b["fair_share"])
     win = human(b["win_rate"], b["win_rate_low"], b["win_rate_high"], "pct")
-    verdict = "yes" if s.get("significant") else "no"
-    return [res.title, vals(s["best"]), win, f"{100 * fair:.3g}%", vals(s["runner_up"]),
-            human(d["value"], *d["ci95"], "pct", signed=True).replace("%", " pts", 1), verdict]
+    verdict = "yes" if _yes(s.get("significant")) else "no"
+    runner = vals(s["runner_up"]) if s.get("runner_up") else "-"
+    return [res.title, vals(s["best"]), win, f"{100 * fair:.3g}%", runner, diff, verdict]
 
 
 def tune_answer(results: list[StudyResult]) -> dict:
