@@ -66,7 +66,7 @@ def test_drawing_steps_write_png_and_svg(tmp_path):
     line = pd.DataFrame({"x": [1, 2], "y": [0.2, 0.3], "low": [0.1, 0.2], "high": [0.3, 0.4], "series": ["", ""]})
     assert plots.draw_ci_line(line, ax=axes[0], reference=0.25, best=2) is axes[0]
     series = line.assign(series=[2.0, 2.0])  # a sweep value as the legend shows it: 2, not 2.0
-    assert plots.draw_ci_line(series, ax=axes[0]).get_legend().get_texts()[0].get_text() == "2"
+    assert [t.get_text() for t in plots.draw_ci_line(series).get_legend().get_texts()] == ["2"]
     hm = pd.DataFrame([[0.5, np.nan], [0.3, 0.6]], index=["r1", "r2"], columns=[15.0, 0.25])
     assert plots.draw_heatmap(hm, ax=axes[1], center=0.5) is axes[1]
     assert [t.get_text() for t in axes[1].get_xticklabels()] == ["15", "0.25"]
