@@ -18,6 +18,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 FORMATS = ("png", "svg")
+MARGIN_ZERO = "break-even (margin 0)"  # the zero line of a score margin is no "fair share"
 
 
 # ----- data steps --------------------------------------------------------------------------------
@@ -104,14 +105,16 @@ def draw_bars(data: pd.DataFrame, ax=None, title: str = "", ylabel: str = "", pc
 
 
 def draw_ci_line(data: pd.DataFrame, ax=None, title: str = "", xlabel: str = "", ylabel: str = "",
-                 pct: bool = True, reference: float | None = None, best: float | None = None):
-    """Lines with a shaded 95% band; ``reference`` draws a dashed fair-share line."""
+                 pct: bool = True, reference: float | None = None, best: float | None = None,
+                 reference_label: str = "fair share"):
+    """Lines with a shaded 95% band; ``reference`` draws a dashed line labelled ``reference_label``
+    (the fair share of a win rate; break-even for a score margin)."""
     ax = _ax(ax)
     for name, sub in data.groupby("series", sort=False):
-        line, = ax.plot(sub["x"], sub["y"], marker="o", ms=4, label=str(name) if name != "" else None)
+        line, = ax.plot(sub["x"], sub["y"], marker="o", ms=4, label=_label(name) if name != "" else None)
         ax.fill_between(sub["x"], sub["low"], sub["high"], alpha=0.2, color=line.get_color())
     if reference is not None:
-        ax.axhline(reference, ls="--", color="grey", lw=1, label="fair share")
+        ax.axhline(reference, ls="--", color="grey", lw=1, label=reference_label)
     if best is not None:
         ax.axvline(best, ls=":", color="black", lw=1)
     if pct:
@@ -220,8 +223,10 @@ def study_figures(result) -> list[tuple[str, object, str]]:
             figs.append(("win_rate", ax, f"Win rate against {result.meta['against']} by {params[0]} "
                                          "(band: 95% interval; dashed: fair share; dotted: best)"))
             ax = draw_ci_line(ci_line_data(tab, params[0], "margin"), title=f"score margin vs {params[0]}",
-                              xlabel=params[0], ylabel="mean score margin", pct=False, reference=0.0)
-            figs.append(("margin", ax, f"Mean score margin by {params[0]} (band: 95% interval)"))
+                              xlabel=params[0], ylabel="mean score margin", pct=False, reference=0.0,
+                              reference_label=MARGIN_ZERO)
+            figs.append(("margin", ax, f"Mean score margin by {params[0]} (band: 95% interval; dashed: "
+                                       "break-even, a margin of 0)"))
         else:
             hm = heatmap_data(tab, params[0], params[1], "win_rate")
             ax = draw_heatmap(hm, title="win rate", center=fair)

@@ -28,11 +28,12 @@ Every key of a study is an argument of the matching function in :mod:`simcards.a
 from __future__ import annotations
 
 import base64
-import html
 import json
+import math
 import re
 import time
 import tomllib
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -167,10 +168,10 @@ def fairness_overview(results: list[StudyResult]) -> pd.DataFrame | None:
             edge, dev = sub.loc["starter_edge"], sub.loc["max_seat_deviation"]
             rows.append({"game": res.meta["game"], "players": res.meta["players"], "variant": v,
                          "who": edge["label"].split("'s edge")[0],
-                         "edge (win rate − fair share)": fmt_est(edge["value"], edge["low"], edge["high"], "pct"),
-                         "edge significant": "yes" if edge.get("significant") is True else "no",
-                         "largest seat deviation": fmt_est(dev["value"], dev["low"], dev["high"], "pct"),
-                         "deviation significant": "yes" if dev.get("significant") is True else "no",
+                         "edge (win rate − fair share)": human(edge["value"], edge["low"], edge["high"], "pct", signed=True),
+                         "edge significant": "yes" if _yes(edge.get("significant")) else "no",
+                         "largest seat deviation": human(dev["value"], dev["low"], dev["high"], "pct"),
+                         "deviation significant": "yes" if _yes(dev.get("significant")) else "no",
                          "games": f"{int(sub.loc['starter_edge', 'n']):,}"})
     return pd.DataFrame(rows) if len({(r["game"], r["players"]) for r in rows}) > 1 else None
 
@@ -190,44 +191,8 @@ def markdown_table(df: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def method_lines(result: StudyResult) -> list[str]:
-    """The method section of one study: seeds, rules, strategies, versions, timings."""
-    m = result.meta
-    lines = [f"study: {m['study']} — game {m['game']}, {m['players']} players, seed {m['seed']}"]
-    if m["study"] == "compare":
-        lines.append(f"variants: {', '.join(m['variants'])}; {m['games']:,} self-play games per variant "
-                     f"with strategies {', '.join(dict.fromkeys(m['strategies']))}")
-        if m.get("skill"):
-            lu = m["skill"]["lineups"]
-            rotations = (f"{len(lu)} seat rotations {lu}" if isinstance(lu, list) else
-                         "the seat rotations of each variant " + "; ".join(f"{k}: {v}" for k, v in lu.items()))
-            lines.append(f"skill: {m['skill']['strong']} against {m['skill']['weak']}, {m['games']:,} deals × "
-                         f"{rotations} (0 = stronger)")
-        for name, rules in m["rules"].items():
-            lines.append(f"rules of {name}: {_rules_text(rules)}")
-    else:
-        lines.append(f"variant {m['variant']}; rules: {_rules_text(m['rules'])}")
-        if m["study"] == "tune":
-            lines.append(f"family {m['family']} (base {m['base']}), sweep "
-                         + "; ".join(f"{k} = {', '.join(_n(v) for v in vals)}" for k, vals in m["params"].items())
-                         + f"; against {m['against']}; seat rotations {m['lineups']} (0 = candidate)")
-            lines.append(f"{'adaptive racing, batches of ' + format(m['batch'], ',') + ' deals, at most ' if m['adaptive'] else 'flat grid, '}"
-                         f"{m['games']:,} deals per value; alpha {m['alpha']}")
-        else:
-            lines.append(f"strategies: {', '.join(m['strategies'])}; {m['games']:,} deals per pair × "
-                         f"{len(m['lineups'])} seat rotations {m['lineups']}")
-    lines.append(f"games played: {m['games_played']:,}; time: {m.get('study_seconds', m.get('elapsed_seconds', 0)):.1f} s")
-    v = m["versions"]
-    lines.append("versions: " + ", ".join(f"{k} {val}" for k, val in v.items()))
-    return lines
-
-
 def _n(v) -> str:
     return str(int(v)) if float(v).is_integer() else f"{v:g}"
-
-
-def _rules_text(rules: dict) -> str:
-    return ", ".join(f"{k}={v}" for k, v in rules.items())
 
 
 # ----- writing ---------------------------------------------------------------------------------------
@@ -295,7 +260,6 @@ def write_report(results: list[StudyResult], out: str | Path, *, title: str = "s
     _writable(out)
     _drop_earlier_files(out)
     t0 = time.perf_counter() if started is None else started
-    spec = {"title": title, "intro": intro}
     sections = []
     all_files = {"tables": [], "figures": []}
     for i, res in enumerate(results, 1):
@@ -310,8 +274,9 @@ def write_report(results: list[StudyResult], out: str | Path, *, title: str = "s
             "spec": str(spec_path) if spec_path else None, "studies": [r.meta for r in results],
             "summaries": [r.summary for r in results], "notes": [r.notes for r in results]}
     (out / "meta.json").write_text(json.dumps(meta, indent=2, default=str))
-    (out / "report.md").write_text(_markdown(spec, sections, out, created, total))
-    (out / "report.html").write_text(_html(spec, sections, out, created, total))
+    page = page_data(title, intro, sections, out, created, total)
+    (out / "report.md").write_text(render(page, "report.md.j2"))
+    (out / "report.html").write_text(render(page, "report.html.j2"))
     return {"html": out / "report.html", "markdown": out / "report.md", "meta": out / "meta.json", **all_files}
 
 
@@ -330,93 +295,539 @@ def _drop_earlier_files(out: Path) -> None:
                     f.unlink()
 
 
-def _markdown(spec, sections, out: Path, created: str, total: float) -> str:
-    lines = [f"# {spec.get('title', 'simcards report')}", ""]
-    if spec.get("intro"):
-        lines += [spec["intro"].strip(), ""]
-    overview = fairness_overview([r for r, _ in sections])
-    if overview is not None:
-        lines += ["## Overview: starter's or dealer's edge across studies", "", markdown_table(overview), ""]
+# ----- the page: plain data for the templates ------------------------------------------------------
+# Everything a reader sees is built here as plain data (text in Markdown, tables as header + rows)
+# and laid out by the Jinja templates in simcards/templates: the HTML page and the Markdown file
+# show the same content.
+ALPHA = 0.05
+
+
+@dataclass
+class Table:
+    """A table as a reader sees it: text cells; ``bold`` cells (row, column) are significant."""
+
+    caption: str
+    header: list[str]
+    rows: list[list[str]]
+    bold: set = field(default_factory=set)
+    note: str = ""  # Markdown under the table
+
+    @classmethod
+    def of(cls, caption: str, df: pd.DataFrame, note: str = "") -> "Table":
+        """From a table of text cells; a column with nothing in it (every cell "-") is left out."""
+        rows = [["-" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v) for v in r]
+                for r in df.itertuples(index=False)]
+        keep = [j for j in range(len(df.columns)) if j == 0 or any(r[j] not in ("", "-") for r in rows)]
+        return cls(caption, [str(df.columns[j]) for j in keep], [[r[j] for j in keep] for r in rows], note=note)
+
+
+MAX_VALUE_COLUMNS = 5  # wider tables are cut into parts that fit a page, the label column repeated
+
+
+def split_columns(t: Table, most: int = MAX_VALUE_COLUMNS) -> list[Table]:
+    """``t`` as parts of at most ``most`` value columns each (balanced), every part repeating the
+    first column; a row with nothing but "-" in a part is left out of that part."""
+    n = len(t.header) - 1
+    if n <= most:
+        return [t]
+    k = math.ceil(n / most)
+    size = math.ceil(n / k)
+    parts = []
+    for p, start in enumerate(range(1, n + 1, size)):
+        cols = [0] + list(range(start, min(n + 1, start + size)))
+        rows, bold = [], set()
+        for i, row in enumerate(t.rows):
+            if all(row[c] == "-" for c in cols[1:]):
+                continue
+            bold |= {(len(rows), j) for j, c in enumerate(cols) if (i, c) in t.bold}
+            rows.append([row[c] for c in cols])
+        caption = f"{t.caption} ({p + 1} of {k})" if t.caption else ""
+        parts.append(Table(caption, [t.header[c] for c in cols], rows, bold, t.note if p == k - 1 else ""))
+    return parts
+
+
+def human(value: float, low: float, high: float, kind: str, signed: bool = False, decimals: int | None = None) -> str:
+    """``value [low, high]`` with as many decimals as the interval's half-width warrants (one
+    significant digit of it, at most three decimals): ``494.5 [493.8, 495.3]``, ``70.2% [69.9, 70.4]``;
+    ``decimals`` fixes them (one count for a whole table row)."""
+    if value is None or not math.isfinite(value):
+        return "-"
+    scale = 100.0 if kind == "pct" else 1.0
+    v, lo, hi = value * scale, low * scale, high * scale
+    unit = "%" if kind == "pct" else ""
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return _fx(v, 1 if decimals is None else decimals, signed) + unit
+    d = digits_for(low, high, kind) if decimals is None else decimals
+    return f"{_fx(v, d, signed)}{unit} [{_fx(lo, d)}, {_fx(hi, d)}]"
+
+
+def digits_for(low: float, high: float, kind: str) -> int:
+    """Decimals that show one significant digit of an interval's half-width, two when it starts
+    with a 1 (0 to 3)."""
+    hw = (high - low) / 2 * (100.0 if kind == "pct" else 1.0)
+    if not math.isfinite(hw) or hw <= 0:
+        return 1
+    e = math.floor(math.log10(hw))
+    lead_one = hw / 10 ** e < 2  # 1.x: one digit would round 9.5 [8.5, 10.5] to 10 [8, 10]
+    return min(3, max(0, -e + lead_one))
+
+
+def _fx(x: float, d: int, signed: bool = False) -> str:
+    text = f"{x:+,.{d}f}" if signed else f"{x:,.{d}f}"
+    if float(text.replace(",", "")) == 0:  # no "-0.0" and no "+0.0"
+        text = text.lstrip("+-")
+    return text.replace("-", "−")
+
+
+def _human_value(v) -> str:
+    """A rule's value for people: yes/no, off (None), 10/10/10, 10,000."""
+    if v is None:
+        return "off"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, (list, tuple)):
+        return "/".join(_human_value(x) for x in v)
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    if isinstance(v, int):
+        return f"{v:,}" if abs(v) >= 10_000 else str(v)
+    return str(v)
+
+
+def _human_key(k: str) -> str:
+    return k.replace("_", " ")
+
+
+def _lineups(lu) -> str:
+    """Seat rotations as reader text: ``0101, 1010``."""
+    return ", ".join("".join(str(x) for x in one) for one in lu)
+
+
+# ----- the answer first ----------------------------------------------------------------------------
+def _bonferroni(tests: int) -> float:
+    """How much to widen a 95% interval so that each of ``tests`` comparisons runs at 5%/tests."""
+    from simcards.analysis.stats import z_for
+
+    return z_for(ALPHA, max(1, tests)) / z_for(ALPHA, 1)
+
+
+def _widen(v: float, lo: float, hi: float, f: float) -> tuple[float, float]:
+    return v - f * (v - lo), v + f * (hi - v)
+
+
+def _abs_interval(lo: float, hi: float) -> tuple[float, float]:
+    if lo <= 0 <= hi:
+        return 0.0, max(-lo, hi)
+    return min(abs(lo), abs(hi)), max(abs(lo), abs(hi))
+
+
+def rank_variants(values: dict[str, tuple[float, float, float]], better: str,
+                  diffs: dict[str, tuple[float, float, float, bool, bool]] | None = None,
+                  baseline: str | None = None) -> dict | None:
+    """The leader of one measure among variants and whether it leads significantly.
+
+    ``values``: variant → (value, low, high) with 95% intervals; ``better`` is ``"low"``,
+    ``"high"`` or ``"abs"`` (closest to 0). ``diffs``: variant → (other − baseline, low, high,
+    paired, significant) from the study's differences table. The leader is significant when it
+    beats every other variant with Bonferroni control over those comparisons (each 95% interval
+    widened to 1 − 5%/(k − 1)): by the paired or unpaired difference when one of the two is the
+    baseline, else by non-overlapping intervals — of the two paired differences from the baseline
+    when both exist, else of the estimates. Non-overlap of two intervals is conservative whatever
+    the correlation of the two estimates. Returns leader, runner-up and the variants it does not
+    beat (``ties``)."""
+    vals = {k: v for k, v in values.items() if v[0] is not None and math.isfinite(v[0])}
+    if len(vals) < 2:
+        return None
+    key = {"low": lambda x: x[0], "high": lambda x: -x[0], "abs": lambda x: abs(x[0])}[better]
+    order = sorted(vals, key=lambda n: key(vals[n]))
+    lead, f = order[0], _bonferroni(len(vals) - 1)
+    diffs = diffs or {}
+    ties = [j for j in order[1:] if not _beats(lead, j, vals, better, diffs, baseline, f)]
+    return {"leader": lead, "runner_up": order[1], "ties": ties, "significant": not ties,
+            "comparisons": len(vals) - 1}
+
+
+def _beats(a: str, b: str, vals: dict, better: str, diffs: dict, baseline: str | None, f: float) -> bool:
+    """Does ``a`` beat ``b`` on this measure (see :func:`rank_variants`)?"""
+    if better == "abs":
+        _, a_hi = _abs_interval(*_widen(*vals[a], f))
+        b_lo, _ = _abs_interval(*_widen(*vals[b], f))
+        return a_hi < b_lo
+    sign = 1 if better == "low" else -1  # want sign * (b − a) > 0
+    if baseline in (a, b) and (b if a == baseline else a) in diffs:
+        d, lo, hi, _, sig = diffs[b if a == baseline else a]
+        lo, hi = _widen(d, lo, hi, f)
+        if b == baseline:  # the row is a − b: turn it into b − a
+            d, lo, hi = -d, -hi, -lo
+        return bool(sig) and (lo > 0 if sign > 0 else hi < 0)
+    if a in diffs and b in diffs and diffs[a][3] and diffs[b][3]:
+        (da, la, ha), (db, lb, hb) = (diffs[a][:3], diffs[b][:3])
+        la, ha = _widen(da, la, ha, f)
+        lb, hb = _widen(db, lb, hb, f)
+    else:
+        la, ha = _widen(*vals[a], f)
+        lb, hb = _widen(*vals[b], f)
+    return ha < lb if sign > 0 else la > hb
+
+
+def _speed_metric(metrics: list[str]) -> str | None:
+    if "turns_per_game" in metrics:
+        return "turns_per_game"
+    return next((m for m in metrics if m.endswith("_per_game")), None)
+
+
+def compare_answer(res: StudyResult) -> dict:
+    """The compare study's answer: a table (fastest, fairest, rewards skill most; value, runner-up,
+    whether the ranking is significant) and a sentence on fairness."""
+    est, diffs = res.tables["estimates"], res.tables["differences"]
+    names = list(res.meta["variants"])
+    metrics = list(dict.fromkeys(est["metric"]))
+    base = names[0]
+    speed = _speed_metric(metrics)
+    label = lambda m: est.loc[est["metric"] == m, "label"].iloc[0]
+    questions = []
+    if speed:
+        questions.append(("Fastest", f"fewest {label(speed)}", speed, speed, "low"))
+    if "starter_edge" in metrics:
+        who = label("starter_edge").split("'s edge")[0]
+        questions.append(("Fairest", f"{who}'s edge closest to 0", "starter_edge", None, "abs"))
+    if "skill_edge" in metrics:
+        sk = res.meta.get("skill") or {}
+        fair = est.loc[est["metric"] == "skill_edge", "fair"] if "fair" in est else pd.Series(dtype=float)
+        # the paired win-rate difference is the edge difference only when the fair shares agree
+        diff_metric = "skill_win_rate" if fair.nunique() <= 1 else None
+        questions.append(("Rewards skill most", f"{sk.get('strong', 'the stronger')}'s edge over "
+                          f"{sk.get('weak', 'the weaker')}", "skill_edge", diff_metric, "high"))
+    rows, bold, lead = [], set(), []
+    for q, what, metric, diff_metric, better in questions:
+        sub = est[est["metric"] == metric].set_index("variant")
+        values = {n: (float(sub.at[n, "value"]), float(sub.at[n, "low"]), float(sub.at[n, "high"]))
+                  for n in names if n in sub.index}
+        kind = sub["format"].iloc[0]
+        d = diffs[diffs["metric"] == diff_metric] if diff_metric and len(diffs) else diffs.iloc[0:0]
+        dmap = {r.variant: (r.diff, r.low, r.high, _yes(r.paired), _yes(r.significant)) for r in d.itertuples()}
+        r = rank_variants(values, better, dmap, base)
+        if r is None:
+            continue
+        signed = metric.endswith("edge")
+        digits = max(digits_for(values[n][1], values[n][2], kind) for n in (r["leader"], r["runner_up"]))
+        show = lambda n: human(*values[n], kind, signed=signed, decimals=digits)
+        verdict = ("yes" if r["significant"] else
+                   "no: tied with " + _and(r["ties"]) if len(r["ties"]) < len(values) - 1 else
+                   "no: tied with every other")
+        if r["significant"]:
+            bold.add((len(rows), 4))
+        rows.append([f"{q}: {what}", r["leader"], show(r["leader"]), f"{r['runner_up']} {show(r['runner_up'])}", verdict])
+        lead.append(f"{q}: **{r['leader']}**" if r["significant"] else
+                    f"{q}: no variant is significantly ahead" if len(r["ties"]) == len(values) - 1 else
+                    f"{q}: **{r['leader']}**, not separated from {_and(r['ties'])}")
+    sentences = [". ".join(lead) + "."] if lead else []
+    if "starter_edge" in metrics:
+        sub = est[est["metric"] == "starter_edge"]
+        who = label("starter_edge").split("'s edge")[0]
+        sig = [r.variant for r in sub.itertuples() if _yes(r.significant)]
+        not_sig = [r.variant for r in sub.itertuples() if not _yes(r.significant)]
+        if len(names) == 1:
+            r0 = sub.iloc[0]
+            sentences.append(f"The {who}'s edge over the fair share ({100 * r0['fair']:.3g}%) is "
+                             f"{human(r0['value'], r0['low'], r0['high'], 'pct', signed=True)}: "
+                             + ("significant." if _yes(r0["significant"]) else "not significantly different from 0."))
+        else:
+            sentences.append(f"The {who}'s edge over the fair share is significant (95%, each variant on its own) in "
+                             + _and(sig) + (f"; not in {_and(not_sig)}." if not_sig else ".") if sig else
+                             f"The {who}'s edge over the fair share is not significant in any variant (95%, each on its own).")
+    table = None
+    if rows:
+        k = len(names) - 1
+        table = Table("", ["question", "answer", "value [95% interval]", "runner-up", "ranking significant?"], rows, bold,
+                      note=(f"Ranking significant: the answer beats each of the other {k} variants at a family-wise "
+                            f"5% (Bonferroni over the {k} comparisons)" if k > 1 else
+                            "Ranking significant: the answer beats the other variant at 5%")
+                      + f": by its difference from {base} when one of the two is {base}, otherwise by "
+                        "non-overlapping intervals (conservative). The edges are win rate − fair share.")
+    return {"title": res.title, "lead": sentences, "table": table, "sentences": []}
+
+
+def _yes(flag) -> bool:
+    """A flag cell: True (Python or NumPy); missing (None, NaN) is no."""
+    return flag is not None and not (isinstance(flag, float) and math.isnan(flag)) and bool(flag)
+
+
+def _and(items: list[str]) -> str:
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def tune_row(res: StudyResult) -> list[str]:
+    """One row of the tuning answer: best value, its win rate, runner-up, difference, significance."""
+    s, tab = res.summary, res.tables["tune"]
+    params = list(res.meta["params"])
+    vals = lambda d: ", ".join(f"{p}={_n(d[p])}" for p in params)
+    sel = pd.Series(True, index=tab.index)
+    for p in params:
+        sel &= tab[p] == s["best"][p]
+    b = tab[sel].iloc[0]
+    d = s.get("best_minus_runner_up") or {}  # Estimate.as_dict(): value, ci95
+    diff = human(d["value"], *d["ci95"], "pct", signed=True).replace("%", " pts", 1) if "ci95" in d else "-"
+    fair = float(b["fair_share"])
+    win = human(b["win_rate"], b["win_rate_low"], b["win_rate_high"], "pct")
+    verdict = "yes" if _yes(s.get("significant")) else "no"
+    runner = vals(s["runner_up"]) if s.get("runner_up") else "-"
+    return [res.title, vals(s["best"]), win, f"{100 * fair:.3g}%", runner, diff, verdict]
+
+
+def tune_answer(results: list[StudyResult]) -> dict:
+    rows = [tune_row(r) for r in results]
+    bold = {(i, 6) for i, r in enumerate(rows) if r[6] == "yes"}
+    against = _and(list(dict.fromkeys(r.meta["against"] for r in results)))
+    sentences = []
+    for r in results:
+        b, best = r.tables["tune"], r.summary.get("best_spec")
+        row = b[b["spec"] == best]
+        # the best value's interval is, if anything, too high (it won a selection): when even it
+        # reaches down to the fair share, no value is shown to beat the reference
+        if len(row) and float(row["win_rate_low"].iloc[0]) <= float(row["fair_share"].iloc[0]):
+            sentences.append(f"{r.title}: no value is shown to beat `{r.meta['against']}` — even the best "
+                             "value's interval reaches down to the fair share.")
+    table = Table("", ["study", "best value", "its win rate [95%]", "fair share", "runner-up",
+                       "best − runner-up [95%]", "significant?"], rows, bold,
+                  note=f"Each value plays {against} from every seat on the same deals. Significant: the best value's "
+                       "paired difference from the runner-up excludes 0. The best value's own win rate is the "
+                       "highest of several, so it tends to be a little high.")
+    lead = [f"{r.title}: best **{row[1]}**, " + (f"significantly ahead of the runner-up {row[4]}." if row[6] == "yes"
+                                                   else f"not separated from the runner-up {row[4]}.")
+            for r, row in zip(results, rows)]
+    return {"title": "Best value of each sweep", "lead": lead, "table": table, "sentences": sentences}
+
+
+def tournament_answer(res: StudyResult) -> dict:
+    rat, pairs = res.tables["ratings"], res.tables["pairs"]
+    top, second = rat.iloc[0], rat.iloc[1]
+    h2h = pairs[(pairs["strategy"] == top["strategy"]) & (pairs["opponent"] == second["strategy"])].iloc[0]
+    sig = _yes(h2h["significant"])
+    s = (f"Strongest: **{top['strategy']}**, rating {top['rating']:.0f} [{top['rating_low']:.0f}, "
+         f"{top['rating_high']:.0f}] (Elo scale); against the runner-up {second['strategy']} it wins "
+         f"{human(h2h['win_rate'], h2h['win_rate_low'], h2h['win_rate_high'], 'pct')} of head-to-head games — "
+         + ("significantly more than half." if sig else "not significantly more than half: the two are not separated."))
+    return {"title": res.title, "lead": [s], "table": None, "sentences": []}
+
+
+def answers(results: list[StudyResult]) -> list[dict]:
+    """What the report opens with: per compare study the answer in a sentence and a ranking table,
+    all tuning sweeps in sentences and one table, per tournament a sentence. Each answer is a dict
+    of ``title``, ``lead`` (Markdown sentences before the table), ``table`` and ``sentences``
+    (after it)."""
+    out = []
+    tunes = [r for r in results if r.kind == "tune"]
+    for r in results:
+        if r.kind == "compare":
+            out.append(compare_answer(r))
+        elif r.kind == "tune" and r is tunes[0]:
+            out.append(tune_answer(tunes))
+        elif r.kind == "tournament":
+            out.append(tournament_answer(r))
+    return out
+
+
+# ----- the details ---------------------------------------------------------------------------------
+def compare_tables(res: StudyResult) -> list[Table]:
+    """Per variant (measures down, variants across) and the differences from the first variant
+    (the same layout, significant differences in bold)."""
+    est, diffs = res.tables["estimates"], res.tables["differences"]
+    names = list(res.meta["variants"])
+    labels = list(dict.fromkeys(res.tables["compare"].columns[1:]))  # grouped order of the study
+    rows, bold = [], set()
+    for i, lab in enumerate(labels):
+        row = [lab]
+        hits = est[est["label"] == lab]
+        d = max(digits_for(h.low, h.high, h.format) for h in hits.itertuples())  # one count per row
+        for j, n in enumerate(names, 1):
+            hit = hits[hits["variant"] == n]
+            if hit.empty:
+                row.append("-")
+                continue
+            h = hit.iloc[0]
+            row.append(human(h["value"], h["low"], h["high"], h["format"], signed=h["metric"].endswith("edge"), decimals=d))
+            if _yes(h.get("significant")):
+                bold.add((i, j))
+        rows.append(row)
+    out = [Table("Per variant (value [95% interval])", ["measure"] + names, rows, bold,
+                 note="Bold: an edge that differs significantly from 0 (95%)." if bold else "")]
+    if len(diffs):
+        base = diffs["baseline"].iloc[0]
+        others = list(dict.fromkeys(diffs["variant"]))
+        paired = {v: _yes(p) for v, p in zip(diffs["variant"], diffs["paired"])}
+        dl = list(dict.fromkeys(diffs["label"]))
+        drows, dbold = [], set()
+        for i, lab in enumerate(dl):
+            row = [lab]
+            hits = diffs[diffs["label"] == lab]
+            d = max(digits_for(h.low, h.high, h.format) for h in hits.itertuples())
+            for j, n in enumerate(others, 1):
+                hit = hits[hits["variant"] == n]
+                if hit.empty:
+                    row.append("-")
+                    continue
+                h = hit.iloc[0]
+                text = human(h["diff"], h["low"], h["high"], h["format"], signed=True, decimals=d)
+                row.append(text.replace("%", " pts", 1))
+                if _yes(h["significant"]):
+                    dbold.add((i, j))
+            drows.append(row)
+        header = [f"difference from {base}"] + [f"{n} ({'paired' if paired[n] else 'unpaired'})" for n in others]
+        out.append(Table(f"Differences from {base} (other − {base}, 95% interval)", header, drows, dbold,
+                         note="Bold: significant (the 95% interval excludes 0, each difference on its own). "
+                              "Paired: played on the same deals as the baseline."))
+    return out
+
+
+def detail_tables(res: StudyResult) -> list[Table]:
+    tables = compare_tables(res) if res.kind == "compare" else [Table.of(c, df) for c, df in display_tables(res)]
+    return [part for t in tables for part in split_columns(t)]
+
+
+def method_items(res: StudyResult) -> tuple[list[str], Table | None]:
+    """The method of one study for people: Markdown items and, for a compare of several variants,
+    the table of the rules in which they differ."""
+    m = res.meta
+    items = [f"{m['study']} of {m['game']}, {m['players']} players, seed {m['seed']}"]
+    table = None
+    if m["study"] == "compare":
+        strategies = ", ".join(f"`{s}`" for s in dict.fromkeys(m["strategies"]))
+        items.append(f"variants {', '.join(m['variants'])}: {m['games']:,} self-play games each, with {strategies} "
+                     "at every seat")
+        if m.get("skill"):
+            sk, lu = m["skill"], m["skill"]["lineups"]
+            rot = (f"{len(lu)} seat rotations: {_lineups(lu)}" if isinstance(lu, list) else
+                   "the seat rotations of each variant: " + "; ".join(f"{k} {_lineups(v)}" for k, v in lu.items()))
+            items.append(f"skill: `{sk['strong']}` against `{sk['weak']}`, {m['games']:,} deals × {rot} "
+                         "(seat by seat, 0 = the stronger)")
+        shared, table = _rules_split(m["rules"])
+        if shared:
+            items.append(("rules of every variant: " if len(m["rules"]) > 1 else "rules: ") + shared)
+    else:
+        items.append(f"variant {m['variant']}; rules: {_rules_line(m['rules'])}")
+        if m["study"] == "tune":
+            sweep = "; ".join(f"{k} = {', '.join(_n(v) for v in vals)}" for k, vals in m["params"].items())
+            items.append(f"family `{m['family']}` (base `{m['base']}`), sweep {sweep}; against `{m['against']}`; "
+                         f"{len(m['lineups'])} seat rotations: {_lineups(m['lineups'])} (seat by seat, 0 = the candidate)")
+            items.append(f"adaptive racing in batches of {m['batch']:,} deals, at most {m['games']:,} deals per value, "
+                         f"alpha {m['alpha']:g}" if m["adaptive"] else f"flat grid, {m['games']:,} deals per value")
+        else:
+            items.append(f"strategies {', '.join(f'`{s}`' for s in m['strategies'])}; {m['games']:,} deals per pair × "
+                         f"{len(m['lineups'])} seat rotations: {_lineups(m['lineups'])} (seat by seat, 0 = the first of a pair)")
+    seconds = m.get("study_seconds", m.get("elapsed_seconds", 0))
+    items.append(f"games played: {m['games_played']:,} in {seconds:,.1f} s")
+    items.append("versions: " + ", ".join(f"{k} {v}" for k, v in m["versions"].items()))
+    return items, table
+
+
+def _rules_line(rules: dict) -> str:
+    return ", ".join(f"{_human_key(k)} {_human_value(v)}" for k, v in rules.items())
+
+
+def _rules_split(rules: dict[str, dict]) -> tuple[str, Table | None]:
+    """Rules every variant shares (one line) and a table of those that differ."""
+    names = list(rules)
+    keys = list(dict.fromkeys(k for r in rules.values() for k in r))
+    same = [k for k in keys if all(k in rules[n] for n in names) and len({repr(rules[n][k]) for n in names}) == 1]
+    shared = ", ".join(f"{_human_key(k)} {_human_value(rules[names[0]][k])}" for k in same)
+    differ = [k for k in keys if k not in same]
+    if not differ:
+        return shared, None
+    rows = [[_human_key(k)] + [_human_value(rules[n][k]) if k in rules[n] else "-" for n in names] for k in differ]
+    return shared, Table("Rules in which the variants differ", ["rule"] + names, rows)
+
+
+METHOD_INTRO = (
+    "Every game *i* of a seed is dealt from its own random stream, so studies replay exactly. Variants with "
+    "the same deck and every value of a sweep play the same game indices (common random numbers), and their "
+    "differences are computed game by game (paired). Matchups are played once per seat rotation on the same "
+    "deals; the deal is the unit of every interval (its value averages the rotations). Rates carry 95% "
+    "intervals (Wilson widened to the exact Clopper–Pearson interval for proportions of games, normal over "
+    "deals for rotated win rates, delta method for ratios such as turns per round, widened to the exact "
+    "interval of the count for rare events); differences of rates near 0 or 1 use Newcombe-type (MOVER) "
+    "intervals. A difference is significant under Holm's control of the family-wise error rate at 5% over "
+    "all the differences of a study. A tune's best value is replayed on fresh deals before it is called "
+    "better than the reference. Ratings are Bradley–Terry strengths on the Elo scale.")
+
+
+def page_data(title: str, intro: str, sections, out: Path, created: str, total: float) -> dict:
+    """Everything the templates lay out."""
+    results = [r for r, _ in sections]
+    overview = fairness_overview(results)
+    studies = []
     for res, files in sections:
-        lines += [f"## {res.title}", ""]
-        if res.meta.get("text"):
-            lines += [res.meta["text"].strip(), ""]
-        for note in res.notes:
-            lines += [f"- {note}"]
-        lines.append("")
-        for caption, df in display_tables(res):
-            lines += [f"**{caption}**", "", markdown_table(df), ""]
+        figures = []
         for path, caption in files["figures"]:
             rel = path.relative_to(out).as_posix()
-            lines += [f"![{caption}]({rel})", f"*{caption}* ([SVG]({Path(rel).with_suffix('.svg').as_posix()}))", ""]
-        tables = ", ".join(f"[{p.name}]({p.relative_to(out).as_posix()})" for p in files["tables"]
-                           if p.suffix == ".csv" or not p.with_suffix(".csv") in files["tables"])
-        lines += [f"Raw tables (CSV with Parquet beside it; long per-game tables as Parquet only): {tables}", ""]
-    lines += ["## Method", ""]
-    lines += _method_intro()
-    for res, _ in sections:
-        lines += [f"**{res.title}**", ""] + [f"- {line}" for line in method_lines(res)] + [""]
-    lines += [f"Generated {created} in {total:.1f} s by `simcards report`."]
-    return "\n".join(lines) + "\n"
+            figures.append({"png": rel, "svg": Path(rel).with_suffix(".svg").as_posix(), "caption": caption,
+                            "data": base64.b64encode(path.read_bytes()).decode("ascii")})
+        raw = [(p.name, p.relative_to(out).as_posix()) for p in files["tables"]
+               if p.suffix == ".csv" or p.with_suffix(".csv") not in files["tables"]]
+        items, rules = method_items(res)
+        rules = split_columns(rules) if rules is not None else []
+        studies.append({"title": res.title, "text": res.meta.get("text", "").strip(), "notes": res.notes,
+                        "tables": detail_tables(res), "figures": figures, "raw": raw,
+                        "method": items, "rules": rules})
+    return {"title": title, "intro": (intro or "").strip(), "answers": answers(results),
+            "overview": Table.of("", overview) if overview is not None else None,
+            "studies": studies, "method_intro": METHOD_INTRO, "created": created, "seconds": total}
 
 
-def _method_intro() -> list[str]:
-    return [
-        "Every game *i* of a seed is dealt from its own random stream, so studies replay exactly. "
-        "Variants with the same deck and every value of a sweep play the same game indices (common random "
-        "numbers), and their differences are computed game by game (paired). Matchups are played once per "
-        "seat rotation on the same deals; the deal is the unit of every interval (its value averages the "
-        "rotations). Rates carry 95% intervals (Wilson widened to the exact Clopper–Pearson interval for "
-        "proportions of games, normal over deals for rotated win rates, delta method for ratios such as turns "
-        "per round, widened to the exact interval of the count for rare events); differences of rates near 0 "
-        "or 1 use Newcombe-type (MOVER) intervals. A difference is significant under Holm's control of the "
-        "family-wise error rate at 5% over all the differences of a study. A tune's best value is replayed "
-        "on fresh deals before it is called better than the reference. Ratings are Bradley–Terry strengths "
-        "on the Elo scale.", ""]
+# ----- templates -----------------------------------------------------------------------------------
+CI = re.compile(r"^(.*\S) (\[[^\]]*\])$")
+NUMERIC = re.compile(r"^([−+-]?[\d.,]+(%| pts| s)?( \[[^\]]*\])?|-)$")
 
 
-CSS = """body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222;line-height:1.45}
-h1{border-bottom:2px solid #4C72B0}h2{margin-top:2em;border-bottom:1px solid #ccc}
-table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:.9em}th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right}
-th{background:#f0f3f8}td:first-child,th:first-child{text-align:left}figure{margin:1em 0}figcaption{font-size:.85em;color:#555}
-img{max-width:100%}.note{background:#f7f7f2;border-left:4px solid #c9b458;padding:.4em .8em;margin:.4em 0}
-.method li{font-size:.85em}code{background:#f3f3f3;padding:0 .2em}"""
+def _is_numeric(text) -> bool:
+    """Numbers (with an interval) are right-aligned, words left-aligned."""
+    return bool(NUMERIC.match(str(text)))
 
 
-def _html(spec, sections, out: Path, created: str, total: float) -> str:
-    e = html.escape
-    parts = ["<!DOCTYPE html>", "<html lang='en'><head><meta charset='utf-8'>",
-             f"<title>{e(spec.get('title', 'simcards report'))}</title><style>{CSS}</style></head><body>",
-             f"<h1>{e(spec.get('title', 'simcards report'))}</h1>"]
-    if spec.get("intro"):
-        parts.append(f"<p>{e(spec['intro'].strip())}</p>")
-    overview = fairness_overview([r for r, _ in sections])
-    if overview is not None:
-        parts.append("<h2>Overview: starter's or dealer's edge across studies</h2>")
-        parts.append(overview.to_html(index=False, escape=True, border=0, na_rep="-"))
-    for res, files in sections:
-        parts.append(f"<h2>{e(res.title)}</h2>")
-        if res.meta.get("text"):
-            parts.append(f"<p>{e(res.meta['text'].strip())}</p>")
-        for note in res.notes:
-            parts.append(f"<p class='note'>{e(note)}</p>")
-        for caption, df in display_tables(res):
-            parts.append(f"<h3>{e(caption)}</h3>")
-            parts.append(df.to_html(index=False, escape=True, border=0, na_rep="-"))
-        for path, caption in files["figures"]:
-            data = base64.b64encode(path.read_bytes()).decode("ascii")
-            parts.append(f"<figure><img alt='{e(caption)}' src='data:image/png;base64,{data}'>"
-                         f"<figcaption>{e(caption)}</figcaption></figure>")
-        tables = ", ".join(p.name for p in files["tables"]
-                           if p.suffix == ".csv" or not p.with_suffix(".csv") in files["tables"])
-        parts.append(f"<p><small>Raw tables in <code>tables/</code> (CSV with Parquet beside it; long per-game "
-                     f"tables as Parquet only): {e(tables)}</small></p>")
-    parts.append("<h2>Method</h2>")
-    parts += [f"<p>{e(t)}</p>" for t in _method_intro() if t]
-    for res, _ in sections:
-        parts.append(f"<h3>{e(res.title)}</h3><ul class='method'>")
-        parts += [f"<li>{e(line)}</li>" for line in method_lines(res)]
-        parts.append("</ul>")
-    parts.append(f"<p><small>Generated {e(created)} in {total:.1f} s by <code>simcards report</code>.</small></p>")
-    parts.append("</body></html>")
-    return "\n".join(parts) + "\n"
+def _cell_html(text: str):
+    """A table cell: the interval in a quieter span after the value, both kept on one line."""
+    from markupsafe import Markup, escape
+
+    m = CI.match(str(text))
+    if not m:
+        return escape(text)
+    return Markup('<span class="v">{}</span> <span class="ci">{}</span>').format(m.group(1), m.group(2))
+
+
+def _markdown_it():
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": False, "typographer": False})
+
+
+def _md_block(text: str):
+    from markupsafe import Markup
+
+    return Markup(_markdown_it().render(text or ""))
+
+
+def _md_inline(text: str):
+    from markupsafe import Markup
+
+    return Markup(_markdown_it().renderInline(text or ""))
+
+
+def _md_cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _env():
+    from jinja2 import Environment, PackageLoader, StrictUndefined
+
+    env = Environment(loader=PackageLoader("simcards", "templates"), undefined=StrictUndefined,
+                      autoescape=lambda name: bool(name) and name.endswith(".html.j2"),
+                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    env.filters.update(cell=_cell_html, md=_md_block, mdinline=_md_inline, mdcell=_md_cell)
+    env.tests["numeric"] = _is_numeric
+    return env
+
+
+def render(page: dict, template: str) -> str:
+    """Lay out :func:`page_data` with ``report.html.j2`` or ``report.md.j2``."""
+    return _env().get_template(template).render(**page)

@@ -65,8 +65,41 @@ def test_drawing_steps_write_png_and_svg(tmp_path):
     fig, axes = plt.subplots(1, 3)  # drawing into a given ax
     line = pd.DataFrame({"x": [1, 2], "y": [0.2, 0.3], "low": [0.1, 0.2], "high": [0.3, 0.4], "series": ["", ""]})
     assert plots.draw_ci_line(line, ax=axes[0], reference=0.25, best=2) is axes[0]
+    series = line.assign(series=[2.0, 2.0])  # a sweep value as the legend shows it: 2, not 2.0
+    assert [t.get_text() for t in plots.draw_ci_line(series).get_legend().get_texts()] == ["2"]
     hm = pd.DataFrame([[0.5, np.nan], [0.3, 0.6]], index=["r1", "r2"], columns=[15.0, 0.25])
     assert plots.draw_heatmap(hm, ax=axes[1], center=0.5) is axes[1]
     assert [t.get_text() for t in axes[1].get_xticklabels()] == ["15", "0.25"]
     assert plots.draw_hist(plots.hist_data([1, 2, 2]), ax=axes[2]) is axes[2]
     assert all(p.exists() for p in plots.save(fig, tmp_path / "sub" / "grid"))
+
+
+def _fake_tune():
+    from simcards.analysis.study import StudyResult
+
+    tab = pd.DataFrame({"call": [1.0, 2.0, 3.0], "win_rate": [0.45, 0.55, 0.5], "win_rate_low": [0.4, 0.5, 0.45],
+                        "win_rate_high": [0.5, 0.6, 0.55], "fair_share": [0.5] * 3, "margin": [-3.0, 4.0, 0.5],
+                        "margin_low": [-5.0, 2.0, -1.5], "margin_high": [-1.0, 6.0, 2.5]})
+    return StudyResult("tune", "t", {"tune": tab}, {"best": {"call": 2.0}},
+                       meta={"params": {"call": [1.0, 2.0, 3.0]}, "against": "threshold"})
+
+
+def _dashed(ax):
+    return [(line.get_label(), list(line.get_ydata())) for line in ax.get_lines() if line.get_linestyle() == "--"]
+
+
+def test_margin_plot_labels_its_zero_line_break_even_not_fair_share():
+    # A score margin of 0 is break-even; "fair share" belongs to win rates only.
+    figs = {name: (ax, caption) for name, ax, caption in plots.study_figures(_fake_tune())}
+    margin, caption = figs["margin"]
+    assert _dashed(margin) == [(plots.MARGIN_ZERO, [0.0, 0.0])]
+    legend = [t.get_text() for t in margin.get_legend().get_texts()]
+    assert "fair share" not in legend and plots.MARGIN_ZERO in legend
+    assert "break-even" in caption and "fair share" not in caption
+    data = plots.ci_line_data(_fake_tune().tables["tune"], "call", "margin")  # the data step drawn
+    assert data[["x", "y", "low", "high"]].values.tolist() == [[1, -3, -5, -1], [2, 4, 2, 6], [3, 0.5, -1.5, 2.5]]
+    win, _ = figs["win_rate"]
+    assert _dashed(win) == [("fair share", [0.5, 0.5])]
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
