@@ -96,6 +96,7 @@ def run_then_kill(cluster: Cluster, tmp_path: Path, victim: str, env: dict) -> t
         t0 = time.monotonic()
         cluster.kill(getattr(cluster, victim))
         _, err = proc.communicate(timeout=120)
+        print(f"{victim} killed: the client exited {time.monotonic() - t0:.2f} s later")  # shown with -s
         return proc, time.monotonic() - t0, err
     finally:
         if proc.poll() is None:
