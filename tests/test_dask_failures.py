@@ -169,6 +169,15 @@ def test_the_cluster_watch_names_the_cause():
     assert be.lost
 
 
+@pytest.mark.parametrize("text", ["-1", "nan", "inf", "soon"])
+def test_a_bad_no_workers_wait_is_refused(monkeypatch, text):
+    from simcards.backends.dask_backend import _no_workers_wait
+
+    monkeypatch.setenv("SIMCARDS_DASK_NO_WORKERS_WAIT", text)
+    with pytest.raises(SimcardsError, match=r"SIMCARDS_DASK_NO_WORKERS_WAIT=.*: give a number of seconds >= 0"):
+        _no_workers_wait()
+
+
 def test_no_port_warning_when_8787_is_taken():
     """19.16: LocalCluster's scheduler HTTP server asked for 8787 and warned when it was taken."""
     from simcards.backends import make_backend

@@ -26,7 +26,7 @@ from simcards.backends.job import Job, engine, execute
 from simcards.errors import SimcardsError
 
 MAX_ATTEMPTS = 3
-POLL_SECONDS = 0.2  # longest sleep between two looks at the finished tasks and the cluster's health
+POLL_SECONDS = 0.05  # longest sleep between two looks at the finished tasks and the cluster's health (cheap)
 # A LocalCluster's client killed with SIGKILL leaves its worker semaphores to multiprocessing's
 # resource tracker, which frees them and warns on stderr; the warning is noise, the cleanup is right.
 _TRACKER_QUIET = "ignore:resource_tracker:UserWarning"
@@ -34,11 +34,14 @@ _TRACKER_QUIET = "ignore:resource_tracker:UserWarning"
 
 def _no_workers_wait() -> float:
     """Seconds the cluster may have no worker (a nanny restarting one takes a few) before we stop."""
+    text = os.environ.get("SIMCARDS_DASK_NO_WORKERS_WAIT", "10")
     try:
-        wait = float(os.environ.get("SIMCARDS_DASK_NO_WORKERS_WAIT", "10"))
+        wait = float(text)
     except ValueError:
-        raise SimcardsError("SIMCARDS_DASK_NO_WORKERS_WAIT: give a number of seconds") from None
-    return max(wait, 0.0)
+        wait = -1.0
+    if not 0 <= wait < float("inf"):
+        raise SimcardsError(f"SIMCARDS_DASK_NO_WORKERS_WAIT={text!r}: give a number of seconds >= 0")
+    return wait
 
 
 def _client(address, **kwargs):
@@ -149,8 +152,8 @@ class DaskBackend(Backend):
             versions = self.client.run(_warm, job)
         except SimcardsError:
             raise
-        except Exception:
-            self._raise_if_lost()
+        except Exception as exc:
+            self._raise_if_lost(exc)
             raise
         bad = {w: v for w, v in versions.items() if v != __version__}
         if bad:
@@ -175,12 +178,17 @@ class DaskBackend(Backend):
             raise SimcardsError(f"the Dask scheduler at {self.scheduler!r} has had no workers for "
                                 f"{self.no_workers_wait:g} s (start some with `dask worker {self.scheduler}`)")
 
-    def _raise_if_lost(self) -> None:
-        """After an error from Dask: one line if the cause is a lost scheduler (the client marks
-        the connection lost a moment after the call that failed on it)."""
-        deadline = time.monotonic() + 2
-        while self.client.status == "running" and time.monotonic() < deadline:
-            time.sleep(0.05)
+    def _raise_if_lost(self, exc: Exception) -> None:
+        """After an error from Dask: one line if the cause is a lost scheduler (after a connection
+        error, give the client a moment to mark the connection lost)."""
+        from concurrent.futures import CancelledError
+
+        from distributed.client import ClosedClientError
+
+        if isinstance(exc, (OSError, ClosedClientError, CancelledError)):
+            deadline = time.monotonic() + 2
+            while self.client.status == "running" and time.monotonic() < deadline:
+                time.sleep(0.05)
         self.check_cluster()
 
     def _next_batch(self, ac) -> list:
@@ -243,8 +251,8 @@ class DaskBackend(Backend):
                     yield first, count, result
         except (SimcardsError, KeyboardInterrupt, GeneratorExit):
             raise
-        except Exception:
-            self._raise_if_lost()
+        except Exception as exc:
+            self._raise_if_lost(exc)
             raise
         finally:
             self._cancel(list(futures))
