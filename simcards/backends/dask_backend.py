@@ -266,8 +266,8 @@ class DaskBackend(Backend):
 
     def close(self) -> None:
         try:
-            if self.lost:  # do not wait twice the connect timeout for a scheduler that is gone
-                self.client.close(timeout=2)
+            if self.lost or self.client.status != "running":  # do not wait 2 x the connect timeout
+                self.client.close(timeout=2)                     # for a scheduler that is gone
             else:
                 self.client.close()
         except Exception:  # pragma: no cover - closing a broken connection
