@@ -5,12 +5,19 @@ per core, one numba thread each). A range whose worker dies is rescheduled by Da
 failing it is resubmitted by this client (up to ``MAX_ATTEMPTS`` times in all) under a new key. The
 client accepts each range's result once, so no game is lost or counted twice. At most ``window``
 ranges are in flight, so the client never holds more than a few chunks of results.
+
+While it waits, the client checks that it is still connected to the scheduler and that the cluster
+has a worker: a lost scheduler, or no worker for ``SIMCARDS_DASK_NO_WORKERS_WAIT`` seconds, stops the
+run with one line (the API keeps the finished chunks and says how to resume) instead of a silent wait.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import sys
+import time
 import uuid
 from collections import deque
 
@@ -19,6 +26,38 @@ from simcards.backends.job import Job, engine, execute
 from simcards.errors import SimcardsError
 
 MAX_ATTEMPTS = 3
+POLL_SECONDS = 0.05  # longest sleep between two looks at the finished tasks and the cluster's health (cheap)
+# A LocalCluster's client killed with SIGKILL leaves its worker semaphores to multiprocessing's
+# resource tracker, which frees them and warns on stderr; the warning is noise, the cleanup is right.
+_TRACKER_QUIET = "ignore:resource_tracker:UserWarning"
+
+
+def _no_workers_wait() -> float:
+    """Seconds the cluster may have no worker (a nanny restarting one takes a few) before we stop."""
+    text = os.environ.get("SIMCARDS_DASK_NO_WORKERS_WAIT", "10")
+    try:
+        wait = float(text)
+    except ValueError:
+        wait = -1.0
+    if not 0 <= wait < float("inf"):
+        raise SimcardsError(f"SIMCARDS_DASK_NO_WORKERS_WAIT={text!r}: give a number of seconds >= 0")
+    return wait
+
+
+def _client(address, **kwargs):
+    """A ``distributed.Client``; if it cannot start, it is marked closed so that its ``__del__``
+    does not spend 2 x timeout closing a connection that never opened and print a traceback."""
+    import distributed
+
+    client = distributed.Client.__new__(distributed.Client)
+    try:
+        client.__init__(address, **kwargs)
+    except BaseException:
+        with contextlib.suppress(Exception):
+            client.status = "closed"
+            client._loop_runner.stop()
+        raise
+    return client
 
 
 def _ignore_sigint() -> None:
@@ -70,18 +109,25 @@ class DaskBackend(Backend):
         for name in ("distributed", "distributed.worker", "distributed.nanny", "distributed.scheduler",
                      "distributed.core", "distributed.comm", "distributed.client"):
             logging.getLogger(name).setLevel(logging.CRITICAL)
+        self.no_workers_wait = _no_workers_wait()
+        self.no_workers_since = None
+        self.lost = False
         if scheduler is not None:
             try:
-                self.client = distributed.Client(scheduler, timeout=connect_timeout, set_as_default=False)
-            except (OSError, TimeoutError, ValueError) as exc:
+                self.client = _client(scheduler, timeout=connect_timeout, set_as_default=False)
+            except Exception as exc:  # bad address, refused, timed out, TLS not configured...
                 reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
                 raise SimcardsError(f"cannot reach the Dask scheduler at {scheduler!r} ({reason}); start one with "
                                     "`dask scheduler`, check the address, or leave out --scheduler to use a "
                                     "local cluster") from None
         else:
             n = workers or os.cpu_count() or 1
+            if _TRACKER_QUIET not in sys.warnoptions:  # the tracker (started below) inherits -W options
+                sys.warnoptions.append(_TRACKER_QUIET)
+            # ":0", not None: the scheduler's HTTP server starts either way, and on the default port
+            # 8787 it warns "Port 8787 is already in use" whenever another cluster runs.
             self.cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                                    dashboard_address=None, silence_logs=logging.CRITICAL)
+                                                    dashboard_address=":0", silence_logs=logging.CRITICAL)
             self.client = distributed.Client(self.cluster, set_as_default=False)
             self.scheduler = self.cluster.scheduler_address
             try:
@@ -102,12 +148,59 @@ class DaskBackend(Backend):
     def warm(self, job: Job) -> None:
         from simcards import __version__
 
-        versions = self.client.run(_warm, job)
+        try:
+            versions = self.client.run(_warm, job)
+        except SimcardsError:
+            raise
+        except Exception as exc:
+            self._raise_if_lost(exc)
+            raise
         bad = {w: v for w, v in versions.items() if v != __version__}
         if bad:
             w, v = next(iter(bad.items()))
             raise SimcardsError(f"Dask worker {w} runs simcards {v}, this process {__version__}: install the same "
                                 "version everywhere (results could differ)")
+
+    def check_cluster(self) -> None:
+        """Stop with one line when the scheduler is gone or has had no worker for too long (Dask
+        itself would wait for ever, or until its reconnect gives up with a long traceback)."""
+        if self.client.status != "running":
+            self.lost = True
+            raise SimcardsError(f"lost the Dask scheduler at {self.scheduler!r} (its connection closed)")
+        # refreshed by the client every 2 s without blocking (scheduler_info() would ask the scheduler)
+        n = (getattr(self.client, "_scheduler_identity", None) or {}).get("n_workers")
+        now = time.monotonic()
+        if n != 0:
+            self.no_workers_since = None
+        elif self.no_workers_since is None:
+            self.no_workers_since = now
+        elif now - self.no_workers_since >= self.no_workers_wait:
+            raise SimcardsError(f"the Dask scheduler at {self.scheduler!r} has had no workers for "
+                                f"{self.no_workers_wait:g} s (start some with `dask worker {self.scheduler}`)")
+
+    def _raise_if_lost(self, exc: Exception) -> None:
+        """After an error from Dask: one line if the cause is a lost scheduler (after a connection
+        error, give the client a moment to mark the connection lost)."""
+        from concurrent.futures import CancelledError
+
+        from distributed.client import ClosedClientError
+
+        if isinstance(exc, (OSError, ClosedClientError, CancelledError)):
+            deadline = time.monotonic() + 2
+            while self.client.status == "running" and time.monotonic() < deadline:
+                time.sleep(0.05)
+        self.check_cluster()
+
+    def _next_batch(self, ac) -> list:
+        """The futures finished so far, at least one; between looks, check the cluster's health."""
+        delay = 0.002
+        while True:
+            batch = ac.next_batch(block=False)
+            if batch:
+                return batch
+            self.check_cluster()
+            time.sleep(delay)
+            delay = min(2 * delay, POLL_SECONDS)
 
     def imap(self, job: Job, ranges):
         from distributed import as_completed
@@ -121,6 +214,7 @@ class DaskBackend(Backend):
             return
         ac = None
         first_batch = []
+        self.no_workers_since = None
 
         def submit(first: int, count: int) -> None:
             attempts[first] = attempts.get(first, 0) + 1
@@ -132,34 +226,50 @@ class DaskBackend(Backend):
             else:
                 ac.add(fut)
 
-        for _ in range(min(window, len(pending))):
-            submit(*pending.popleft())
-        ac = as_completed(first_batch, loop=self.client.loop)
         try:
-            for fut in ac:
-                first, count = futures.pop(fut)
-                if fut.status != "finished":
-                    exc = fut.exception() if fut.status == "error" else None
-                    if isinstance(exc, SimcardsError):
-                        raise SimcardsError(str(exc))
-                    if attempts[first] >= MAX_ATTEMPTS:
-                        reason = f"{type(exc).__name__}: {exc}" if exc is not None else fut.status
-                        raise SimcardsError(f"games {first:,}..{first + count - 1:,} failed on the Dask workers "
-                                            f"{attempts[first]} times ({reason})")
-                    submit(first, count)  # the same range again: same games, counted once
-                    continue
-                result = fut.result()
-                fut.release()
-                if pending:
-                    submit(*pending.popleft())
-                yield first, count, result
+            for _ in range(min(window, len(pending))):
+                submit(*pending.popleft())
+            ac = as_completed(first_batch, loop=self.client.loop)
+            while futures:
+                for fut in self._next_batch(ac):
+                    first, count = futures.pop(fut)
+                    if fut.status != "finished":
+                        self.check_cluster()  # futures are cancelled when the scheduler goes
+                        exc = fut.exception() if fut.status == "error" else None
+                        if isinstance(exc, SimcardsError):
+                            raise SimcardsError(str(exc))
+                        if attempts[first] >= MAX_ATTEMPTS:
+                            reason = f"{type(exc).__name__}: {exc}" if exc is not None else fut.status
+                            raise SimcardsError(f"games {first:,}..{first + count - 1:,} failed on the Dask "
+                                                f"workers {attempts[first]} times ({reason})")
+                        submit(first, count)  # the same range again: same games, counted once
+                        continue
+                    result = fut.result()
+                    fut.release()
+                    if pending:
+                        submit(*pending.popleft())
+                    yield first, count, result
+        except (SimcardsError, KeyboardInterrupt, GeneratorExit):
+            raise
+        except Exception as exc:
+            self._raise_if_lost(exc)
+            raise
         finally:
-            for fut in list(futures):
-                fut.cancel()
+            self._cancel(list(futures))
+
+    def _cancel(self, futures: list) -> None:
+        """Stop the ranges still in flight (after Ctrl-C or an error): one message, only on a live
+        connection, never an error of its own that would hide the reason the run stopped."""
+        if futures and self.client.status == "running":
+            with contextlib.suppress(Exception):
+                self.client.cancel(futures)
 
     def close(self) -> None:
         try:
-            self.client.close()
+            if self.lost or self.client.status != "running":  # do not wait 2 x the connect timeout
+                self.client.close(timeout=2)                     # for a scheduler that is gone
+            else:
+                self.client.close()
         except Exception:  # pragma: no cover - closing a broken connection
             pass
         if self.cluster is not None:

@@ -239,6 +239,11 @@ def side_label(side: int, players: int, seats: int, sides: int) -> str:
     return f"team {side} (seats {members})"
 
 
+def _per_contract(est) -> str:
+    """A share of contracts; when every deal was thrown in there is none to share (not "nan%")."""
+    return "- (no contracts: every deal thrown in)" if np.isnan(est.value) else est.pct()
+
+
 class TwoHundred(GameDef):
     name = "two-hundred"
     title = "Two Hundred"
@@ -334,10 +339,10 @@ class TwoHundred(GameDef):
             rows.append(("first dealer's team wins", s["first_dealer_team_win_rate"].pct() + fair))
         rows += [
             ("deals thrown in (all pass)", s["throw_in_rate"].pct()),
-            ("contracts made", s["contract_made_rate"].pct()),
+            ("contracts made", _per_contract(s["contract_made_rate"])),
         ]
         if "no_trump_rate" in s:
-            rows.append(("contracts in no trump (scores doubled)", s["no_trump_rate"].pct()))
+            rows.append(("contracts in no trump (scores doubled)", _per_contract(s["no_trump_rate"])))
         if "team_out_rate" in s:
             rows.append(("games in which a team left at the hole", s["team_out_rate"].pct()))
         rows += [
