@@ -80,6 +80,7 @@ def simulate(
     workers: Annotated[Optional[int], typer.Option("--workers", help="worker processes of the local Dask cluster (default: one per core)")] = None,
     resume: Annotated[Optional[Path], typer.Option("--resume", help="continue the interrupted run in this directory (same command, same results)")] = None,
     summary_only: Annotated[bool, typer.Option("--summary-only", help="no tables: aggregate on the fly in bounded memory (for 100M-game runs)")] = False,
+    force: Annotated[bool, typer.Option("--force", help="with --out: replace the run (finished or not) the directory holds")] = False,
 ) -> None:
     """Play many games and summarise them (every rate with a 95% confidence interval)."""
     from simcards.api import simulate as run
@@ -89,7 +90,7 @@ def simulate(
     sim = run(game, variant=variant, players=players, games=games, seed=seed, strategies=strategy,
               rules=_rule_overrides(rule), threads=threads, out=out_dir, progress=progress and not json_out,
               backend=backend, scheduler=scheduler, workers=workers, resume=resume, summary_only=summary_only,
-              keep_games=out_dir is None and resume is None)
+              keep_games=out_dir is None and resume is None, force=force)
     if sim.interrupted:
         where = (f"; the finished games are kept in {sim.out} (continue with the same command and --resume "
                  f"{sim.out})") if sim.out else " (use --out DIR to keep partial results on disk)"
@@ -100,7 +101,17 @@ def simulate(
     else:
         _print_summary(gdef, sim)
     if sim.interrupted:
-        raise typer.Exit(130)
+        raise interrupted_exit()
+
+
+def interrupted_exit() -> typer.Exit:
+    """Exit 130 for a command that has said what an interruption kept (see :func:`main`)."""
+    global _INTERRUPT_REPORTED
+    _INTERRUPT_REPORTED = True
+    return typer.Exit(130)
+
+
+_INTERRUPT_REPORTED = False
 
 
 def _print_summary(gdef, sim) -> None:
@@ -213,8 +224,12 @@ _register_extra_commands()
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app and turn every input error into one line on stderr."""
+    global _INTERRUPT_REPORTED
+    _INTERRUPT_REPORTED = False
     try:
         code = app(args=argv, standalone_mode=False)
+        if code == 130 and not _INTERRUPT_REPORTED:  # typer turns a Ctrl-C no command caught into Exit(130)
+            err.print("interrupted before any result was finished: nothing to show", markup=False, highlight=False)
         if isinstance(code, int) and not isinstance(code, bool):  # typer.Exit(n) is returned, not raised
             return code
     except SimcardsError as exc:
