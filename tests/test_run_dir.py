@@ -109,6 +109,18 @@ def test_a_damaged_part_is_played_again_and_the_run_ends_identical(case, fresh, 
     assert sorted(p.name for p in fresh.iterdir()) == ["deals.parquet", "games.parquet", "summary.json"]
 
 
+def test_another_chunk_size_gives_the_same_tables_in_other_row_groups(tmp_path, reference):
+    """19.15: what the docs say about chunk sizes (tables identical; row groups follow the chunks)."""
+    import pyarrow.parquet as pq
+
+    d = tmp_path / "run"
+    simcards.simulate(GAME, out=d, **{**RUN, "chunk": 700})
+    for name in ("games.parquet", "deals.parquet"):
+        pd.testing.assert_frame_equal(pd.read_parquet(d / name), pd.read_parquet(reference[0] / name))
+    assert pq.ParquetFile(d / "games.parquet").num_row_groups == 5
+    assert pq.ParquetFile(reference[0] / "games.parquet").num_row_groups == 8
+
+
 def test_every_part_has_its_rows_and_hash_in_the_manifest(fresh):
     parts = manifest(fresh)["parts"]
     assert sorted(parts) == sorted(p.name for p in (fresh / "parts").iterdir())
