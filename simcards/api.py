@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import platform
 import sys
@@ -322,23 +323,30 @@ def _play(job, be, todo, store, agg, ordered, gdef, game_parts, detail_parts, ke
           stop) -> None:
     """Play the ranges ``todo``; each result is written (with ``--out``), then counted. Returns
     early when a stop was requested (Ctrl-C), after the chunk in flight is kept."""
-    for first, count, result in be.imap(job, todo):
-        if result[0] == "summary":
-            partial_json, frames = result[1], None
-        else:
-            g, d = result[1], result[2]
-            partial_json = agg.dump(agg.partial(g))
-            frames = {"games": g} if d is None else {"games": g, gdef.detail_table: d}
-        if store is not None:
-            store.write_chunk(first, count, frames, partial_json)
-        if frames is not None and keep_games:
-            game_parts[first] = frames["games"]
-        if frames is not None and keep_detail and gdef.detail_table in frames:
-            detail_parts[first] = frames[gdef.detail_table]
-        ordered.add(first, agg.load(partial_json))
-        bar.advance(count)
-        if stop.requested:
-            return
+    with contextlib.closing(be.imap(job, todo)) as results:  # closed on return: Dask cancels the rest
+        for first, count, result in results:
+            _keep(first, count, result, store, agg, ordered, gdef, game_parts, detail_parts, keep_games, keep_detail)
+            bar.advance(count)
+            if stop.requested:
+                return
+
+
+def _keep(first, count, result, store, agg, ordered, gdef, game_parts, detail_parts, keep_games, keep_detail) -> None:
+    """Write one finished range (with ``--out``), keep its tables, then count it (what a Ctrl-C cuts
+    between the two is read back from the disk by the caller)."""
+    if result[0] == "summary":
+        partial_json, frames = result[1], None
+    else:
+        g, d = result[1], result[2]
+        partial_json = agg.dump(agg.partial(g))
+        frames = {"games": g} if d is None else {"games": g, gdef.detail_table: d}
+    if store is not None:
+        store.write_chunk(first, count, frames, partial_json)
+    if frames is not None and keep_games:
+        game_parts[first] = frames["games"]
+    if frames is not None and keep_detail and gdef.detail_table in frames:
+        detail_parts[first] = frames[gdef.detail_table]
+    ordered.add(first, agg.load(partial_json))
 
 
 def job_empty(gdef, job: Job) -> pd.DataFrame:
