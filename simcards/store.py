@@ -161,7 +161,7 @@ class _Lock:
                 owner = os.read(fd, 32).decode(errors="replace").strip() or "?"
                 os.close(fd)
                 if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
-                    raise SimcardsError(f"cannot lock {str(self.path)!r}: {exc.strerror or exc}") from None
+                    return  # a file system without flock (ENOLCK, ENOTSUP): run unlocked, as before
                 raise SimcardsError(f"{str(out)!r} is being written by another simcards process (pid {owner}); "
                                     "wait for it to end or stop it, or choose another directory") from None
             try:  # the owner may have removed the file between our open and our flock: start again
