@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import platform
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +21,7 @@ from simcards.rng import MAX_SEED
 from simcards.aggregate import Aggregator
 from simcards.backends import Backend, current, make_backend
 from simcards.backends.job import Job, portable_specs
-from simcards.runner import DEFAULT_CHUNK, Progress, chunks, set_threads
+from simcards.runner import DEFAULT_CHUNK, Progress, StopRequest, chunks, set_threads
 from simcards.stats import Estimate
 from simcards.store import DiskError, RunStore
 
@@ -92,7 +94,7 @@ def simulate(game: str = "yaniv", *, variant: str | None = None, players: int | 
              out: str | Path | None = None, keep_detail: bool | None = None, progress: bool = False,
              chunk: int = DEFAULT_CHUNK, backend: str | Backend | None = None, scheduler: str | None = None,
              workers: int | None = None, resume: str | Path | None = None, summary_only: bool = False,
-             keep_games: bool = True) -> Simulation:
+             keep_games: bool = True, force: bool = False) -> Simulation:
     """Play ``games`` games and return their tables and summary.
 
     ``variant`` names a preset (``simcards variants GAME`` lists them), ``rules`` overrides single
@@ -104,7 +106,11 @@ def simulate(game: str = "yaniv", *, variant: str | None = None, players: int | 
     and joined into ``games.parquet``, ``<detail>.parquet`` and ``summary.json`` at the end.
     ``resume``: a directory of an interrupted run with the same configuration; only the missing
     game ranges are played and the files end exactly as an uninterrupted run leaves them (a new or
-    empty directory starts the run). ``keep_detail`` (default: not when writing files) keeps the
+    empty directory starts the run; damaged or missing parts are played again). ``out`` on a directory
+    holding another run (finished or not) is refused unless ``force=True``, which replaces it. The
+    directory is locked (``DIR/.simcards.lock``, with the pid) while the run writes it. Ctrl-C (in
+    the main thread) stops once the chunk in flight is done and kept; a second Ctrl-C stops at once.
+    ``keep_detail`` (default: not when writing files) keeps the
     per-unit table in memory; ``keep_games=False`` keeps no per-game table in memory either (the
     summary is then aggregated chunk by chunk).
 
@@ -154,16 +160,24 @@ def simulate(game: str = "yaniv", *, variant: str | None = None, players: int | 
         config = _config(gdef, variant, rules_obj, players, strats, seed, games,
                          "summary" if summary_only else "tables", want_detail)
         tables = ["games", gdef.detail_table] if want_detail else ["games"]
-        store = RunStore(Path(out), config, chunk, [] if summary_only else tables, resume is not None) \
-            if out is not None else None
-        if store is not None and store.complete:
-            return _load_complete(gdef, store, players, keep_games, keep_detail, variant, be, n_threads)
-        chunk = store.chunk if store is not None else chunk
-        return _run(gdef, job, be, store, config, games, chunk, progress, keep_games, keep_detail, variant,
-                    strats, n_threads)
+        store = RunStore(Path(out), config, chunk, [] if summary_only else tables, resume is not None,
+                         force=bool(force), warn=_warn) if out is not None else None
+        try:
+            if store is not None and store.complete:
+                return _load_complete(gdef, store, players, keep_games, keep_detail, variant, be, n_threads)
+            chunk = store.chunk if store is not None else chunk
+            return _run(gdef, job, be, store, config, games, chunk, progress, keep_games, keep_detail, variant,
+                        strats, n_threads)
+        finally:
+            if store is not None:
+                store.close()
     finally:
         if owned:
             be.close()
+
+
+def _warn(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr, flush=True)
 
 
 def _config(gdef, variant, rules_obj, players, strats, seed, games, mode, want_detail) -> dict:
@@ -183,9 +197,13 @@ class _Ordered:
         self.order = firsts
         self.pos = 0
         self.buffer: dict[int, Any] = {}
+        self.added: set[int] = set()
         self.total = None
 
     def add(self, first: int, partial) -> None:
+        if first in self.added:  # once per chunk (a chunk re-read from disk after a Ctrl-C)
+            return
+        self.added.add(first)
         self.buffer[first] = partial
         while self.pos < len(self.order) and self.order[self.pos] in self.buffer:
             self.total = self.agg.merge(self.total, self.buffer.pop(self.order[self.pos]))
@@ -206,17 +224,20 @@ def _run(gdef, job: Job, be: Backend, store: RunStore | None, config: dict, game
     ordered = _Ordered(agg, [f for f, _ in ranges])
     game_parts: dict[int, pd.DataFrame] = {}
     detail_parts: dict[int, pd.DataFrame] = {}
+    def load_done(first: int) -> None:  # a chunk already on disk
+        ordered.add(first, agg.load(store.read_partial(first)))
+        if keep_games:
+            game_parts[first] = store.read_part("games", first)
+        if keep_detail and store.has_part(gdef.detail_table, first):
+            detail_parts[first] = store.read_part(gdef.detail_table, first)
+
     todo = ranges
     done_before = 0
     if store is not None and store.done:
         todo = [r for r in ranges if not store.is_done(*r)]
         for first, count in ranges:
             if store.is_done(first, count):
-                ordered.add(first, agg.load(store.read_partial(first)))
-                if keep_games:
-                    game_parts[first] = store.read_part("games", first)
-                if keep_detail and store.has_part(gdef.detail_table, first):
-                    detail_parts[first] = store.read_part(gdef.detail_table, first)
+                load_done(first)
                 done_before += count
 
     t0 = time.perf_counter()
@@ -225,26 +246,14 @@ def _run(gdef, job: Job, be: Backend, store: RunStore | None, config: dict, game
 
     bar = Progress(games, "simulating", progress)
     bar.advance(done_before)
-    done = done_before
     interrupted = False
     t1 = time.perf_counter()
+    stop = StopRequest()
     try:
-        for first, count, result in be.imap(job, todo):
-            if result[0] == "summary":
-                partial_json, frames = result[1], None
-            else:
-                g, d = result[1], result[2]
-                partial_json = agg.dump(agg.partial(g))
-                frames = {"games": g} if d is None else {"games": g, gdef.detail_table: d}
-                if keep_games:
-                    game_parts[first] = g
-                if keep_detail and d is not None:
-                    detail_parts[first] = d
-            if store is not None:
-                store.write_chunk(first, count, frames, partial_json)
-            ordered.add(first, agg.load(partial_json))
-            done += count
-            bar.advance(count)
+        with stop:
+            _play(job, be, todo, store, agg, ordered, gdef, game_parts, detail_parts, keep_games, keep_detail, bar,
+                  stop)
+        interrupted = stop.requested
     except KeyboardInterrupt:
         interrupted = True
     except SimcardsError as exc:
@@ -255,6 +264,15 @@ def _run(gdef, job: Job, be: Backend, store: RunStore | None, config: dict, game
     finally:
         bar.close()
     elapsed = time.perf_counter() - t1
+    if store is not None:  # a second Ctrl-C may have cut the bookkeeping of a chunk already on disk
+        for first in sorted(set(store.done) - ordered.added):
+            load_done(first)
+    # what is counted is exactly what the summary, the tables and the disk hold
+    for parts in (game_parts, detail_parts):
+        for first in set(parts) - ordered.added:
+            del parts[first]
+    done = sum(c for f, c in ranges if f in ordered.added)
+    interrupted = interrupted and done < games  # a stop asked during the last chunk: the run is complete
     if interrupted and store is not None:
         store.mark("interrupted")
 
@@ -294,9 +312,41 @@ def _run(gdef, job: Job, be: Backend, store: RunStore | None, config: dict, game
     sim = Simulation(gdef.name, games_df, detail_df, summary, meta, gdef.detail_table, interrupted,
                      store.out if store is not None else None)
     if store is not None and not interrupted:
-        meta["run"] = {**store.record(), "status": "complete", "total": agg.dump(total) if total is not None else None}
-        store.finalize(sim.to_json(), store.tables)
+        results = store.join(ranges)
+        meta["run"] = {**store.record(final=True), "status": "complete", "results": results,
+                       "total": agg.dump(total) if total is not None else None}
+        store.finish(sim.to_json())
     return sim
+
+
+def _play(job, be, todo, store, agg, ordered, gdef, game_parts, detail_parts, keep_games, keep_detail, bar,
+          stop) -> None:
+    """Play the ranges ``todo``; each result is written (with ``--out``), then counted. Returns
+    early when a stop was requested (Ctrl-C), after the chunk in flight is kept."""
+    with contextlib.closing(be.imap(job, todo)) as results:  # closed on return: Dask cancels the rest
+        for first, count, result in results:
+            _keep(first, count, result, store, agg, ordered, gdef, game_parts, detail_parts, keep_games, keep_detail)
+            bar.advance(count)
+            if stop.requested:
+                return
+
+
+def _keep(first, count, result, store, agg, ordered, gdef, game_parts, detail_parts, keep_games, keep_detail) -> None:
+    """Write one finished range (with ``--out``), keep its tables, then count it (what a Ctrl-C cuts
+    between the two is read back from the disk by the caller)."""
+    if result[0] == "summary":
+        partial_json, frames = result[1], None
+    else:
+        g, d = result[1], result[2]
+        partial_json = agg.dump(agg.partial(g))
+        frames = {"games": g} if d is None else {"games": g, gdef.detail_table: d}
+    if store is not None:
+        store.write_chunk(first, count, frames, partial_json)
+    if frames is not None and keep_games:
+        game_parts[first] = frames["games"]
+    if frames is not None and keep_detail and gdef.detail_table in frames:
+        detail_parts[first] = frames[gdef.detail_table]
+    ordered.add(first, agg.load(partial_json))
 
 
 def job_empty(gdef, job: Job) -> pd.DataFrame:

@@ -131,6 +131,7 @@ def simulate(
     resume: Annotated[Optional[Path], typer.Option("--resume", help="continue the interrupted run in this directory (same command, same results)")] = None,
     summary_only: Annotated[bool, typer.Option("--summary-only", help="no tables: aggregate on the fly in bounded memory (for 100M-game runs)")] = False,
     fmt: Annotated[str, typer.Option("--format", help="table files written with --out: parquet or csv")] = "parquet",
+    force: Annotated[bool, typer.Option("--force", help="with --out: replace the run (finished or not) the directory holds")] = False,
 ) -> None:
     """Play many games and summarise them (every rate with a 95% confidence interval)."""
     from simcards.api import simulate as run
@@ -143,7 +144,7 @@ def simulate(
     sim = run(game, variant=variant, players=players, games=games, seed=seed, strategies=split_specs(strategy),
               rules=_rule_overrides(rule), threads=threads, out=out_dir, progress=show_progress(progress) and not json_out,
               backend=backend, scheduler=scheduler, workers=workers, resume=resume, summary_only=summary_only,
-              keep_games=out_dir is None and resume is None)
+              keep_games=out_dir is None and resume is None, force=force)
     if sim.interrupted:
         where = (f"; the finished games are kept in {sim.out} (continue with the same command and --resume "
                  f"{sim.out})") if sim.out else " (use --out DIR to keep partial results on disk)"
@@ -164,7 +165,17 @@ def simulate(
            f"{meta.get('threads')} threads ({meta.get('backend', 'local')}); compile / load "
            f"{meta.get('compile_seconds', 0):.1f} s")
     if sim.interrupted:
-        raise typer.Exit(130)
+        raise interrupted_exit()
+
+
+def interrupted_exit() -> typer.Exit:
+    """Exit 130 for a command that has said what an interruption kept (see :func:`main`)."""
+    global _INTERRUPT_REPORTED
+    _INTERRUPT_REPORTED = True
+    return typer.Exit(130)
+
+
+_INTERRUPT_REPORTED = False
 
 
 def _print_summary(gdef, sim) -> None:
@@ -344,9 +355,13 @@ _register_extra_commands()
 
 def main(argv: list[str] | None = None, prog_name: str | None = None) -> int:
     """Entry point: run the app and turn every input error into one line on stderr."""
+    global _INTERRUPT_REPORTED
+    _INTERRUPT_REPORTED = False
     VERBOSITY["level"] = 0
     try:
         code = app(args=argv, prog_name=prog_name or "simcards", standalone_mode=False)
+        if code == 130 and not _INTERRUPT_REPORTED:  # typer turns a Ctrl-C no command caught into Exit(130)
+            err.print("interrupted before any result was finished: nothing to show", markup=False, highlight=False)
         if isinstance(code, int) and not isinstance(code, bool):  # typer.Exit(n) is returned, not raised
             return code
     except SimcardsError as exc:

@@ -191,7 +191,9 @@ def compare(
                   summary_only=summary_only)
     _print(res, json_out, out_dir)
     if res.meta.get("interrupted"):
-        raise typer.Exit(130)
+        from simcards.cli import interrupted_exit
+
+        raise interrupted_exit()
 
 
 def tune(

@@ -7,7 +7,9 @@ whatever the chunk size, so chunking is invisible in the results.
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from typing import Callable, Iterator
@@ -78,6 +80,38 @@ class Progress:
         if self._bar is not None:
             self._bar.stop()
             self._bar = None
+
+
+class StopRequest:
+    """Ctrl-C while chunks run: the first press asks to stop once the chunk in flight is done (that
+    chunk is kept: written and counted), a second press stops at once (that chunk is dropped).
+    Only in the main thread (where Python delivers signals); elsewhere Ctrl-C is left as it is."""
+
+    def __init__(self, note: str = "stopping after the chunk in flight (Ctrl-C again to stop at once)"):
+        self.note = note
+        self.requested = False
+        self._installed = False
+        self._old = None
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            try:
+                self._old = signal.signal(signal.SIGINT, self._handler)
+                self._installed = True
+            except (ValueError, OSError):  # pragma: no cover - embedded interpreters
+                pass
+        return self
+
+    def _handler(self, signum, frame):
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+        print(f"\n{self.note}", file=sys.stderr, flush=True)
+
+    def __exit__(self, *exc):
+        if self._installed:
+            signal.signal(signal.SIGINT, self._old if self._old is not None else signal.default_int_handler)
+        return False
 
 
 def run_chunked(total: int, play: Callable[[int, int], object], on_result: Callable[[Chunk, object], None],
