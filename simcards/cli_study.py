@@ -83,9 +83,10 @@ def _print(result, json_out: bool, out_dir: Path | None) -> None:
         out.print(f"[bold]{result.title}[/bold]", highlight=False)
         for caption, df in display_tables(result):
             keys = _key_columns(df)
-            if "significant" in df.columns and keys < df.shape[1] - 1:  # the flag beside the value it judges
-                cols = [c for c in df.columns if c != "significant"]
-                df = df[cols[:keys + 1] + ["significant"] + cols[keys + 1:]]
+            flag = next((c for c in df.columns if str(c).startswith("significant")), None)
+            if flag is not None and keys < df.shape[1] - 1:  # the flag beside the value it judges
+                cols = [c for c in df.columns if c != flag]
+                df = df[cols[:keys + 1] + [flag] + cols[keys + 1:]]
             for k, cols in enumerate(_column_groups(df, out.width, keys)):
                 part = df.iloc[:, list(range(keys)) + cols]
                 table = Table(title=caption if k == 0 else f"{caption} (continued)", title_justify="left",
