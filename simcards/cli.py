@@ -40,8 +40,16 @@ app = typer.Typer(
 out = Console()
 err = Console(stderr=True)
 
+def _variant_name(value: str | None) -> str | None:
+    """An empty ``--variant ''`` is a mistake, not the default preset."""
+    if value is not None and not value.strip():
+        raise typer.BadParameter("give a preset name; `simcards variants GAME` lists them")
+    return value
+
+
 GameArg = Annotated[str, typer.Argument(help="yaniv, gin or two-hundred", show_default=False)]
-VariantOpt = Annotated[Optional[str], typer.Option("--variant", "-v", help="a preset; `simcards variants GAME` lists them")]
+VariantOpt = Annotated[Optional[str], typer.Option("--variant", "-v", help="a preset; `simcards variants GAME` lists them",
+                                                   callback=_variant_name)]
 PlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", help="players at the table (default: the game's usual)")]
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="run seed: game i of seed s is always the same game")]
 StrategyOpt = Annotated[
@@ -150,11 +158,14 @@ def replay(
     """Print one game move by move, as the reference engine plays it."""
     from simcards.games import get_game
 
+    from simcards.api import MAX_GAMES
+    from simcards.rng import MAX_SEED
+
     gdef = get_game(game)
-    if game_index < 0:
-        raise SimcardsError(f"--game {game_index}: give a game index 0 or more")
-    if seed < 0:
-        raise SimcardsError(f"--seed {seed}: give a seed 0 or more")
+    if not 0 <= game_index < MAX_GAMES:  # the games simulate can play: 0 .. MAX_GAMES - 1
+        raise SimcardsError(f"--game {game_index}: give a game index from 0 to {MAX_GAMES - 1:,}")
+    if not 0 <= seed <= MAX_SEED:
+        raise SimcardsError(f"--seed {seed}: give a whole number from 0 to 2**63-1")
     rules = gdef.build_rules(variant, _rule_overrides(rule))
     n = gdef.players_for(rules) if players is None else players
     gdef.check_players(rules, n)

@@ -196,6 +196,8 @@ def parse_spec(spec: str, game: str, families: dict[str, Family]) -> Strategy:
             key, eq, value = item.partition("=")
             if not eq or not key.strip():
                 raise SimcardsError(f"strategy {text!r}: parameters are written key=value, separated by commas")
+            if key.strip() in given:
+                raise SimcardsError(f"strategy {text!r}: parameter {key.strip()} is given twice")
             given[key.strip()] = value.strip()
     return make_strategy(fam, given)
 
