@@ -57,6 +57,8 @@ StrategyOpt = Annotated[
     typer.Option("--strategy", help="a spec for every seat, or one per seat, e.g. threshold:call=5, "
                  "random, strategies/yaniv/cautious.toml or my.py:name; repeat per seat"),
 ]
+InvalidOpt = Annotated[str, typer.Option("--invalid-option", help="a user policy returning an option out of range: "
+                                         "error (stop, one line) or first (play option 0 and count it)")]
 RuleOpt = Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="one rule option key=value on top of the variant (repeatable)")]
 
 
@@ -88,6 +90,7 @@ def simulate(
     workers: Annotated[Optional[int], typer.Option("--workers", help="worker processes of the local Dask cluster (default: one per core)")] = None,
     resume: Annotated[Optional[Path], typer.Option("--resume", help="continue the interrupted run in this directory (same command, same results)")] = None,
     summary_only: Annotated[bool, typer.Option("--summary-only", help="no tables: aggregate on the fly in bounded memory (for 100M-game runs)")] = False,
+    invalid_option: InvalidOpt = "error",
 ) -> None:
     """Play many games and summarise them (every rate with a 95% confidence interval)."""
     from simcards.api import simulate as run
@@ -97,7 +100,7 @@ def simulate(
     sim = run(game, variant=variant, players=players, games=games, seed=seed, strategies=strategy,
               rules=_rule_overrides(rule), threads=threads, out=out_dir, progress=progress and not json_out,
               backend=backend, scheduler=scheduler, workers=workers, resume=resume, summary_only=summary_only,
-              keep_games=out_dir is None and resume is None)
+              keep_games=out_dir is None and resume is None, invalid_option=invalid_option)
     if sim.interrupted:
         where = (f"; the finished games are kept in {sim.out} (continue with the same command and --resume "
                  f"{sim.out})") if sim.out else " (use --out DIR to keep partial results on disk)"
@@ -154,6 +157,7 @@ def replay(
     players: PlayersOpt = None,
     strategy: StrategyOpt = None,
     rule: RuleOpt = None,
+    invalid_option: InvalidOpt = "error",
 ) -> None:
     """Print one game move by move, as the reference engine plays it."""
     from simcards.games import get_game
@@ -170,7 +174,9 @@ def replay(
     n = gdef.players_for(rules) if players is None else players
     gdef.check_players(rules, n)
     strats = gdef.strategies(strategy, n)
-    print(gdef.replay(rules, n, strats, seed, game_index))
+    from simcards.policy import check_mode
+
+    print(gdef.replay(rules, n, strats, seed, game_index, on_invalid=check_mode(invalid_option)))
 
 
 @app.command()

@@ -1433,6 +1433,8 @@ def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, lo
         out_game[L.G_BOXES + s] = ledger[_LG_BOXES + s]
     out_game[L.G_SWEEPS] = ledger[_LG_SWEEPS]
     out_game[L.G_SWEEPS + 1] = ledger[_LG_SWEEPS + 1]
+    for j in range(5):  # a user policy's bad option indices (simcards.policy)
+        out_game[L.G_BAD + j] = view[L.V_BAD + j]
     return n_log
 
 

@@ -45,6 +45,7 @@ from simcards.games.two_hundred.layout import (
     G_DEALS,
     G_FAILED,
     G_FIRST_DEALER,
+    G_BAD,
     G_HOLE,
     G_INVALID,
     G_MADE,
@@ -70,6 +71,7 @@ from simcards.games.two_hundred.layout import (
     NO_TRUMP,
     ORDER_POINTS,
     V_ACTIVE,
+    V_BAD,
     V_BID,
     V_BIDDER,
     V_BIDS,
@@ -307,14 +309,6 @@ def _log(log, n_log, event, deal, seat, a, b):
 
 
 @njit(cache=True, inline="always")
-def _checked(choice, n_opts, bad):
-    """A decision index a (user) policy returned, made safe: out of range → option 0, counted."""
-    if choice < 0 or choice >= n_opts:
-        return 0, bad + 1
-    return choice, bad
-
-
-@njit(cache=True, inline="always")
 def legal_options(hand, lead, opts):
     """T-PLAY-1: the faces of the legal cards (suit led if held, else any card), by suit then
     rank low to high; returns their count. ``lead`` -1: every card of ``hand``."""
@@ -456,7 +450,6 @@ def _auction(deal, dealer, rules, sids, params, rng, nxt_bid, hands, opts, view,
             if dummies:
                 view[V_OWN_SEEN] = own_seen(seat, rules, hands, view, 0)
             c = decide(KIND_BID, sids[seat], params, hands[seat], opts, n_opts, view, rules, rng)
-            c, res[RS_BAD] = _checked(c, n_opts, res[RS_BAD])
             v = opts[c]
             n_log = _log(log, n_log, EV_BID, deal, seat, v, 0)
             if v == 0:
@@ -492,7 +485,6 @@ def _contract(deal, rules, sids, params, rng, hands, opts, view, res, kitty, log
             view[V_OWN_SEEN] = buried
             c = decide_once(KIND_DISCARD, sids[bidder], params, hands[bidder], opts, np.int64(n_opts), view, rules,
                             rng)
-            c, res[RS_BAD] = _checked(c, n_opts, res[RS_BAD])
             bit = np.int64(1) << BIT_OF_FACE[opts[c]]
             hands[bidder] &= ~bit
             buried |= bit
@@ -505,7 +497,6 @@ def _contract(deal, rules, sids, params, rng, hands, opts, view, res, kitty, log
     if rules[R_DUMMIES] or buried:
         view[V_OWN_SEEN] = own_seen(bidder, rules, hands, view, 0) | buried
     c = decide_once(KIND_TRUMP, sids[bidder], params, hands[bidder], opts, np.int64(n_trumps), view, rules, rng)
-    c, res[RS_BAD] = _checked(c, n_trumps, res[RS_BAD])
     trump = opts[c]
     view[V_TRUMP] = trump
     res[RS_TRUMP] = trump
@@ -516,7 +507,6 @@ def _contract(deal, rules, sids, params, rng, hands, opts, view, res, kitty, log
         n_opts = legal_options(rules[R_DECK_MASK] & ~hands[bidder], -1, opts)
         view[V_OWN_SEEN] = own_seen(bidder, rules, hands, view, buried)
         c = decide_once(KIND_CALL, sids[bidder], params, hands[bidder], opts, np.int64(n_opts), view, rules, rng)
-        c, res[RS_BAD] = _checked(c, n_opts, res[RS_BAD])
         called = opts[c]
         bit = np.int64(1) << BIT_OF_FACE[called]
         partner = -1
@@ -566,7 +556,6 @@ def _play_tricks(deal, rules, sids, params, rng, nxt, hands, piles, pile_n, opts
             if private:
                 view[V_OWN_SEEN] = own_seen(seat, rules, hands, view, buried)
             c = decide_play(KIND_PLAY, sids[seat], params, src, opts, n_opts, view, rules, rng)
-            c, res[RS_BAD] = _checked(c, n_opts, res[RS_BAD])
             face = opts[c]
             b = BIT_OF_FACE[face]
             hands[seat] &= ~(np.int64(1) << b)
@@ -802,7 +791,9 @@ def _play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, lo
     out_game[G_FAILED] = failed_n
     out_game[G_CAPPED] = capped
     out_game[G_HOLE] = hole_win
-    out_game[G_INVALID] = res[RS_BAD]
+    out_game[G_INVALID] = view[V_BAD]  # a user policy's bad option indices (simcards.policy)
+    for j in range(5):
+        out_game[G_BAD + j] = view[V_BAD + j]
     out_game[G_OUT_SIDE] = out_side
     out_game[G_OUT_DEAL] = out_deal
     out_game[G_NT_DEALS] = nt_n

@@ -25,6 +25,7 @@ from simcards.games.yaniv.groups import (
 from simcards.games.yaniv.layout import (
     DECK_MAX,
     G_ASAFS,
+    G_BAD,
     G_CALLS,
     G_CAPPED,
     G_CAPPED_ROUNDS,
@@ -87,6 +88,7 @@ from simcards.games.yaniv.layout import (
     V_THROWN_N,
     V_TOTAL,
     V_TURN,
+    V_BAD,
     VIEW_SIZE,
 )
 from simcards.games.yaniv.rules import (
@@ -809,6 +811,8 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
         out_game[G_OVERCALLS + c] = count[c]
     for p in range(players):
         out_game[G_SCORES + p] = scores[p]
+    for j in range(5):  # a user policy's bad option indices (simcards.policy)
+        out_game[G_BAD + j] = view[V_BAD + j]
     return n_log
 
 @njit(_I64(_I64, _I64, _I64, _I64_1D, _I64, _I64_1D, _F64_2D, _I64_2D, _I32_2D, _I64, GAME_FN, ROUND_FN),
