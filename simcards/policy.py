@@ -15,7 +15,11 @@ check the same way in Python (``reference_choice``).
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import inspect
 import re
+from functools import lru_cache
+from pathlib import Path
 from typing import Iterable
 
 import numpy as np
@@ -184,6 +188,8 @@ def compile_policy(fam, signature: tuple) -> None:
     where = f"policy {fam.name!r} ({name} in {_where(fn)})"
     if not hasattr(fn, "compile") or not hasattr(fn, "py_func"):
         raise SimcardsError(f"{where} is not a numba @njit function: decorate it with @njit")
+    if _source_file(fn) is not None and type(fn._cache).__name__ == "NullCache":
+        fn.enable_caching()  # as @njit(cache=True): a policy from a file is compiled once, not every run
     try:
         fn.compile(signature)
         cres = fn.overloads[tuple(signature)]
@@ -193,3 +199,35 @@ def compile_policy(fam, signature: tuple) -> None:
     ret = cres.signature.return_type
     if not isinstance(ret, (types.Integer, types.Boolean)):
         raise SimcardsError(f"{where} returns {ret}, not a whole number (the index of the chosen option)")
+
+
+# ----- caching an engine built around user policies ----------------------------------------------
+def _source_file(fn) -> Path | None:
+    try:
+        path = inspect.getsourcefile(fn.py_func)
+    except (TypeError, AttributeError):
+        return None
+    return Path(path) if path and Path(path).is_file() else None
+
+
+@lru_cache(maxsize=1)
+def _package_digest() -> bytes:
+    """Every source file of simcards: the kernels inline code from many of them."""
+    root = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return h.digest()
+
+
+def engine_key(game: str, families) -> str | None:
+    """The disk-cache key of an engine built around these user policies: the content of each
+    policy's file, its name, id and function, and every simcards source file. None (compile in
+    memory, once per process) when a policy has no source file (defined interactively)."""
+    h = hashlib.sha256(game.encode() + _package_digest())
+    for fam in families:
+        path = _source_file(fam.decide)
+        if path is None:
+            return None
+        h.update(f"{fam.sid}:{fam.name}:{fam.decide.py_func.__qualname__}:".encode() + path.read_bytes())
+    return h.hexdigest()

@@ -137,3 +137,45 @@ def test_gin_and_two_hundred_behave_the_same(game, seats, kind, capsys):
     assert code == 2 and "policy 'misbehave' raised ValueError: boom in" in one_line(err)
     code, _, err = run(["replay", game, "--seed", "3"] + args(1)[7:], capsys)
     assert code == 2 and "strategy 'misbehave' returned option 99 of" in one_line(err)
+
+
+# ----- user policies are compiled once, then cached on disk (issue 16.16) ---------------------------
+def test_engine_key_follows_the_policy_file(tmp_path):
+    from numba import njit
+
+    from simcards.policy import engine_key
+    from simcards.strategy import Family
+
+    src = (HERE / "misbehave_yaniv.py").read_text().replace('"misbehave"', '"keyed"')
+    path = tmp_path / "keyed.py"
+    path.write_text(src)
+    simcards.strategy.load_plugin(path)
+    fam = simcards.strategy.custom_families("yaniv")["keyed"]
+    first = engine_key("yaniv", [fam])
+    assert first and first == engine_key("yaniv", [fam]) and first != engine_key("gin", [fam])
+    path.write_text(src + "\n# edited\n")  # the file changed: another key, so a fresh compile
+    assert engine_key("yaniv", [fam]) != first
+    scope = {}
+    exec(compile("def typed_in(*a):\n    return 0\n", "<stdin>", "exec"), scope)  # as typed at a prompt
+    interactive = Family("inline", 150, "x", (), False, njit(scope["typed_in"]))  # no source file: not cached
+    assert engine_key("yaniv", [interactive]) is None
+
+
+@pytest.mark.slow
+def test_a_user_policy_engine_loads_from_the_disk_cache_on_the_next_run():
+    # Used to recompile for 13-15 s on every run: the second process must load the rebuilt kernel.
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    args = [sys.executable, "-m", "simcards.cli", "simulate", "yaniv", "--games", "20", "--no-progress",
+            "--strategy", str(root / "strategies/yaniv/greedy.py") + ":greedy"]
+    env = {**os.environ, "PYTHONPATH": str(root), "NUMBA_NUM_THREADS": "1"}
+    first = subprocess.run(args, capture_output=True, text=True, env=env, cwd=root)
+    assert first.returncode == 0, first.stderr
+    second = subprocess.run(args, capture_output=True, text=True, env={**env, "NUMBA_DEBUG_CACHE": "1"}, cwd=root)
+    assert second.returncode == 0, second.stderr
+    loaded = [ln for ln in second.stdout.splitlines() if "data loaded from" in ln and "play_round" in ln]
+    saved = [ln for ln in second.stdout.splitlines() if "data saved to" in ln and "play_round" in ln]
+    assert loaded and not saved, second.stdout[-2000:]

@@ -142,7 +142,7 @@ def engine_for(strategies: list[Strategy]):
         for fam in custom:
             decide = _chain(decide, fam.sid, fam.decide)
             checked = _chain(checked, fam.sid, fam.decide, checked=True)
-        _ENGINES[key] = (decide, *kernel.make_engine(checked))
+        _ENGINES[key] = (decide, *kernel.make_engine(checked, policy.engine_key("gin", custom)))
     return _ENGINES[key]
 
 

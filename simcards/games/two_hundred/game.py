@@ -116,7 +116,7 @@ def engine_for(strategies: list[Strategy]):
         for fam in custom:
             decide = _chain(decide, fam.sid, fam.decide)
             checked = _chain(checked, fam.sid, fam.decide, checked=True)
-        _ENGINES[key] = (decide, *make_engine(checked))
+        _ENGINES[key] = (decide, *make_engine(checked, policy.engine_key("two-hundred", custom) if custom else None))
     return _ENGINES[key]
 
 

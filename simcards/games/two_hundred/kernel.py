@@ -124,7 +124,7 @@ from simcards.games.two_hundred.rules import (
     R_TARGET,
 )
 from simcards.games.two_hundred.policies import builtin_choose, builtin_decide, builtin_play
-from simcards.nbutil import borrow, drop_stale_cache
+from simcards.nbutil import borrow, drop_stale_cache, keyed_cache
 from simcards.rng import rand_below, seed_state, shuffle
 
 
@@ -831,14 +831,15 @@ _ENGINE = (
 )
 
 
-def _bind(decide_fn, cache: bool):
-    """Compile the engine with ``decide`` bound to ``decide_fn`` (a fresh globals dict per binding)."""
+def _bind(decide_fn, cache: bool, cache_key: str | None = None):
+    """Compile the engine with ``decide`` bound to ``decide_fn`` (a fresh globals dict per binding;
+    a user policy's engine is cached on disk under ``cache_key``, see ``nbutil.keyed_cache``)."""
     g = dict(_ENGINE_GLOBALS)
     g["decide"] = decide_fn
     g["decide_play"] = decide_fn
     g["decide_once"] = decide_fn
     for name, fn, options in _ENGINE:
-        g[name] = njit(cache=cache, **options)(FunctionType(fn.__code__, g, name))
+        g[name] = keyed_cache(njit(cache=cache, **options)(FunctionType(fn.__code__, g, name)), cache_key)
     return g["play_deal"], g["play_game"], g["play_batch"]
 
 
@@ -855,10 +856,10 @@ play_game = njit(cache=True)(_play_game)
 play_batch = njit(cache=True, parallel=True)(_play_batch)
 
 
-def make_engine(decide_fn):
+def make_engine(decide_fn, cache_key: str | None = None):
     """``(play_deal, play_game, play_batch)`` around ``decide_fn(kind, sid, table, hand, opts,
     n_opts, view, rules, rng)``, where ``table`` is the (seats × 8) parameter table and the
     deciding seat is ``view[V_SEAT]``. The built-in decision function gets the cached engine."""
     if decide_fn is builtin_decide:
         return play_deal, play_game, play_batch
-    return _bind(decide_fn, cache=False)
+    return _bind(decide_fn, cache=False, cache_key=cache_key)

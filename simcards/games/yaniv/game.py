@@ -129,7 +129,7 @@ def engine_for(strategies: list[Strategy]):
         for fam in custom:
             decide = _chain(decide, fam.sid, fam.decide)
             in_kernel = _chain(in_kernel, fam.sid, fam.decide, checked=True)
-        _ENGINES[key] = (decide, *_engine(kernel.make_engine(in_kernel)))
+        _ENGINES[key] = (decide, *_engine(kernel.make_engine(in_kernel, policy.engine_key("yaniv", custom))))
     return _ENGINES[key]
 
 

@@ -837,13 +837,14 @@ def play_batch(seed, first_game, count, rules, players, sids, params, out_games,
 _ENGINE_FUNCTIONS = ("fill_view", "kluft_challenges", "play_round")
 
 
-def make_engine(custom_decide):
+def make_engine(custom_decide, cache_key: str | None = None):
     """``play_round`` calling ``custom_decide`` instead of ``policies.kernel_decide`` (pass it to
     ``play_game`` and ``play_batch`` as ``round_fn``).
 
     The kernel is written once, at module level, around the global name ``decide`` (so the
     built-in engine is cached on disk). For user policies the same functions are rebuilt over a
     copy of this module's globals in which ``decide`` is the user's dispatcher; these copies are
-    compiled once per process (numba cannot cache functions that close over other dispatchers)."""
-    scope = rebind(globals(), _ENGINE_FUNCTIONS, decide=custom_decide)
+    compiled once per process (numba cannot cache functions that close over other dispatchers) or,
+    with ``cache_key`` (``simcards.policy.engine_key``), cached on disk under that key."""
+    scope = rebind(globals(), _ENGINE_FUNCTIONS, cache_key, decide=custom_decide)
     return scope["play_round"]
