@@ -188,8 +188,11 @@ def compile_policy(fam, signature: tuple) -> None:
     where = f"policy {fam.name!r} ({name} in {_where(fn)})"
     if not hasattr(fn, "compile") or not hasattr(fn, "py_func"):
         raise SimcardsError(f"{where} is not a numba @njit function: decorate it with @njit")
-    if _source_file(fn) is not None and type(fn._cache).__name__ == "NullCache":
-        fn.enable_caching()  # as @njit(cache=True): a policy from a file is compiled once, not every run
+    if _source_file(fn) is not None and type(getattr(fn, "_cache", None)).__name__ == "NullCache":
+        try:
+            fn.enable_caching()  # as @njit(cache=True): a policy from a file is compiled once, not every run
+        except Exception:  # no writable place for a cache: compile in memory, as before
+            pass
     try:
         fn.compile(signature)
         cres = fn.overloads[tuple(signature)]
