@@ -539,8 +539,6 @@ COLUMNS = {
                   "the winner's lead over each other player)",
         "shutout": "the loser scored no points (G-V-3P: neither other player did)",
         "capped": "the game stopped at the hand cap (no winner, no game bonus)",
-        "invalid_decisions": "(user policies only) decisions a policy returned out of range; option 0 was played "
-                             "instead (with --invalid-option first; otherwise the run stops)",
     },
     "hands": {
         "game": "game index",
@@ -565,6 +563,8 @@ COLUMNS = {
 # Columns only some variants have (the rule ID says which); the standard schema above is unchanged.
 VARIANT_COLUMNS = {
     "games": {
+        "invalid_decisions": "(user policies only) decisions a policy returned out of range; option 0 was played "
+                             "instead (with --invalid-option first; otherwise the run stops)",
         "doubled_hands": "G-V-OKLA: hands whose knock card was a spade (scored double)",
         "boxes_<s>": "G-V-OKLA with oklahoma_boxes: seat s's boxes (hands won plus extra boxes), used in final_<s>",
         "hw<k>_winner": "G-V-HOLLY: the seat that won Hollywood game k (null if still open at the hand cap); "
