@@ -94,7 +94,7 @@ def check_spec(spec: dict, where: str = "spec") -> dict:
 # What a spec value must be (the study functions check ranges and names themselves).
 _TYPES = {"game": str, "variant": str, "strong": str, "weak": str, "against": str, "strategy": str, "title": str,
           "text": str, "skill": bool, "adaptive": bool, "summary_only": bool, "players": int, "seed": int,
-          "batch": int, "alpha": float, "variants": (str, list), "strategies": (str, list), "params": (str, list),
+          "batch": int, "alpha": float, "variants": (str, list), "strategies": (str, list), "params": (str, list, dict),
           "games": (int, list), "rules": dict}
 _TYPE_WORDS = {str: "a string", bool: "true or false", int: "a whole number", float: "a number", dict: "a table"}
 
