@@ -17,6 +17,7 @@ import pandas as pd
 
 from simcards.errors import SimcardsError
 from simcards.games import canonical, get_game
+from simcards.policy import check_mode
 from simcards.rng import MAX_SEED
 from simcards.aggregate import Aggregator
 from simcards.backends import Backend, current, make_backend
@@ -94,7 +95,7 @@ def simulate(game: str = "yaniv", *, variant: str | None = None, players: int | 
              out: str | Path | None = None, keep_detail: bool | None = None, progress: bool = False,
              chunk: int = DEFAULT_CHUNK, backend: str | Backend | None = None, scheduler: str | None = None,
              workers: int | None = None, resume: str | Path | None = None, summary_only: bool = False,
-             keep_games: bool = True, force: bool = False) -> Simulation:
+             keep_games: bool = True, force: bool = False, invalid_option: str = "error") -> Simulation:
     """Play ``games`` games and return their tables and summary.
 
     ``variant`` names a preset (``simcards variants GAME`` lists them), ``rules`` overrides single
@@ -117,12 +118,17 @@ def simulate(game: str = "yaniv", *, variant: str | None = None, players: int | 
     ``summary_only``: no tables at all; each chunk becomes counts, sums and sums of squares, so the
     memory used does not grow with ``games`` (100 million games run in the memory of one chunk).
 
+    ``invalid_option``: what a user policy's option index out of range does: ``"error"`` stops the
+    run with one line naming the strategy, the decision and the game; ``"first"`` plays option 0
+    instead and counts it (``invalid_decisions``).
+
     ``backend``: ``"local"`` (this process, numba threads) or ``"dask"`` (Dask distributed workers;
     ``scheduler`` is the address of an existing cluster, otherwise a LocalCluster of ``workers``
     processes is started), or a backend object from :func:`simcards.backends.make_backend`. Inside
     ``with simcards.backends.using(...)`` that backend is the default."""
     gdef = get_game(game)
     _check_counts(games, seed, players)
+    check_mode(invalid_option)
     rules_obj = gdef.build_rules(variant, rules)
     players = gdef.players_for(rules_obj) if players is None else int(players)
     gdef.check_players(rules_obj, players)
@@ -156,9 +162,11 @@ def simulate(game: str = "yaniv", *, variant: str | None = None, players: int | 
             n_threads = be.workers * getattr(be, "threads", 1)
             given = list(strategies) if strategies else [s.spec for s in strats]
             specs = portable_specs(gdef.name, given * players if len(given) == 1 else given)
-        job = Job(canonical(game), rules_obj, players, specs, int(seed), want_detail, summary_only)
+        job = Job(canonical(game), rules_obj, players, specs, int(seed), want_detail, summary_only, invalid_option)
         config = _config(gdef, variant, rules_obj, players, strats, seed, games,
                          "summary" if summary_only else "tables", want_detail)
+        if invalid_option != "error":  # (only then, so that earlier runs still resume)
+            config["invalid_option"] = invalid_option
         tables = ["games", gdef.detail_table] if want_detail else ["games"]
         store = RunStore(Path(out), config, chunk, [] if summary_only else tables, resume is not None,
                          force=bool(force), warn=_warn) if out is not None else None

@@ -89,8 +89,16 @@ def _options(
     VERBOSITY["level"] = -1 if quiet else 1 if verbose else 0
 
 
+def _variant_name(value: str | None) -> str | None:
+    """An empty ``--variant ''`` is a mistake, not the default preset."""
+    if value is not None and not value.strip():
+        raise typer.BadParameter("give a preset name; `simcards variants GAME` lists them")
+    return value
+
+
 GameArg = Annotated[str, typer.Argument(help="yaniv, gin or two-hundred", show_default=False)]
-VariantOpt = Annotated[Optional[str], typer.Option("--variant", help="a preset; `simcards variants GAME` lists them")]
+VariantOpt = Annotated[Optional[str], typer.Option("--variant", help="a preset; `simcards variants GAME` lists them",
+                                                   callback=_variant_name)]
 PlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", help="players at the table (default: the game's usual)")]
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="run seed: game i of seed s is always the same game")]
 StrategyOpt = Annotated[
@@ -99,6 +107,8 @@ StrategyOpt = Annotated[
                  "list), e.g. threshold:call=5, random, a preset such as cautious (`simcards strategies GAME`), "
                  "my.toml or my.py:name"),
 ]
+InvalidOpt = Annotated[str, typer.Option("--invalid-option", help="a user policy returning an option out of range: "
+                                         "error (stop, one line) or first (play option 0 and count it)")]
 RuleOpt = Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="one rule option key=value on top of the variant (repeatable)")]
 
 
@@ -132,6 +142,7 @@ def simulate(
     summary_only: Annotated[bool, typer.Option("--summary-only", help="no tables: aggregate on the fly in bounded memory (for 100M-game runs)")] = False,
     fmt: Annotated[str, typer.Option("--format", help="table files written with --out: parquet or csv")] = "parquet",
     force: Annotated[bool, typer.Option("--force", help="with --out: replace the run (finished or not) the directory holds")] = False,
+    invalid_option: InvalidOpt = "error",
 ) -> None:
     """Play many games and summarise them (every rate with a 95% confidence interval)."""
     from simcards.api import simulate as run
@@ -144,7 +155,7 @@ def simulate(
     sim = run(game, variant=variant, players=players, games=games, seed=seed, strategies=split_specs(strategy),
               rules=_rule_overrides(rule), threads=threads, out=out_dir, progress=show_progress(progress) and not json_out,
               backend=backend, scheduler=scheduler, workers=workers, resume=resume, summary_only=summary_only,
-              keep_games=out_dir is None and resume is None, force=force)
+              keep_games=out_dir is None and resume is None, force=force, invalid_option=invalid_option)
     if sim.interrupted:
         where = (f"; the finished games are kept in {sim.out} (continue with the same command and --resume "
                  f"{sim.out})") if sim.out else " (use --out DIR to keep partial results on disk)"
@@ -260,20 +271,26 @@ def replay(
     players: PlayersOpt = None,
     strategy: StrategyOpt = None,
     rule: RuleOpt = None,
+    invalid_option: InvalidOpt = "error",
 ) -> None:
     """Print one game move by move, as the reference engine plays it."""
     from simcards.games import get_game
 
+    from simcards.api import MAX_GAMES
+    from simcards.rng import MAX_SEED
+
     gdef = get_game(game)
-    if game_index < 0:
-        raise SimcardsError(f"--game {game_index}: give a game index 0 or more")
-    if seed < 0:
-        raise SimcardsError(f"--seed {seed}: give a seed 0 or more")
+    if not 0 <= game_index < MAX_GAMES:  # the games simulate can play: 0 .. MAX_GAMES - 1
+        raise SimcardsError(f"--game {game_index}: give a game index from 0 to {MAX_GAMES - 1:,}")
+    if not 0 <= seed <= MAX_SEED:
+        raise SimcardsError(f"--seed {seed}: give a whole number from 0 to 2**63-1")
     rules = gdef.build_rules(variant, _rule_overrides(rule))
     n = gdef.players_for(rules) if players is None else players
     gdef.check_players(rules, n)
     strats = gdef.strategies(split_specs(strategy), n)
-    print(gdef.replay(rules, n, strats, seed, game_index))
+    from simcards.policy import check_mode
+
+    print(gdef.replay(rules, n, strats, seed, game_index, on_invalid=check_mode(invalid_option)))
 
 
 @app.command()

@@ -15,6 +15,14 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from simcards.errors import SimcardsError
+
+
+def _variant_name(value: Optional[str]) -> Optional[str]:
+    from simcards.cli import _variant_name as check  # late: simcards.cli imports this module
+
+    return check(value)
+
 
 out = Console()
 err = Console(stderr=True)
@@ -24,7 +32,8 @@ PlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", help="play
 GamesOpt = Annotated[int, typer.Option("--games", "-n", help="games (deals) per variant, value or pair; each is played once per seat rotation")]
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="run seed: game i of seed s is always the same deal (common random numbers)")]
 RuleOpt = Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="one rule option key=value on top of the variant (repeatable)")]
-VariantOpt = Annotated[Optional[str], typer.Option("--variant", help="a preset; `simcards variants GAME` lists them")]
+VariantOpt = Annotated[Optional[str], typer.Option("--variant", help="a preset; `simcards variants GAME` lists them",
+                                                   callback=_variant_name)]
 OutOpt = Annotated[Optional[Path], typer.Option("--out", "-o", help="write report.html, report.md, tables (CSV/Parquet) and figures (PNG/SVG) here")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print the result tables as JSON instead of text tables")]
 ThreadsOpt = Annotated[Optional[int], typer.Option("--threads", "-t", help="numba threads (default: all cores)")]
@@ -223,6 +232,8 @@ def tune(
 
     _check_out(out_dir)
     _announce(game)
+    if batch is not None and batch < 1:  # refused with --flat too: a typo should not pass silently
+        raise SimcardsError(f"--batch {batch}: give a whole number of deals, 1 or more")
     with _backend(backend, scheduler):
         res = run(game, strategy, param, against=against, variant=variant, players=players, games=games, seed=seed,
                   rules=_rules(rule), adaptive=adaptive, batch=batch, confirm=confirm, threads=threads,

@@ -62,12 +62,14 @@ def keep_alive(a):
     return np.int64(a.size) * 0
 
 
-def rebind(module_globals: dict, names: tuple[str, ...], **replacements):
+def rebind(module_globals: dict, names: tuple[str, ...], cache_key: str | None = None, **replacements):
     """Recompile the jitted functions ``names`` of a kernel module over a copy of its globals in
     which ``replacements`` (e.g. ``decide=user_dispatcher``) stand in. Kernels are written once,
-    at module level, so the built-in engine is cached on disk; these copies are compiled once per
-    process (numba cannot cache functions that close over other dispatchers). Returns the new
-    globals, whose entries for ``names`` are the rebuilt dispatchers."""
+    at module level, so the built-in engine is cached on disk. numba's own cache cannot tell these
+    copies from the originals (same code, other globals): they are cached under ``cache_key``
+    (``keyed_cache``; a digest of everything they are built from), or compiled once per process
+    when it is None. Returns the new globals, whose entries for ``names`` are the rebuilt
+    dispatchers."""
     import types as pytypes
 
     scope = dict(module_globals)
@@ -76,7 +78,7 @@ def rebind(module_globals: dict, names: tuple[str, ...], **replacements):
         original = module_globals[name]
         fn = pytypes.FunctionType(original.py_func.__code__, scope, name)
         options = {k: v for k, v in original.targetoptions.items() if k not in ("cache", "nopython")}
-        scope[name] = njit(**options)(fn)
+        scope[name] = keyed_cache(njit(**options)(fn), cache_key)
         if getattr(original, "simcards_by_type", False):
             scope[name] = by_type(scope[name])
     return scope
@@ -105,6 +107,31 @@ def cache_is_cold(source) -> bool:
     scope: dict = {}
     exec(compile("def probe():\n    pass\n", str(source), "exec"), scope)
     return not any(cache_dir(scope["probe"]).glob(f"{source.stem}.*.nbi"))
+
+
+def keyed_cache(dispatcher, key: str | None):
+    """Cache ``dispatcher`` (a kernel function rebuilt around a user policy) on disk beside the
+    kernel's own cache, in files and under index keys that also carry ``key``, so a rebuilt copy
+    is never mistaken for the built-in function or for a copy built around another policy.
+    ``key`` None: no disk cache. A cache that cannot be set up is skipped (compiled in memory)."""
+    if key is None:
+        return dispatcher
+    try:
+        from numba.core.caching import FunctionCache, IndexDataCacheFile
+
+        class KeyedCache(FunctionCache):
+            def __init__(self, py_func):
+                super().__init__(py_func)
+                base = f"{self._impl.filename_base}.u{key[:20]}"
+                self._cache_file = IndexDataCacheFile(self._cache_path, base, self._impl.locator.get_source_stamp())
+
+            def _index_key(self, sig, codegen):
+                return (*super()._index_key(sig, codegen), key)
+
+        dispatcher._cache = KeyedCache(dispatcher.py_func)
+    except Exception:  # numba internals changed, or no writable cache: compile in memory
+        pass
+    return dispatcher
 
 
 def drop_stale_cache(anchor, sources, stems: tuple[str, ...], stamp: str) -> None:

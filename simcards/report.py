@@ -85,7 +85,51 @@ def check_spec(spec: dict, where: str = "spec") -> dict:
                                 f"allowed: {', '.join(sorted(allowed))}")
         if "game" not in st:
             raise SimcardsError(f"{where}: study {i} ({kind}) needs a game = \"...\"")
+        _check_types(st, f"{where}: study {i} ({kind})")
+    threads = spec.get("threads")
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)):
+        raise SimcardsError(f"{where}: threads = {threads!r}: give a whole number of threads")
     return spec
+
+
+# What a spec value must be (the study functions check ranges and names themselves).
+_TYPES = {"game": str, "variant": str, "strong": str, "weak": str, "against": str, "strategy": str, "title": str,
+          "text": str, "skill": bool, "adaptive": bool, "summary_only": bool, "players": int, "seed": int,
+          "batch": int, "alpha": float, "variants": (str, list), "strategies": (str, list), "params": (str, list, dict),
+          "games": (int, list), "rules": dict}
+_TYPE_WORDS = {str: "a string", bool: "true or false", int: "a whole number", float: "a number", dict: "a table"}
+
+
+def _check_types(st: dict, where: str) -> None:
+    """One line for a value of the wrong type (not a traceback from deep inside a study)."""
+    for key, want in _TYPES.items():
+        if key not in st:
+            continue
+        value = st[key]
+        kinds = want if isinstance(want, tuple) else (want,)
+        ok = any(isinstance(value, k) and not (k in (int, float) and isinstance(value, bool)) for k in kinds)
+        if float in kinds and isinstance(value, int) and not isinstance(value, bool):
+            ok = True
+        if not ok:
+            words = " or ".join(_TYPE_WORDS.get(k, "a list") for k in kinds)
+            hint = ", e.g. rules = { call_limit = 7 }" if key == "rules" else ""
+            raise SimcardsError(f"{where}: {key} = {value!r}: give {words}{hint}")
+    if "rules" in st:
+        try:
+            _check_rule_keys(st["game"], st["rules"])
+        except SimcardsError as exc:
+            raise SimcardsError(f"{where}: {exc}") from None
+
+
+def _check_rule_keys(game: str, rules: dict) -> None:
+    """Unknown rule keys get the CLI's message (``--rule foo=1``), not a dataclass TypeError."""
+    from simcards.games import get_game
+
+    gdef = get_game(game)
+    known = {o.name for o in gdef.options()}
+    for key, value in rules.items():
+        if key not in known:
+            gdef.build_rules(None, {key: str(value)})  # raises "unknown <Game> rule option ..."
 
 
 def run_study(st: dict, threads: int | None = None, progress: bool = False) -> StudyResult:

@@ -211,6 +211,8 @@ def _given(text: str, rest: str) -> dict[str, str]:
             key, eq, value = item.partition("=")
             if not eq or not key.strip():
                 raise SimcardsError(f"strategy {text!r}: parameters are written key=value, separated by commas")
+            if key.strip() in given:
+                raise SimcardsError(f"strategy {text!r}: parameter {key.strip()} is given twice")
             given[key.strip()] = value.strip()
     return given
 

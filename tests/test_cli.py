@@ -74,6 +74,16 @@ def test_replay_tells_the_game(capsys):
     (["simulate", "yaniv", "--games", "ten"], "Invalid value"),
     (["simulate", "yaniv", "--strategy", "missing.toml"], "does not exist"),
     (["replay", "yaniv", "--game", "-1"], "--game -1"),
+    (["replay", "yaniv", "--game", "99999999999999999999"], "--game 99999999999999999999: give a game index"),
+    (["replay", "yaniv", "--game", "10000000000"], "from 0 to 9,999,999,999"),
+    (["replay", "yaniv", "--seed", "99999999999999999999"], "--seed 99999999999999999999: give a whole number"),
+    (["replay", "yaniv", "--seed", str(2**63)], f"--seed {2**63}: give a whole number from 0 to 2**63-1"),
+    (["replay", "yaniv", "--seed", "-1"], "--seed -1"),
+    (["tune", "yaniv", "--strategy", "threshold", "--param", "call=1,2", "--batch", "0"], "--batch 0"),
+    (["tune", "yaniv", "--strategy", "threshold", "--param", "call=1,2", "--batch", "-10", "--adaptive"], "--batch -10"),
+    (["tune", "yaniv", "--strategy", "threshold", "--param", "call=1,2", "--variant", ""], "give a preset name"),
+    (["simulate", "yaniv", "--variant", " "], "give a preset name"),
+    (["simulate", "yaniv", "--strategy", "threshold:call=3,call=4"], "parameter call is given twice"),
 ])
 def test_bad_input_is_one_clean_line(args, needle, capsys):
     code, out, err = run(args, capsys)

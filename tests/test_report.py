@@ -114,6 +114,10 @@ def test_markdown_table_escapes_pipes():
     ("[[study]]\nkind = 'compare'\nvariants = ['israeli']", "needs a game"),
     ("colour = 1\n[[study]]\nkind = 'compare'\ngame = 'yaniv'", "unknown top-level"),
     ("this is = not toml [", "malformed"),
+    ("threads = 'abc'\n[[study]]\nkind = 'compare'\ngame = 'yaniv'", "threads = 'abc': give a whole number"),
+    ("[[study]]\nkind = 'tune'\ngame = 'yaniv'\nrules = 'call_limit=7'", "rules = 'call_limit=7': give a table"),
+    ("[[study]]\nkind = 'tune'\ngame = 'yaniv'\nrules = { foo = 1 }", "unknown Yaniv rule option 'foo'"),
+    ("[[study]]\nkind = 'tune'\ngame = 'yaniv'\nseed = '7'", "seed = '7': give a whole number"),
 ])
 def test_bad_specs_are_one_clear_error(tmp_path, text, msg):
     p = tmp_path / "bad.toml"

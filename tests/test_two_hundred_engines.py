@@ -60,7 +60,7 @@ def _differential(preset, specs, overrides, seed, games):
     sids, params = seat_arrays(strats, rules)
     for g in range(games):
         k, og, _ = kernel_run(specs, seed, g, rules)
-        rec = play_reference(rules, sids, params, seed, g, decide)
+        rec = play_reference(rules, sids, params, seed, g, decide, on_invalid="first")  # as the kernel (see below)
         r = rec.log_array()
         if k.shape != r.shape or not (k == r).all():
             m = min(len(k), len(r))
@@ -174,7 +174,7 @@ def test_user_policy_plugs_in():
         if kind == L.K_BID:
             return 1 if n_opts > 1 and view[L.V_BID] == 0 and params[0] > 0 else 0
         if kind == L.K_TRUMP:
-            return 7  # out of range on purpose: both engines play option 0 and count it
+            return 7  # out of range on purpose: with on_invalid="first" both engines play option 0 and count it
         return 0
 
     register("two-hundred", "lowest_test", lowest, {"open": 1.0})
@@ -184,8 +184,8 @@ def test_user_policy_plugs_in():
     log, og, _ = kernel_run(["lowest_test", "heuristic"], 4, 0)
     check_transcript(log, GAME.build_rules(None))
     strats = GAME.strategies(["lowest_test", "heuristic"], 4)
-    rec = play_reference(GAME.build_rules(None), *seat_arrays(strats), 4, 0, engine_for(strats)[0])
-    assert og[L.G_INVALID] == rec.invalid > 0
+    rec = play_reference(GAME.build_rules(None), *seat_arrays(strats), 4, 0, engine_for(strats)[0], on_invalid="first")
+    assert og[L.G_INVALID] == og[L.G_BAD] == rec.invalid > 0
 
 
 # ----- what a strategy may see -----------------------------------------------------------------------

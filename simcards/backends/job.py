@@ -26,9 +26,10 @@ class Job:
     seed: int
     detail: bool  # produce the per-unit table
     summary_only: bool  # return a partial aggregate instead of tables
+    invalid_option: str = "error"  # a user policy's index out of range: stop, or play option 0 ("first")
 
     def engine_key(self) -> tuple:
-        return (self.game, repr(self.rules), self.players, tuple(map(str, self.strategies)))
+        return (self.game, repr(self.rules), self.players, tuple(map(str, self.strategies)), self.invalid_option)
 
 
 def portable_specs(game: str, specs) -> tuple[str, ...]:
@@ -74,6 +75,7 @@ def engine(job: Job) -> _Engine:
         gdef = get_game(job.game)
         strats = gdef.strategies(list(job.strategies), job.players)
         run = gdef.new_run(job.rules, job.players, strats)
+        run.on_invalid = job.invalid_option
         eng = _ENGINES[key] = _Engine(job, run, Aggregator(gdef, job.players))
     return eng
 

@@ -37,6 +37,8 @@ def options_table(rules_class, defaults, docs: dict[str, tuple[str, str, str]]) 
 class GameRun:
     """A compiled engine for one (rules, players, strategies) configuration."""
 
+    on_invalid = "error"  # a user policy's option index out of range: stop, or "first" (simcards.policy)
+
     def play(self, seed: int, first: int, count: int, detail: bool) -> tuple[pd.DataFrame, pd.DataFrame | None]:
         """Games ``first .. first+count-1`` of ``seed``: the per-game table and (if ``detail``) the
         per-round/hand/deal table, both with a ``game`` column holding the global game index."""

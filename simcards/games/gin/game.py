@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from numba import njit
+from numba import njit, types
 
 from simcards.cards import card_code
 from simcards.errors import SimcardsError
@@ -15,6 +15,7 @@ from simcards.games.gin import layout as L
 from simcards.games.gin import rules as R
 from simcards.games.gin import kernel
 from simcards.games.gin.policies import NEVER, SID_KNOCK, SID_RANDOM, SID_SIMPLE, builtin_decide
+from simcards import policy
 from simcards.stats import mean_ci, ratio_ci, wilson
 from simcards.strategy import Family, Param, Strategy
 
@@ -91,16 +92,37 @@ _OPTION_DOCS = {
 }
 
 
-def _chain(inner, sid0: int, fn):
-    """A decision function that sends strategy ``sid0`` to a user policy and the rest inward."""
+def _chain(inner, sid0: int, fn, checked: bool = False):
+    """A decision function that sends strategy ``sid0`` to a user policy and the rest inward;
+    ``checked`` (the kernel's): an index out of range becomes option 0, recorded in the view
+    (``simcards.policy``; the reference engine checks in Python)."""
+    slot = L.V_BAD
 
-    @njit(cache=True)
-    def decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
-        if sid == sid0:
-            return fn(kind, params, hand, n, opts, n_opts, view, rules, rng)
-        return inner(kind, sid, params, hand, n, opts, n_opts, view, rules, rng)
+    if checked:
+        @njit
+        def decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
+            if sid == sid0:
+                try:
+                    c = fn(kind, params, hand, n, opts, n_opts, view, rules, rng)
+                except Exception:  # recorded, reported after the batch (policy.check_games)
+                    return policy.raised(sid0, kind, n_opts, view, slot)
+                return policy.checked_choice(c, sid0, kind, n_opts, view, slot)
+            return inner(kind, sid, params, hand, n, opts, n_opts, view, rules, rng)
+    else:
+        @njit
+        def decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
+            if sid == sid0:
+                return fn(kind, params, hand, n, opts, n_opts, view, rules, rng)
+            return inner(kind, sid, params, hand, n, opts, n_opts, view, rules, rng)
 
     return decide
+
+
+# The decision signature a user policy is compiled for, alone, before any kernel is built.
+_A1, _A2 = types.Array(types.int64, 1, "C"), types.Array(types.int64, 2, "C")
+POLICY_SIGNATURE = (types.int64, types.Array(types.float64, 1, "C"), _A1, types.int64, _A2, types.int64, _A1, _A1,
+                    types.Array(types.uint64, 1, "C"))
+KINDS = policy.kind_names(L)
 
 
 _ENGINES: dict[tuple, tuple] = {}
@@ -114,10 +136,13 @@ def engine_for(strategies: list[Strategy]):
         return builtin_decide, kernel.play_game, kernel.play_batch
     key = tuple((f.sid, id(f.decide)) for f in custom)
     if key not in _ENGINES:
-        decide = builtin_decide
+        for fam in custom:
+            policy.compile_policy(fam, POLICY_SIGNATURE)
+        decide = checked = builtin_decide  # the reference engine's and the kernel's
         for fam in custom:
             decide = _chain(decide, fam.sid, fam.decide)
-        _ENGINES[key] = (decide, *kernel.make_engine(decide))
+            checked = _chain(checked, fam.sid, fam.decide, checked=True)
+        _ENGINES[key] = (decide, *kernel.make_engine(checked, policy.engine_key("gin", custom)))
     return _ENGINES[key]
 
 
@@ -137,20 +162,36 @@ class GinRun(GameRun):
         self.encoded = rules.encode()
         self.width = R.hand_width(rules)
         self.sids, self.params = seat_arrays(strategies)
-        _, _, self.batch = engine_for(strategies)
-        self.batch(0, 0, 1, self.encoded, self.sids, self.params, np.zeros((1, L.G_WIDTH), np.int64),
-                   np.zeros((1, self.width), np.int32), 1)
+        self.strategies = list(strategies)
+        self.custom = any(s.family.decide is not None for s in strategies)
+        with policy.reported(strategies, KINDS):
+            _, _, self.batch = engine_for(strategies)
+            self.batch(0, 0, 1, self.encoded, self.sids, self.params, np.zeros((1, L.G_WIDTH), np.int64),
+                       np.zeros((1, self.width), np.int32), 1)
 
     def raw(self, seed: int, first: int, count: int, hand_cap: int):
         games = np.zeros((count, L.G_WIDTH), dtype=np.int64)
         hands = np.zeros((count * hand_cap, self.width), dtype=np.int32)
-        self.batch(seed, first, count, self.encoded, self.sids, self.params, games, hands, hand_cap)
+        with policy.reported(self.strategies, KINDS):
+            self.batch(seed, first, count, self.encoded, self.sids, self.params, games, hands, hand_cap)
+        policy.check_games(games, L.G_BAD, first, policy.names_of(self.strategies), KINDS, self.on_invalid,
+                           lambda g: self.explain(seed, g))
         return games, hands
+
+    def explain(self, seed: int, game: int) -> str | None:
+        """What a policy that raised in the kernel says when the reference engine plays that game."""
+        from simcards.games.gin.reference import play_reference
+
+        decide = engine_for(self.strategies)[0]
+        return policy.exception_text(lambda: play_reference(self.rules, self.sids, self.params, seed, game, decide,
+                                                            on_invalid="first"))
 
     def play(self, seed: int, first: int, count: int, detail: bool):
         cap = HANDS_PER_GAME * self.rules.tables if detail else 0
         games, hands = self.raw(seed, first, count, cap)
         games_df = games_frame(games, first, self.rules)
+        if self.custom:  # user policies: option indices out of range (played as option 0)
+            games_df["invalid_decisions"] = games[:, L.G_BAD].astype(np.int32)
         if not detail:
             return games_df, None
         n_hands = games[:, L.G_HANDS]
@@ -383,6 +424,7 @@ class Gin(GameDef):
             "shutout_rate": wilson(int(games["shutout"].sum()), n),
             "capped_hands": int(games["capped_hands"].sum()),
             "capped_games": int(games["capped"].sum()),
+            **({"invalid_decisions": int(games["invalid_decisions"].sum())} if "invalid_decisions" in games else {}),
         }
         # Rates only some variants have (their columns say which). The estimates are made here, in
         # summarize itself, so that summary-only runs can aggregate them (simcards.aggregate).
@@ -432,6 +474,8 @@ class Gin(GameDef):
             ("hands stopped at the turn cap", f"{s['capped_hands']:,}"),
             ("games stopped at the hand cap", f"{s['capped_games']:,}"),
         ]
+        if s.get("invalid_decisions"):
+            rows.append(("policy decisions out of range (option 0 played)", f"{s['invalid_decisions']:,}"))
         return rows
 
     @staticmethod
@@ -455,13 +499,14 @@ class Gin(GameDef):
     def columns(self):
         return {table: {**COLUMNS[table], **VARIANT_COLUMNS[table]} for table in COLUMNS}
 
-    def replay(self, rules, players, strategies, seed, game) -> str:
+    def replay(self, rules, players, strategies, seed, game, on_invalid: str = "error") -> str:
         from simcards.games.gin.reference import play_reference
 
         rules.check_players(players)
-        decide, _, _ = engine_for(strategies)
         sids, params = seat_arrays(strategies)
-        record = play_reference(rules, sids, params, seed, game, decide)
+        with policy.reported(strategies, KINDS):
+            decide, _, _ = engine_for(strategies)
+            record = play_reference(rules, sids, params, seed, game, decide, on_invalid=on_invalid)
         lines = [f"Gin Rummy ({rules.name}), seed {seed}, game {game}",
                  "strategies: " + ", ".join(f"seat {p}: {s.spec}" for p, s in enumerate(strategies)),
                  f"{'team' if rules.teams else 'seat'} {record.first_dealer} deals first (G-DEAL-1: a uniform draw)"]
@@ -518,6 +563,8 @@ COLUMNS = {
 # Columns only some variants have (the rule ID says which); the standard schema above is unchanged.
 VARIANT_COLUMNS = {
     "games": {
+        "invalid_decisions": "(user policies only) decisions a policy returned out of range; option 0 was played "
+                             "instead (with --invalid-option first; otherwise the run stops)",
         "doubled_hands": "G-V-OKLA: hands whose knock card was a spade (scored double)",
         "boxes_<s>": "G-V-OKLA with oklahoma_boxes: seat s's boxes (hands won plus extra boxes), used in final_<s>",
         "hw<k>_winner": "G-V-HOLLY: the seat that won Hollywood game k (null if still open at the hand cap); "

@@ -1433,6 +1433,8 @@ def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, lo
         out_game[L.G_BOXES + s] = ledger[_LG_BOXES + s]
     out_game[L.G_SWEEPS] = ledger[_LG_SWEEPS]
     out_game[L.G_SWEEPS + 1] = ledger[_LG_SWEEPS + 1]
+    for j in range(5):  # a user policy's bad option indices (simcards.policy)
+        out_game[L.G_BAD + j] = view[L.V_BAD + j]
     return n_log
 
 
@@ -1457,7 +1459,7 @@ _ENGINE_FUNCTIONS = ("ask", "discard_phase", "mj_draw", "first_turn", "play_hand
                      "play_batch")
 
 
-def make_engine(custom_decide):
+def make_engine(custom_decide, cache_key: str | None = None):
     """``(play_game, play_batch)`` calling ``custom_decide`` instead of the built-in strategies.
 
     The kernel is written once, at module level, around the global name ``decide`` (so the
@@ -1465,5 +1467,5 @@ def make_engine(custom_decide):
     rebuilt over a copy of this module's globals in which ``decide`` is the user's dispatcher;
     these copies are compiled once per process (numba cannot cache functions that close over
     other dispatchers)."""
-    scope = rebind(globals(), _ENGINE_FUNCTIONS, decide=custom_decide)
+    scope = rebind(globals(), _ENGINE_FUNCTIONS, cache_key, decide=custom_decide)  # cached under the key
     return scope["play_game"], scope["play_batch"]

@@ -62,6 +62,7 @@ V_PLAYERS = 23  # players in the game
 V_TABLE_MINE = 24  # G-V-MJ: cards this player put on the table (they score for it)
 V_TABLE_OPP = 25  # G-V-MJ: cards the opponent put on the table
 V_TABLE = 26  # G-V-MJ: every card in a table meld
+V_BAD = 27  # .. 31: see G_BAD
 VIEW_SIZE = 32
 
 # Hand outcomes.
@@ -91,7 +92,10 @@ G_MATCHES = G_HOLLY + N_HOLLY * GH_WIDTH
 G_MATCH_SHUTOUTS = G_MATCHES + 1
 G_MATCHES_WON = G_MATCHES + 2
 G_MATCH_POINTS = G_MATCHES + 4
-G_WIDTH = G_MATCHES + 6
+# A user policy's bad option indices (simcards.policy.BAD_WIDTH slots: count, strategy id, kind,
+# index, options): recorded in the view by the policy's dispatcher, copied to the game's row.
+G_BAD = G_MATCHES + 6
+G_WIDTH = G_BAD + 5
 
 # Per-hand result columns (int32). The core block; the table's two players are positions 0 (the
 # non-dealer's part: first to play) and 1 (the dealer's part).

@@ -46,6 +46,7 @@ from simcards.games.gin.rules import (
     GinRules,
 )
 from simcards.rng import new_state, rand_below, shuffle
+from simcards.policy import reference_choice
 
 
 # ----- Section 1: cards --------------------------------------------------------------------------
@@ -403,6 +404,7 @@ class GameRecord:
     hands: list[HandRecord] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     log: list[list[int]] = field(default_factory=list)
+    invalid: int = 0  # a user policy's option indices out of range (option 0 played; on_invalid="first")
 
     def log_array(self) -> np.ndarray:
         arr = np.zeros((len(self.log), LOG_WIDTH), dtype=np.int64)
@@ -424,7 +426,9 @@ class ReferenceGame:
     ``decks`` (scenario tests): card orders to deal instead of the shuffled ones, one per hand (the
     last card of a list is dealt first; G-V-OKLA's second deck, when used, is the next list)."""
 
-    def __init__(self, rules: GinRules, sids, params, seed: int, game: int, decide, decks=None):
+    def __init__(self, rules: GinRules, sids, params, seed: int, game: int, decide, decks=None,
+                 on_invalid: str = "error"):
+        self.on_invalid = on_invalid  # a policy's index out of range: stop, or play option 0 ("first")
         self.rules = rules
         self.encoded = rules.encode()
         self.mv = rules.meld_variant
@@ -459,9 +463,7 @@ class ReferenceGame:
         hand[: len(cards)] = cards
         choice = int(self.decide(kind, self.sids[seat], self.params[seat], hand, len(cards), opts, len(options),
                                  view, self.encoded, self.rng))
-        if not 0 <= choice < len(options):
-            raise ValueError("a gin strategy returned an option index out of range")
-        return choice
+        return reference_choice(choice, len(options), kind, self.sids[seat], self.on_invalid, self.record)
 
     def shuffled(self) -> np.ndarray:
         deck = np.arange(52, dtype=np.int64)
@@ -1038,5 +1040,6 @@ class ReferenceGame:
         self.say("game", self.hand_no, rec.winner, text + f"{' (shutout)' if rec.shutout else ''}; margin {rec.margin}")
 
 
-def play_reference(rules: GinRules, sids, params, seed: int, game: int, decide, decks=None) -> GameRecord:
-    return ReferenceGame(rules, sids, params, seed, game, decide, decks).play()
+def play_reference(rules: GinRules, sids, params, seed: int, game: int, decide, decks=None,
+                   on_invalid: str = "error") -> GameRecord:
+    return ReferenceGame(rules, sids, params, seed, game, decide, decks, on_invalid).play()

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from numba import njit
+from numba import njit, types
 
 from simcards.cards import card_code
 from simcards.games.base import GameDef, GameRun, OptionInfo, options_table
@@ -15,6 +15,7 @@ from simcards.games.two_hundred import rules as R
 from simcards.games.two_hundred.kernel import make_engine
 from simcards.games.two_hundred.layout import V_SEAT
 from simcards.games.two_hundred.policies import SID_HEURISTIC, SID_RANDOM, builtin_decide
+from simcards import policy
 from simcards.stats import mean_ci, ratio_ci, wilson
 from simcards.strategy import Family, Param, Strategy, seat_strategies
 
@@ -66,17 +67,38 @@ _OPTION_DOCS = {
 }
 
 
-def _chain(inner, sid0: int, fn):
-    """A decision function that sends strategy ``sid0`` to a user policy and the rest inward.
-    (Not cached on disk: a closure over a dispatcher never hits numba's cache, it only grows it.)"""
+def _chain(inner, sid0: int, fn, checked: bool = False):
+    """A decision function that sends strategy ``sid0`` to a user policy and the rest inward;
+    ``checked`` (the kernel's): an index out of range becomes option 0, recorded in the view
+    (``simcards.policy``; the reference engine checks in Python). (Not cached on disk: a closure
+    over a dispatcher never hits numba's cache, it only grows it.)"""
+    slot = L.V_BAD
 
-    @njit(cache=False)
-    def decide(kind, sid, table, hand, opts, n_opts, view, rules, rng):
-        if sid == sid0:
-            return fn(kind, table[view[V_SEAT]], hand, opts, n_opts, view, rules, rng)
-        return inner(kind, sid, table, hand, opts, n_opts, view, rules, rng)
+    if checked:
+        @njit(cache=False)
+        def decide(kind, sid, table, hand, opts, n_opts, view, rules, rng):
+            if sid == sid0:
+                try:
+                    c = fn(kind, table[view[V_SEAT]], hand, opts, n_opts, view, rules, rng)
+                except Exception:  # recorded, reported after the batch (policy.check_games)
+                    return policy.raised(sid0, kind, n_opts, view, slot)
+                return policy.checked_choice(c, sid0, kind, n_opts, view, slot)
+            return inner(kind, sid, table, hand, opts, n_opts, view, rules, rng)
+    else:
+        @njit(cache=False)
+        def decide(kind, sid, table, hand, opts, n_opts, view, rules, rng):
+            if sid == sid0:
+                return fn(kind, table[view[V_SEAT]], hand, opts, n_opts, view, rules, rng)
+            return inner(kind, sid, table, hand, opts, n_opts, view, rules, rng)
 
     return decide
+
+
+# The decision signature a user policy is compiled for, alone, before any kernel is built.
+_A1 = types.Array(types.int64, 1, "C")
+POLICY_SIGNATURE = (types.int64, types.Array(types.float64, 1, "C"), types.int64, _A1, types.int64, _A1, _A1,
+                    types.Array(types.uint64, 1, "C"))
+KINDS = policy.kind_names(L)
 
 
 _ENGINES: dict[tuple, tuple] = {}
@@ -88,10 +110,13 @@ def engine_for(strategies: list[Strategy]):
     custom = sorted({s.family for s in strategies if s.family.decide is not None}, key=lambda f: f.sid)
     key = tuple((f.sid, id(f.decide)) for f in custom)
     if key not in _ENGINES:
-        decide = builtin_decide
+        for fam in custom:
+            policy.compile_policy(fam, POLICY_SIGNATURE)
+        decide = checked = builtin_decide  # the reference engine's and the kernel's
         for fam in custom:
             decide = _chain(decide, fam.sid, fam.decide)
-        _ENGINES[key] = (decide, *make_engine(decide))
+            checked = _chain(checked, fam.sid, fam.decide, checked=True)
+        _ENGINES[key] = (decide, *make_engine(checked, policy.engine_key("two-hundred", custom) if custom else None))
     return _ENGINES[key]
 
 
@@ -116,15 +141,28 @@ class TwoHundredRun(GameRun):
         self.encoded = rules.encode()
         self.players = players
         self.sids, self.params = seat_arrays(strategies, rules)
-        _, _, _, self.batch = engine_for(strategies)
-        self.batch(0, 0, 1, self.encoded, self.sids, self.params,
-                   np.zeros((1, L.G_WIDTH), np.int64), np.zeros((1, L.D_WIDTH), np.int32), 1)
+        self.strategies = list(strategies)
+        with policy.reported(strategies, KINDS):
+            _, _, _, self.batch = engine_for(strategies)
+            self.batch(0, 0, 1, self.encoded, self.sids, self.params,
+                       np.zeros((1, L.G_WIDTH), np.int64), np.zeros((1, L.D_WIDTH), np.int32), 1)
 
     def raw(self, seed: int, first: int, count: int, row_cap: int):
         games = np.zeros((count, L.G_WIDTH), dtype=np.int64)
         deals = np.zeros((count * row_cap, L.D_WIDTH), dtype=np.int32)
-        self.batch(seed, first, count, self.encoded, self.sids, self.params, games, deals, row_cap)
+        with policy.reported(self.strategies, KINDS):
+            self.batch(seed, first, count, self.encoded, self.sids, self.params, games, deals, row_cap)
+        policy.check_games(games, L.G_BAD, first, policy.names_of(self.strategies), KINDS, self.on_invalid,
+                           lambda g: self.explain(seed, g))
         return games, deals
+
+    def explain(self, seed: int, game: int) -> str | None:
+        """What a policy that raised in the kernel says when the reference engine plays that game."""
+        from simcards.games.two_hundred.reference import play_reference
+
+        decide = engine_for(self.strategies)[0]
+        return policy.exception_text(lambda: play_reference(self.rules, self.sids, self.params, seed, game, decide,
+                                                            on_invalid="first"))
 
     def play(self, seed: int, first: int, count: int, detail: bool):
         cap = DEALS_PER_GAME if detail else 0
@@ -357,13 +395,14 @@ class TwoHundred(GameDef):
     def columns(self):
         return COLUMNS
 
-    def replay(self, rules, players, strategies, seed, game) -> str:
+    def replay(self, rules, players, strategies, seed, game, on_invalid: str = "error") -> str:
         from simcards.games.two_hundred.reference import play_reference
 
         rules.check_players(players)
-        decide = engine_for(strategies)[0]
         sids, params = seat_arrays(strategies, rules)
-        record = play_reference(rules, sids, params, seed, game, decide)
+        with policy.reported(strategies, KINDS):
+            decide = engine_for(strategies)[0]
+            record = play_reference(rules, sids, params, seed, game, decide, on_invalid=on_invalid)
         sides = "; ".join(f"{side_label(t, rules.players, rules.seats, rules.sides)}" for t in range(rules.sides))
         lines = [f"Two Hundred ({rules.name}), seed {seed}, game {game}; sides: {sides}",
                  "strategies: " + ", ".join(f"seat {p}: {s.spec}" for p, s in enumerate(strategies))]
@@ -384,7 +423,8 @@ COLUMNS = {
         "hole": "the game ended because a side fell to the hole (T-END-2), not by a side reaching the target",
         "capped": "the game stopped at the deal cap (higher score wins)",
         "score_<t>": "final cumulative score of side t (one column per side)",
-        "invalid_decisions": "decisions a (user) policy returned out of range; option 0 was played instead",
+        "invalid_decisions": "decisions a (user) policy returned out of range; option 0 was played instead (with "
+                             "--invalid-option first; otherwise the run stops)",
         "no_trump_deals": "(no_trump only) contracts played in no trump, whose scores were doubled (T-V-ROUGH)",
         "out_team": "(six-3x2 only) the team that left at the hole (null: none did; T-V-6P)",
         "out_deal": "(six-3x2 only) the deal after which it left (null: none did)",

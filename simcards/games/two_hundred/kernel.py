@@ -45,6 +45,7 @@ from simcards.games.two_hundred.layout import (
     G_DEALS,
     G_FAILED,
     G_FIRST_DEALER,
+    G_BAD,
     G_HOLE,
     G_INVALID,
     G_MADE,
@@ -70,6 +71,7 @@ from simcards.games.two_hundred.layout import (
     NO_TRUMP,
     ORDER_POINTS,
     V_ACTIVE,
+    V_BAD,
     V_BID,
     V_BIDDER,
     V_BIDS,
@@ -122,7 +124,7 @@ from simcards.games.two_hundred.rules import (
     R_TARGET,
 )
 from simcards.games.two_hundred.policies import builtin_choose, builtin_decide, builtin_play
-from simcards.nbutil import borrow, drop_stale_cache
+from simcards.nbutil import borrow, drop_stale_cache, keyed_cache
 from simcards.rng import rand_below, seed_state, shuffle
 
 
@@ -307,14 +309,6 @@ def _log(log, n_log, event, deal, seat, a, b):
 
 
 @njit(cache=True, inline="always")
-def _checked(choice, n_opts, bad):
-    """A decision index a (user) policy returned, made safe: out of range → option 0, counted."""
-    if choice < 0 or choice >= n_opts:
-        return 0, bad + 1
-    return choice, bad
-
-
-@njit(cache=True, inline="always")
 def legal_options(hand, lead, opts):
     """T-PLAY-1: the faces of the legal cards (suit led if held, else any card), by suit then
     rank low to high; returns their count. ``lead`` -1: every card of ``hand``."""
@@ -456,7 +450,6 @@ def _auction(deal, dealer, rules, sids, params, rng, nxt_bid, hands, opts, view,
             if dummies:
                 view[V_OWN_SEEN] = own_seen(seat, rules, hands, view, 0)
             c = decide(KIND_BID, sids[seat], params, hands[seat], opts, n_opts, view, rules, rng)
-            c, res[RS_BAD] = _checked(c, n_opts, res[RS_BAD])
             v = opts[c]
             n_log = _log(log, n_log, EV_BID, deal, seat, v, 0)
             if v == 0:
@@ -492,7 +485,6 @@ def _contract(deal, rules, sids, params, rng, hands, opts, view, res, kitty, log
             view[V_OWN_SEEN] = buried
             c = decide_once(KIND_DISCARD, sids[bidder], params, hands[bidder], opts, np.int64(n_opts), view, rules,
                             rng)
-            c, res[RS_BAD] = _checked(c, n_opts, res[RS_BAD])
             bit = np.int64(1) << BIT_OF_FACE[opts[c]]
             hands[bidder] &= ~bit
             buried |= bit
@@ -505,7 +497,6 @@ def _contract(deal, rules, sids, params, rng, hands, opts, view, res, kitty, log
     if rules[R_DUMMIES] or buried:
         view[V_OWN_SEEN] = own_seen(bidder, rules, hands, view, 0) | buried
     c = decide_once(KIND_TRUMP, sids[bidder], params, hands[bidder], opts, np.int64(n_trumps), view, rules, rng)
-    c, res[RS_BAD] = _checked(c, n_trumps, res[RS_BAD])
     trump = opts[c]
     view[V_TRUMP] = trump
     res[RS_TRUMP] = trump
@@ -516,7 +507,6 @@ def _contract(deal, rules, sids, params, rng, hands, opts, view, res, kitty, log
         n_opts = legal_options(rules[R_DECK_MASK] & ~hands[bidder], -1, opts)
         view[V_OWN_SEEN] = own_seen(bidder, rules, hands, view, buried)
         c = decide_once(KIND_CALL, sids[bidder], params, hands[bidder], opts, np.int64(n_opts), view, rules, rng)
-        c, res[RS_BAD] = _checked(c, n_opts, res[RS_BAD])
         called = opts[c]
         bit = np.int64(1) << BIT_OF_FACE[called]
         partner = -1
@@ -566,7 +556,6 @@ def _play_tricks(deal, rules, sids, params, rng, nxt, hands, piles, pile_n, opts
             if private:
                 view[V_OWN_SEEN] = own_seen(seat, rules, hands, view, buried)
             c = decide_play(KIND_PLAY, sids[seat], params, src, opts, n_opts, view, rules, rng)
-            c, res[RS_BAD] = _checked(c, n_opts, res[RS_BAD])
             face = opts[c]
             b = BIT_OF_FACE[face]
             hands[seat] &= ~(np.int64(1) << b)
@@ -802,7 +791,9 @@ def _play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, lo
     out_game[G_FAILED] = failed_n
     out_game[G_CAPPED] = capped
     out_game[G_HOLE] = hole_win
-    out_game[G_INVALID] = res[RS_BAD]
+    out_game[G_INVALID] = view[V_BAD]  # a user policy's bad option indices (simcards.policy)
+    for j in range(5):
+        out_game[G_BAD + j] = view[V_BAD + j]
     out_game[G_OUT_SIDE] = out_side
     out_game[G_OUT_DEAL] = out_deal
     out_game[G_NT_DEALS] = nt_n
@@ -840,14 +831,15 @@ _ENGINE = (
 )
 
 
-def _bind(decide_fn, cache: bool):
-    """Compile the engine with ``decide`` bound to ``decide_fn`` (a fresh globals dict per binding)."""
+def _bind(decide_fn, cache: bool, cache_key: str | None = None):
+    """Compile the engine with ``decide`` bound to ``decide_fn`` (a fresh globals dict per binding;
+    a user policy's engine is cached on disk under ``cache_key``, see ``nbutil.keyed_cache``)."""
     g = dict(_ENGINE_GLOBALS)
     g["decide"] = decide_fn
     g["decide_play"] = decide_fn
     g["decide_once"] = decide_fn
     for name, fn, options in _ENGINE:
-        g[name] = njit(cache=cache, **options)(FunctionType(fn.__code__, g, name))
+        g[name] = keyed_cache(njit(cache=cache, **options)(FunctionType(fn.__code__, g, name)), cache_key)
     return g["play_deal"], g["play_game"], g["play_batch"]
 
 
@@ -864,10 +856,10 @@ play_game = njit(cache=True)(_play_game)
 play_batch = njit(cache=True, parallel=True)(_play_batch)
 
 
-def make_engine(decide_fn):
+def make_engine(decide_fn, cache_key: str | None = None):
     """``(play_deal, play_game, play_batch)`` around ``decide_fn(kind, sid, table, hand, opts,
     n_opts, view, rules, rng)``, where ``table`` is the (seats × 8) parameter table and the
     deciding seat is ``view[V_SEAT]``. The built-in decision function gets the cached engine."""
     if decide_fn is builtin_decide:
         return play_deal, play_game, play_batch
-    return _bind(decide_fn, cache=False)
+    return _bind(decide_fn, cache=False, cache_key=cache_key)

@@ -87,7 +87,8 @@ V_SCORES = V_TAKEN + MAX_SEATS  # each side's cumulative score before this deal
 V_VOIDS = V_SCORES + MAX_SEATS  # per seat: mask of suits (bit s) it did not follow this deal
 V_UP = V_VOIDS + MAX_SEATS  # per seat: its face-up cards (T-V-2P dummies; 0 otherwise)
 V_SIDE = V_UP + MAX_SEATS  # per seat: its side (team, or the seat itself in individual play)
-VIEW_SIZE = V_SIDE + MAX_SEATS
+V_BAD = V_SIDE + MAX_SEATS  # see G_BAD
+VIEW_SIZE = V_BAD + 5
 
 # Caps: every loop that could run long has one, and its hits are counted.
 DEAL_CAP = 1000  # deals per game; at the cap the higher score wins (counted as capped)
@@ -96,7 +97,10 @@ DEAL_CAP = 1000  # deals per game; at the cap the higher score wins (counted as 
 (G_WINNER, G_DEALS, G_THROWINS, G_FIRST_DEALER, G_MADE, G_FAILED, G_CAPPED, G_HOLE, G_INVALID, G_OUT_SIDE,
  G_OUT_DEAL, G_NT_DEALS) = range(12)
 G_SCORES = 12  # one per side
-G_WIDTH = G_SCORES + MAX_SEATS
+# A user policy's bad option indices (simcards.policy.BAD_WIDTH slots: count, strategy id, kind,
+# index, options): recorded in the view by the policy's dispatcher, copied to the game's row.
+G_BAD = G_SCORES + MAX_SEATS  # (the count is G_INVALID too)
+G_WIDTH = G_BAD + 5
 
 # Per-deal result columns (int32).
 (D_DEAL, D_DEALER, D_BIDDER, D_BID, D_TRUMP, D_MADE, D_KITTY_POINTS, D_CALLED, D_PARTNER, D_OUT) = range(10)

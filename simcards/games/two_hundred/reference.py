@@ -25,6 +25,7 @@ from simcards.games.two_hundred.kernel import (
     EV_TRUMP, LOG_WIDTH,
 )
 from simcards.games.two_hundred.rules import TwoHundredRules
+from simcards.policy import reference_choice
 from simcards.rng import new_state, rand_below, shuffle
 
 PLAYERS = 4
@@ -210,7 +211,7 @@ class GameRecord:
     scores: list[int] = field(default_factory=list)
     capped: bool = False
     hole: bool = False
-    invalid: int = 0  # decisions a policy returned out of range (option 0 played instead)
+    invalid: int = 0  # decisions a policy returned out of range (option 0 played instead; on_invalid="first")
     deals: list[DealRecord] = field(default_factory=list)
     log: list[list[int]] = field(default_factory=list)
 
@@ -305,7 +306,8 @@ class ReferenceGame:
 
     def __init__(self, rules: TwoHundredRules, sids, params, seed: int, game: int, decide,
                  stacked: list[dict] | None = None, first_dealer: int | None = None,
-                 start_scores: tuple[int, ...] | None = None, max_deals: int = L.DEAL_CAP):
+                 start_scores: tuple[int, ...] | None = None, max_deals: int = L.DEAL_CAP, on_invalid: str = "error"):
+        self.on_invalid = on_invalid  # a policy's index out of range: stop, or play option 0 ("first")
         self.rules = rules
         self.encoded = rules.encode()
         self.sids = np.asarray(sids, dtype=np.int64)
@@ -347,9 +349,7 @@ class ReferenceGame:
         view[L.V_OWN_SEEN] = hand_mask(seen)
         choice = int(self.decide(kind, self.sids[seat], self.params, np.int64(hand_mask(cards)), opts, len(options),
                                  view, self.encoded, self.rng))
-        if not 0 <= choice < len(options):  # as the kernel: option 0 instead, and counted
-            self.record.invalid += 1
-            choice = 0
+        choice = reference_choice(choice, len(options), kind, self.sids[seat], self.on_invalid, self.record)
         return options[choice]
 
     def seen_by(self, seat: int, hands, up, buried, view) -> list[int]:

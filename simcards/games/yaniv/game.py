@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numba import types
 
 from simcards.errors import SimcardsError
 from simcards.games.base import GameDef, GameRun, OptionInfo, options_table
@@ -15,6 +16,7 @@ from simcards.games.yaniv import rules as R
 from simcards.games.yaniv import kernel
 from simcards.games.yaniv.policies import N_PARAMS, SID_RANDOM, SID_THRESHOLD, builtin_decide, kernel_decide
 from simcards.nbutil import njit_by_type
+from simcards import policy
 from simcards.stats import mean_ci, ratio_ci, wilson
 from simcards.strategy import Family, Param, Strategy
 
@@ -75,16 +77,37 @@ _OPTION_DOCS = {
 }
 
 
-def _chain(inner, sid0: int, fn):
-    """A decision function that sends strategy ``sid0`` to a user policy and the rest inward."""
+def _chain(inner, sid0: int, fn, checked: bool = False):
+    """A decision function that sends strategy ``sid0`` to a user policy and the rest inward;
+    ``checked`` (the kernel's): an index out of range becomes option 0, recorded in the view
+    (``simcards.policy``; the reference engine checks in Python)."""
+    slot = L.V_BAD
 
-    @njit_by_type()
-    def decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
-        if sid == sid0:
-            return fn(kind, params, hand, n, opts, n_opts, view, rules, rng)
-        return inner(kind, sid, params, hand, n, opts, n_opts, view, rules, rng)
+    if checked:
+        @njit_by_type()
+        def decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
+            if sid == sid0:
+                try:
+                    c = fn(kind, params, hand, n, opts, n_opts, view, rules, rng)
+                except Exception:  # recorded, reported after the batch (policy.check_games)
+                    return policy.raised(sid0, kind, n_opts, view, slot)
+                return policy.checked_choice(c, sid0, kind, n_opts, view, slot)
+            return inner(kind, sid, params, hand, n, opts, n_opts, view, rules, rng)
+    else:
+        @njit_by_type()
+        def decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
+            if sid == sid0:
+                return fn(kind, params, hand, n, opts, n_opts, view, rules, rng)
+            return inner(kind, sid, params, hand, n, opts, n_opts, view, rules, rng)
 
     return decide
+
+
+# The decision signature a user policy is compiled for, alone, before any kernel is built.
+_A1, _A2 = types.Array(types.int64, 1, "C"), types.Array(types.int64, 2, "C")
+POLICY_SIGNATURE = (types.int64, types.Array(types.float64, 1, "C"), _A1, types.int64, _A2, types.int64, _A1, _A1,
+                    types.Array(types.uint64, 1, "C"))
+KINDS = policy.kind_names(L)
 
 
 _ENGINES: dict[tuple, tuple] = {}
@@ -99,12 +122,14 @@ def engine_for(strategies: list[Strategy]):
         return _BUILTIN
     key = tuple((f.sid, id(f.decide)) for f in custom)
     if key not in _ENGINES:
+        for fam in custom:
+            policy.compile_policy(fam, POLICY_SIGNATURE)
         decide = builtin_decide  # what the reference engine asks
         in_kernel = kernel_decide  # what the kernel asks (threshold's call/discard/draw are its own)
         for fam in custom:
             decide = _chain(decide, fam.sid, fam.decide)
-            in_kernel = _chain(in_kernel, fam.sid, fam.decide)
-        _ENGINES[key] = (decide, *_engine(kernel.make_engine(in_kernel)))
+            in_kernel = _chain(in_kernel, fam.sid, fam.decide, checked=True)
+        _ENGINES[key] = (decide, *_engine(kernel.make_engine(in_kernel, policy.engine_key("yaniv", custom))))
     return _ENGINES[key]
 
 
@@ -152,20 +177,37 @@ class YanivRun(GameRun):
         self.encoded = rules.encode()
         self.players = players
         self.sids, self.params = seat_arrays(strategies)
-        _, _, self.batch = engine_for(strategies)
-        self.batch(0, 0, 1, self.encoded, players, self.sids, self.params,
-                   np.zeros((1, L.G_WIDTH), np.int64), np.zeros((1, L.round_width(players)), np.int32), 1)
+        self.strategies = list(strategies)
+        self.custom = any(s.family.decide is not None for s in strategies)
+        with policy.reported(strategies, KINDS):
+            _, _, self.batch = engine_for(strategies)
+            self.batch(0, 0, 1, self.encoded, players, self.sids, self.params,
+                       np.zeros((1, L.G_WIDTH), np.int64), np.zeros((1, L.round_width(players)), np.int32), 1)
 
     def raw(self, seed: int, first: int, count: int, round_cap: int):
         games = np.zeros((count, L.G_WIDTH), dtype=np.int64)
         rounds = np.zeros((count * round_cap, L.round_width(self.players)), dtype=np.int32)
-        self.batch(seed, first, count, self.encoded, self.players, self.sids, self.params, games, rounds, round_cap)
+        with policy.reported(self.strategies, KINDS):
+            self.batch(seed, first, count, self.encoded, self.players, self.sids, self.params, games, rounds,
+                       round_cap)
+        policy.check_games(games, L.G_BAD, first, policy.names_of(self.strategies), KINDS, self.on_invalid,
+                           lambda g: self.explain(seed, g))
         return games, rounds
+
+    def explain(self, seed: int, game: int) -> str | None:
+        """What a policy that raised in the kernel says when the reference engine plays that game."""
+        from simcards.games.yaniv.reference import play_reference
+
+        decide = engine_for(self.strategies)[0]
+        return policy.exception_text(lambda: play_reference(self.rules, self.players, self.sids, self.params, seed,
+                                                            game, decide, on_invalid="first"))
 
     def play(self, seed: int, first: int, count: int, detail: bool):
         cap = ROUNDS_PER_GAME if detail else 0
         games, rounds = self.raw(seed, first, count, cap)
         games_df = games_frame(games, first, self.players, self.rules)
+        if self.custom:  # user policies: option indices out of range (played as option 0)
+            games_df["invalid_decisions"] = games[:, L.G_BAD].astype(np.int32)
         if not detail:
             return games_df, None
         n_rounds = games[:, L.G_ROUNDS]
@@ -303,6 +345,7 @@ class Yaniv(GameDef):
             "capped_rounds": int(games["capped_rounds"].sum()),
             "capped_games": int(games["capped"].sum()),
             "playoff_games": int((games["playoff_rounds"] > 0).sum()),
+            **({"invalid_decisions": int(games["invalid_decisions"].sum())} if "invalid_decisions" in games else {}),
             **{f"{name}_per_round": ratio_ci(games[name], games["rounds"])
                for name, _, _ in VARIANT_COUNTERS if name in games.columns},
         }
@@ -323,6 +366,8 @@ class Yaniv(GameDef):
             ("games stopped at the round cap", f"{s['capped_games']:,}"),
             ("games decided by play-off (Y-ELIM-2)", f"{s['playoff_games']:,}"),
         ]
+        if s.get("invalid_decisions"):
+            rows.append(("policy decisions out of range (option 0 played)", f"{s['invalid_decisions']:,}"))
         for name, _, _ in VARIANT_COUNTERS:
             if f"{name}_per_round" in s:
                 rows.append((f"{name.replace('_', ' ')} per round", s[f"{name}_per_round"].num(3)))
@@ -331,12 +376,13 @@ class Yaniv(GameDef):
     def columns(self):
         return COLUMNS
 
-    def replay(self, rules, players, strategies, seed, game) -> str:
+    def replay(self, rules, players, strategies, seed, game, on_invalid: str = "error") -> str:
         from simcards.games.yaniv.reference import play_reference
 
-        decide, _, _ = engine_for(strategies)
         sids, params = seat_arrays(strategies)
-        record = play_reference(rules, players, sids, params, seed, game, decide)
+        with policy.reported(strategies, KINDS):
+            decide, _, _ = engine_for(strategies)
+            record = play_reference(rules, players, sids, params, seed, game, decide, on_invalid=on_invalid)
         lines = [f"Yaniv ({rules.name}), {players} players, seed {seed}, game {game}",
                  "strategies: " + ", ".join(f"seat {p}: {s.spec}" for p, s in enumerate(strategies))]
         for ev in record.events:
@@ -357,6 +403,8 @@ COLUMNS = {
         "capped_rounds": "rounds abandoned at the turn cap (everyone adds their hand)",
         "playoff_rounds": "extra rounds played under Y-ELIM-2",
         "capped": "the game stopped at the round cap (lowest score wins)",
+        "invalid_decisions": "(user policies only) decisions a policy returned out of range; option 0 was played "
+                             "instead (with --invalid-option first; otherwise the run stops)",
         "overcalls": "(overcall only) calls made above the limit (Y-V-OVERCALL)",
         "requests": "(requests only) card requests made (Y-V-REQ)",
         "requests_granted": "(requests only) requests the mover agreed to",

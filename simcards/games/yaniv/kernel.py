@@ -25,6 +25,7 @@ from simcards.games.yaniv.groups import (
 from simcards.games.yaniv.layout import (
     DECK_MAX,
     G_ASAFS,
+    G_BAD,
     G_CALLS,
     G_CAPPED,
     G_CAPPED_ROUNDS,
@@ -87,6 +88,7 @@ from simcards.games.yaniv.layout import (
     V_THROWN_N,
     V_TOTAL,
     V_TURN,
+    V_BAD,
     VIEW_SIZE,
 )
 from simcards.games.yaniv.rules import (
@@ -809,6 +811,8 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
         out_game[G_OVERCALLS + c] = count[c]
     for p in range(players):
         out_game[G_SCORES + p] = scores[p]
+    for j in range(5):  # a user policy's bad option indices (simcards.policy)
+        out_game[G_BAD + j] = view[V_BAD + j]
     return n_log
 
 @njit(_I64(_I64, _I64, _I64, _I64_1D, _I64, _I64_1D, _F64_2D, _I64_2D, _I32_2D, _I64, GAME_FN, ROUND_FN),
@@ -833,13 +837,14 @@ def play_batch(seed, first_game, count, rules, players, sids, params, out_games,
 _ENGINE_FUNCTIONS = ("fill_view", "kluft_challenges", "play_round")
 
 
-def make_engine(custom_decide):
+def make_engine(custom_decide, cache_key: str | None = None):
     """``play_round`` calling ``custom_decide`` instead of ``policies.kernel_decide`` (pass it to
     ``play_game`` and ``play_batch`` as ``round_fn``).
 
     The kernel is written once, at module level, around the global name ``decide`` (so the
     built-in engine is cached on disk). For user policies the same functions are rebuilt over a
     copy of this module's globals in which ``decide`` is the user's dispatcher; these copies are
-    compiled once per process (numba cannot cache functions that close over other dispatchers)."""
-    scope = rebind(globals(), _ENGINE_FUNCTIONS, decide=custom_decide)
+    compiled once per process (numba cannot cache functions that close over other dispatchers) or,
+    with ``cache_key`` (``simcards.policy.engine_key``), cached on disk under that key."""
+    scope = rebind(globals(), _ENGINE_FUNCTIONS, cache_key, decide=custom_decide)
     return scope["play_round"]

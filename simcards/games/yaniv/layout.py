@@ -52,7 +52,8 @@ V_ALIVE = V_SIZES + MAX_PLAYERS  # 1 if the seat is still in the game
 V_AVAIL = V_ALIVE + MAX_PLAYERS  # the faces that may be taken from the previous discard
 V_THROWN = V_AVAIL + MAX_HAND  # the group just thrown, as laid (draw decisions)
 V_REVEALED = V_THROWN + MAX_HAND  # K_ONDER: hand totals already revealed (-1: not revealed)
-VIEW_SIZE = V_REVEALED + MAX_PLAYERS
+V_BAD = V_REVEALED + MAX_PLAYERS
+VIEW_SIZE = V_BAD + 5
 
 # Per-game result columns (int64).
 G_WINNER, G_ROUNDS, G_TURNS, G_STARTER, G_CALLS, G_ASAFS, G_CAPPED_ROUNDS, G_CAPPED = range(8)
@@ -61,7 +62,10 @@ G_PLAYOFF_ROUNDS = 8
 G_OVERCALLS, G_REQUESTS, G_GRANTED, G_REQ_BLOCKED, G_SLAMS, G_ONDER, G_ONDER_WINS = range(9, 16)
 G_FULL_TABLES = 16  # discards offered from a full option table (MAX_OPTIONS groups; the longest dropped)
 G_SCORES = 17
-G_WIDTH = G_SCORES + MAX_PLAYERS
+# A user policy's bad option indices (simcards.policy.BAD_WIDTH slots: count, strategy id, kind,
+# index, options): recorded in the view by the policy's dispatcher, copied to the game's row.
+G_BAD = G_SCORES + MAX_PLAYERS
+G_WIDTH = G_BAD + 5
 
 # Per-round result columns (int32); hands and scores follow, one per seat.
 RD_ROUND, RD_STARTER, RD_CALLER, RD_TURNS, RD_ASAF, RD_ELIMINATED, RD_PLAYOFF, RD_CAPPED = range(8)

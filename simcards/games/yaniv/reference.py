@@ -35,6 +35,7 @@ from simcards.games.yaniv.kernel import (
 )
 from simcards.games.yaniv.rules import HAND_SIZE, YanivRules
 from simcards.rng import new_state, rand_below, shuffle
+from simcards.policy import reference_choice
 
 
 # ----- Section 1: cards ------------------------------------------------------------------------
@@ -304,6 +305,7 @@ class GameRecord:
     # overcalls, requests, granted, requests blocked by the hand guard, slams, onderklufts, onderkluft
     # wins, discards offered from a full option table
     counts: list[int] = field(default_factory=lambda: [0] * 8)
+    invalid: int = 0  # a user policy's option indices out of range (option 0 played; on_invalid="first")
 
     def log_array(self) -> np.ndarray:
         arr = np.zeros((len(self.log), LOG_WIDTH), dtype=np.int64)
@@ -316,7 +318,9 @@ class ReferenceGame:
     """One game of Yaniv, played rule by rule. ``decide`` is the strategies' decision function
     (the same one the kernel calls); ``sids``/``params`` give each seat's strategy."""
 
-    def __init__(self, rules: YanivRules, players: int, sids, params, seed: int, game: int, decide):
+    def __init__(self, rules: YanivRules, players: int, sids, params, seed: int, game: int, decide,
+                 on_invalid: str = "error"):
+        self.on_invalid = on_invalid  # a policy's index out of range: stop, or play option 0 ("first")
         self.rules = rules
         self.encoded = rules.encode()
         self.players = players
@@ -362,8 +366,7 @@ class ReferenceGame:
         h[: len(hand)] = hand
         choice = int(self.decide(kind, self.sids[seat], self.params[seat], h, len(hand), opts, len(options),
                                  view, self.encoded, self.rng))
-        assert 0 <= choice < len(options), f"strategy chose option {choice} of {len(options)}"
-        return choice
+        return reference_choice(choice, len(options), kind, self.sids[seat], self.on_invalid, self.record)
 
     def view(self, seat, hands, turn, stock, rnd, starter, avail, thrown=()) -> np.ndarray:
         v = np.zeros(L.VIEW_SIZE, dtype=np.int64)
@@ -644,5 +647,6 @@ def show(cards) -> str:
     return " ".join(card_code(c) for c in cards) if len(cards) else "—"
 
 
-def play_reference(rules: YanivRules, players: int, sids, params, seed: int, game: int, decide) -> GameRecord:
-    return ReferenceGame(rules, players, sids, params, seed, game, decide).play()
+def play_reference(rules: YanivRules, players: int, sids, params, seed: int, game: int, decide,
+                   on_invalid: str = "error") -> GameRecord:
+    return ReferenceGame(rules, players, sids, params, seed, game, decide, on_invalid).play()
