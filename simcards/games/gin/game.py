@@ -67,7 +67,8 @@ _OPTION_DOCS = {
     "gra_rediscard": ("true, false", "G-TURN-3", "a card taken from the pile may be discarded again; one's own "
                       "discard is taken back only to knock"),
     "last_chance": ("true, false", "G-WALL-2", "at the wall the other player may take the last discard to knock"),
-    "fiftieth_card": ("true, false", "G-WALL-3", "with last_chance, the taken card may itself be discarded"),
+    "fiftieth_card": ("true, false", "G-WALL-3", "turns on last_chance; the taken card may itself be discarded "
+                      "to knock"),
     "players": (", ".join(map(str, R.PLAYER_COUNTS)), "G-V-3P, G-V-4P, G-V-TED",
                 "3: the dealer sits out; 4, 6, 8: two teams of 2, 3, 4 (presets set it; --players must match)"),
     "deal_11": ("true, false", "G-V-DEAL11", "the non-dealer gets 11 cards and starts by discarding; no upcard"),
