@@ -79,7 +79,7 @@ _OPTION_DOCS = {
     "spade_double": ("true, false", "G-V-OKLA", "a spade knock card doubles the hand's score, bonuses included"),
     "oklahoma_boxes": ("true, false", "G-V-OKLA", "extra boxes: an undercut 1, a gin 2 (with a spade 2 and 4)"),
     "knock_card": (", ".join(R.KNOCK_CARDS), "G-V-OKLA", "second_deck: the bottom card of a second shuffled deck "
-                   "(no upcard; the non-dealer draws first)"),
+                   "(no upcard; the winner of the previous hand draws first)"),
     "hollywood": ("true, false", "G-V-HOLLY", "three games scored at once (a player's n-th win enters games 1..n)"),
     "round_the_corner": ("true, false", "G-V-TED", "aces high or low; runs may turn the corner (Q-K-A, K-A-2)"),
     "ace_value": ("1, 15", "G-V-TED", "what an unmelded ace counts"),

@@ -47,8 +47,9 @@ LOG_WIDTH = 6 + L.MAX_HAND  # [event, hand, seat, a, b, c, cards...]
 
 # A hand in progress (int64 state array): the piles, then what the deal fixed for the hand.
 (S_STOCK, S_PILE_N, S_PILE_MASK, S_TURN, S_HAND, S_LIMIT, S_STAKE, S_KCARD, S_MV, S_SEAT0, S_SEAT1,
- S_DPOS, S_DEALER_SEAT, S_SC0, S_SC1, S_THIRD, S_TAKEN, S_N_MELDS, S_TABLE0, S_TABLE1) = range(20)
-S_SIZE = 20  # S_TAKEN: cards taken from the pile this turn (G-V-MJ); S_TABLE0/1: cards each put on the table
+ S_DPOS, S_DEALER_SEAT, S_SC0, S_SC1, S_THIRD, S_TAKEN, S_N_MELDS, S_TABLE0, S_TABLE1, S_FIRST) = range(21)
+S_SIZE = 21  # S_TAKEN: cards taken from the pile this turn (G-V-MJ); S_TABLE0/1: cards each put on the table;
+# S_FIRST: the position that plays first without an upcard (G-V-OKLA second deck: the last winner)
 # Hand result (int64), positions 0/1 at the table: outcome, knocker, winner (-1: none), points
 # (with the stake), deadwood per position, laid-off mask, discards, upcard taker, stock left, boxes.
 (HR_OUTCOME, HR_KNOCKER, HR_WINNER, HR_POINTS, HR_DW0, HR_DW1, HR_LAID, HR_TURNS, HR_UPCARD, HR_STOCK,
@@ -236,7 +237,8 @@ _LG_MATCH_SHUTOUTS = _LG_MATCH_HANDS + 2
 _LG_AFTER = _LG_MATCH_SHUTOUTS + 1  # per side: points toward the target right after the last hand
 _LG_SWEEPS = _LG_AFTER + L.MAX_SIDES  # G-V-TED: deals a team won at every table
 _LG_LAST = _LG_SWEEPS + 2  # the side that won the last hand (-1: nobody)
-_LG_SIZE = _LG_LAST + 1
+_LG_LAST_WON = _LG_LAST + 1  # the side that won the latest hand that was won (-1: none yet)
+_LG_SIZE = _LG_LAST_WON + 1
 _W_COUNTS = _W_LEDGER + _LG_SIZE
 _W_SCRATCH = _W_COUNTS + 8
 _WORK_SIZE = _W_SCRATCH + SCRATCH_SIZE
@@ -686,9 +688,9 @@ def deal_hand(rules, rng, deck, deck2, hands, hand_n, masks, pile, took, discs, 
             q = nd if k == 0 else dpos
             stock_n -= 1
             add_card(hands, hand_n, masks, q, deck[stock_n])
-    if rules[R.R_DEAL11] != 0:
+    if rules[R.R_DEAL11] != 0:  # (to the player who plays first: the non-dealer, or see S_FIRST)
         stock_n -= 1
-        add_card(hands, hand_n, masks, nd, deck[stock_n])
+        add_card(hands, hand_n, masks, st[S_FIRST], deck[stock_n])
     for p in range(2):
         n_log = _log(log, n_log, EV_DEAL, hand_no, st[S_SEAT0 + p], hand_n[p], 0, 0)
         n_log = _log_cards(log, n_log, hands[p], hand_n[p])
@@ -729,15 +731,16 @@ def deal_hand(rules, rng, deck, deck2, hands, hand_n, masks, pile, took, discs, 
 def first_turn(rules, sids, params, rng, deck, hands, hand_n, masks, pile, took, discs, passed, my_turns, st,
                view, opts, hres, scratch, log, n_log):
     """The first turn of a hand. G-FIRST-1: the non-dealer, then the dealer, may take the upcard;
-    if both decline the non-dealer draws from the stock. G-V-DEAL11: the non-dealer (11 cards)
-    only discards. Without an upcard (G-V-OKLA second deck) the non-dealer draws from the stock.
-    Returns (position that played, knocked, n_log)."""
+    if both decline the non-dealer draws from the stock. G-V-DEAL11: the player with 11 cards
+    only discards. Without an upcard (G-V-OKLA second deck) the player at ``st[S_FIRST]`` (the
+    winner of the previous hand) draws from the stock. Returns (position that played, knocked,
+    n_log)."""
     hand_no = st[S_HAND]
     nd = 1 - st[S_DPOS]
     gra = rules[R.R_GRA] != 0
     mv = st[S_MV]
     taken = -1
-    p = nd
+    p = st[S_FIRST]  # the non-dealer unless G-V-OKLA's second deck says otherwise
     if rules[R.R_DEAL11] != 0:
         pass
     elif rules[R.R_UPCARD] != 0:
@@ -873,6 +876,7 @@ def start_ledger(ledger, rules):
         ledger[_LG_HW_OPEN + k] = 1
         ledger[_LG_HW_WINNER + k] = -1
     ledger[_LG_MATCH_NO] = 1
+    ledger[_LG_LAST_WON] = -1
 
 
 @njit(cache=True)
@@ -935,6 +939,7 @@ def record_hand(ledger, side, points, boxes, hand_no, rules):
     entered = 0
     ledger[_LG_LAST] = side
     if side >= 0:
+        ledger[_LG_LAST_WON] = side
         ledger[_LG_POINTS + side] += points
         ledger[_LG_WON + side] += 1
         ledger[_LG_BOXES + side] += boxes
@@ -1236,6 +1241,11 @@ def seat_table(st, t, dealer, deal_no, ledger, rules):
     st[S_SEAT1] = s1
     st[S_DPOS] = 1
     st[S_DEALER_SEAT] = dseat
+    # G-V-OKLA second deck: the winner of the previous hand (of a team game: the player of the
+    # team that scored the last deal won) draws first; until a hand is won, the non-dealer.
+    st[S_FIRST] = 0
+    if rules[R.R_SECOND_DECK] != 0 and ledger[_LG_LAST_WON] >= 0 and side_of(s1, rules) == ledger[_LG_LAST_WON]:
+        st[S_FIRST] = 1
     st[S_SC0] = view_score(ledger, side_of(s0, rules), rules)
     st[S_SC1] = view_score(ledger, side_of(s1, rules), rules)
     st[S_THIRD] = third

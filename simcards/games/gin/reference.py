@@ -435,6 +435,7 @@ class ReferenceGame:
         self.seat_points = [0] * rules.players
         self.seat_won = [0] * rules.players
         self.ledger = Ledger(rules)
+        self.last_won = -1  # the side that won the latest hand (deal) that was won
         self.record = GameRecord()
         self.decks = list(decks) if decks is not None else None
 
@@ -581,8 +582,8 @@ class ReferenceGame:
         for _ in range(HAND_SIZE):
             for q in (first, second):
                 self.hands[q].add(self.stock.pop())
-        if rules.deal_11:
-            self.hands[first].add(self.stock.pop())
+        if rules.deal_11:  # to the player who plays first (G-V-OKLA second deck: see ``starter``)
+            self.hands[self.starter].add(self.stock.pop())
         for p in (first, second):
             self.log(EV_DEAL, n, p, len(self.hands[p]), 0, 0, sorted(self.hands[p]))
         table = f" at table {self.table_no}" if self.rules.teams else ""
@@ -741,11 +742,14 @@ class ReferenceGame:
 
     def first_turn(self, first: int, second: int) -> tuple[int, bool, int]:
         """G-FIRST-1: the non-dealer, then the dealer, may take the upcard; if both decline the
-        non-dealer draws from the stock. G-V-DEAL11: the non-dealer only discards. Without an
-        upcard (G-V-OKLA second deck) the non-dealer draws from the stock. Returns (seat that
-        played, knocked?, upcard taker)."""
+        non-dealer draws from the stock. G-V-DEAL11: the player with 11 cards only discards. Without an
+        upcard (G-V-OKLA second deck) the winner of the previous hand (``starter``) draws from the
+        stock. Returns (seat that played, knocked?, upcard taker)."""
         n, gra = self.hand_no, self.rules.gra_rediscard
-        taker, taken, seat = -1, -1, first
+        taker, taken, seat = -1, -1, self.starter
+        if seat != first:
+            who = "its team won the last deal" if self.rules.teams else "it won the last hand"
+            self.say("first", n, seat, f"seat {seat} plays first: {who} (G-V-OKLA second deck)")
         if self.rules.deal_11:
             self.say("first", n, seat, f"seat {seat} holds 11 cards and starts by discarding")
         elif self.rules.mahjong:  # G-FIRST-1 with G-V-MJ's pickup: the upcard goes on the table at once
@@ -786,10 +790,21 @@ class ReferenceGame:
             self.say("draw", n, seat, f"seat {seat} draws from the stock ({card_code(card)})")
         return seat, self.discard_and_knock(seat, taken, False, gra, True), taker
 
+    def first_player(self, first: int, second: int) -> int:
+        """Who plays first: the non-dealer (``first``). G-V-OKLA second deck: the winner of the
+        previous hand — Decision: of the latest hand that was won (a void hand or a 0-0 tie changes
+        nothing; the non-dealer until a hand is won); in team play the player of the team that
+        scored the latest deal it won."""
+        if self.rules.oklahoma and self.rules.knock_card == "second_deck" and self.last_won >= 0 \
+                and self.side_of(second) == self.last_won:
+            return second
+        return first
+
     def play_hand(self, first: int, second: int) -> HandRecord:
         """One hand between the seats ``first`` (the non-dealer's part) and ``second``."""
         rules, n = self.rules, self.hand_no
         self.table = (first, second)
+        self.starter = self.first_player(first, second)
         self.deal(first, second)
         self.took = {first: set(), second: set()}
         self.discarded = {first: set(), second: set()}
@@ -971,6 +986,8 @@ class ReferenceGame:
                 hand.table = t
                 hands.append(hand)
             side, points, boxes = self.deal_result(hands)
+            if side >= 0:
+                self.last_won = side
             over, entered = ledger.record(side, points, boxes, self.hand_no)
             for hand in hands:
                 hand.entered, hand.scores = entered, list(ledger.after)
