@@ -19,8 +19,8 @@ from simcards.stats import mean_ci, ratio_ci, wilson
 from simcards.strategy import Family, Param, Strategy
 
 FAMILIES = {
-    "random": Family("random", SID_RANDOM, "uniform over the legal options of every decision (knocking included)",
-                     (), True),
+    "random": Family("random", SID_RANDOM, "uniform over the legal options of every decision (knocking and the "
+                     "knocker's choice among minimum arrangements, G-LAY-0, included)", (), True),
     "simple": Family(
         "simple", SID_SIMPLE,
         "the common baseline: take the upcard/discard only when it goes into a meld or enables a knock; "
@@ -31,7 +31,7 @@ FAMILIES = {
         "simple, with knock timing: knock at deadwood <= min(max, scale x the hand's limit) - drop x (own turn - 1) "
         "(- spade on a doubled hand); only gin from own turn gin_after or once the stock is down to gin_stock; "
         "optionally take discards that lower deadwood by `take`; avoid discarding cards that meld with cards the "
-        "opponent took",
+        "opponent took; `deny` lays out the arrangement that leaves the defender the fewest lay-off points",
         (
             Param("max", 10, 0, 10, "knock at or under this deadwood (never above the rules' knock limit)", True),
             Param("drop", 0, 0, 10, "lower the knock threshold by this much per own turn already played"),
@@ -49,6 +49,9 @@ FAMILIES = {
                   "sitting out) is within this many points of the target (0: never)"),
             Param("pile", 0, -200, 200, "G-V-MJ: take the top N cards of the pile that gain most (deadwood saved "
                   "plus value put on the table) when the gain is above this; else draw from the stock"),
+            Param("deny", 0, 0, 1, "G-LAY-0: 1 = when knocking, of the arrangements with the minimum deadwood lay "
+                  "out the one whose melds leave the defender the fewest lay-off points expected (sets instead of "
+                  "runs can deny a lay-off); 0 = the default tie-broken arrangement", True),
         ),
     ),
 }

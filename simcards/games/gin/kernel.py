@@ -31,9 +31,12 @@ from simcards.games.gin.melds import (
     best_arrangement,
     best_layoff,
     deadwood,
+    layoff_exposure,
+    min_arrangements,
     popcount,
     removal_deadwoods,
     suits_at,
+    triple_ranks,
     value_of_mask,
 )
 from simcards.games.gin.policies import builtin_decide
@@ -372,6 +375,30 @@ def discard_phase(p, taken, must_knock, allow_re, first, st, pile, hands, hand_n
     my_turns[p] += 1
     st[S_TURN] += 1
     return knock == 1, n_log
+
+
+@njit(cache=True)
+def choose_arrangement(k, k_dw, k_sets, st, pile, hands, hand_n, masks, took, discs, passed, my_turns, rules, sids,
+                       params, rng, view, opts):
+    """G-LAY-0: the knocker (position ``k``) lays out any arrangement of its minimum deadwood
+    ``k_dw``; with several, the strategy chooses (rows: ``layout.K_ARRANGE``; row 0 is the default
+    ``k_sets``). Returns the bits laid in sets of the chosen one."""
+    mask = masks[k]
+    if triple_ranks(mask) == 0:  # no set to choose: the maximal runs are the one arrangement
+        return k_sets
+    mv = st[S_MV]
+    n_opts = min_arrangements(mask, k_dw, opts, L.MAX_OPTIONS, mv)
+    if n_opts <= 1:
+        return k_sets
+    for a in range(n_opts):
+        exposed = layoff_exposure(mask, opts[a, 0], mv) & ~st[S_PILE_MASK]
+        opts[a, 1] = k_dw
+        opts[a, 2] = value_of_mask(exposed, mv)
+        opts[a, 3] = value_of_mask(exposed & took[1 - k], mv)
+    set_view(view, k, st, pile, masks, took, discs, passed, my_turns, rules)
+    view[L.V_DW] = k_dw
+    a = ask(L.K_ARRANGE, k, st, sids, params, hands, hand_n, opts, n_opts, view, rules, rng)
+    return opts[a, 0]
 
 
 # ----- G-V-MJ: Mahjong gin's pickups, table melds and lay-offs -------------------------------------
@@ -847,9 +874,11 @@ def play_hand(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile,
         d = 1 - p
         k_dw, k_sets = best_arrangement(masks[k], mv)
         if k_dw == 0:
-            d_dw = deadwood(masks[d], mv)  # G-LAY-1: no lay-offs on gin
+            d_dw = deadwood(masks[d], mv)  # G-LAY-1: no lay-offs on gin (so no arrangement to choose)
             laid = np.int64(0)
         else:
+            k_sets = choose_arrangement(k, k_dw, k_sets, st, pile, hands, hand_n, masks, took, discs, passed,
+                                        my_turns, rules, sids, params, rng, view, opts)
             d_dw, laid = best_layoff(masks[d], masks[k], k_sets, ends, idx, mv)
         n_log = _log(log, n_log, EV_LAYOFF, hand_no, st[S_SEAT0 + d], d_dw, laid, k_sets)
         hres[HR_KNOCKER] = k
@@ -1463,7 +1492,7 @@ def play_batch(seed, first_game, count, rules, sids, params, out_games, out_hand
             play_game(first_game + i, seed, rules, sids, params, out_games[i], rows, hand_cap, empty_log)
 
 
-_ENGINE_FUNCTIONS = ("ask", "discard_phase", "mj_draw", "first_turn", "play_hand", "play_hand_mj", "play_game",
+_ENGINE_FUNCTIONS = ("ask", "discard_phase", "choose_arrangement", "mj_draw", "first_turn", "play_hand", "play_hand_mj", "play_game",
                      "play_batch")
 
 

@@ -134,6 +134,35 @@ def arrangement(cards: frozenset[int], mv: int = 0) -> tuple[int, tuple[tuple[in
     return best
 
 
+def min_arrangements(cards: frozenset[int], mv: int = 0) -> list[tuple[int, tuple, tuple]]:
+    """G-LAY-0: every arrangement (deadwood, sets, runs) of the minimum deadwood, in the documented
+    order (the first is ``arrangement``'s); at most ``layout.MAX_OPTIONS``, the first ones."""
+    every = []
+    for combo in product(*set_choices(cards)):
+        sets = tuple(s for s in combo if s)
+        rest = cards.difference(*sets)
+        runs = tuple(runs_of(rest, mv))
+        every.append((sum(value(c, mv) for c in rest.difference(*runs)), sets, runs))
+    best = min(a[0] for a in every)
+    return [a for a in every if a[0] == best][: L.MAX_OPTIONS]
+
+
+def exposed_cards(cards, sets, runs, mv: int = 0) -> set[int]:
+    """The cards that would lay off directly on an arrangement (G-LAY-1) and are not the
+    knocker's: the card beyond each end of each run, the missing card of each 3-set."""
+    wrap = corner(mv)
+    out = set()
+    for run in runs:
+        for end, step in ((run[0], -1), (run[-1], 1)):
+            r = next_rank(rank(end), step, wrap)
+            if r is not None:
+                out.add(suit(end) * 13 + r)
+    for st in sets:
+        if len(st) == 3:
+            out.add(next(s * 13 + rank(st[0]) for s in range(4) if s * 13 + rank(st[0]) not in st))
+    return out - set(cards)
+
+
 def deadwood(cards, mv: int = 0) -> int:
     return arrangement(frozenset(cards), mv)[0]
 
@@ -790,6 +819,25 @@ class ReferenceGame:
             self.say("draw", n, seat, f"seat {seat} draws from the stock ({card_code(card)})")
         return seat, self.discard_and_knock(seat, taken, False, gra, True), taker
 
+    def choose_arrangement(self, knocker: int) -> tuple[int, tuple, tuple]:
+        """G-LAY-0: the knocker lays out any arrangement of its minimum deadwood; with several, its
+        strategy chooses (rows ``[sets, dw, exposed, known]``, layout.K_ARRANGE): what would lay
+        off on each — of the cards it has not seen placed (not its own, not in the pile), and of
+        those the defender is known to hold (taken from the pile)."""
+        hand = self.hands[knocker]
+        options = min_arrangements(frozenset(hand), self.mv)
+        took = self.took[self.opponent(knocker)]
+        rows = []
+        for dw, sets, runs in options:
+            exposed = exposed_cards(hand, sets, runs, self.mv) - set(self.pile)
+            rows.append((_mask(c for s in sets for c in s), dw, sum(value(c, self.mv) for c in exposed),
+                         sum(value(c, self.mv) for c in exposed & took)))
+        a = self.ask(L.K_ARRANGE, knocker, rows, self.view(knocker, options[0][0]))
+        if len(options) > 1:
+            self.say("arrange", self.hand_no, knocker, f"seat {knocker} chooses arrangement {a + 1} of "
+                     f"{len(options)} with deadwood {options[0][0]} (lay-off points open: {rows[a][2]})")
+        return options[a]
+
     def first_player(self, first: int, second: int) -> int:
         """Who plays first: the non-dealer (``first``). G-V-OKLA second deck: the winner of the
         previous hand — Decision: of the latest hand that was won (a void hand or a 0-0 tie changes
@@ -877,6 +925,8 @@ class ReferenceGame:
         elif knocked:
             knocker, defender = seat, self.opponent(seat)
             k_dw, sets, runs = arrangement(frozenset(self.hands[knocker]), self.mv)
+            if k_dw > 0:  # (gin allows no lay-offs: its arrangement changes nothing)
+                k_dw, sets, runs = self.choose_arrangement(knocker)
             melds = list(sets) + list(runs)
             dead = self.hands[knocker] - {c for m in melds for c in m}
             self.say("knock", n, knocker, f"seat {knocker} lays out " + " | ".join(show(m) for m in melds)
