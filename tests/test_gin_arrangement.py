@@ -195,3 +195,11 @@ def test_engines_agree_with_the_arrangement_decision_g_lay_0(variant, overrides,
     assert len(seen) >= len(games)
     if variant == "standard":
         assert any(choice != 0 for _, _, choice, _ in seen)
+
+
+def test_strategies_help_shows_deny(capsys):
+    from simcards.cli import main
+
+    assert main(["strategies", "gin"]) == 0
+    out = capsys.readouterr().out
+    assert "deny" in out and "G-LAY-0" in out
