@@ -36,7 +36,6 @@ def test_every_section_6_preset_exists():
     ({"gin_bonus": "lots"}, "whole number"),
     ({"shutout": "triple"}, "shutout"),
     ({"next_dealer": "dealer"}, "next_dealer"),
-    ({"fiftieth_card": True}, "needs last_chance"),
     ({"undercut_on_tie": "maybe"}, "true or false"),
     ({"no_such_rule": 1}, "unknown Gin rule option"),
     ({"game_target": 0}, "game_target"),
@@ -54,6 +53,7 @@ def test_every_section_6_preset_exists():
     ({"mj_face": 5}, "applies only with mahjong"),
     ({"mahjong": True, "oklahoma": True}, "mahjong with oklahoma"),
     ({"mahjong": True, "hollywood": True}, "mahjong with hollywood"),
+    ({"mahjong": True, "fiftieth_card": True}, "mahjong with fiftieth_card"),
     ({"mahjong": True, "players": 3, "next_dealer": "loser"}, "two players only"),
     ({"mahjong": True, "knock_limit": 5}, "no knock"),
     ({"players": 3, "hollywood": True}, "not defined for three players"),
@@ -81,6 +81,25 @@ def test_cli_style_options_parse():
     assert rules.undercut_on_tie is False and rules.gin_bonus == 25 and rules.next_dealer == "winner"
     assert rules.last_chance and rules.fiftieth_card
     assert rules.encode()[R.R_LAST_CHANCE] == 1
+
+
+def test_fiftieth_card_turns_on_last_chance_g_wall_3(capsys):
+    # G-WALL-3: the option turns on G-WALL-2 (it used to be refused without last_chance=true): the
+    # rules, their encoding and the CLI all take it alone, and it plays the game of both options.
+    alone = GAME.build_rules("standard", {"fiftieth_card": True})
+    both = GAME.build_rules("standard", {"fiftieth_card": True, "last_chance": True})
+    assert alone.last_chance and alone.fiftieth_card and alone == both
+    assert list(alone.encode()) == list(both.encode())
+    assert alone.encode()[R.R_LAST_CHANCE] == 1 and alone.encode()[R.R_FIFTIETH] == 1
+    from simcards.cli import main
+
+    code = main(["simulate", "gin", "--games", "20", "--seed", "1", "--no-progress", "--json",
+                 "--rule", "fiftieth_card=true"])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    import json
+
+    assert json.loads(out.out)["meta"]["rules"]["last_chance"] is True
 
 
 def test_every_option_is_documented():

@@ -16,10 +16,12 @@ from simcards.games.gin.kernel import (
     EV_DEAL,
     EV_DISCARD,
     EV_DRAW,
+    EV_HAND_END,
     EV_KNOCK,
     EV_KNOCK_CARD,
     EV_UPCARD,
     HR_BOXES,
+    LOG_WIDTH,
     HR_OUTCOME,
     HR_POINTS,
     HR_SIZE,
@@ -173,6 +175,53 @@ def test_second_deck_knock_card_no_upcard_non_dealer_draws_first_g_v_okla():
     assert (h.outcome, h.winner, h.points, h.stock) == ("gin", 0, 192, 31)
 
 
+def first_drawers(log):
+    """Per hand of a transcript: (non-dealer seat, seat of the first draw, winner of the latest hand
+    won before it, or -1)."""
+    out, last_won = [], -1
+    for h in sorted({int(r[1]) for r in log}):
+        rows = [r for r in log if r[1] == h]
+        non_dealer = next(int(r[2]) for r in rows if r[0] == EV_DEAL)
+        drawer = next(int(r[2]) for r in rows if r[0] in (EV_DRAW, EV_DISCARD))
+        out.append((non_dealer, drawer, last_won))
+        winner = next(int(r[2]) for r in rows if r[0] == EV_HAND_END)
+        last_won = winner if winner >= 0 else last_won
+    return out
+
+
+def test_second_deck_previous_winner_draws_first_g_v_okla():
+    # G-V-OKLA, knock_card=second_deck: the winner of the previous hand draws first (the non-dealer
+    # in the first hand). The issue's replay: with next_dealer=winner seat 1 wins hand 1 and deals
+    # hand 2 — and seat 1, not the non-dealer seat 0, draws first.
+    rec = play("oklahoma-second-deck", {"next_dealer": "winner"}, None, seed=11)
+    assert rec.hands[0].winner == 1 and rec.hands[1].dealer == 1
+    hand2 = hand_events(rec, 2)
+    first = next(r for r in hand2 if r[0] in (EV_DRAW, EV_DISCARD))
+    assert first[0] == EV_DRAW and first[2] == 1
+    # Every hand, both engines (kernel transcripts; the engines agree move for move in
+    # test_gin_engines), every next_dealer option, with deal_11 the 11th card goes to that player.
+    strats = GAME.strategies(["simple", "knock:max=5"], 2)
+    _, play_game, _ = engine_for(strats)
+    sids, params = seat_arrays(strats)
+    seen = {"winner deals": 0, "loser deals": 0}
+    for nd in ("winner", "alternate", "loser"):
+        for over in ({}, {"deal_11": True}):
+            rules = GAME.build_rules("oklahoma-second-deck", {"next_dealer": nd, **over})
+            for g in range(4):
+                log = np.zeros((100_000, LOG_WIDTH), dtype=np.int64)
+                out = np.zeros(L.G_WIDTH, dtype=np.int64)
+                rows = np.zeros((L.HAND_CAP, R.hand_width(rules)), dtype=np.int32)
+                n = play_game(g, 11, rules.encode(), sids, params, out, rows, len(rows), log)
+                for non_dealer, drawer, last_won in first_drawers(log[:n]):
+                    assert drawer == (non_dealer if last_won < 0 else last_won)
+                    if last_won >= 0:
+                        seen["loser deals" if last_won == non_dealer else "winner deals"] += 1
+                if over:
+                    deals = log[:n][log[:n, 0] == EV_DEAL]
+                    assert sorted(deals[:2, 3].tolist()) == [10, 11]
+    assert seen["winner deals"] > 20 and seen["loser deals"] > 20
+
+
 def test_game_to_150_and_boxes_in_the_final_score_g_v_okla():
     # G-V-OKLA: the game goes to 150 (option 100). 150 vs 40 points, 7 vs 2 boxes (extra boxes
     # included): 150 + 7 x 20 + 100 = 390 against 40 + 2 x 20 = 80, margin 310.
@@ -293,16 +342,18 @@ def test_eleven_card_deal_then_normal_play_g_v_deal11():
 
 
 def test_eleven_card_deal_with_the_second_deck_is_the_same_game_g_v_deal11_g_v_okla():
-    # An exact equivalence: under knock_card=second_deck the non-dealer's first draw is the card
-    # the 11-card deal gives it, so deal_11 changes the transcript but not the game.
-    base = GAME.build_rules("oklahoma-second-deck")
-    eleven = GAME.build_rules("oklahoma-second-deck", {"deal_11": True})
-    strats = GAME.strategies(["simple", "knock:scale=0.7"], 2)
-    a, _ = GAME.new_run(base, 2, strats).play(9, 0, 300, False)
-    b, _ = GAME.new_run(eleven, 2, strats).play(9, 0, 300, False)
+    # An exact equivalence: under knock_card=second_deck the first player's first draw (the previous
+    # winner's, G-V-OKLA) is the card the 11-card deal gives it, so deal_11 changes the transcript
+    # but not the game — whoever deals next.
     import pandas as pd
 
-    pd.testing.assert_frame_equal(a, b)
+    for nd in ("loser", "winner"):
+        base = GAME.build_rules("oklahoma-second-deck", {"next_dealer": nd})
+        eleven = GAME.build_rules("oklahoma-second-deck", {"deal_11": True, "next_dealer": nd})
+        strats = GAME.strategies(["simple", "knock:scale=0.7"], 2)
+        a, _ = GAME.new_run(base, 2, strats).play(9, 0, 300, False)
+        b, _ = GAME.new_run(eleven, 2, strats).play(9, 0, 300, False)
+        pd.testing.assert_frame_equal(a, b)
 
 
 # ----- G-V-HOLLY and G-V-MATCH: the ledgers of both engines ------------------------------------------

@@ -20,8 +20,8 @@ from simcards.stats import mean_ci, ratio_ci, wilson
 from simcards.strategy import Family, Param, Strategy
 
 FAMILIES = {
-    "random": Family("random", SID_RANDOM, "uniform over the legal options of every decision (knocking included)",
-                     (), True),
+    "random": Family("random", SID_RANDOM, "uniform over the legal options of every decision (knocking and the "
+                     "knocker's choice among minimum arrangements, G-LAY-0, included)", (), True),
     "simple": Family(
         "simple", SID_SIMPLE,
         "the common baseline: take the upcard/discard only when it goes into a meld or enables a knock; "
@@ -32,7 +32,7 @@ FAMILIES = {
         "simple, with knock timing: knock at deadwood <= min(max, scale x the hand's limit) - drop x (own turn - 1) "
         "(- spade on a doubled hand); only gin from own turn gin_after or once the stock is down to gin_stock; "
         "optionally take discards that lower deadwood by `take`; avoid discarding cards that meld with cards the "
-        "opponent took",
+        "opponent took; `deny` lays out the arrangement that leaves the defender the fewest lay-off points",
         (
             Param("max", 10, 0, 10, "knock at or under this deadwood (never above the rules' knock limit)", True),
             Param("drop", 0, 0, 10, "lower the knock threshold by this much per own turn already played"),
@@ -50,6 +50,9 @@ FAMILIES = {
                   "sitting out) is within this many points of the target (0: never)"),
             Param("pile", 0, -200, 200, "G-V-MJ: take the top N cards of the pile that gain most (deadwood saved "
                   "plus value put on the table) when the gain is above this; else draw from the stock"),
+            Param("deny", 0, 0, 1, "G-LAY-0: 1 = when knocking, of the arrangements with the minimum deadwood lay "
+                  "out the one whose melds leave the defender the fewest lay-off points expected (sets instead of "
+                  "runs can deny a lay-off); 0 = the default tie-broken arrangement", True),
         ),
     ),
 }
@@ -68,7 +71,8 @@ _OPTION_DOCS = {
     "gra_rediscard": ("true, false", "G-TURN-3", "a card taken from the pile may be discarded again; one's own "
                       "discard is taken back only to knock"),
     "last_chance": ("true, false", "G-WALL-2", "at the wall the other player may take the last discard to knock"),
-    "fiftieth_card": ("true, false", "G-WALL-3", "with last_chance, the taken card may itself be discarded"),
+    "fiftieth_card": ("true, false", "G-WALL-3", "turns on last_chance; the taken card may itself be discarded "
+                      "to knock"),
     "players": (", ".join(map(str, R.PLAYER_COUNTS)), "G-V-3P, G-V-4P, G-V-TED",
                 "3: the dealer sits out; 4, 6, 8: two teams of 2, 3, 4 (presets set it; --players must match)"),
     "deal_11": ("true, false", "G-V-DEAL11", "the non-dealer gets 11 cards and starts by discarding; no upcard"),
@@ -79,7 +83,7 @@ _OPTION_DOCS = {
     "spade_double": ("true, false", "G-V-OKLA", "a spade knock card doubles the hand's score, bonuses included"),
     "oklahoma_boxes": ("true, false", "G-V-OKLA", "extra boxes: an undercut 1, a gin 2 (with a spade 2 and 4)"),
     "knock_card": (", ".join(R.KNOCK_CARDS), "G-V-OKLA", "second_deck: the bottom card of a second shuffled deck "
-                   "(no upcard; the non-dealer draws first)"),
+                   "(no upcard; the winner of the previous hand draws first)"),
     "hollywood": ("true, false", "G-V-HOLLY", "three games scored at once (a player's n-th win enters games 1..n)"),
     "round_the_corner": ("true, false", "G-V-TED", "aces high or low; runs may turn the corner (Q-K-A, K-A-2)"),
     "ace_value": ("1, 15", "G-V-TED", "what an unmelded ace counts"),

@@ -31,9 +31,12 @@ from simcards.games.gin.melds import (
     best_arrangement,
     best_layoff,
     deadwood,
+    layoff_exposure,
+    min_arrangements,
     popcount,
     removal_deadwoods,
     suits_at,
+    triple_ranks,
     value_of_mask,
 )
 from simcards.games.gin.policies import builtin_decide
@@ -47,8 +50,9 @@ LOG_WIDTH = 6 + L.MAX_HAND  # [event, hand, seat, a, b, c, cards...]
 
 # A hand in progress (int64 state array): the piles, then what the deal fixed for the hand.
 (S_STOCK, S_PILE_N, S_PILE_MASK, S_TURN, S_HAND, S_LIMIT, S_STAKE, S_KCARD, S_MV, S_SEAT0, S_SEAT1,
- S_DPOS, S_DEALER_SEAT, S_SC0, S_SC1, S_THIRD, S_TAKEN, S_N_MELDS, S_TABLE0, S_TABLE1) = range(20)
-S_SIZE = 20  # S_TAKEN: cards taken from the pile this turn (G-V-MJ); S_TABLE0/1: cards each put on the table
+ S_DPOS, S_DEALER_SEAT, S_SC0, S_SC1, S_THIRD, S_TAKEN, S_N_MELDS, S_TABLE0, S_TABLE1, S_FIRST) = range(21)
+S_SIZE = 21  # S_TAKEN: cards taken from the pile this turn (G-V-MJ); S_TABLE0/1: cards each put on the table;
+# S_FIRST: the position that plays first without an upcard (G-V-OKLA second deck: the last winner)
 # Hand result (int64), positions 0/1 at the table: outcome, knocker, winner (-1: none), points
 # (with the stake), deadwood per position, laid-off mask, discards, upcard taker, stock left, boxes.
 (HR_OUTCOME, HR_KNOCKER, HR_WINNER, HR_POINTS, HR_DW0, HR_DW1, HR_LAID, HR_TURNS, HR_UPCARD, HR_STOCK,
@@ -236,7 +240,8 @@ _LG_MATCH_SHUTOUTS = _LG_MATCH_HANDS + 2
 _LG_AFTER = _LG_MATCH_SHUTOUTS + 1  # per side: points toward the target right after the last hand
 _LG_SWEEPS = _LG_AFTER + L.MAX_SIDES  # G-V-TED: deals a team won at every table
 _LG_LAST = _LG_SWEEPS + 2  # the side that won the last hand (-1: nobody)
-_LG_SIZE = _LG_LAST + 1
+_LG_LAST_WON = _LG_LAST + 1  # the side that won the latest hand that was won (-1: none yet)
+_LG_SIZE = _LG_LAST_WON + 1
 _W_COUNTS = _W_LEDGER + _LG_SIZE
 _W_SCRATCH = _W_COUNTS + 8
 _WORK_SIZE = _W_SCRATCH + SCRATCH_SIZE
@@ -370,6 +375,30 @@ def discard_phase(p, taken, must_knock, allow_re, first, st, pile, hands, hand_n
     my_turns[p] += 1
     st[S_TURN] += 1
     return knock == 1, n_log
+
+
+@njit(cache=True)
+def choose_arrangement(k, k_dw, k_sets, st, pile, hands, hand_n, masks, took, discs, passed, my_turns, rules, sids,
+                       params, rng, view, opts):
+    """G-LAY-0: the knocker (position ``k``) lays out any arrangement of its minimum deadwood
+    ``k_dw``; with several, the strategy chooses (rows: ``layout.K_ARRANGE``; row 0 is the default
+    ``k_sets``). Returns the bits laid in sets of the chosen one."""
+    mask = masks[k]
+    if triple_ranks(mask) == 0:  # no set to choose: the maximal runs are the one arrangement
+        return k_sets
+    mv = st[S_MV]
+    n_opts = min_arrangements(mask, k_dw, opts, L.MAX_OPTIONS, mv)
+    if n_opts <= 1:
+        return k_sets
+    for a in range(n_opts):
+        exposed = layoff_exposure(mask, opts[a, 0], mv) & ~st[S_PILE_MASK]
+        opts[a, 1] = k_dw
+        opts[a, 2] = value_of_mask(exposed, mv)
+        opts[a, 3] = value_of_mask(exposed & took[1 - k], mv)
+    set_view(view, k, st, pile, masks, took, discs, passed, my_turns, rules)
+    view[L.V_DW] = k_dw
+    a = ask(L.K_ARRANGE, k, st, sids, params, hands, hand_n, opts, n_opts, view, rules, rng)
+    return opts[a, 0]
 
 
 # ----- G-V-MJ: Mahjong gin's pickups, table melds and lay-offs -------------------------------------
@@ -686,9 +715,9 @@ def deal_hand(rules, rng, deck, deck2, hands, hand_n, masks, pile, took, discs, 
             q = nd if k == 0 else dpos
             stock_n -= 1
             add_card(hands, hand_n, masks, q, deck[stock_n])
-    if rules[R.R_DEAL11] != 0:
+    if rules[R.R_DEAL11] != 0:  # (to the player who plays first: the non-dealer, or see S_FIRST)
         stock_n -= 1
-        add_card(hands, hand_n, masks, nd, deck[stock_n])
+        add_card(hands, hand_n, masks, st[S_FIRST], deck[stock_n])
     for p in range(2):
         n_log = _log(log, n_log, EV_DEAL, hand_no, st[S_SEAT0 + p], hand_n[p], 0, 0)
         n_log = _log_cards(log, n_log, hands[p], hand_n[p])
@@ -729,15 +758,16 @@ def deal_hand(rules, rng, deck, deck2, hands, hand_n, masks, pile, took, discs, 
 def first_turn(rules, sids, params, rng, deck, hands, hand_n, masks, pile, took, discs, passed, my_turns, st,
                view, opts, hres, scratch, log, n_log):
     """The first turn of a hand. G-FIRST-1: the non-dealer, then the dealer, may take the upcard;
-    if both decline the non-dealer draws from the stock. G-V-DEAL11: the non-dealer (11 cards)
-    only discards. Without an upcard (G-V-OKLA second deck) the non-dealer draws from the stock.
-    Returns (position that played, knocked, n_log)."""
+    if both decline the non-dealer draws from the stock. G-V-DEAL11: the player with 11 cards
+    only discards. Without an upcard (G-V-OKLA second deck) the player at ``st[S_FIRST]`` (the
+    winner of the previous hand) draws from the stock. Returns (position that played, knocked,
+    n_log)."""
     hand_no = st[S_HAND]
     nd = 1 - st[S_DPOS]
     gra = rules[R.R_GRA] != 0
     mv = st[S_MV]
     taken = -1
-    p = nd
+    p = st[S_FIRST]  # the non-dealer unless G-V-OKLA's second deck says otherwise
     if rules[R.R_DEAL11] != 0:
         pass
     elif rules[R.R_UPCARD] != 0:
@@ -844,9 +874,11 @@ def play_hand(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile,
         d = 1 - p
         k_dw, k_sets = best_arrangement(masks[k], mv)
         if k_dw == 0:
-            d_dw = deadwood(masks[d], mv)  # G-LAY-1: no lay-offs on gin
+            d_dw = deadwood(masks[d], mv)  # G-LAY-1: no lay-offs on gin (so no arrangement to choose)
             laid = np.int64(0)
         else:
+            k_sets = choose_arrangement(k, k_dw, k_sets, st, pile, hands, hand_n, masks, took, discs, passed,
+                                        my_turns, rules, sids, params, rng, view, opts)
             d_dw, laid = best_layoff(masks[d], masks[k], k_sets, ends, idx, mv)
         n_log = _log(log, n_log, EV_LAYOFF, hand_no, st[S_SEAT0 + d], d_dw, laid, k_sets)
         hres[HR_KNOCKER] = k
@@ -873,6 +905,7 @@ def start_ledger(ledger, rules):
         ledger[_LG_HW_OPEN + k] = 1
         ledger[_LG_HW_WINNER + k] = -1
     ledger[_LG_MATCH_NO] = 1
+    ledger[_LG_LAST_WON] = -1
 
 
 @njit(cache=True)
@@ -935,6 +968,7 @@ def record_hand(ledger, side, points, boxes, hand_no, rules):
     entered = 0
     ledger[_LG_LAST] = side
     if side >= 0:
+        ledger[_LG_LAST_WON] = side
         ledger[_LG_POINTS + side] += points
         ledger[_LG_WON + side] += 1
         ledger[_LG_BOXES + side] += boxes
@@ -1236,6 +1270,11 @@ def seat_table(st, t, dealer, deal_no, ledger, rules):
     st[S_SEAT1] = s1
     st[S_DPOS] = 1
     st[S_DEALER_SEAT] = dseat
+    # G-V-OKLA second deck: the winner of the previous hand (of a team game: the player of the
+    # team that scored the last deal won) draws first; until a hand is won, the non-dealer.
+    st[S_FIRST] = 0
+    if rules[R.R_SECOND_DECK] != 0 and ledger[_LG_LAST_WON] >= 0 and side_of(s1, rules) == ledger[_LG_LAST_WON]:
+        st[S_FIRST] = 1
     st[S_SC0] = view_score(ledger, side_of(s0, rules), rules)
     st[S_SC1] = view_score(ledger, side_of(s1, rules), rules)
     st[S_THIRD] = third
@@ -1455,7 +1494,7 @@ def play_batch(seed, first_game, count, rules, sids, params, out_games, out_hand
             play_game(first_game + i, seed, rules, sids, params, out_games[i], rows, hand_cap, empty_log)
 
 
-_ENGINE_FUNCTIONS = ("ask", "discard_phase", "mj_draw", "first_turn", "play_hand", "play_hand_mj", "play_game",
+_ENGINE_FUNCTIONS = ("ask", "discard_phase", "choose_arrangement", "mj_draw", "first_turn", "play_hand", "play_hand_mj", "play_game",
                      "play_batch")
 
 

@@ -11,6 +11,15 @@ Options offered to a policy are rows ``[a, b, c, d]`` of one table (unused colum
 * ``K_KNOCK`` (G-KNOCK-1): ``[0, dw]`` play on, ``[1, dw]`` knock (gin when dw is 0). Offered
   only when dw is within this hand's limit ``view[V_LIMIT]`` (G-V-OKLA: the knock card's value;
   G-V-STRAIGHT and G-V-MJ: 0, gin only).
+* ``K_ARRANGE`` (G-LAY-0): after a knock that is not gin, when the knocker's hand has several
+  arrangements of the minimum deadwood, one row ``[sets, dw, exposed, known]`` per arrangement, in
+  the documented tie-break order (row 0 is the default arrangement): ``sets`` the cards laid in
+  sets (the other melded cards are maximal runs), ``dw`` the deadwood (the same in every row),
+  ``exposed`` the value of the cards that would lay off directly on its melds (the card beyond
+  each end of a run, the missing card of a 3-set) and that the knocker has not seen placed (not
+  in its hand, not in the discard pile), ``known`` the part of ``exposed`` the opponent is known
+  to hold (cards it took from the pile, ``view[V_OPP_TOOK]``). The defender then lays off
+  (G-LAY-1) onto the chosen melds.
 * ``K_PICKUP`` (G-V-MJ, instead of ``K_UPCARD``/``K_DRAW``): row 0 ``[0, -1, dw]`` = draw from the
   stock (first turn: decline the upcard), row i ``[N, deepest card, after, placed]`` = take the top
   N cards of the pile; the deepest goes on the table at once (``placed``: the value put on the
@@ -31,8 +40,8 @@ N_HOLLY = 3  # G-V-HOLLY
 TURN_CAP = 400  # discards per hand before the hand is stopped (scored as void, counted)
 HAND_CAP = 5000  # hands (deals) per game before the game is stopped (counted)
 
-K_UPCARD, K_DRAW, K_DISCARD, K_KNOCK, K_LAST, K_PICKUP = range(6)
-DECISION_NAMES = ("upcard", "draw", "discard", "knock", "last_chance", "pickup")
+K_UPCARD, K_DRAW, K_DISCARD, K_KNOCK, K_LAST, K_PICKUP, K_ARRANGE = range(7)
+DECISION_NAMES = ("upcard", "draw", "discard", "knock", "last_chance", "pickup", "arrange")
 
 # The view a policy receives (int64). Masks are 52-bit card masks (bit = face id).
 V_SEAT = 0  # the deciding player's seat

@@ -19,7 +19,9 @@ ran ~8% slower; inlined, it is ~10% faster than with the old int64 table.
 **Tie-break (G-LAY-0 Decision).** When several arrangements reach the minimum, the one laid out
 is the first in this order: ranks with 3+ cards from ace to king, each trying *no set*, then the
 4-set, then the 3-sets leaving out the spade, the heart, the diamond, the club; the rest of every
-suit is laid as maximal runs. (So runs are preferred to sets on ties.)
+suit is laid as maximal runs. (So runs are preferred to sets on ties.) That is the default; a
+knocker's strategy may lay out any other minimum arrangement (``min_arrangements``, in the same
+order: the decision ``layout.K_ARRANGE``).
 
 **Lay-offs (G-LAY-1 Decision).** The defender may lay off chains of cards extending each of the
 knocker's runs downwards and upwards, and the fourth card of each knocker 3-set. Every
@@ -215,6 +217,67 @@ def best_arrangement(mask, mv=0):
                         best = dw
                         best_sets = sets
     return best, best_sets
+
+
+@njit(cache=True)
+def min_arrangements(mask, best, out, most, mv=0):
+    """G-LAY-0: every arrangement of ``mask`` with the minimum deadwood ``best``, in the documented
+    tie-break order (the first is ``best_arrangement``'s): ``out[i, 0]`` = the bits laid in sets
+    (the rest of the melded cards are the maximal runs). At most ``most`` rows; returns the count."""
+    m3 = triple_ranks(mask)
+    r0 = r1 = r2 = r3 = 0
+    s0 = s1 = s2 = s3 = 0  # a rank without 3+ cards has the one choice "no set"
+    k = 0
+    while m3 != 0 and k < 4:
+        r = LOW_RANK[m3]
+        m3 &= m3 - 1
+        sm = suits_at(mask, r)
+        if k == 0:
+            r0, s0 = r, sm
+        elif k == 1:
+            r1, s1 = r, sm
+        elif k == 2:
+            r2, s2 = r, sm
+        else:
+            r3, s3 = r, sm
+        k += 1
+    n = 0
+    for i0 in range(SET_NOPTS[s0]):
+        m0 = SUIT_BITS[r0, SET_OPTS[s0, i0]]
+        for i1 in range(SET_NOPTS[s1]):
+            m1 = m0 | SUIT_BITS[r1, SET_OPTS[s1, i1]]
+            for i2 in range(SET_NOPTS[s2]):
+                m2 = m1 | SUIT_BITS[r2, SET_OPTS[s2, i2]]
+                for i3 in range(SET_NOPTS[s3]):
+                    sets = m2 | SUIT_BITS[r3, SET_OPTS[s3, i3]]
+                    if n < most and lanes_deadwood(mask & ~sets, mv) == best:
+                        out[n, 0] = sets
+                        n += 1
+    return n
+
+
+@njit(cache=True)
+def layoff_exposure(k_mask, sets, mv=0):
+    """The cards that would lay off directly on the knocker's arrangement (``sets``, the rest in
+    maximal runs) and are not the knocker's: the card beyond each end of each run (round the
+    corner when runs may turn it, G-V-TED) and the missing card of each 3-set."""
+    runs = lanes_melded(k_mask & ~sets, mv)
+    out = np.int64(0)
+    for s in range(4):
+        lane = (runs >> (13 * s)) & LANE
+        if CORNER[mv] != 0:
+            nb = ((lane << 1) | (lane >> 12) | (lane >> 1) | (lane << 12)) & LANE
+        else:
+            nb = ((lane << 1) | (lane >> 1)) & LANE
+        out |= (nb & ~lane) << (13 * s)
+    m = triple_ranks(sets)
+    while m != 0:
+        r = LOW_RANK[m]
+        m &= m - 1
+        sm = suits_at(sets, r)
+        if sm != 15:
+            out |= SUIT_BITS[r, 15 ^ sm]
+    return out & ~k_mask
 
 
 COMBO_MAX = 96  # set choices: at most 6 * 6 * 2 for an 11-card hand (6**3 * 2 would need 14 cards)

@@ -27,7 +27,10 @@ Families:
   Mahjong gin (G-V-MJ) has no knock; its multi-card pickup takes the N cards that gain most
   (deadwood saved plus the value put on the table) when the gain beats ``pile`` points. Under
   straight gin (G-V-STRAIGHT) the limit is 0, so every family knocks only with gin; the 11-card
-  first discard (G-V-DEAL11) is an ordinary discard decision.
+  first discard (G-V-DEAL11) is an ordinary discard decision. G-LAY-0: the knocker's arrangement
+  (when several have the minimum deadwood) is the default tie-broken one, unless ``deny`` is on:
+  then the one whose melds leave the defender the fewest lay-off points expected (``random``:
+  uniform over the arrangements, as over every decision's options).
 """
 
 from __future__ import annotations
@@ -36,20 +39,23 @@ import numpy as np
 from numba import njit
 
 from simcards.games.gin.layout import (
+    K_ARRANGE,
     K_DISCARD,
     K_KNOCK,
     K_PICKUP,
     V_DW,
     V_LIMIT,
+    V_MASK,
     V_MY_TURNS,
     V_OPP_SCORE,
     V_OPP_TOOK,
+    V_PILE,
     V_STAKE,
     V_STOCK,
     V_TARGET,
     V_THIRD_SCORE,
 )
-from simcards.games.gin.melds import CORNER, VALUES_MV
+from simcards.games.gin.melds import CORNER, VALUES_MV, popcount
 from simcards.games.gin.rules import R_MV
 from simcards.rng import rand_below
 
@@ -58,9 +64,10 @@ SID_SIMPLE = 1
 SID_KNOCK = 2
 FIRST_CUSTOM_SID = 100
 
-P_MAX, P_DROP, P_GIN_AFTER, P_GIN_STOCK, P_AVOID, P_TAKE, P_SCALE, P_SPADE, P_HURRY, P_PILE = range(10)
+P_MAX, P_DROP, P_GIN_AFTER, P_GIN_STOCK, P_AVOID, P_TAKE, P_SCALE, P_SPADE, P_HURRY, P_PILE, P_DENY = range(11)
 NEVER = 99.0
-SIMPLE_PARAMS = np.array([10.0, 0.0, NEVER, 0.0, 0.0, NEVER, 1.0, 0.0, 0.0, 0.0])
+SIMPLE_PARAMS = np.array([10.0, 0.0, NEVER, 0.0, 0.0, NEVER, 1.0, 0.0, 0.0, 0.0, 0.0])
+DEFENDER_CARDS = 10  # the defender's hand when the knocker lays out (G-LAY-1)
 
 
 @njit(cache=True)
@@ -132,6 +139,26 @@ def pickup_choice(params, opts, n_opts):
 
 
 @njit(cache=True)
+def arrangement_choice(params, opts, n_opts, view):
+    """G-LAY-0: row 0 (the default arrangement), or with ``deny`` the arrangement with the fewest
+    lay-off points expected: the exposed cards the defender is known to hold count in full, the
+    others times the chance that an unseen card is in the defender's hand (ties: the lower row)."""
+    if params[P_DENY] <= 0:
+        return 0
+    known_n = popcount(view[V_OPP_TOOK] & ~view[V_PILE] & ~view[V_MASK])
+    unseen = 52 - popcount(view[V_MASK]) - popcount(view[V_PILE]) - known_n
+    p = (DEFENDER_CARDS - known_n) / max(unseen, 1)
+    best = 0
+    best_cost = 1e18
+    for a in range(n_opts):
+        cost = opts[a, 3] + p * (opts[a, 2] - opts[a, 3])
+        if cost < best_cost - 1e-9:
+            best = a
+            best_cost = cost
+    return best
+
+
+@njit(cache=True)
 def knock_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     if kind == K_DISCARD:
         avoid = params[P_AVOID]
@@ -156,6 +183,8 @@ def knock_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
         return 1 if opts[1, 1] <= knock_threshold(params, view) else 0
     if kind == K_PICKUP:
         return pickup_choice(params, opts, n_opts)
+    if kind == K_ARRANGE:
+        return arrangement_choice(params, opts, n_opts, view)
     # K_UPCARD, K_DRAW, K_LAST: option 1 takes the card opts[1, 1]
     return 1 if wants_card(opts[1, 1], view[V_DW], opts[1, 2], opts[1, 3], params, view, rules) else 0
 

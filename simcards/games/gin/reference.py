@@ -135,6 +135,35 @@ def arrangement(cards: frozenset[int], mv: int = 0) -> tuple[int, tuple[tuple[in
     return best
 
 
+def min_arrangements(cards: frozenset[int], mv: int = 0) -> list[tuple[int, tuple, tuple]]:
+    """G-LAY-0: every arrangement (deadwood, sets, runs) of the minimum deadwood, in the documented
+    order (the first is ``arrangement``'s); at most ``layout.MAX_OPTIONS``, the first ones."""
+    every = []
+    for combo in product(*set_choices(cards)):
+        sets = tuple(s for s in combo if s)
+        rest = cards.difference(*sets)
+        runs = tuple(runs_of(rest, mv))
+        every.append((sum(value(c, mv) for c in rest.difference(*runs)), sets, runs))
+    best = min(a[0] for a in every)
+    return [a for a in every if a[0] == best][: L.MAX_OPTIONS]
+
+
+def exposed_cards(cards, sets, runs, mv: int = 0) -> set[int]:
+    """The cards that would lay off directly on an arrangement (G-LAY-1) and are not the
+    knocker's: the card beyond each end of each run, the missing card of each 3-set."""
+    wrap = corner(mv)
+    out = set()
+    for run in runs:
+        for end, step in ((run[0], -1), (run[-1], 1)):
+            r = next_rank(rank(end), step, wrap)
+            if r is not None:
+                out.add(suit(end) * 13 + r)
+    for st in sets:
+        if len(st) == 3:
+            out.add(next(s * 13 + rank(st[0]) for s in range(4) if s * 13 + rank(st[0]) not in st))
+    return out - set(cards)
+
+
 def deadwood(cards, mv: int = 0) -> int:
     return arrangement(frozenset(cards), mv)[0]
 
@@ -439,6 +468,7 @@ class ReferenceGame:
         self.seat_points = [0] * rules.players
         self.seat_won = [0] * rules.players
         self.ledger = Ledger(rules)
+        self.last_won = -1  # the side that won the latest hand (deal) that was won
         self.record = GameRecord()
         self.decks = list(decks) if decks is not None else None
 
@@ -583,8 +613,8 @@ class ReferenceGame:
         for _ in range(HAND_SIZE):
             for q in (first, second):
                 self.hands[q].add(self.stock.pop())
-        if rules.deal_11:
-            self.hands[first].add(self.stock.pop())
+        if rules.deal_11:  # to the player who plays first (G-V-OKLA second deck: see ``starter``)
+            self.hands[self.starter].add(self.stock.pop())
         for p in (first, second):
             self.log(EV_DEAL, n, p, len(self.hands[p]), 0, 0, sorted(self.hands[p]))
         table = f" at table {self.table_no}" if self.rules.teams else ""
@@ -743,11 +773,14 @@ class ReferenceGame:
 
     def first_turn(self, first: int, second: int) -> tuple[int, bool, int]:
         """G-FIRST-1: the non-dealer, then the dealer, may take the upcard; if both decline the
-        non-dealer draws from the stock. G-V-DEAL11: the non-dealer only discards. Without an
-        upcard (G-V-OKLA second deck) the non-dealer draws from the stock. Returns (seat that
-        played, knocked?, upcard taker)."""
+        non-dealer draws from the stock. G-V-DEAL11: the player with 11 cards only discards. Without an
+        upcard (G-V-OKLA second deck) the winner of the previous hand (``starter``) draws from the
+        stock. Returns (seat that played, knocked?, upcard taker)."""
         n, gra = self.hand_no, self.rules.gra_rediscard
-        taker, taken, seat = -1, -1, first
+        taker, taken, seat = -1, -1, self.starter
+        if seat != first:
+            who = "its team won the last deal" if self.rules.teams else "it won the last hand"
+            self.say("first", n, seat, f"seat {seat} plays first: {who} (G-V-OKLA second deck)")
         if self.rules.deal_11:
             self.say("first", n, seat, f"seat {seat} holds 11 cards and starts by discarding")
         elif self.rules.mahjong:  # G-FIRST-1 with G-V-MJ's pickup: the upcard goes on the table at once
@@ -788,10 +821,40 @@ class ReferenceGame:
             self.say("draw", n, seat, f"seat {seat} draws from the stock ({card_code(card)})")
         return seat, self.discard_and_knock(seat, taken, False, gra, True), taker
 
+    def choose_arrangement(self, knocker: int) -> tuple[int, tuple, tuple]:
+        """G-LAY-0: the knocker lays out any arrangement of its minimum deadwood; with several, its
+        strategy chooses (rows ``[sets, dw, exposed, known]``, layout.K_ARRANGE): what would lay
+        off on each — of the cards it has not seen placed (not its own, not in the pile), and of
+        those the defender is known to hold (taken from the pile)."""
+        hand = self.hands[knocker]
+        options = min_arrangements(frozenset(hand), self.mv)
+        took = self.took[self.opponent(knocker)]
+        rows = []
+        for dw, sets, runs in options:
+            exposed = exposed_cards(hand, sets, runs, self.mv) - set(self.pile)
+            rows.append((_mask(c for s in sets for c in s), dw, sum(value(c, self.mv) for c in exposed),
+                         sum(value(c, self.mv) for c in exposed & took)))
+        a = self.ask(L.K_ARRANGE, knocker, rows, self.view(knocker, options[0][0]))
+        if len(options) > 1:
+            self.say("arrange", self.hand_no, knocker, f"seat {knocker} chooses arrangement {a + 1} of "
+                     f"{len(options)} with deadwood {options[0][0]} (lay-off points open: {rows[a][2]})")
+        return options[a]
+
+    def first_player(self, first: int, second: int) -> int:
+        """Who plays first: the non-dealer (``first``). G-V-OKLA second deck: the winner of the
+        previous hand — Decision: of the latest hand that was won (a void hand or a 0-0 tie changes
+        nothing; the non-dealer until a hand is won); in team play the player of the team that
+        scored the latest deal it won."""
+        if self.rules.oklahoma and self.rules.knock_card == "second_deck" and self.last_won >= 0 \
+                and self.side_of(second) == self.last_won:
+            return second
+        return first
+
     def play_hand(self, first: int, second: int) -> HandRecord:
         """One hand between the seats ``first`` (the non-dealer's part) and ``second``."""
         rules, n = self.rules, self.hand_no
         self.table = (first, second)
+        self.starter = self.first_player(first, second)
         self.deal(first, second)
         self.took = {first: set(), second: set()}
         self.discarded = {first: set(), second: set()}
@@ -864,6 +927,8 @@ class ReferenceGame:
         elif knocked:
             knocker, defender = seat, self.opponent(seat)
             k_dw, sets, runs = arrangement(frozenset(self.hands[knocker]), self.mv)
+            if k_dw > 0:  # (gin allows no lay-offs: its arrangement changes nothing)
+                k_dw, sets, runs = self.choose_arrangement(knocker)
             melds = list(sets) + list(runs)
             dead = self.hands[knocker] - {c for m in melds for c in m}
             self.say("knock", n, knocker, f"seat {knocker} lays out " + " | ".join(show(m) for m in melds)
@@ -973,6 +1038,8 @@ class ReferenceGame:
                 hand.table = t
                 hands.append(hand)
             side, points, boxes = self.deal_result(hands)
+            if side >= 0:
+                self.last_won = side
             over, entered = ledger.record(side, points, boxes, self.hand_no)
             for hand in hands:
                 hand.entered, hand.scores = entered, list(ledger.after)

@@ -125,8 +125,6 @@ class GinRules:
         choice("knock_card", KNOCK_CARDS, "G-V-OKLA")
         choice("ace_value", (1, 15), "G-V-TED: 15 for an unmelded ace")
         choice("mj_face", (10, 5), "G-V-MJ")
-        needs(self.fiftieth_card and not self.last_chance, "fiftieth_card=true", "needs last_chance=true "
-              "(G-WALL-3 turns on G-WALL-2)")
         # G-V-OKLA / G-V-STRAIGHT: who sets the knock limit
         needs(self.oklahoma and self.straight, "oklahoma and straight", "cannot be combined (straight gin allows "
               "no knock; G-V-STRAIGHT)")
@@ -159,6 +157,8 @@ class GinRules:
             needs(self.knock_limit != 10, f"knock_limit={self.knock_limit}", "cannot be set: mahjong gin has no knock")
         else:
             needs(self.mj_face != 10, "mj_face", "applies only with mahjong=true (G-V-MJ)")
+        if self.fiftieth_card and not self.last_chance:  # G-WALL-3 turns on G-WALL-2
+            return dataclasses.replace(self, last_chance=True)
         return self
 
     def check_players(self, players: int) -> None:
@@ -190,7 +190,7 @@ class GinRules:
         arr[R_BOX] = self.box_bonus
         arr[R_NEXT_DEALER] = NEXT_DEALERS.index(self.next_dealer)
         arr[R_GRA] = self.gra_rediscard
-        arr[R_LAST_CHANCE] = self.last_chance or self.fiftieth_card
+        arr[R_LAST_CHANCE] = self.last_chance or self.fiftieth_card  # G-WALL-3 turns on G-WALL-2
         arr[R_FIFTIETH] = self.fiftieth_card
         arr[R_PLAYERS] = self.players
         arr[R_TABLES] = self.tables
