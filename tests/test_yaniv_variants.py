@@ -401,10 +401,21 @@ def test_presets_kluft_and_adrian_y_v_kluft_y_v_overcall_y_v_req_y_v_slam():
     ({"onderkluft_any": "true"}, "needs kluft=true"),
     ({"kluft_penalty": "20"}, "needs kluft=true"),
     ({"pickup": "top"}, "set kluft=true"),
+    ({"jokers": "false", "call_limit": "0"}, "can never be reached"),
 ])
 def test_contradictory_combinations_are_refused(changes, match):
     with pytest.raises(SimcardsError, match=match):
         GAME.build_rules("israeli", changes)
+
+
+def test_a_call_limit_no_hand_can_reach_is_refused_y_call_1_y_v_limit():
+    # Without jokers a hand (at least one card) totals at least 1, unless a face is worth 0 (Y-V-NEP's
+    # jack): call_limit=0 could never be called, and every round would end at the turn cap.
+    assert GAME.build_rules("nepali", {"call_limit": "0"}).call_limit == 0  # J = 0
+    assert GAME.build_rules("israeli", {"call_limit": "0"}).call_limit == 0  # a lone joker
+    assert GAME.build_rules("israeli", {"jokers": "false", "call_limit": "0", "overcall": "true"}).overcall
+    with pytest.raises(SimcardsError, match="at least 1"):
+        GAME.build_rules("nepali", {"call_limit": "0", "face_values": "10,10,10"})
 
 
 def test_every_option_is_settable_and_listed():
