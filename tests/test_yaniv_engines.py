@@ -55,6 +55,7 @@ def _compare(rules: YanivRules, players: int, specs, seed: int, game: int):
     assert out[L.G_SCORES:L.G_SCORES + players].tolist() == record.scores
     for row, rec in zip(rounds, record.rounds):
         assert row[L.RD_CALLER] == rec.caller and row[L.RD_TURNS] == rec.turns
+        assert row[L.RD_PLAYOFF] == rec.playoff  # Y-ELIM-2
     return record
 
 
@@ -69,6 +70,14 @@ def test_reference_and_kernel_play_the_same_games(variant, players, decks, specs
     rules = preset(variant).replace(decks=decks) if decks != preset(variant).decks else preset(variant)
     for game in range(games):
         _compare(rules, players, specs if len(specs) in (1, players) else specs[:1], 20261129, game)
+
+
+def test_engines_agree_with_pickup_any_and_slams_y_dis_5_y_v_slam():
+    """Under pickup=any with slams on, runs with a joker at an end are offered in every placement
+    (Y-DIS-5): both engines offer the same table and play the same games."""
+    rules = preset("nepali-jokers").replace(slam=True)
+    for game in range(30):
+        _compare(rules, 3, ["random", "threshold:slam=2", "threshold"], 15, game)
 
 
 # ----- hypothesis: random option combinations, seeds and strategies -----------------------------------

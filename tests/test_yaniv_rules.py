@@ -8,9 +8,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import simcards
 from simcards.cards import card_code, parse_cards
 from simcards.errors import SimcardsError
 from simcards.games.yaniv import reference as ref
+from simcards.games.yaniv.game import GAME
 from simcards.games.yaniv.kernel import build_deck, next_seat, score_round, settle_round
 from simcards.games.yaniv.rules import ISRAELI, PRESETS, build_rules, parse_option, preset
 from tests.yaniv_support import hand, kernel_available, kernel_groups
@@ -286,6 +288,55 @@ def test_double_bust_y_elim_2(engine):
     # and a three-way bust with one lowest is decided at once
     scores, out, playoff, _ = _settle(engine, [195, 190, 199], [10, 12, 5], ISRAELI)
     assert scores == [205, 202, 204] and out == [0, 2]
+
+
+def test_simultaneous_bust_round_is_not_a_play_off_round_y_elim_2():
+    # Game 178: round 20 puts everyone still in over 200 at once and the lowest total wins at once;
+    # no play-off round follows, so no round of that game is flagged.
+    sim = simcards.simulate("yaniv", players=4, games=200, seed=1000, strategies=["threshold"])
+    game = sim.rounds[sim.rounds["game"] == 178]
+    last = game.iloc[-1]
+    assert last["round"] == 20 and (last[[f"score_{p}" for p in range(4)]] > 200).sum() >= 2
+    assert not game["playoff"].any() and sim.games.loc[178, "playoff_rounds"] == 0
+
+
+PLAYOFF_CASES = [
+    ("israeli", 2, ["threshold"], {}),
+    ("israeli", 3, ["random", "threshold", "random"], {}),
+    ("nepali", 3, ["threshold", "random", "threshold"], {}),
+    ("kluft", 3, ["random"], {}),
+    ("adrian", 3, ["random"], {}),
+    ("adrian", 2, ["random", "threshold"], {}),
+    ("adrian", 3, ["random"], {"out_over": 30}),  # short games: many busts together, some tied
+]
+
+
+def test_playoff_flags_only_the_play_off_rounds_y_elim_2():
+    """Y-ELIM-2: a round is flagged ``playoff`` exactly when it is an extra round among tied
+    players: as many flags as ``playoff_rounds`` in every game, the last rounds of their game, each
+    play-off following a round that left everyone still in over the limit. Rounds that put everyone
+    over at once but leave one lowest end the game unflagged."""
+    playoffs = busts = 0
+    for variant, players, strategies, rules in PLAYOFF_CASES:
+        sim = simcards.simulate("yaniv", variant=variant, players=players, games=300, seed=31,
+                                strategies=strategies, rules=rules or None)
+        rounds, games = sim.rounds, sim.games.set_index("game")
+        flagged = rounds.groupby("game")["playoff"].sum()
+        assert (flagged == games["playoff_rounds"].reindex(flagged.index)).all(), (variant, strategies, rules)
+        out_over = GAME.build_rules(variant, rules).out_over
+        scores = rounds[[f"score_{p}" for p in range(players)]].to_numpy()
+        for g, rows in rounds.groupby("game"):
+            n = int(games.loc[g, "playoff_rounds"])
+            bust = rows.index[-n - 1]  # the last round played by the usual rules
+            before = scores[rows.index[-n - 2]] if len(rows) > n + 1 else np.zeros(players)
+            still_in = [p for p in range(players) if before[p] <= out_over]
+            together = len(still_in) > 1 and all(scores[bust][p] > out_over for p in still_in)
+            assert not rows["playoff"].iloc[:len(rows) - n].any()
+            if n:
+                assert rows["playoff"].iloc[-n:].all() and together
+            playoffs += n
+            busts += together and n == 0
+    assert playoffs > 0 and busts > 0  # both kinds of round occur in the sample
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -10,12 +10,13 @@ import pytest
 import simcards
 from simcards.errors import SimcardsError
 from simcards.games.yaniv.game import GAME
-from simcards.games.yaniv.rules import ISRAELI
+from simcards.games.yaniv.rules import ISRAELI, PRESETS
 from simcards.stats import wilson
 from tests.yaniv_support import kernel_game, reference_game
 
 ROOT = Path(__file__).resolve().parents[1]
 PLUGIN = str(ROOT / "simcards" / "data" / "strategies" / "yaniv" / "greedy.py")
+PRESET_NAMES = list(PRESETS)
 SPECS = ["random", "threshold", "threshold:call=0,keep=1,stock=14,joker_end=20",
          str(ROOT / "simcards" / "data" / "strategies" / "yaniv" / "cautious.toml"), str(ROOT / "simcards" / "data" / "strategies" / "yaniv" / "bold.toml"),
          PLUGIN + ":greedy", str(ROOT / "simcards" / "data" / "strategies" / "yaniv" / "greedy.toml")]
@@ -107,6 +108,61 @@ def test_random_covers_every_new_decision():
     assert sim["overcalls"].sum() > 0 and sim["requests"].sum() > 0 and sim["slams"].sum() > 0
     assert 0 < sim["requests_granted"].sum() < sim["requests"].sum()
     assert _games("kluft", "random", games=200)["onderklufts"].sum() > 0
+
+
+def _requests(players, spec, games=100, variant="israeli", **rules):
+    return simcards.simulate("yaniv", variant=variant, games=games, seed=11, players=players, strategies=[spec],
+                             rules={"requests": True, **rules}, detail=False).games
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_random_asks_rarely_and_rounds_end_y_v_req(players):
+    """Y-V-REQ with random players: a request is made in about ``ask`` of the turns (the poll
+    probability is ask / the players who may be polled), so hands do not fill up to the guard and
+    the rounds end by calls, never at the turn cap."""
+    games = _requests(players, "random")
+    assert games["capped_rounds"].sum() == 0 and games["capped"].sum() == 0
+    assert 0 < games["requests"].sum() / games["turns"].sum() < 0.03  # ask = 0.02 a turn
+    often = _requests(players, "random:ask=0.3", games=30)
+    assert 0.15 < often["requests"].sum() / often["turns"].sum() < 0.35
+    assert _requests(players, "random:ask=0", games=30)["requests"].sum() == 0
+
+
+def test_random_ask_changes_nothing_without_requests():
+    """``ask`` is read only when a request poll is made: without Y-V-REQ a random seat draws from
+    the game's stream as before, whatever ``ask``."""
+    a, b = (simcards.simulate("yaniv", variant="adrian", rules={"requests": False}, games=60, seed=4, players=3,
+                              strategies=[spec, "threshold", spec]) for spec in ("random", "random:ask=0.9"))
+    assert a.games.equals(b.games) and a.rounds.equals(b.rounds)
+
+
+def _caps_script():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("caps_yaniv", ROOT / "benchmarks" / "caps_yaniv.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.slow
+def test_built_in_strategies_never_hit_a_cap_up_to_six_players():
+    """The README's claim, measured (benchmarks/caps_yaniv.py runs the same grid, and more players):
+    every preset, as it is and with each single option changed to each value of the grid (Y-V-REQ
+    included), played by random and by threshold tables of 4, and the presets at 6 players: no
+    round reaches the turn cap and no game the round cap."""
+    caps = _caps_script()
+    runs = [(label, variant, changes, 4) for label, variant, changes in caps.configurations(PRESET_NAMES)]
+    runs += [(variant, variant, {}, 6) for variant in PRESET_NAMES]
+    runs += [(f"{variant} requests", variant, {"requests": True}, 6) for variant in ("israeli", "nepali")]
+    capped, rounds = [], 0
+    for label, variant, changes, players in runs:
+        for strategy in caps.STRATEGIES:
+            m = caps.measure(variant, changes, strategy, players, 24, 77)
+            rounds += m["rounds"]
+            if m["capped_rounds"] or m["capped_games"]:
+                capped.append((label, strategy, players, m["capped_rounds"]))
+    assert rounds > 150_000 and not capped, capped  # the grid was played
 
 
 @pytest.mark.slow

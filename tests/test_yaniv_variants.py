@@ -240,6 +240,36 @@ def test_slam_from_the_stock_and_from_the_previous_discard_y_v_slam():
     assert game.record.counts[4] == 2
 
 
+@pytest.mark.parametrize("pickup", ["any", "ends"])
+def test_joker_runs_offered_in_every_placement_when_slams_are_on_y_dis_5_y_v_slam(pickup):
+    # Y-DIS-5: 8♥ 9♥ Jk may be laid 8-9-10 or 7-8-9, the discarder chooses. With any card
+    # takeable (Y-V-NEP's pickup=any) the placement is irrelevant to the next player, but not to a
+    # slam (Y-V-SLAM): both placements are offered, in the same order by both engines.
+    rules = ISRAELI.replace(pickup=pickup, slam=True)
+    h = hand("8h 9h Jk 2c Ks")
+    groups = ref.legal_groups(h, rules)
+    assert kernel_groups(h, rules) == groups
+    assert tuple(c("8h 9h Jk")) in groups and tuple(c("Jk 8h 9h")) in groups
+    if pickup == "any":  # without slams one placement stands for both, as before
+        plain = ref.legal_groups(h, rules.replace(slam=False))
+        assert kernel_groups(h, rules.replace(slam=False)) == plain
+        assert [g for g in plain if len(g) == 3] == [tuple(c("Jk 8h 9h"))]
+
+
+def test_slam_onto_a_joker_run_laid_8_9_10_with_pickup_any_y_dis_5_y_v_slam():
+    # Seat 0 lays 8♥ 9♥ Jk as 8-9-10, draws 7♥ from the stock and slams it: 7♥ 8♥ 9♥ Jk, and its
+    # hand is down to 2♣ K♠. Laid 7-8-9 the 7♥ could not have joined.
+    rules = preset("nepali-jokers").replace(slam=True)
+    hands = ["8h 9h Jk 2c Ks", "3c 4d 6s Ts Js"]
+    script = Script({K.K_DISCARD: [lambda options: options.index(tuple(c("8h 9h Jk")))], K.K_DRAW: [0],
+                     K.K_SLAM: [1]}, stop=3)
+    game, _ = stacked_round(rules, hands, "3s", "7h", script)
+    assert [k for k, _ in script.kinds()] == [K.K_DISCARD, K.K_DRAW, K.K_SLAM]
+    assert script.asked[2][2] == [(0,), (one("7h"),)]
+    slam = next(st for ev, st in game.states if ev == "slam")
+    assert slam["group"] == c("7h 8h 9h Jk") and sorted(slam["hands"][0]) == hand("2c Ks")
+
+
 # ----- Y-V-KLUFT ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize("engine", ENGINES)
 def test_kluft_unchallenged_y_v_kluft(engine):
@@ -371,10 +401,21 @@ def test_presets_kluft_and_adrian_y_v_kluft_y_v_overcall_y_v_req_y_v_slam():
     ({"onderkluft_any": "true"}, "needs kluft=true"),
     ({"kluft_penalty": "20"}, "needs kluft=true"),
     ({"pickup": "top"}, "set kluft=true"),
+    ({"jokers": "false", "call_limit": "0"}, "can never be reached"),
 ])
 def test_contradictory_combinations_are_refused(changes, match):
     with pytest.raises(SimcardsError, match=match):
         GAME.build_rules("israeli", changes)
+
+
+def test_a_call_limit_no_hand_can_reach_is_refused_y_call_1_y_v_limit():
+    # Without jokers a hand (at least one card) totals at least 1, unless a face is worth 0 (Y-V-NEP's
+    # jack): call_limit=0 could never be called, and every round would end at the turn cap.
+    assert GAME.build_rules("nepali", {"call_limit": "0"}).call_limit == 0  # J = 0
+    assert GAME.build_rules("israeli", {"call_limit": "0"}).call_limit == 0  # a lone joker
+    assert GAME.build_rules("israeli", {"jokers": "false", "call_limit": "0", "overcall": "true"}).overcall
+    with pytest.raises(SimcardsError, match="at least 1"):
+        GAME.build_rules("nepali", {"call_limit": "0", "face_values": "10,10,10"})
 
 
 def test_every_option_is_settable_and_listed():

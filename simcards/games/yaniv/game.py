@@ -21,7 +21,14 @@ from simcards.stats import mean_ci, ratio_ci, wilson
 from simcards.strategy import Family, Param, Strategy
 
 FAMILIES = {
-    "random": Family("random", SID_RANDOM, "uniform over the legal options of every decision", (), True),
+    "random": Family(
+        "random", SID_RANDOM,
+        "uniform over the legal options of every decision, except Y-V-REQ requests: see `ask`",
+        (Param("ask", 0.02, 0, 1, "Y-V-REQ: when polled, ask (for a uniform available card) with probability "
+               "ask / (players who may be polled that turn): a table of random players sees a request in "
+               "about this share of turns, whatever its size (0: never ask)"),),
+        True,
+    ),
     "threshold": Family(
         "threshold", SID_THRESHOLD,
         "call at or under `call`; throw the group leaving the lowest expected hand; take the discard "

@@ -15,6 +15,7 @@ from simcards.games.yaniv.rules import (
     PICK_TOP,
     R_JOKER_PAIR,
     R_PICKUP,
+    R_SLAM,
     R_VALUES,
     R_WILD,
 )
@@ -253,8 +254,8 @@ def multi_groups(hand, n, rules, out, keys, scratch, first):
                 for length in range(max(3, span), min(13, k + wild_jokers) + 1):
                     first_start = max(0, hi - length + 1)
                     last_start = min(lo, 13 - length)
-                    if pickup == PICK_ANY:
-                        last_start = first_start  # positions of jokers change nothing
+                    if pickup == PICK_ANY and rules[R_SLAM] == 0:
+                        last_start = first_start  # any card takeable: joker positions matter only to a slam
                     for start in range(first_start, last_start + 1):
                         count = _add_run(hand, suit, sub, length, start, first_joker, pickup,
                                          out, keys, first, count, buf, dedupe)

@@ -752,7 +752,8 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
             asafs += 1 if asaf else 0
         else:
             capped_rounds += 1
-        if playoff:
+        in_playoff = playoff  # a Y-ELIM-2 play-off round, not the round that may start one
+        if in_playoff:
             playoff_rounds += 1
         n_alive, playoff, eliminated = settle_round(scores, round_scores, alive, zeros, players, n_alive,
                                                     playoff, rules)
@@ -771,7 +772,7 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
             row[RD_TURNS] = turns
             row[RD_ASAF] = 1 if asaf else 0
             row[RD_ELIMINATED] = eliminated
-            row[RD_PLAYOFF] = 1 if playoff else 0
+            row[RD_PLAYOFF] = 1 if in_playoff else 0
             row[RD_CAPPED] = 1 if caller < 0 else 0
             for p in range(players):
                 row[RD_HANDS + p] = totals[p]

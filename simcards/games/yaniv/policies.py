@@ -32,7 +32,9 @@ from simcards.games.yaniv.layout import (
     V_SEAT,
     V_AVAIL,
     V_AVAIL_N,
+    V_ALIVE_N,
     V_STOCK,
+    V_TURN,
     V_THROWN,
     V_THROWN_N,
     V_TOTAL,
@@ -49,13 +51,14 @@ from simcards.games.yaniv.rules import (
     R_WILD,
 )
 from simcards.nbutil import njit_by_type
-from simcards.rng import rand_below
+from simcards.rng import next_u64, rand_below
 
 SID_RANDOM = 0
 SID_THRESHOLD = 1
 FIRST_CUSTOM_SID = 100
 N_PARAMS = 16  # width of each seat's parameter vector (game.seat_arrays)
 
+P_ASK = 0  # random family: probability of asking when polled for a request (Y-V-REQ)
 # threshold family parameters (indices into the params vector)
 P_CALL, P_KEEP, P_STOCK, P_JOKER_END = 0, 1, 2, 3
 P_REQUEST, P_REFUSE, P_GROUP, P_SLAM, P_ONDER, P_ONDER_HIST, P_TOP, P_RESET_AIM = range(4, 12)
@@ -63,8 +66,25 @@ P_REQUEST, P_REFUSE, P_GROUP, P_SLAM, P_ONDER, P_ONDER_HIST, P_TOP, P_RESET_AIM 
 
 @njit_by_type(cache=True, _nrt=False, inline="always")
 def random_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
-    """Uniform over the legal options of each decision (call or not, which group, which draw)."""
+    """Uniform over the legal options of each decision (call or not, which group, which draw),
+    except a Y-V-REQ poll: ask with probability ``ask`` / (players who may be polled this turn),
+    then for a uniform available card, so that a table of random players sees a request in about
+    ``ask`` of the turns whatever its size. (Uniform over "no" and every card asked nearly every
+    turn: every request adds a card to a hand, the hands filled up to the guard and rounds seldom
+    ended.) Every other decision draws from ``rng`` exactly as before."""
+    if kind == K_REQUEST:
+        # the mover and the previous discarder are never polled; on a deal's first turn there is none
+        pollable = view[V_ALIVE_N] - (1 if view[V_TURN] == 0 else 2)
+        if _unit(rng) * max(pollable, 1) >= params[P_ASK]:
+            return 0
+        return 1 + rand_below(rng, n_opts - 1)
     return rand_below(rng, n_opts)
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def _unit(rng):
+    """A uniform float in [0, 1) from the game's stream (53 bits)."""
+    return float(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 # Rank and suit of every face (jokers: rank 13, suit 4), as constant tables.

@@ -107,8 +107,8 @@ def _runs_in_suit(hand: list[int], s: int, rules: YanivRules) -> list[tuple[int,
                 continue
             for length in range(max(3, span), min(13, k + len(jokers)) + 1):
                 starts = list(range(max(0, hi - length + 1), min(lo, 13 - length) + 1))
-                if rules.pickup == "any":
-                    starts = starts[:1]  # with any card takeable, joker positions change nothing
+                if rules.pickup == "any" and not rules.slam:
+                    starts = starts[:1]  # any card takeable: joker positions matter only to a slam
                 for start in starts:
                     spare = iter(jokers)
                     laid = tuple(s * 13 + r if r in chosen else next(spare) for r in range(start, start + length))
@@ -610,6 +610,7 @@ class ReferenceGame:
                     self.say("asaf", rnd, caller, f"Asaf! seat {lows[0]} has {totals[lows[0]]}")
             else:
                 scored, asaf = dict(totals), False  # the turn cap: everyone adds their hand
+            in_playoff = playoff  # this round is a Y-ELIM-2 play-off round (settling may start one)
             playoff, eliminated, notes = settle_round(self.scores, scored, self.zero_rounds, self.alive, rules, playoff)
             for p, note in notes:
                 self.say("note", rnd, p, note)
@@ -626,7 +627,7 @@ class ReferenceGame:
                 self.say("out", rnd, p, f"seat {p} is out with {self.scores[p]}")
             self.record.rounds.append(RoundRecord(rnd, starter, caller, turns, asaf, totals,
                                                   {p: self.scores[p] for p in range(self.players)}, eliminated,
-                                                  playoff))
+                                                  in_playoff))
             if winner >= 0:
                 break
             if rnd >= L.ROUND_CAP:

@@ -129,6 +129,10 @@ class YanivRules:
         if self.slam and self.pickup == "top":
             raise bad("slam=true (Y-V-SLAM) with pickup=top is not supported: a slammed card's place on a "
                       "Kluft pile is undefined; use pickup=ends, any_set or any")
+        lowest = 0 if self.jokers else min(1, *self.face_values)  # the lowest hand: one card
+        if self.call_limit is not None and self.call_limit < lowest and not self.overcall:
+            raise bad(f"call_limit={self.call_limit} can never be reached: without jokers every hand totals at "
+                      f"least {lowest}, so no round could end; use call_limit>={lowest}, jokers=true or overcall=true")
         if not self.kluft and self.onderkluft_any:
             raise bad("onderkluft_any=true needs kluft=true (Y-V-KLUFT)")
         if not self.kluft and self.kluft_penalty != 15:
