@@ -12,7 +12,7 @@ A game may implement the protocol itself::
     finish_summary(partial, players) -> dict            # what summarize() returns
 
 Otherwise (all three games today) the *generic* aggregator derives the metrics from the game's
-own ``summarize``: it runs that function on each chunk with ``mean_ci``, ``ratio_ci`` and ``wilson``
+own ``summarize``: it runs that function on each chunk with ``mean_ci``, ``ratio_ci``, ``wilson`` and ``proportion_ci``
 replaced by recorders that return sufficient statistics (:class:`MeanPart`, :class:`RatioPart`,
 :class:`CountPart`) instead of estimates. Integer leaves that are 0 on an empty table are sums
 (``len(games)``, ``int(col.sum())``) and add up; any other leaf (``1 / players``) must be the same
@@ -116,16 +116,17 @@ class RatioPart:
 
 @dataclass(frozen=True)
 class CountPart:
-    """Sufficient statistics of ``wilson``: successes and trials."""
+    """Sufficient statistics of ``wilson`` and ``proportion_ci`` (``exact``): successes and trials."""
 
     k: Any
     n: int
+    exact: bool = False
 
     def __add__(self, o: "CountPart") -> "CountPart":
-        return CountPart(self.k + o.k, self.n + o.n)
+        return CountPart(self.k + o.k, self.n + o.n, self.exact)
 
     def estimate(self, z: float = Z95) -> Estimate:
-        return stats.wilson(self.k, self.n, z)
+        return (stats.proportion_ci if self.exact else stats.wilson)(self.k, self.n, z)
 
 
 @dataclass(frozen=True)
@@ -174,7 +175,12 @@ def _rec_wilson(successes, n, z: float = Z95) -> CountPart:
     return CountPart(k, int(n))
 
 
-_RECORDERS = {stats.mean_ci: _rec_mean_ci, stats.ratio_ci: _rec_ratio_ci, stats.wilson: _rec_wilson}
+def _rec_proportion(successes, n, z: float = Z95) -> CountPart:
+    return CountPart(_rec_wilson(successes, n).k, int(n), exact=True)
+
+
+_RECORDERS = {stats.mean_ci: _rec_mean_ci, stats.ratio_ci: _rec_ratio_ci, stats.wilson: _rec_wilson,
+              stats.proportion_ci: _rec_proportion}
 PARTS = (MeanPart, RatioPart, CountPart, Const)
 
 
@@ -188,7 +194,8 @@ def _recording(func):
                 glb[name] = rec
     if glb.get("stats") is stats:  # ``stats.mean_ci(...)`` style
         glb["stats"] = types.SimpleNamespace(**{**vars(stats), "mean_ci": _rec_mean_ci,
-                                                "ratio_ci": _rec_ratio_ci, "wilson": _rec_wilson})
+                                                "ratio_ci": _rec_ratio_ci, "wilson": _rec_wilson,
+                                                "proportion_ci": _rec_proportion})
     return types.FunctionType(func.__code__, glb, func.__name__, func.__defaults__, func.__closure__)
 
 

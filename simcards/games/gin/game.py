@@ -16,7 +16,7 @@ from simcards.games.gin import rules as R
 from simcards.games.gin import kernel
 from simcards.games.gin.policies import NEVER, SID_KNOCK, SID_RANDOM, SID_SIMPLE, builtin_decide
 from simcards import policy
-from simcards.stats import mean_ci, ratio_ci, wilson
+from simcards.stats import mean_ci, proportion_ci, ratio_ci
 from simcards.strategy import Family, Param, Strategy
 
 FAMILIES = {
@@ -416,8 +416,8 @@ class Gin(GameDef):
             "hands_per_game": mean_ci(hands),
             "turns_per_hand": ratio_ci(games["turns"], hands),
             ("win_rate_by_team" if teams else "win_rate_by_seat"):
-                [wilson(int((winner == p).sum()), n) for p in range(2 if teams else players)],
-            "first_dealer_win_rate": wilson(int((winner == games["first_dealer"].to_numpy()).sum()), n),
+                [proportion_ci(int((winner == p).sum()), n) for p in range(2 if teams else players)],
+            "first_dealer_win_rate": proportion_ci(int((winner == games["first_dealer"].to_numpy()).sum()), n),
             "dealer_hand_share": ratio_ci(games["dealer_hands_won"], games["scored_hands"]),
             "knock_rate": ratio_ci(games["knocks"], hands),
             "gin_rate": ratio_ci(games["gins"], hands),
@@ -425,7 +425,7 @@ class Gin(GameDef):
             "wall_rate": ratio_ci(games["walls"], hands),
             "tie_rate": ratio_ci(games["ties"], hands),
             "margin": mean_ci(games["margin"]),
-            "shutout_rate": wilson(int(games["shutout"].sum()), n),
+            "shutout_rate": proportion_ci(int(games["shutout"].sum()), n),
             "capped_hands": int(games["capped_hands"].sum()),
             "capped_games": int(games["capped"].sum()),
             **({"invalid_decisions": int(games["invalid_decisions"].sum())} if "invalid_decisions" in games else {}),
@@ -436,7 +436,7 @@ class Gin(GameDef):
             out["doubled_rate"] = ratio_ci(games["doubled_hands"], hands)
         if "hw1_winner" in games:  # G-V-HOLLY: who wins each of the three games
             out["hollywood_win_rate"] = [
-                [wilson(int((games[f"hw{k}_winner"].to_numpy(dtype=np.int64, na_value=-1) == p).sum()), n)
+                [proportion_ci(int((games[f"hw{k}_winner"].to_numpy(dtype=np.int64, na_value=-1) == p).sum()), n)
                  for p in range(2)] for k in range(1, L.N_HOLLY + 1)]
         if teams:  # G-V-TED: deals won at every table
             out["deals_per_game"] = mean_ci(games["deals"])

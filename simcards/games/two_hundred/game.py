@@ -16,7 +16,7 @@ from simcards.games.two_hundred.kernel import make_engine
 from simcards.games.two_hundred.layout import V_SEAT
 from simcards.games.two_hundred.policies import SID_HEURISTIC, SID_RANDOM, builtin_decide
 from simcards import policy
-from simcards.stats import mean_ci, ratio_ci, wilson
+from simcards.stats import mean_ci, proportion_ci, ratio_ci
 from simcards.strategy import Family, Param, Strategy, seat_strategies
 
 FAMILIES = {
@@ -332,7 +332,7 @@ class TwoHundred(GameDef):
         winner = games["winner"].to_numpy()
         first_side = games["first_dealer"].to_numpy() % sides
         contracts = games["made"] + games["failed"]
-        per_side = [wilson(int((winner == t).sum()), n) for t in range(sides)]
+        per_side = [proportion_ci(int((winner == t).sum()), n) for t in range(sides)]
         out = {
             "table": {"players": players, "seats": seats, "sides": sides,
                       "side_of_seat": [s % sides for s in range(seats)]},
@@ -342,19 +342,19 @@ class TwoHundred(GameDef):
         }
         if sides == seats:
             out["win_rate_by_seat"] = per_side
-            out["first_dealer_win_rate"] = wilson(int((winner == first_side).sum()), n)
+            out["first_dealer_win_rate"] = proportion_ci(int((winner == first_side).sum()), n)
         else:
             out["win_rate_by_team"] = per_side
-            out["first_dealer_team_win_rate"] = wilson(int((winner == first_side).sum()), n)
+            out["first_dealer_team_win_rate"] = proportion_ci(int((winner == first_side).sum()), n)
         out |= {
             "throw_in_rate": ratio_ci(games["throw_ins"], games["deals"]),
             "contract_made_rate": ratio_ci(games["made"], contracts),
-            "hole_rate": wilson(int(games["hole"].sum()), n),
+            "hole_rate": proportion_ci(int(games["hole"].sum()), n),
         }
         if "no_trump_deals" in games:
             out["no_trump_rate"] = ratio_ci(games["no_trump_deals"], contracts)
         if "out_team" in games:
-            out["team_out_rate"] = wilson(int(games["out_team"].notna().sum()), n)
+            out["team_out_rate"] = proportion_ci(int(games["out_team"].notna().sum()), n)
         out["capped_games"] = int(games["capped"].sum())
         out["invalid_decisions"] = int(games["invalid_decisions"].sum())
         return out

@@ -17,7 +17,7 @@ from simcards.games.yaniv import kernel
 from simcards.games.yaniv.policies import N_PARAMS, SID_RANDOM, SID_THRESHOLD, builtin_decide, kernel_decide
 from simcards.nbutil import njit_by_type
 from simcards import policy
-from simcards.stats import mean_ci, ratio_ci, wilson
+from simcards.stats import mean_ci, proportion_ci, ratio_ci
 from simcards.strategy import Family, Param, Strategy
 
 FAMILIES = {
@@ -345,8 +345,8 @@ class Yaniv(GameDef):
             "turns": int(games["turns"].sum()),
             "rounds_per_game": mean_ci(games["rounds"]),
             "turns_per_round": ratio_ci(games["turns"], games["rounds"]),
-            "win_rate_by_seat": [wilson(int((winner == p).sum()), n) for p in range(players)],
-            "starter_win_rate": wilson(int((winner == games["starter"].to_numpy()).sum()), n),
+            "win_rate_by_seat": [proportion_ci(int((winner == p).sum()), n) for p in range(players)],
+            "starter_win_rate": proportion_ci(int((winner == games["starter"].to_numpy()).sum()), n),
             "fair_share": 1 / players,
             "asaf_rate": ratio_ci(games["asafs"], games["calls"]),
             "capped_rounds": int(games["capped_rounds"].sum()),
