@@ -170,9 +170,9 @@ def display_tables(result: StudyResult) -> list[tuple[str, pd.DataFrame]]:
                 f"difference vs {diffs['baseline'].iloc[0]}": [
                     _diff_text(r.diff, r.low, r.high, r.format) for r in diffs.itertuples()],
                 "same deals (paired)": diffs["paired"].map({True: "yes", False: "no"}),
-                "significant (Holm)": diffs["significant"].map({True: "yes", False: "no"}),
+                "significant": diffs["significant"].map({True: "yes", False: "no"}),
             })
-            out.append(("Differences from the first variant", d))
+            out.append(("Differences from the first variant (significant: Holm's control over the study)", d))
     elif result.kind == "tune":
         tab = result.tables["tune"]
         params = list(result.meta["params"])

@@ -246,8 +246,9 @@ def test_compare_at_80_columns_shows_each_difference_with_its_flag(capsys, monke
                          "--no-progress")
     assert code == 0, err
     assert max(len(line) for line in out.splitlines()) <= 80
-    header = next(line for line in out.splitlines() if "significant" in line)
+    header = next(line for line in out.splitlines() if "┃" in line and "significant" in line)
     assert "measure" in header and "difference vs israeli" in header
+    assert "Holm" in out  # the control is named
 
 
 def test_verbose_study_says_how_many_games(capsys):
