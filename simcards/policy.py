@@ -32,6 +32,29 @@ ON_INVALID = ("error", "first")
 RAISED = -(1 << 62)  # in the index slot: the policy raised an exception (numba drops its message)
 
 
+def chain(inner, sid0: int, fn, slot: int, checked: bool = False, jit=njit):
+    """A decision function (the games sharing the ``decide(kind, sid, params, ...)`` signature)
+    that sends strategy ``sid0`` to the user policy ``fn`` and the rest to ``inner``; ``checked``
+    (the kernel's): an index out of range becomes option 0, recorded in ``view[slot:]``, and an
+    exception is recorded too (the reference engine checks in Python). ``jit``: the game's jit
+    decorator."""
+    if checked:
+        def decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
+            if sid == sid0:
+                try:
+                    c = fn(kind, params, hand, n, opts, n_opts, view, rules, rng)
+                except Exception:  # recorded, reported after the batch (check_games)
+                    return raised(sid0, kind, n_opts, view, slot)
+                return checked_choice(c, sid0, kind, n_opts, view, slot)
+            return inner(kind, sid, params, hand, n, opts, n_opts, view, rules, rng)
+    else:
+        def decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
+            if sid == sid0:
+                return fn(kind, params, hand, n, opts, n_opts, view, rules, rng)
+            return inner(kind, sid, params, hand, n, opts, n_opts, view, rules, rng)
+    return jit(decide)
+
+
 @njit(cache=True)
 def checked_choice(choice, sid, kind, n_opts, view, slot):
     """``choice`` if it is an option (0 .. n_opts-1); otherwise 0, with the first bad decision

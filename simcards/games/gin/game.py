@@ -97,29 +97,8 @@ _OPTION_DOCS = {
 
 
 def _chain(inner, sid0: int, fn, checked: bool = False):
-    """A decision function that sends strategy ``sid0`` to a user policy and the rest inward;
-    ``checked`` (the kernel's): an index out of range becomes option 0, recorded in the view
-    (``simcards.policy``; the reference engine checks in Python)."""
-    slot = L.V_BAD
-
-    if checked:
-        @njit
-        def decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
-            if sid == sid0:
-                try:
-                    c = fn(kind, params, hand, n, opts, n_opts, view, rules, rng)
-                except Exception:  # recorded, reported after the batch (policy.check_games)
-                    return policy.raised(sid0, kind, n_opts, view, slot)
-                return policy.checked_choice(c, sid0, kind, n_opts, view, slot)
-            return inner(kind, sid, params, hand, n, opts, n_opts, view, rules, rng)
-    else:
-        @njit
-        def decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
-            if sid == sid0:
-                return fn(kind, params, hand, n, opts, n_opts, view, rules, rng)
-            return inner(kind, sid, params, hand, n, opts, n_opts, view, rules, rng)
-
-    return decide
+    """``simcards.policy.chain`` with this game's view slot and jit decorator."""
+    return policy.chain(inner, sid0, fn, L.V_BAD, checked, jit=njit)
 
 
 # The decision signature a user policy is compiled for, alone, before any kernel is built.
