@@ -74,10 +74,10 @@ def rss(args) -> dict:
     out = {}
     for n in args.games_list:
         if args.compare:  # a summary-only compare study (issue 9): streaming moments
-            cmd = [sys.executable, "-m", "simcards.cli", "compare", args.game, "--variants", args.compare,
+            cmd = [sys.executable, "-m", "simcards", "compare", args.game, "--variants", args.compare,
                    "--games", str(n), "--seed", "1", "--no-progress", "--json", "--summary-only"]
         else:
-            cmd = [sys.executable, "-m", "simcards.cli", "simulate", args.game, "--games", str(n), "--seed", "1",
+            cmd = [sys.executable, "-m", "simcards", "simulate", args.game, "--games", str(n), "--seed", "1",
                    "--no-progress", "--json"]
         if args.summary_only and not args.compare:
             cmd.append("--summary-only")

@@ -1,7 +1,7 @@
 """simcards: Monte Carlo strategy simulator for Yaniv, Gin Rummy and Two Hundred.
 
     simcards.simulate("yaniv", games=100_000, seed=1)          # tables and a summary
-    simcards.compare("yaniv", ["israeli", "nepali"], games=2000)   # studies (simcards.analysis)
+    simcards.compare("yaniv", ["israeli", "nepali"], games=2000)   # studies (simcards.studies)
 """
 
 from importlib.metadata import PackageNotFoundError, version as _version
@@ -19,7 +19,7 @@ _STUDIES = ("compare", "tune", "tournament")
 def __getattr__(name: str):
     """The study functions load on first use (they pull in more of pandas and the plots)."""
     if name in _STUDIES:
-        from simcards import analysis
+        from simcards import studies
 
-        return getattr(analysis, name)
+        return getattr(studies, name)
     raise AttributeError(f"module 'simcards' has no attribute {name!r}")

@@ -19,11 +19,11 @@ from simcards.errors import SimcardsError
 from simcards.games import canonical, get_game
 from simcards.policy import check_mode
 from simcards.rng import MAX_SEED
-from simcards.aggregate import Aggregator
+from simcards.stats.aggregate import Aggregator
 from simcards.backends import Backend, current, make_backend
 from simcards.backends.job import Job, portable_specs
 from simcards.runner import DEFAULT_CHUNK, Progress, StopRequest, chunks, set_threads
-from simcards.stats import Estimate
+from simcards.stats.estimates import Estimate
 from simcards.store import DiskError, RunStore
 
 MAX_GAMES = 10**10

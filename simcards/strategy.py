@@ -235,3 +235,15 @@ def seat_strategies(specs: list[str] | tuple[str, ...] | None, players: int, gam
             cache[s] = parse_spec(s, game, families)
         out.append(cache[s])
     return out
+
+
+def split_specs(text: str) -> list[str]:
+    """Split ``a,b:x=1,y=2,c`` on the commas that start a new strategy (not inside parameters)."""
+    out: list[str] = []
+    for part in text.split(","):
+        part = part.strip()
+        if out and "=" in part and ":" not in part.split("=")[0] and not part.endswith(".toml"):
+            out[-1] += "," + part
+        elif part:
+            out.append(part)
+    return out

@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 from scipy.stats import binom, binomtest, poisson
 
-from simcards.aggregate import RatioPart, _rec_ratio_ci
-from simcards.analysis.moments import Moments
-from simcards.analysis.stats import bradley_terry, holm, mover, p_value, significant
-from simcards.analysis.study import selection_adjusted, unit_mean
-from simcards.stats import Estimate, clamp, exact_rate, proportion_ci, ratio_ci, wilson
+from simcards.stats.aggregate import RatioPart, _rec_ratio_ci
+from simcards.stats.moments import Moments
+from simcards.stats.differences import bradley_terry, holm, mover, p_value, significant
+from simcards.studies.common import unit_mean
+from simcards.studies.tune import selection_adjusted
+from simcards.stats.estimates import Estimate, clamp, exact_rate, proportion_ci, ratio_ci, wilson
 
 N = 2000  # units (games), each one opportunity: the share's events are binomial
 
@@ -145,8 +146,8 @@ def test_mover_with_normal_intervals_is_the_paired_normal_interval():
     rng = np.random.default_rng(1)
     x1 = rng.normal(10, 2, 500)
     x2 = x1 + rng.normal(0.3, 1, 500)
-    from simcards.analysis.stats import paired_diff
-    from simcards.stats import mean_ci
+    from simcards.stats.differences import paired_diff
+    from simcards.stats.estimates import mean_ci
 
     r = np.corrcoef(x1, x2)[0, 1]
     d, ref = mover(mean_ci(x1), mean_ci(x2), r), paired_diff(x1, x2)
@@ -205,7 +206,7 @@ def test_p_value_inverts_the_interval():
 def test_compare_names_holm_and_matches_the_seat_deviation_flag():
     """Items 5 and 6: the largest seat deviation shows its Bonferroni interval (the one behind
     its flag), and the significant-differences note names its multiple-comparison control."""
-    from simcards.analysis import compare
+    from simcards.studies import compare
 
     res = compare("yaniv", ["israeli", "nepali-jokers"], games=120, seed=4)
     est = res.tables["estimates"]
@@ -230,7 +231,7 @@ def test_round_starter_counts_on_a_hand_made_rounds_table():
     after the caller (Y-START-2); capped rounds (no caller) have no winner."""
     import pandas as pd
 
-    from simcards.analysis.metrics import FAIR_SCALE, metrics_for
+    from simcards.studies.metrics import FAIR_SCALE, metrics_for
 
     rounds = pd.DataFrame({
         "game": [10, 10, 10, 11],
@@ -249,7 +250,7 @@ def test_round_starter_counts_on_a_hand_made_rounds_table():
 def test_tune_replays_the_best_and_warns_on_values_the_rules_make_equal():
     """Items 3 and 11: call=5..7 under the call limit 5 (Y-CALL-1) are one setting, the opponents'
     own: the sweep's best is replayed on fresh deals and no value beats the reference."""
-    from simcards.analysis import tune
+    from simcards.studies import tune
 
     res = tune("yaniv", "threshold", ["call=5..7"], games=60, seed=3, players=2)
     s = res.summary

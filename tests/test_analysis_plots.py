@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simcards import plots
+from simcards.report import plots
 
 
 def test_bars_data_exact():
@@ -75,7 +75,7 @@ def test_drawing_steps_write_png_and_svg(tmp_path):
 
 
 def _fake_tune():
-    from simcards.analysis.study import StudyResult
+    from simcards.studies import StudyResult
 
     tab = pd.DataFrame({"call": [1.0, 2.0, 3.0], "win_rate": [0.45, 0.55, 0.5], "win_rate_low": [0.4, 0.5, 0.45],
                         "win_rate_high": [0.5, 0.6, 0.55], "fair_share": [0.5] * 3, "margin": [-3.0, 4.0, 0.5],

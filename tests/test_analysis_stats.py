@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from simcards.analysis.stats import (ELO, bradley_terry, newcombe_diff, p_two_sided, paired_diff,
+from simcards.stats.differences import (ELO, bradley_terry, newcombe_diff, p_two_sided, paired_diff,
                                      paired_ratio_diff, ratio_diff, significant, welch_diff, z_for)
-from simcards.stats import Z95, Estimate, ratio_ci, wilson
+from simcards.stats.estimates import Z95, Estimate, ratio_ci, wilson
 
 
 def test_wilson_matches_newcombe_1998_reference():
@@ -176,7 +176,7 @@ def test_bradley_terry_follows_a_relabelling(counts, perm):
 
 def test_estimates_print_as_many_decimals_as_their_interval_needs():
     """A 100M-game rate is not shown as 50.0% [50.0, 50.0]: decimals grow (at most 3) with precision."""
-    from simcards.stats import Estimate, wilson
+    from simcards.stats.estimates import Estimate, wilson
 
     assert wilson(523, 1000).pct() == "52.3% [49.2, 55.4]"
     assert wilson(50_000_000, 100_000_000).pct() == "50.000% [49.990, 50.010]"

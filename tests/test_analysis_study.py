@@ -4,8 +4,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simcards.analysis import compare, field_lineups, metrics_for, pair_lineups, parse_values, tournament, tune
-from simcards.analysis.study import Table, _split_specs, play_matchup, unit_mean
+from simcards.studies import compare, field_lineups, pair_lineups, parse_values, tournament, tune
+from simcards.studies.metrics import metrics_for
+from simcards.strategy import split_specs
+from simcards.studies.common import Table, play_matchup, unit_mean
 from simcards.errors import SimcardsError
 from simcards.games import available
 
@@ -40,7 +42,7 @@ def test_parse_values():
 
 
 def test_split_specs_keeps_parameters_together():
-    assert _split_specs("random,threshold:call=3,keep=0.2,threshold") == ["random", "threshold:call=3,keep=0.2", "threshold"]
+    assert split_specs("random,threshold:call=3,keep=0.2,threshold") == ["random", "threshold:call=3,keep=0.2", "threshold"]
 
 
 def test_unit_mean_never_collapses_at_the_boundary():
@@ -78,7 +80,7 @@ def test_self_play_seat_edge_is_flagged_at_about_the_stated_rate():
     for seed in range(runs):
         df = t.play(seat, seed, 0, 200)
         w = t.m.winner_side(df, 4)
-        from simcards.stats import wilson
+        from simcards.stats.estimates import wilson
         est = wilson(int((w == 0).sum()), len(w))
         misses += not (est.low <= 0.5 <= est.high)
     assert misses / runs <= 0.09, misses  # expected 0.05; binomial 99.9% bound for 300 runs
@@ -111,8 +113,8 @@ def test_compare_speed_and_fairness_rows_match_the_games():
 def test_compare_pairs_variants_that_share_a_deck():
     """israeli, nepali-jokers and fast all use 54 cards: paired on the same deals. A variant
     against an identical copy of itself differs by exactly 0 (paired), never significantly."""
-    from simcards.analysis.moments import Moments
-    from simcards.analysis.study import _diff_rows, _Variant, _variant_columns
+    from simcards.stats.moments import Moments
+    from simcards.studies.compare import _diff_rows, _Variant, _variant_columns
 
     res = compare("yaniv", ["israeli", "nepali-jokers", "fast"], games=80, seed=6, skill=False)
     d = res.tables["differences"]
@@ -134,7 +136,7 @@ def test_compare_in_blocks_and_summary_only_gives_the_same_estimates(monkeypatch
     """Issue 9: compare streams blocks of games into moments; cutting the games into blocks of
     37 (or not keeping the per-game table) changes no estimate beyond float rounding, and the
     per-game table of the blocked run is the unblocked one."""
-    import simcards.analysis.study as study
+    import simcards.studies.common as study
 
     whole = compare("yaniv", ["israeli", "fast"], games=150, seed=2)
     monkeypatch.setattr(study, "COMPARE_BLOCK", 37)
@@ -149,7 +151,7 @@ def test_compare_in_blocks_and_summary_only_gives_the_same_estimates(monkeypatch
 
 def test_compare_interrupted_keeps_the_finished_blocks(monkeypatch):
     """Ctrl-C during the second block: the estimates of the first block come back, marked."""
-    import simcards.analysis.study as study
+    import simcards.studies.common as study
 
     monkeypatch.setattr(study, "COMPARE_BLOCK", 40)
     real = study.Table.play

@@ -100,6 +100,6 @@ def test_malformed_strategy_file(tmp_path, capsys):
 
 
 def test_console_script_runs_without_traceback():
-    res = subprocess.run([sys.executable, "-m", "simcards.cli", "simulate", "yaniv", "--players", "1"],
+    res = subprocess.run([sys.executable, "-m", "simcards", "simulate", "yaniv", "--players", "1"],
                          capture_output=True, text=True)
     assert res.returncode == 2 and "Traceback" not in res.stderr and "error:" in res.stderr

@@ -17,8 +17,8 @@ import pytest
 from rich.console import Console
 
 import simcards
-import simcards.cli as cli
-import simcards.cli_study as cs
+import simcards.cli.common as cli
+import simcards.cli.study as cs
 from simcards.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -28,7 +28,7 @@ NOTICE_SECONDS = 15  # bound on "kill -> client exited", loaded 2-core machine i
 
 
 def cli(*args: str, **kw) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "simcards.cli", *args], cwd=ROOT, env=kw.pop("env", ENV),
+    return subprocess.Popen([sys.executable, "-m", "simcards", *args], cwd=ROOT, env=kw.pop("env", ENV),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
 
 

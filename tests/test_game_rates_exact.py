@@ -4,7 +4,7 @@ Clopper–Pearson one, on the whole table and in summary-only mode alike."""
 import pytest
 
 import simcards
-from simcards.stats import exact_proportion, wilson
+from simcards.stats.estimates import exact_proportion, wilson
 
 
 @pytest.mark.parametrize("game, key, column", [("two-hundred", "hole_rate", "hole"),

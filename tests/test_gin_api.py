@@ -15,7 +15,7 @@ from simcards.cli import main
 from simcards.errors import SimcardsError
 from simcards.games.gin import rules as R
 from simcards.games.gin.game import COLUMNS, GAME
-from simcards.stats import wilson
+from simcards.stats.estimates import wilson
 
 ROOT = Path(__file__).resolve().parents[1]
 

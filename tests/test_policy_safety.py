@@ -171,7 +171,7 @@ def test_a_user_policy_engine_loads_from_the_disk_cache_on_the_next_run():
     import sys
 
     root = Path(__file__).resolve().parent.parent
-    args = [sys.executable, "-m", "simcards.cli", "simulate", "yaniv", "--games", "20", "--no-progress",
+    args = [sys.executable, "-m", "simcards", "simulate", "yaniv", "--games", "20", "--no-progress",
             "--strategy", str(root / "simcards/data/strategies/yaniv/greedy.py") + ":greedy"]
     env = {**os.environ, "PYTHONPATH": str(root), "NUMBA_NUM_THREADS": "1"}
     first = subprocess.run(args, capture_output=True, text=True, env=env, cwd=root)

@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 from simcards.errors import SimcardsError
-from simcards.report import build_report, check_spec, load_spec, markdown_table
+from simcards.report import build_report, load_spec
+from simcards.report.build import check_spec, markdown_table
 
 SPEC = '''
 title = "Tiny report"
@@ -134,8 +135,8 @@ def test_missing_spec_and_missing_study_argument(tmp_path):
 
 
 def test_long_tables_are_parquet_only_and_still_linked(tmp_path, monkeypatch):
-    import simcards.report as rep
-    from simcards.analysis import compare
+    import simcards.report.build as rep
+    from simcards.studies import compare
 
     monkeypatch.setattr(rep, "CSV_MAX_ROWS", 10)
     res = compare("two-hundred", ["standard"], games=30, seed=1, skill=False)
@@ -153,8 +154,8 @@ def test_long_tables_are_parquet_only_and_still_linked(tmp_path, monkeypatch):
 def test_a_report_written_again_leaves_no_stale_files(tmp_path):
     # The second run keeps no games table (summary_only): its earlier Parquet must go, and a file
     # of the user's in the folder must stay.
-    import simcards.report as rep
-    from simcards.analysis import compare
+    import simcards.report.build as rep
+    from simcards.studies import compare
 
     out = tmp_path / "o"
     rep.write_report([compare("two-hundred", ["standard"], games=30, seed=1, skill=False)], out, title="t")
@@ -170,8 +171,8 @@ def test_a_report_written_again_leaves_no_stale_files(tmp_path):
 
 
 def test_fairness_overview_across_games():
-    from simcards.analysis import compare
-    from simcards.report import fairness_overview, human
+    from simcards.studies import compare
+    from simcards.report.build import fairness_overview, human
 
     a = compare("two-hundred", ["standard"], games=40, seed=1, skill=False)
     b = compare("yaniv", ["israeli"], games=20, seed=1, skill=False, players=2)
@@ -190,7 +191,8 @@ SHIPPED = sorted((Path(__file__).resolve().parents[1] / "simcards" / "data" / "r
 def test_shipped_specs_are_valid_and_their_reports_exist(spec_path, monkeypatch):
     """Every shipped spec (simcards/data/reports/) loads, names real variants and strategies, and its
     generated report is committed in reports/NAME/ with the same spec."""
-    from simcards.analysis.study import Table, _parse_params
+    from simcards.studies.common import Table
+    from simcards.studies.tune import _parse_params
 
     monkeypatch.chdir(spec_path.parents[3].parent)  # presets are found by name, from anywhere
     spec = load_spec(spec_path)
@@ -283,7 +285,7 @@ def test_the_answer_comes_first(report):
 
 
 def _fake_compare(values: dict, diffs: list[tuple] = (), metric="turns_per_game", fmt="num", label="turns per game"):
-    from simcards.analysis.study import StudyResult
+    from simcards.studies import StudyResult
 
     est = pd.DataFrame([{"variant": v, "group": "speed", "metric": metric, "label": label, "value": x[0], "low": x[1],
                          "high": x[2], "n": 100, "format": fmt, "significant": float("nan"), "fair": float("nan")}
@@ -296,7 +298,7 @@ def _fake_compare(values: dict, diffs: list[tuple] = (), metric="turns_per_game"
 
 
 def test_rank_variants_uses_the_paired_difference_and_bonferroni():
-    from simcards.report import rank_variants
+    from simcards.report.build import rank_variants
 
     # b is fastest; its intervals overlap a's, but the paired difference from the baseline a is clear
     vals = {"a": (10.0, 9.0, 11.0), "b": (9.5, 8.5, 10.5)}
@@ -324,7 +326,7 @@ def test_rank_variants_uses_the_paired_difference_and_bonferroni():
 
 
 def test_compare_answer_table_and_verdicts():
-    from simcards.report import compare_answer
+    from simcards.report.build import compare_answer
 
     res = _fake_compare({"a": (10.0, 9.0, 11.0), "b": (9.5, 8.5, 10.5), "c": (30.0, 29.0, 31.0)},
                         [("b", -0.5, -0.6, -0.4, True), ("c", 20.0, 19.0, 21.0, False)])
@@ -339,8 +341,8 @@ def test_compare_answer_table_and_verdicts():
 
 
 def test_tune_answer_row_and_no_better_than_the_reference():
-    from simcards.analysis.study import StudyResult
-    from simcards.report import tune_answer
+    from simcards.studies import StudyResult
+    from simcards.report.build import tune_answer
 
     tab = pd.DataFrame({"call": [1.0, 2.0], "spec": ["t:call=1", "t:call=2"], "win_rate": [0.52, 0.50],
                         "win_rate_low": [0.49, 0.47], "win_rate_high": [0.55, 0.53], "fair_share": [0.5, 0.5]})
@@ -355,7 +357,7 @@ def test_tune_answer_row_and_no_better_than_the_reference():
 
 
 def test_values_for_people():
-    from simcards.report import _human_value, _lineups, human
+    from simcards.report.build import _human_value, _lineups, human
 
     assert human(494.52, 493.79, 495.26, "num") == "494.5 [493.8, 495.3]"
     assert human(9.5, 8.5, 10.5, "num") == "9.5 [8.5, 10.5]"  # a half-width of 1.0: two digits of it
@@ -370,7 +372,7 @@ def test_values_for_people():
 
 
 def test_rules_that_differ_are_a_table_and_shared_rules_one_line():
-    from simcards.report import _rules_split
+    from simcards.report.build import _rules_split
 
     shared, table = _rules_split({"a": {"decks": 1, "jokers": True, "faces": (10, 10, 10), "limit": None},
                                   "b": {"decks": 1, "jokers": False, "faces": (0, 10, 10), "limit": None}})
@@ -380,7 +382,7 @@ def test_rules_that_differ_are_a_table_and_shared_rules_one_line():
 
 
 def test_wide_tables_are_cut_into_parts():
-    from simcards.report import Table, split_columns
+    from simcards.report.build import Table, split_columns
 
     t = Table("T", ["m"] + [f"v{i}" for i in range(8)],
               [["x"] + [str(i) for i in range(8)], ["only-in-second"] + ["-"] * 4 + ["1"] * 4],
@@ -399,9 +401,9 @@ def test_templates_ship_as_package_data():
 
     root = Path(__file__).resolve().parents[1]
     globs = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["simcards"]
-    templates = sorted(p.name for p in (root / "simcards" / "templates").iterdir() if p.suffix == ".j2")
-    assert templates and all(any(Path("templates", t).match(g) for g in globs) for t in templates)
-    assert (files("simcards") / "templates" / "report.html.j2").is_file()
+    templates = sorted(p.name for p in (root / "simcards" / "report" / "templates").iterdir() if p.suffix == ".j2")
+    assert templates and all(any(Path("report", "templates", t).match(g) for g in globs) for t in templates)
+    assert (files("simcards.report") / "templates" / "report.html.j2").is_file()
 
 
 def test_screenshot_in_headless_chromium(report, tmp_path):

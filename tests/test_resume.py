@@ -199,7 +199,7 @@ def test_sigkill_mid_run_then_resume_gives_the_uninterrupted_table(tmp_path):
 @pytest.mark.slow
 def test_cli_ctrl_c_says_where_the_results_are_and_resumes(tmp_path):
     d = tmp_path / "cli"
-    args = [sys.executable, "-m", "simcards.cli", "simulate", "two-hundred", "--games", "150000", "--seed", "5",
+    args = [sys.executable, "-m", "simcards", "simulate", "two-hundred", "--games", "150000", "--seed", "5",
             "--no-progress", "--threads", "1"]
     proc = subprocess.Popen(args + ["--out", str(d)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

@@ -379,11 +379,11 @@ def test_a_stop_asked_during_the_last_chunk_completes_the_run(tmp_path, referenc
 
 def test_a_study_interrupted_before_its_first_block_says_so(monkeypatch, capsys):
     """19.12: not an empty output with exit 130."""
-    import simcards.analysis
+    import simcards.studies
 
     def interrupted(*a, **k):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(simcards.analysis, "compare", interrupted)
+    monkeypatch.setattr(simcards.studies, "compare", interrupted)
     code = main(["compare", GAME, "--variants", "standard", "--games", "10"])
     assert code == 130 and "interrupted before any result was finished" in capsys.readouterr().err

@@ -13,12 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import simcards
-from simcards import stats
-from simcards.aggregate import (Aggregator, CountPart, MeanPart, RatioPart, _rec_mean_ci, _rec_ratio_ci,
+from simcards.stats import estimates as stats
+from simcards.stats.aggregate import (Aggregator, CountPart, MeanPart, RatioPart, _rec_mean_ci, _rec_ratio_ci,
                                 from_jsonable, to_jsonable)
 from simcards.errors import SimcardsError
 from simcards.games import get_game
-from simcards.stats import Estimate
+from simcards.stats.estimates import Estimate
 
 
 def same_summary(a, b, path="summary"):

@@ -151,7 +151,7 @@ def test_start_locally_finish_on_the_cluster(cluster, tmp_path):
 
 def test_compare_on_the_cluster_equals_local(cluster):
     """A whole study (issue 8's compare) played on the workers gives the same tables as locally."""
-    from simcards.analysis import compare
+    from simcards.studies import compare
 
     be, _ = cluster
     local = compare("yaniv", ["israeli", "fast"], games=150, seed=3, skill=False)

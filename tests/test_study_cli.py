@@ -26,7 +26,7 @@ def test_compare_prints_table_and_writes_report(capsys, tmp_path):
 def test_compare_of_many_variants_prints_tables_that_fit_the_terminal(capsys, monkeypatch):
     # Eight presets in 100 columns: the per-variant table is cut into parts, every variant is shown
     # whole (no cell cut to "…") and every line fits.
-    import simcards.cli_study as cs
+    import simcards.cli.study as cs
     from rich.console import Console
 
     monkeypatch.setattr(cs, "out", Console(width=100))

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 import simcards
 from simcards.errors import SimcardsError
 from simcards.games.two_hundred.game import COLUMNS, GAME
-from simcards.stats import Estimate
+from simcards.stats.estimates import Estimate
 
 
 def _documented(table: str, cols, sides: int = 2) -> None:
@@ -230,7 +230,7 @@ def test_random_kitty_holds_its_share_of_points(preset, expected):
     # T-V-KITTY / T-V-ROUGH: a random bidder buries a uniformly random 4 of its 13 (or 12) cards,
     # which are a uniformly random part of the deck, so the kitty holds 4/40 (4/36) of the 100
     # points on average: exactly 10 (11.1).
-    from simcards.stats import mean_ci
+    from simcards.stats.estimates import mean_ci
 
     sim = simcards.api.simulate("two-hundred", variant=preset, games=4000, seed=3, strategies="random")
     est = mean_ci(sim.deals.loc[sim.deals["bid"].notna(), "kitty_points"].to_numpy(float))
@@ -268,7 +268,7 @@ def test_compare_across_tables_keeps_each_fair_share():
     # Studies take the sides from the variant: the first dealer's edge is the win rate minus
     # 1/2 in the standard game and minus 1/5 in five-player, and their difference is the
     # difference of the edges.
-    from simcards.analysis.study import compare
+    from simcards.studies import compare
 
     res = compare("two-hundred", ["standard", "five-player"], games=300, seed=3, skill=False)
     est, diffs = res.tables["estimates"], res.tables["differences"]

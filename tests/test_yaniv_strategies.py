@@ -11,7 +11,7 @@ import simcards
 from simcards.errors import SimcardsError
 from simcards.games.yaniv.game import GAME
 from simcards.games.yaniv.rules import ISRAELI, PRESETS
-from simcards.stats import wilson
+from simcards.stats.estimates import wilson
 from tests.yaniv_support import kernel_game, reference_game
 
 ROOT = Path(__file__).resolve().parents[1]

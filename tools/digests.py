@@ -57,7 +57,7 @@ def run_digests(runs=RUNS) -> dict[str, dict[str, str | None]]:
 
 
 def study_digests() -> dict[str, str | None]:
-    from simcards.analysis.study import compare, tournament, tune
+    from simcards.studies import compare, tournament, tune
 
     results = {
         "compare yaniv": compare("yaniv", ["israeli", "nepali"], games=120, seed=3, threads=1),

@@ -69,7 +69,7 @@ def engine(job: Job) -> _Engine:
     key = job.engine_key()
     eng = _ENGINES.get(key)
     if eng is None:
-        from simcards.aggregate import Aggregator
+        from simcards.stats.aggregate import Aggregator
         from simcards.games import get_game
 
         gdef = get_game(job.game)

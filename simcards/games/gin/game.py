@@ -16,7 +16,7 @@ from simcards.games.gin import rules as R
 from simcards.games.gin import kernel
 from simcards.games.gin.policies import NEVER, SID_KNOCK, SID_RANDOM, SID_SIMPLE, builtin_decide
 from simcards import policy
-from simcards.stats import mean_ci, proportion_ci, ratio_ci
+from simcards.stats.estimates import mean_ci, proportion_ci, ratio_ci
 from simcards.strategy import Family, Param, Strategy
 
 FAMILIES = {
@@ -410,7 +410,7 @@ class Gin(GameDef):
             **({"invalid_decisions": int(games["invalid_decisions"].sum())} if "invalid_decisions" in games else {}),
         }
         # Rates only some variants have (their columns say which). The estimates are made here, in
-        # summarize itself, so that summary-only runs can aggregate them (simcards.aggregate).
+        # summarize itself, so that summary-only runs can aggregate them (simcards.stats.aggregate).
         if "doubled_hands" in games:
             out["doubled_rate"] = ratio_ci(games["doubled_hands"], hands)
         if "hw1_winner" in games:  # G-V-HOLLY: who wins each of the three games

@@ -16,7 +16,7 @@ from simcards.games.two_hundred.kernel import make_engine
 from simcards.games.two_hundred.layout import V_SEAT
 from simcards.games.two_hundred.policies import SID_HEURISTIC, SID_RANDOM, builtin_decide
 from simcards import policy
-from simcards.stats import mean_ci, proportion_ci, ratio_ci
+from simcards.stats.estimates import mean_ci, proportion_ci, ratio_ci
 from simcards.strategy import Family, Param, Strategy, seat_strategies
 
 FAMILIES = {

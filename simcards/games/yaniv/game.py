@@ -17,7 +17,7 @@ from simcards.games.yaniv import kernel
 from simcards.games.yaniv.policies import N_PARAMS, SID_RANDOM, SID_THRESHOLD, builtin_decide, kernel_decide
 from simcards.nbutil import njit_by_type
 from simcards import policy
-from simcards.stats import mean_ci, proportion_ci, ratio_ci
+from simcards.stats.estimates import mean_ci, proportion_ci, ratio_ci
 from simcards.strategy import Family, Param, Strategy
 
 FAMILIES = {

@@ -18,8 +18,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from simcards.aggregate import MeanPart, RatioPart
-from simcards.stats import Z95, Estimate, bounded_mean, proportion_ci, widen_for_counts
+from simcards.stats.aggregate import MeanPart, RatioPart
+from simcards.stats.estimates import Z95, Estimate, bounded_mean, proportion_ci, widen_for_counts
 
 _SAFE = 2**62  # |Σ x_c x_d| over a block below this: int64 products cannot overflow
 
@@ -127,7 +127,7 @@ class Moments:
         (``fraction_mean``), with their correlation over the units when paired (same deals). Far
         from 0 and 1 it is the paired normal interval; near them it is Newcombe-type and does not
         call a handful of lost games significant."""
-        from simcards.analysis.stats import mover
+        from simcards.stats.differences import mover
 
         if paired and self._same_difference(c1, c2):  # every unit differs alike: the difference is exact
             return _point(Fraction(self.sum(c2) - self.sum(c1), scale * self.n), self.n)
@@ -142,7 +142,7 @@ class Moments:
     def share_diff(self, a1: str, b1: str, a2: str, b2: str, paired: bool = True, z: float = Z95) -> Estimate:
         """Σa2/Σb2 − Σa1/Σb1 for two shares (``share``): MOVER on their intervals, with the
         correlation of the units' influence values when paired."""
-        from simcards.analysis.stats import mover
+        from simcards.stats.differences import mover
 
         if paired and self._same_difference(a1, a2) and self._same_difference(b1, b2) and \
                 self.sum(a1) == self.sum(a2) and self.sum(b1) == self.sum(b2) and self.sum(b1):
@@ -214,7 +214,7 @@ class Moments:
 
     def newcombe_diff(self, c1: str, c2: str, z: float = Z95) -> Estimate:
         """p2 − p1 for two independent proportions (Newcombe's hybrid score interval)."""
-        from simcards.analysis.stats import newcombe_diff
+        from simcards.stats.differences import newcombe_diff
 
         return newcombe_diff(self.sum(c1), self.n, self.sum(c2), self.n, z)
 

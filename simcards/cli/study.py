@@ -1,7 +1,7 @@
 """The study commands: ``compare``, ``tune``, ``tournament`` and ``report``.
 
 ``simcards.cli`` calls :func:`register` to add them to the main app. Like ``simulate`` they are
-thin: parse options, call :mod:`simcards.analysis` / :mod:`simcards.report`, print tables to
+thin: parse options, call :mod:`simcards.studies` / :mod:`simcards.report`, print tables to
 stdout (progress to stderr) and, with ``--out``, write the report, tables and figures.
 """
 
@@ -12,28 +12,15 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
+from simcards.cli.common import (GameArg, PlayersOpt, RuleOpt, VariantOpt, announce_compile, detail, interrupted_exit,
+                                  note, out, rule_overrides, show_progress, split_specs)
 from simcards.errors import SimcardsError
 
 
-def _variant_name(value: Optional[str]) -> Optional[str]:
-    from simcards.cli import _variant_name as check  # late: simcards.cli imports this module
-
-    return check(value)
-
-
-out = Console()
-err = Console(stderr=True)
-
-GameArg = Annotated[str, typer.Argument(help="yaniv, gin or two-hundred", show_default=False)]
-PlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", help="players at the table (default: the game's usual)")]
 GamesOpt = Annotated[int, typer.Option("--games", "-n", help="games (deals) per variant, value or pair; each is played once per seat rotation")]
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="run seed: game i of seed s is always the same deal (common random numbers)")]
-RuleOpt = Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="one rule option key=value on top of the variant (repeatable)")]
-VariantOpt = Annotated[Optional[str], typer.Option("--variant", help="a preset; `simcards variants GAME` lists them",
-                                                   callback=_variant_name)]
 OutOpt = Annotated[Optional[Path], typer.Option("--out", "-o", help="write report.html, report.md, tables (CSV/Parquet) and figures (PNG/SVG) here")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print the result tables as JSON instead of text tables")]
 ThreadsOpt = Annotated[Optional[int], typer.Option("--threads", "-t", help="numba threads (default: all cores)")]
@@ -54,30 +41,15 @@ def _backend(name: str | None, scheduler: str | None):
 
 
 def _progress(flag: bool, json_out: bool = False) -> bool:
-    from simcards.cli import show_progress
-
     return show_progress(flag) and not json_out
 
 
-def _note(text: str) -> None:
-    from simcards.cli import note
-
-    note(text)
-
-
 def _announce(*games: str) -> None:
-    """The first-run compile notice (``simcards.cli.announce_compile``) for each game a study plays."""
-    from simcards.cli import announce_compile
+    """The first-run compile notice (``announce_compile``) for each game a study plays."""
     from simcards.games import canonical
 
     for game in dict.fromkeys(canonical(g) for g in games):
         announce_compile(game)
-
-
-def _rules(items):
-    from simcards.cli import _rule_overrides
-
-    return _rule_overrides(items)
 
 
 def _print(result, json_out: bool, out_dir: Path | None) -> None:
@@ -105,16 +77,14 @@ def _print(result, json_out: bool, out_dir: Path | None) -> None:
                 for row in part.itertuples(index=False):
                     table.add_row(*[str(v) for v in row])
                 out.print(table)
-        for note in result.notes:
-            out.print(note, markup=False, highlight=False)
-    from simcards.cli import detail
-
+        for line in result.notes:
+            out.print(line, markup=False, highlight=False)
     seconds = result.meta.get("elapsed_seconds")
     detail(f"{result.meta.get('study', 'study')}: {result.meta.get('games_played', '?')} games played"
            + (f" in {seconds:.1f} s" if seconds is not None else ""))
     if out_dir is not None:
         paths = write_report([result], out_dir, title=result.title)
-        _note(f"wrote {paths['html']}, {paths['markdown']}, {len(paths['tables'])} table files and "
+        note(f"wrote {paths['html']}, {paths['markdown']}, {len(paths['tables'])} table files and "
               f"{len(paths['figures'])} figures (PNG + SVG)")
 
 
@@ -155,18 +125,13 @@ def _column_groups(df, width: int, keys: int = 1) -> list[list[int]]:
 def _check_out(out_dir: Path | None) -> None:
     """Refuse an unwritable --out before the study runs, not after."""
     if out_dir is not None:
-        from simcards.report import _writable
+        from simcards.report import check_writable
 
-        _writable(out_dir)
+        check_writable(out_dir)
 
 
 def _split(values: list[str] | None) -> list[str]:
-    from simcards.analysis.study import _split_specs
-
-    outv: list[str] = []
-    for v in values or []:
-        outv += _split_specs(v)
-    return outv
+    return split_specs(values) or []
 
 
 def compare(
@@ -191,18 +156,16 @@ def compare(
     """Compare variants: speed, fairness, skill expression and outcome rates with 95% intervals,
     and each variant's difference from the first (paired on the same deals when decks match).
     Ctrl-C stops after the block in flight and prints the estimates over the games finished."""
-    from simcards.analysis import compare as run
+    from simcards.studies import compare as run
 
     _check_out(out_dir)
     _announce(game)
     with _backend(backend, scheduler):
-        res = run(game, ",".join(variants), players=players, strategies=_split(strategy) or None, games=games, seed=seed, rules=_rules(rule),
+        res = run(game, ",".join(variants), players=players, strategies=_split(strategy) or None, games=games, seed=seed, rules=rule_overrides(rule),
                   strong=strong, weak=weak, skill=skill, threads=threads, progress=_progress(progress, json_out),
                   summary_only=summary_only)
     _print(res, json_out, out_dir)
     if res.meta.get("interrupted"):
-        from simcards.cli import interrupted_exit
-
         raise interrupted_exit()
 
 
@@ -228,7 +191,7 @@ def tune(
 ) -> None:
     """Sweep one or two strategy parameters: win rate and score margin per value with 95%
     intervals, the best value and whether it beats the runner-up significantly."""
-    from simcards.analysis import tune as run
+    from simcards.studies import tune as run
 
     _check_out(out_dir)
     _announce(game)
@@ -236,7 +199,7 @@ def tune(
         raise SimcardsError(f"--batch {batch}: give a whole number of deals, 1 or more")
     with _backend(backend, scheduler):
         res = run(game, strategy, param, against=against, variant=variant, players=players, games=games, seed=seed,
-                  rules=_rules(rule), adaptive=adaptive, batch=batch, confirm=confirm, threads=threads,
+                  rules=rule_overrides(rule), adaptive=adaptive, batch=batch, confirm=confirm, threads=threads,
                   progress=_progress(progress, json_out))
     _print(res, json_out, out_dir)
 
@@ -258,13 +221,13 @@ def tournament(
 ) -> None:
     """Round robin with seat rotation: a win-rate matrix with 95% intervals and Bradley–Terry
     ratings (Elo scale)."""
-    from simcards.analysis import tournament as run
+    from simcards.studies import tournament as run
 
     _check_out(out_dir)
     _announce(game)
     with _backend(backend, scheduler):
         res = run(game, _split(strategies), variant=variant, players=players, games=games, seed=seed,
-                  rules=_rules(rule), threads=threads, progress=_progress(progress, json_out))
+                  rules=rule_overrides(rule), threads=threads, progress=_progress(progress, json_out))
     _print(res, json_out, out_dir)
 
 
@@ -308,7 +271,7 @@ def report(
     if scaled:  # the spec as run: the shipped one with every study's games replaced
         (target / "spec.toml").write_text(f"# run with --games {games}: every study plays {_games(games)} games\n"
                                           + path.read_text())
-    _note(f"wrote {paths['html']} and {paths['markdown']} ({len(paths['tables'])} table files, "
+    note(f"wrote {paths['html']} and {paths['markdown']} ({len(paths['tables'])} table files, "
           f"{len(paths['figures'])} figures)")
 
 

@@ -11,9 +11,12 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
+from simcards.cli.common import (INTERRUPT, VERBOSITY, GameArg, PlayersOpt, RuleOpt, SeedOpt, VariantOpt,
+                                  announce_compile, detail, err, interrupted_exit, note, out, rule_overrides,
+                                  show_progress, split_specs)
+from simcards.cli import study
 from simcards.errors import SimcardsError
 
 
@@ -48,25 +51,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-out = Console()
-err = Console(stderr=True)
-VERBOSITY = {"level": 0}  # -1 with --quiet, 1 with --verbose (set by the app's callback)
-
-
-def note(text: str) -> None:
-    """A message for the user on stderr (what was written, what is happening); --quiet drops it."""
-    if VERBOSITY["level"] >= 0:
-        err.print(text, markup=False, highlight=False, soft_wrap=True)
-
-
-def detail(text: str) -> None:
-    """A message shown only with --verbose."""
-    if VERBOSITY["level"] > 0:
-        err.print(text, markup=False, highlight=False, soft_wrap=True)
-
-
-def show_progress(flag: bool) -> bool:
-    return flag and VERBOSITY["level"] >= 0
 
 
 def _version(value: bool) -> None:
@@ -89,18 +73,6 @@ def _options(
     VERBOSITY["level"] = -1 if quiet else 1 if verbose else 0
 
 
-def _variant_name(value: str | None) -> str | None:
-    """An empty ``--variant ''`` is a mistake, not the default preset."""
-    if value is not None and not value.strip():
-        raise typer.BadParameter("give a preset name; `simcards variants GAME` lists them")
-    return value
-
-
-GameArg = Annotated[str, typer.Argument(help="yaniv, gin or two-hundred", show_default=False)]
-VariantOpt = Annotated[Optional[str], typer.Option("--variant", help="a preset; `simcards variants GAME` lists them",
-                                                   callback=_variant_name)]
-PlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", help="players at the table (default: the game's usual)")]
-SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="run seed: game i of seed s is always the same game")]
 StrategyOpt = Annotated[
     Optional[list[str]],
     typer.Option("--strategy", help="a spec for every seat, or one per seat (repeat the option or give a comma "
@@ -109,17 +81,6 @@ StrategyOpt = Annotated[
 ]
 InvalidOpt = Annotated[str, typer.Option("--invalid-option", help="a user policy returning an option out of range: "
                                          "error (stop, one line) or first (play option 0 and count it)")]
-RuleOpt = Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="one rule option key=value on top of the variant (repeatable)")]
-
-
-def _rule_overrides(items: list[str] | None) -> dict[str, str]:
-    overrides = {}
-    for item in items or []:
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise SimcardsError(f"--rule {item!r}: write key=value, e.g. --rule call_limit=7")
-        overrides[key.strip()] = value.strip()
-    return overrides
 
 
 @app.command()
@@ -153,7 +114,7 @@ def simulate(
     announce_compile(canonical(game))
     gdef = get_game(game)
     sim = run(game, variant=variant, players=players, games=games, seed=seed, strategies=split_specs(strategy),
-              rules=_rule_overrides(rule), threads=threads, out=out_dir, progress=show_progress(progress) and not json_out,
+              rules=rule_overrides(rule), threads=threads, out=out_dir, progress=show_progress(progress) and not json_out,
               backend=backend, scheduler=scheduler, workers=workers, resume=resume, summary_only=summary_only,
               keep_games=out_dir is None and resume is None, force=force, invalid_option=invalid_option)
     if sim.interrupted:
@@ -177,16 +138,6 @@ def simulate(
            f"{meta.get('compile_seconds', 0):.1f} s")
     if sim.interrupted:
         raise interrupted_exit()
-
-
-def interrupted_exit() -> typer.Exit:
-    """Exit 130 for a command that has said what an interruption kept (see :func:`main`)."""
-    global _INTERRUPT_REPORTED
-    _INTERRUPT_REPORTED = True
-    return typer.Exit(130)
-
-
-_INTERRUPT_REPORTED = False
 
 
 def _print_summary(gdef, sim) -> None:
@@ -229,31 +180,6 @@ def _to_csv(folder: Path, tables: list[str]) -> None:
         src.unlink()
 
 
-def split_specs(values: list[str] | None) -> list[str] | None:
-    """Repeated options and comma lists alike: ``--strategy a --strategy b`` = ``--strategy a,b``
-    (commas inside a spec's parameters, ``threshold:call=5,keep=0.5``, stay with their spec)."""
-    if not values:
-        return None
-    from simcards.analysis.study import _split_specs
-
-    return [part for v in values for part in _split_specs(v)]
-
-
-COMPILE_SECONDS = {"yaniv": 10, "gin": 35, "two-hundred": 30}  # cold compile on one core (docs)
-_KERNELS = {"yaniv": "yaniv", "gin": "gin", "two-hundred": "two_hundred"}  # package of games/<name>/kernel.py
-
-
-def announce_compile(game: str) -> None:
-    """Say so before the first run of a game compiles its kernels (numba's cache is still empty)."""
-    if VERBOSITY["level"] < 0 or game not in _KERNELS:
-        return
-    import simcards.games
-    from simcards.nbutil import cache_is_cold
-
-    if cache_is_cold(Path(simcards.games.__file__).parent / _KERNELS[game] / "kernel.py"):
-        note(f"compiling the {game} kernels, once (cached for later runs): about {COMPILE_SECONDS[game]} s")
-
-
 def _seat_of(label: str) -> int | None:
     """``'seat 2 wins'`` → 2."""
     parts = label.split()
@@ -284,7 +210,7 @@ def replay(
         raise SimcardsError(f"--game {game_index}: give a game index from 0 to {MAX_GAMES - 1:,}")
     if not 0 <= seed <= MAX_SEED:
         raise SimcardsError(f"--seed {seed}: give a whole number from 0 to 2**63-1")
-    rules = gdef.build_rules(variant, _rule_overrides(rule))
+    rules = gdef.build_rules(variant, rule_overrides(rule))
     n = gdef.players_for(rules) if players is None else players
     gdef.check_players(rules, n)
     strats = gdef.strategies(split_specs(strategy), n)
@@ -358,26 +284,16 @@ def _print_presets(gdef) -> None:
     out.print(table)
 
 
-def _register_extra_commands() -> None:
-    """Study commands (compare, tune, tournament, report) live in ``simcards.cli_study``."""
-    import importlib
-    import importlib.util
-
-    if importlib.util.find_spec("simcards.cli_study") is not None:
-        importlib.import_module("simcards.cli_study").register(app)
-
-
-_register_extra_commands()
+study.register(app)  # compare, tune, tournament, report
 
 
 def main(argv: list[str] | None = None, prog_name: str | None = None) -> int:
     """Entry point: run the app and turn every input error into one line on stderr."""
-    global _INTERRUPT_REPORTED
-    _INTERRUPT_REPORTED = False
+    INTERRUPT["reported"] = False
     VERBOSITY["level"] = 0
     try:
         code = app(args=argv, prog_name=prog_name or "simcards", standalone_mode=False)
-        if code == 130 and not _INTERRUPT_REPORTED:  # typer turns a Ctrl-C no command caught into Exit(130)
+        if code == 130 and not INTERRUPT["reported"]:  # typer turns a Ctrl-C no command caught into Exit(130)
             err.print("interrupted before any result was finished: nothing to show", markup=False, highlight=False)
         if isinstance(code, int) and not isinstance(code, bool):  # typer.Exit(n) is returned, not raised
             return code

@@ -21,7 +21,7 @@ A spec::
     params = ["call=0..5"]           # or { call = "0..5" }
     adaptive = true
 
-Every key of a study is an argument of the matching function in :mod:`simcards.analysis`
+Every key of a study is an argument of the matching function in :mod:`simcards.studies`
 (``title`` and ``text`` add a heading and a paragraph).
 """
 
@@ -39,7 +39,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from simcards.analysis.study import StudyResult, compare, fmt_est, tournament, tune
+from simcards.studies import StudyResult, compare, tournament, tune
+from simcards.studies.common import fmt_est
 from simcards.errors import SimcardsError
 
 KINDS = {
@@ -246,7 +247,7 @@ def _slug(text: str) -> str:
 
 def write_study_files(result: StudyResult, out: Path, prefix: str) -> dict:
     """Tables (CSV + Parquet) and figures (PNG + SVG) of one study under ``out``."""
-    from simcards import plots
+    from simcards.report import plots
 
     (out / "tables").mkdir(parents=True, exist_ok=True)
     files = {"tables": [], "figures": []}
@@ -277,7 +278,7 @@ def build_report(spec: dict | str | Path, out: str | Path, *, threads: int | Non
     else:
         spec = check_spec(spec)
     out = Path(out)
-    _writable(out)  # before hours of simulation, not after
+    check_writable(out)  # before hours of simulation, not after
     t0 = time.perf_counter()
     if results is None:
         results = [run_study(st, threads or spec.get("threads"), progress) for st in spec["study"]]
@@ -287,7 +288,7 @@ def build_report(spec: dict | str | Path, out: str | Path, *, threads: int | Non
                         spec_path=spec_path, started=t0)
 
 
-def _writable(out: Path) -> None:
+def check_writable(out: Path) -> None:
     try:
         out.mkdir(parents=True, exist_ok=True)
         probe = out / ".simcards-write-test"
@@ -301,7 +302,7 @@ def write_report(results: list[StudyResult], out: str | Path, *, title: str = "s
                  spec_path: Path | None = None, started: float | None = None) -> dict:
     """Write the HTML and Markdown report, tables, figures and ``meta.json`` of finished studies."""
     out = Path(out)
-    _writable(out)
+    check_writable(out)
     _drop_earlier_files(out)
     t0 = time.perf_counter() if started is None else started
     sections = []
@@ -341,7 +342,7 @@ def _drop_earlier_files(out: Path) -> None:
 
 # ----- the page: plain data for the templates ------------------------------------------------------
 # Everything a reader sees is built here as plain data (text in Markdown, tables as header + rows)
-# and laid out by the Jinja templates in simcards/templates: the HTML page and the Markdown file
+# and laid out by the Jinja templates in simcards/report/templates: the HTML page and the Markdown file
 # show the same content.
 ALPHA = 0.05
 
@@ -450,7 +451,7 @@ def _lineups(lu) -> str:
 # ----- the answer first ----------------------------------------------------------------------------
 def _bonferroni(tests: int) -> float:
     """How much to widen a 95% interval so that each of ``tests`` comparisons runs at 5%/tests."""
-    from simcards.analysis.stats import z_for
+    from simcards.stats.differences import z_for
 
     return z_for(ALPHA, max(1, tests)) / z_for(ALPHA, 1)
 
@@ -864,7 +865,7 @@ def _md_cell(text: str) -> str:
 def _env():
     from jinja2 import Environment, PackageLoader, StrictUndefined
 
-    env = Environment(loader=PackageLoader("simcards", "templates"), undefined=StrictUndefined,
+    env = Environment(loader=PackageLoader("simcards.report", "templates"), undefined=StrictUndefined,
                       autoescape=lambda name: bool(name) and name.endswith(".html.j2"),
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env.filters.update(cell=_cell_html, md=_md_block, mdinline=_md_inline, mdcell=_md_cell)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcards.stats import Z95, Estimate, wilson
+from simcards.stats.estimates import Z95, Estimate, wilson
 
 
 def z_for(alpha: float = 0.05, tests: int = 1) -> float:

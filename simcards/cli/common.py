@@ -1,0 +1,88 @@
+"""What every command shares: the consoles, the verbosity (--quiet / --verbose), messages on
+stderr, the first-run compile notice, and the options spelled the same in every command."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+
+from simcards.errors import SimcardsError
+from simcards.strategy import split_specs as _split_one
+
+out = Console()
+err = Console(stderr=True)
+INTERRUPT = {"reported": False}  # a command said what an interruption kept (see app.main)
+VERBOSITY = {"level": 0}  # -1 with --quiet, 1 with --verbose (set by the app's callback)
+
+
+def note(text: str) -> None:
+    """A message for the user on stderr (what was written, what is happening); --quiet drops it."""
+    if VERBOSITY["level"] >= 0:
+        err.print(text, markup=False, highlight=False, soft_wrap=True)
+
+
+def detail(text: str) -> None:
+    """A message shown only with --verbose."""
+    if VERBOSITY["level"] > 0:
+        err.print(text, markup=False, highlight=False, soft_wrap=True)
+
+
+def show_progress(flag: bool) -> bool:
+    return flag and VERBOSITY["level"] >= 0
+
+
+def variant_name(value: str | None) -> str | None:
+    """An empty ``--variant ''`` is a mistake, not the default preset."""
+    if value is not None and not value.strip():
+        raise typer.BadParameter("give a preset name; `simcards variants GAME` lists them")
+    return value
+
+
+GameArg = Annotated[str, typer.Argument(help="yaniv, gin or two-hundred", show_default=False)]
+VariantOpt = Annotated[Optional[str], typer.Option("--variant", help="a preset; `simcards variants GAME` lists them",
+                                                   callback=variant_name)]
+PlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", help="players at the table (default: the game's usual)")]
+RuleOpt = Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="one rule option key=value on top of the variant (repeatable)")]
+SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="run seed: game i of seed s is always the same game")]
+
+
+def rule_overrides(items: list[str] | None) -> dict[str, str]:
+    overrides = {}
+    for item in items or []:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise SimcardsError(f"--rule {item!r}: write key=value, e.g. --rule call_limit=7")
+        overrides[key.strip()] = value.strip()
+    return overrides
+
+
+def split_specs(values: list[str] | None) -> list[str] | None:
+    """Repeated options and comma lists alike: ``--strategy a --strategy b`` = ``--strategy a,b``
+    (commas inside a spec's parameters, ``threshold:call=5,keep=0.5``, stay with their spec)."""
+    if not values:
+        return None
+    return [part for v in values for part in _split_one(v)]
+
+
+COMPILE_SECONDS = {"yaniv": 10, "gin": 35, "two-hundred": 30}  # cold compile on one core (docs)
+_KERNELS = {"yaniv": "yaniv", "gin": "gin", "two-hundred": "two_hundred"}  # package of games/<name>/kernel.py
+
+
+def announce_compile(game: str) -> None:
+    """Say so before the first run of a game compiles its kernels (numba's cache is still empty)."""
+    if VERBOSITY["level"] < 0 or game not in _KERNELS:
+        return
+    import simcards.games
+    from simcards.nbutil import cache_is_cold
+
+    if cache_is_cold(Path(simcards.games.__file__).parent / _KERNELS[game] / "kernel.py"):
+        note(f"compiling the {game} kernels, once (cached for later runs): about {COMPILE_SECONDS[game]} s")
+
+
+def interrupted_exit() -> typer.Exit:
+    """Exit 130 for a command that has said what an interruption kept (see ``app.main``)."""
+    INTERRUPT["reported"] = True
+    return typer.Exit(130)

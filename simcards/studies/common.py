@@ -1,0 +1,240 @@
+"""What every study shares: the result object, a table of players (rules, seats, strategies) that plays
+seeded games, seat-rotation lineups, matchups and the checks on counts and seeds."""
+
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simcards.studies.metrics import GameMetrics, metrics_for
+from simcards.errors import SimcardsError
+from simcards.games import canonical, get_game
+from simcards.runner import DEFAULT_CHUNK, Progress
+from simcards.stats.estimates import Z95, Estimate, bounded_mean, mean_ci
+from simcards.strategy import Strategy, parse_spec
+
+
+MAX_STUDY_GAMES = 10**8
+
+
+# ----- results ----------------------------------------------------------------------------------
+@dataclass
+class StudyResult:
+    """What a study produced: named tidy tables (the first is the main one), key findings,
+    closing notes and the run metadata (seeds, rules, strategies, versions, timings)."""
+
+    kind: str
+    title: str
+    tables: dict[str, pd.DataFrame]
+    summary: dict = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    meta: dict = field(default_factory=dict)
+
+    @property
+    def table(self) -> pd.DataFrame:
+        return next(iter(self.tables.values()))
+
+
+def est_cols(prefix: str, est: Estimate) -> dict:
+    return {prefix: est.value, f"{prefix}_low": est.low, f"{prefix}_high": est.high}
+
+
+# ----- playing ----------------------------------------------------------------------------------
+class Table:
+    """One game, rules and player count: plays lineups of strategies on chosen game indices."""
+
+    def __init__(self, game: str, variant: str | None = None, players: int | None = None,
+                 rules: dict[str, Any] | None = None, progress: Progress | None = None):
+        self.game = canonical(game)
+        self.gdef = get_game(self.game)
+        self.m: GameMetrics = metrics_for(self.game)
+        self.variant = variant or self.gdef.default_variant
+        self.rules = self.gdef.build_rules(variant, rules)
+        self.players = self.gdef.players_for(self.rules) if players is None else whole_count(players, "players")
+        self.gdef.check_players(self.rules, self.players)
+        self.m = self.m.specialize(self.rules)
+        self.k = self.m.n_sides(self.players)
+        self.progress = progress
+        self._runs: dict[tuple, Any] = {}
+        self.games_played = 0
+
+    def strategy(self, spec: str | Strategy) -> Strategy:
+        if isinstance(spec, Strategy):
+            return spec
+        return parse_spec(spec, self.gdef.name, self.gdef.families())
+
+    def play(self, seat_strats: list[Strategy], seed: int, first: int, count: int, detail: bool = False):
+        """The games table of games first..first+count-1; with ``detail``, (games, per-unit table)."""
+        be = current_backend()
+        if be is not None:
+            return self._play_on(be, seat_strats, seed, first, count, detail)
+        key = tuple(seat_strats)
+        if key not in self._runs:
+            self._runs[key] = self.gdef.new_run(self.rules, self.players, list(seat_strats))
+        run = self._runs[key]
+        parts = []
+        done = 0
+        while done < count:
+            c = min(DEFAULT_CHUNK, count - done)
+            parts.append(run.play(seed, first + done, c, detail))
+            done += c
+            self.games_played += c
+            if self.progress is not None:
+                self.progress.advance(c)
+        return joined_parts(parts, detail)
+
+    def _play_on(self, be, seat_strats, seed: int, first: int, count: int, detail: bool = False):
+        """The same games on a backend (``simcards.backends.using(...)``, e.g. Dask workers): the
+        ranges come back in any order and are put back in game order, so results are identical."""
+        from simcards.backends.job import Job, portable_specs
+
+        job = Job(self.game, self.rules, self.players, portable_specs(self.game, seat_strats), seed, detail, False)
+        ranges = [(f, min(DEFAULT_CHUNK, first + count - f)) for f in range(first, first + count, DEFAULT_CHUNK)]
+        parts = {}
+        for f, c, result in be.imap(job, ranges):
+            parts[f] = (result[1], result[2] if detail else None)
+            self.games_played += c
+            if self.progress is not None:
+                self.progress.advance(c)
+        return joined_parts([parts[f] for f in sorted(parts)], detail)
+
+    def lineup_strats(self, lineup: tuple[int, ...], strats: list[Strategy]) -> list[Strategy]:
+        """Seat strategies for a lineup (lineup[side] = index into ``strats``)."""
+        return self.m.seat_specs([strats[i] for i in lineup], self.players)
+
+
+def joined_parts(parts: list[tuple], detail: bool):
+    """Concatenate chunks of (games, detail) in game order."""
+    cat = lambda dfs: pd.concat(dfs, ignore_index=True) if len(dfs) > 1 else dfs[0]  # noqa: E731
+    games = cat([g for g, _ in parts])
+    return (games, cat([d for _, d in parts])) if detail else games
+
+
+def current_backend():
+    """The backend set by ``simcards.backends.using(...)``, if any (None: play in this process)."""
+    try:
+        from simcards.backends import current
+    except ImportError:  # a version without backends
+        return None
+    return current()
+
+
+def pair_lineups(k: int) -> list[tuple[int, ...]]:
+    """Lineups for a head-to-head of strategy 0 against 1 over ``k`` sides: alternate them, and
+    play every cyclic shift of that pattern and of its mirror, so each strategy holds each side
+    equally often (half the sides on average)."""
+    base = tuple(i % 2 for i in range(k))
+    out: list[tuple[int, ...]] = []
+    for pat in (base, tuple(1 - x for x in base)):
+        for r in range(k):
+            lu = pat[r:] + pat[:r]
+            if lu not in out:
+                out.append(lu)
+    return out
+
+
+def field_lineups(k: int) -> list[tuple[int, ...]]:
+    """Strategy 0 at one side, strategy 1 at all the others; one lineup per side."""
+    return [tuple(0 if s == r else 1 for s in range(k)) for r in range(k)]
+
+
+@dataclass
+class Matchup:
+    """Per-deal results of strategy 0 over its lineups (arrays of length ``deals``)."""
+
+    won: np.ndarray  # fraction of the lineups strategy 0 won on this deal
+    won_lineups: np.ndarray  # the same as a whole number of lineups
+    lost: np.ndarray  # fraction of the lineups strategy 1 won (won + lost < 1 when nobody won some)
+    margin: np.ndarray  # mean score margin of strategy 0 (its sides vs the rest)
+    wins0: int  # games won by strategy 0 (over all lineups)
+    wins1: int  # games won by strategy 1
+    undecided: int  # games nobody won (capped)
+    fair: float  # strategy 0's expected win share if it were no better than strategy 1
+    lineups: int
+
+    @property
+    def deals(self) -> int:
+        return int(self.won.size)
+
+
+def play_matchup(t: Table, s0: Strategy, s1: Strategy, lineups: list[tuple[int, ...]], seed: int,
+                 first: int, count: int) -> Matchup:
+    won = np.zeros(count, np.int64)
+    lost = np.zeros(count)
+    margin = np.zeros(count)
+    wins0 = wins1 = undecided = 0
+    fair = 0.0
+    for lu in lineups:
+        df = t.play(t.lineup_strats(lu, [s0, s1]), seed, first, count)
+        mine = [side for side, i in enumerate(lu) if i == 0]
+        w_side = t.m.winner_side(df, t.players)
+        mine_won = np.isin(w_side, mine)
+        won += mine_won
+        lost += (w_side >= 0) & ~mine_won
+        wins0 += int(mine_won.sum())
+        undecided += int((w_side < 0).sum())
+        wins1 += int(((w_side >= 0) & ~mine_won).sum())
+        margin += np.mean([t.m.margin(df, side, t.players) for side in mine], axis=0)
+        fair += len(mine) / t.k
+    n = len(lineups)
+    return Matchup(won / n, won, lost / n, margin / n, wins0, wins1, undecided, fair / n, n)
+
+
+def whole_count(value, what: str, low: int = 1, high: int = MAX_STUDY_GAMES) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+        raise SimcardsError(f"{what}={value!r}: give a whole number from {low:,} to {high:,}")
+    return int(value)
+
+
+def study_seed(seed) -> int:
+    from simcards.rng import MAX_SEED
+
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+        raise SimcardsError(f"seed={seed!r}: give a whole number from 0 to 2**63-1")
+    return int(seed)
+
+
+def study_meta(kind: str, t: Table, seed: int, **extra) -> dict:
+    from simcards.api import _versions
+
+    return {"study": kind, "game": t.game, "players": t.players, "seed": seed, **extra,
+            "versions": _versions()}
+
+
+def study_progress(total: int, label: str, enabled: bool) -> Progress:
+    return Progress(total, label, enabled)
+
+
+# ----- compare ----------------------------------------------------------------------------------
+# Games are played block by block; each block of every variant becomes whole-number columns per
+# game, whose moments (n, sums, cross products: analysis.moments) add up over blocks. Every interval
+# and paired difference comes from those moments, so memory is one block's, whatever the games.
+COMPARE_BLOCK = DEFAULT_CHUNK  # games per block in this process (per worker thread, twice, on a cluster)
+
+
+def block_size() -> int:
+    """Games per block: one chunk here; on a cluster enough ranges to keep every worker busy."""
+    be = current_backend()
+    return COMPARE_BLOCK * (2 * getattr(be, "slots", 1) if be is not None else 1)
+
+
+def unit_mean(x: np.ndarray, z: float = Z95) -> Estimate:
+    """Mean of per-deal win fractions (values in [0, 1]) with a 95% interval (``z``): the normal
+    interval over deals widened to the exact binomial one of their total (``stats.bounded_mean``:
+    it never collapses when every deal gave 0 or 1, nor under-covers when only a few did not)."""
+    x = np.asarray(x, dtype=np.float64)
+    return bounded_mean(mean_ci(x, z), float(x.sum()), int(x.size), z)
+
+
+def fmt_est(value: float, low: float, high: float, kind: str) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    if math.isnan(low):
+        return f"{100 * value:.1f}%" if kind == "pct" else f"{value:.2f}"
+    est = Estimate(value, low, high, 0)
+    return est.pct() if kind == "pct" else est.num()
