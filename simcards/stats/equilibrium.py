@@ -1,0 +1,346 @@
+"""Equilibria of symmetric games estimated from play: the payoff table over profiles, Nash
+mixtures, regrets, α-rank, and how much of a result is skill.
+
+A *symmetric game* here is what a table of n seats looks like when every player may choose one of k
+strategies and the rules treat the seats alike (the studies rotate seats so that they do): the
+payoff of a player depends only on its own strategy and on how many others play each strategy.
+Its payoffs are a table over *profiles* — count vectors ``c`` with ``sum(c) == n`` — giving the
+mean payoff of a player of strategy ``i`` in profile ``c`` (defined where ``c[i] > 0``); there are
+C(k+n−1, n) profiles.
+
+Everything here is plain numpy/scipy and names no game: the studies fill the table from games and
+call these functions.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import linprog
+
+
+def symmetric_profiles(k: int, n: int) -> np.ndarray:
+    """Every profile of ``n`` players over ``k`` strategies, as count vectors (rows), in
+    lexicographic order of the sorted strategy tuples: C(k+n−1, n) rows."""
+    rows = []
+    for combo in itertools.combinations_with_replacement(range(k), n):
+        rows.append(np.bincount(combo, minlength=k))
+    return np.array(rows, dtype=np.int64).reshape(-1, k)
+
+
+def _multinomial(counts: np.ndarray) -> int:
+    out = math.factorial(int(counts.sum()))
+    for c in counts:
+        out //= math.factorial(int(c))
+    return out
+
+
+@dataclass(frozen=True)
+class SymmetricGame:
+    """Payoffs of a symmetric ``n``-player game over ``k`` strategies.
+
+    ``payoffs[p, i]`` is the mean payoff of a player of strategy ``i`` in profile
+    ``profiles[p]`` (NaN where the profile has no such player)."""
+
+    n: int
+    profiles: np.ndarray
+    payoffs: np.ndarray
+
+    def __post_init__(self) -> None:
+        if self.n < 2:
+            raise ValueError("a game needs at least 2 players")
+        want = symmetric_profiles(self.k, self.n)
+        if self.profiles.shape != want.shape or not np.array_equal(self.profiles, want):
+            raise ValueError("profiles must be symmetric_profiles(k, n)")
+        if self.payoffs.shape != self.profiles.shape:
+            raise ValueError("payoffs must have one row per profile and one column per strategy")
+        played = self.profiles > 0
+        if not np.all(np.isfinite(self.payoffs[played])):
+            raise ValueError("every strategy present in a profile needs a finite payoff")
+
+    @property
+    def k(self) -> int:
+        return int(self.profiles.shape[1])
+
+    @classmethod
+    def from_function(cls, k: int, n: int, payoff) -> SymmetricGame:
+        """``payoff(counts, i)`` → the payoff of a strategy-``i`` player in profile ``counts``."""
+        profiles = symmetric_profiles(k, n)
+        table = np.full(profiles.shape, np.nan)
+        for p, counts in enumerate(profiles):
+            for i in np.flatnonzero(counts):
+                table[p, i] = payoff(counts, int(i))
+        return cls(n, profiles, table)
+
+    @classmethod
+    def from_matrix(cls, a: np.ndarray) -> SymmetricGame:
+        """The symmetric two-player game whose row player gets ``a[i, j]`` playing i against j."""
+        a = np.asarray(a, dtype=np.float64)
+        k = a.shape[0]
+        if a.shape != (k, k):
+            raise ValueError("a symmetric two-player game needs a square payoff matrix")
+
+        def payoff(counts: np.ndarray, i: int) -> float:
+            rest = counts.copy()
+            rest[i] -= 1
+            return float(a[i, int(np.flatnonzero(rest)[0])])
+
+        return cls.from_function(k, 2, payoff)
+
+    def payoff_against(self, x: np.ndarray) -> np.ndarray:
+        """``u[i]``: the expected payoff of one player of strategy i when each of the n−1 others
+        plays the mixture ``x`` independently."""
+        x = _mixture(x, self.k)
+        others, coef, rows = _others_table(self.k, self.n)
+        weight = coef * np.prod(x[None, :] ** others, axis=1)
+        cols = np.arange(self.k)[None, :]
+        return weight @ self.payoffs[rows, cols]
+
+    def regrets(self, x: np.ndarray) -> np.ndarray:
+        """What each pure strategy gains over the mixture ``x`` when everyone else plays ``x``:
+        ``u_i(x) − Σ_j x_j u_j(x)``. ``x`` is a symmetric Nash equilibrium exactly when no regret
+        is positive."""
+        x = _mixture(x, self.k)
+        u = self.payoff_against(x)
+        return u - float(x @ u)
+
+
+@functools.lru_cache(maxsize=64)
+def _others_table(k: int, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The profiles of the n−1 other players, their multinomial coefficients, and for each
+    (others, strategy i) the row of the whole profile ``others + e_i`` in ``symmetric_profiles(k, n)``."""
+    others = symmetric_profiles(k, n - 1)
+    coef = np.array([_multinomial(c) for c in others], dtype=np.float64)
+    index = {tuple(c): p for p, c in enumerate(symmetric_profiles(k, n))}
+    rows = np.empty((len(others), k), dtype=np.int64)
+    for q, c in enumerate(others):
+        for i in range(k):
+            whole = c.copy()
+            whole[i] += 1
+            rows[q, i] = index[tuple(whole)]
+    return others, coef, rows
+
+
+def _mixture(x, k: int) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float64)
+    if x.shape != (k,) or np.any(x < -1e-12) or abs(x.sum() - 1) > 1e-9:
+        raise ValueError(f"a mixture is {k} non-negative weights adding up to 1")
+    return np.clip(x, 0.0, None) / np.clip(x, 0.0, None).sum()
+
+
+@dataclass(frozen=True)
+class Equilibrium:
+    """A symmetric Nash mixture and how close it is: ``max_regret`` is the most a pure strategy
+    gains against it (0 at an exact equilibrium)."""
+
+    mixture: np.ndarray
+    regrets: np.ndarray
+    max_regret: float
+    method: str
+    found: int = 1  # distinct equilibria the starts reached
+
+
+def zero_sum_nash(a: np.ndarray) -> tuple[np.ndarray, float]:
+    """The row player's optimal mixture and the value of the two-player zero-sum game where the row
+    player gets ``a[i, j]`` (linear program: maximise v subject to ``aᵀx ≥ v``, ``Σx = 1``)."""
+    a = np.asarray(a, dtype=np.float64)
+    k, m = a.shape
+    # variables: x_0..x_{k-1}, v;  minimise −v
+    c = np.zeros(k + 1)
+    c[-1] = -1.0
+    a_ub = np.hstack([-a.T, np.ones((m, 1))])  # v − Σ_i a[i, j] x_i ≤ 0 for every column j
+    b_ub = np.zeros(m)
+    a_eq = np.hstack([np.ones((1, k)), np.zeros((1, 1))])
+    bounds = [(0, None)] * k + [(None, None)]
+    res = linprog(c, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=[1.0], bounds=bounds, method="highs")
+    if not res.success:
+        raise RuntimeError(f"the linear program failed: {res.message}")
+    x = np.clip(res.x[:k], 0, None)
+    return x / x.sum(), float(res.x[-1])
+
+
+def replicator(game: SymmetricGame, start: np.ndarray, steps: int = 20_000, step: float = 0.5,
+               tol: float = 1e-10) -> np.ndarray:
+    """Discrete replicator dynamics from ``start``: ``x_i ← x_i (1 + h (u_i − ū) / s)``, with the
+    payoff scale ``s`` of the table so that one step size fits every game; stops when the mixture
+    moves less than ``tol``."""
+    scale = float(np.nanmax(game.payoffs) - np.nanmin(game.payoffs)) or 1.0
+    x = _mixture(start, game.k)
+    for _ in range(steps):
+        u = game.payoff_against(x)
+        new = x * (1.0 + step * (u - float(x @ u)) / scale)
+        new = np.clip(new, 0.0, None)
+        new /= new.sum()
+        if np.max(np.abs(new - x)) < tol:
+            return new
+        x = new
+    return x
+
+
+def symmetric_nash(game: SymmetricGame, starts: int = 32, seed: int = 0, tol: float = 1e-6) -> Equilibrium:
+    """A symmetric Nash mixture of ``game``.
+
+    Two players with a zero-sum table (``a + aᵀ = const``): the linear program, exact. Otherwise
+    replicator dynamics from the uniform mixture, every pure strategy's neighbourhood and random
+    starts; of the end points, the one with the least regret (ties: the most even mixture, then the
+    first found). ``found`` counts the distinct equilibria (regret ≤ ``tol``) reached: more than one
+    means the game has several and the answer depends on where play starts."""
+    k = game.k
+    if game.n == 2:
+        a = _matrix(game)
+        total = a + a.T
+        if np.allclose(total, total[0, 0], atol=1e-12):
+            x, _ = zero_sum_nash(a - total[0, 0] / 2)
+            r = game.regrets(x)
+            return Equilibrium(x, r, float(max(r.max(), 0.0)), "linear program (two-player zero-sum)")
+    rng = np.random.default_rng(seed)
+    candidates = [np.full(k, 1.0 / k)]
+    for i in range(k):
+        near = np.full(k, 0.05 / max(k - 1, 1))
+        near[i] = 0.95
+        candidates.append(near if k > 1 else np.ones(1))
+    candidates += list(rng.dirichlet(np.ones(k), size=max(starts - len(candidates), 0)))
+    ends = [replicator(game, c) for c in candidates]
+    regret = [float(max(game.regrets(x).max(), 0.0)) for x in ends]
+    distinct: list[np.ndarray] = []
+    for x, r in zip(ends, regret):
+        if r <= tol and not any(np.max(np.abs(x - d)) < 1e-4 for d in distinct):
+            distinct.append(x)
+    order = sorted(range(len(ends)), key=lambda j: (round(regret[j], 9), -_entropy(ends[j])))
+    best = ends[order[0]]
+    return Equilibrium(best, game.regrets(best), regret[order[0]], "replicator dynamics", max(len(distinct), 1))
+
+
+def _entropy(x: np.ndarray) -> float:
+    p = x[x > 0]
+    return float(-(p * np.log(p)).sum())
+
+
+def _matrix(game: SymmetricGame) -> np.ndarray:
+    """The row player's payoff matrix of a two-player symmetric game."""
+    k = game.k
+    a = np.empty((k, k))
+    index = {tuple(c): p for p, c in enumerate(game.profiles)}
+    for i in range(k):
+        for j in range(k):
+            c = np.zeros(k, dtype=np.int64)
+            c[i] += 1
+            c[j] += 1
+            a[i, j] = game.payoffs[index[tuple(c)], i]
+    return a
+
+
+def alpha_rank(game: SymmetricGame, alpha: float = 50.0, population: int = 50) -> np.ndarray:
+    """α-rank (Omidshafiei et al., 2019), single population: the stationary distribution of a Moran
+    process in which a lone mutant of strategy r invades a population of ``population`` players of
+    strategy s and fixes with probability ρ(s → r), at selection intensity ``alpha`` (per unit of
+    payoff range). A strategy's mass is how much time evolution spends on it; unlike a Nash mixture it
+    is unique, and it ranks every strategy, the ones outside the equilibrium too."""
+    k, n, m = game.k, game.n, population
+    if m < n:
+        raise ValueError("the population must be at least the number of players at a table")
+    scale = float(np.nanmax(game.payoffs) - np.nanmin(game.payoffs)) or 1.0
+    index = {tuple(c): p for p, c in enumerate(game.profiles)}
+
+    def pay(r: int, s: int, mutants_at_table: int, me: int) -> float:
+        c = np.zeros(k, dtype=np.int64)
+        c[r] += mutants_at_table
+        c[s] += n - mutants_at_table
+        return float(game.payoffs[index[tuple(c)], me]) / scale
+
+    def fitness(r: int, s: int, p: int) -> tuple[float, float]:
+        """Mean payoffs of a mutant (r) and a resident (s) when p of the m players are mutants; the
+        n−1 others at a player's table are drawn from the other m−1 players without replacement."""
+        f_r = f_s = 0.0
+        for j in range(n):  # j mutants among the n−1 others
+            w_r = _hypergeom(j, m - 1, p - 1, n - 1)
+            w_s = _hypergeom(j, m - 1, p, n - 1)
+            if w_r and j + 1 <= n:
+                f_r += w_r * pay(r, s, j + 1, r)
+            if w_s and j <= n - 1:
+                f_s += w_s * pay(r, s, j, s)
+        return f_r, f_s
+
+    c_mat = np.zeros((k, k))
+    for s in range(k):
+        for r in range(k):
+            if r == s:
+                continue
+            diffs = [fitness(r, s, p) for p in range(1, m)]
+            logs = np.cumsum([-alpha * (fr - fs) for fr, fs in diffs])
+            rho = 1.0 / (1.0 + np.exp(np.clip(logs, -700, 700)).sum())
+            c_mat[s, r] = rho / (k - 1)
+        c_mat[s, s] = 1.0 - c_mat[s].sum()
+    vals, vecs = np.linalg.eig(c_mat.T)
+    pi = np.real(vecs[:, np.argmin(np.abs(vals - 1.0))])
+    pi = np.abs(pi)
+    return pi / pi.sum()
+
+
+def _hypergeom(j: int, total: int, good: int, draws: int) -> float:
+    if good < 0 or j > good or draws - j > total - good or j < 0:
+        return 0.0
+    return math.comb(good, j) * math.comb(total - good, draws - j) / math.comb(total, draws)
+
+
+# ----- skill versus luck ----------------------------------------------------------------------------
+
+def match_win_probability(p: float, games: int) -> float:
+    """The chance that a player who wins each game with probability ``p`` (independently) wins a
+    match of ``games`` games: more than half of them; a tie on an even length counts one half."""
+    k = np.arange(games + 1)
+    pmf = np.array([math.comb(games, int(j)) for j in k], dtype=np.float64) * p ** k * (1 - p) ** (games - k)
+    win = pmf[k * 2 > games].sum()
+    tie = pmf[k * 2 == games].sum()
+    return float(win + tie / 2)
+
+
+def games_to_be_sure(p: float, level: float = 0.95, most: int = 100_001) -> int | None:
+    """The fewest games (odd, so there is no tie) a match needs for the player with per-game win
+    probability ``p`` to win it with probability ``level``; None if ``p ≤ 0.5`` or more than
+    ``most`` games would be needed."""
+    if p <= 0.5:
+        return None
+    lo, hi = 1, 1
+    while match_win_probability(p, hi) < level:
+        lo, hi = hi, 2 * hi + 1
+        if hi > most:
+            return None
+    while hi - lo > 2:  # binary search over odd lengths
+        mid = (lo + hi) // 2
+        mid += 1 - mid % 2
+        if match_win_probability(p, mid) >= level:
+            hi = mid
+        else:
+            lo = mid
+    return hi if match_win_probability(p, lo) < level else lo
+
+
+def skill_share(results: np.ndarray, groups: np.ndarray) -> tuple[float, float, float]:
+    """The share of the variance of per-game results explained by who played: the variance of the
+    strategies' true mean results (weighted by games, the strategies being the ones compared)
+    over that plus the variance within a strategy — ω² of a one-way analysis of variance.
+
+    ``results[g]`` is a game's result for one player and ``groups[g]`` that player's strategy.
+    Returns (share, between-strategy variance, within-strategy variance); the between part is
+    corrected for the noise of the observed means (E[SS_between] = N·var_between + (k−1)σ²),
+    clipped at 0."""
+    y = np.asarray(results, dtype=np.float64)
+    g = np.asarray(groups)
+    names, inv = np.unique(g, return_inverse=True)
+    if len(names) < 2:
+        raise ValueError("skill versus luck needs results of at least two strategies")
+    counts = np.bincount(inv).astype(np.float64)
+    means = np.bincount(inv, weights=y) / counts
+    grand = y.mean()
+    ss_within = float(((y - means[inv]) ** 2).sum())
+    ss_between = float((counts * (means - grand) ** 2).sum())
+    df_w = len(y) - len(names)
+    ms_w = ss_within / df_w if df_w > 0 else 0.0
+    between = max((ss_between - (len(names) - 1) * ms_w) / len(y), 0.0)
+    total = between + ms_w
+    return (between / total if total > 0 else 0.0), between, ms_w

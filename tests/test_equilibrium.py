@@ -1,0 +1,103 @@
+"""Equilibria, α-rank and skill versus luck on games whose answers are known (simcards.stats.equilibrium)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from simcards.stats.equilibrium import (SymmetricGame, alpha_rank, games_to_be_sure, match_win_probability,
+                                        skill_share, symmetric_nash, symmetric_profiles, zero_sum_nash)
+
+RPS = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], dtype=float)
+
+
+def test_profiles_are_the_multisets_of_strategies():
+    for k, n in [(2, 2), (3, 4), (5, 3), (8, 4)]:
+        p = symmetric_profiles(k, n)
+        assert len(p) == math.comb(k + n - 1, n)
+        assert (p.sum(axis=1) == n).all() and len({tuple(r) for r in p}) == len(p)
+
+
+def test_rock_paper_scissors_is_uniform_by_the_linear_program():
+    eq = symmetric_nash(SymmetricGame.from_matrix(RPS))
+    assert eq.method.startswith("linear program")
+    np.testing.assert_allclose(eq.mixture, [1 / 3] * 3, atol=1e-9)
+    assert eq.max_regret < 1e-9
+
+
+def test_rock_paper_scissors_as_win_rates_is_uniform_too():
+    # the same game as a constant-sum table of win shares (win 1, tie 1/2, loss 0)
+    eq = symmetric_nash(SymmetricGame.from_matrix((RPS + 1) / 2))
+    np.testing.assert_allclose(eq.mixture, [1 / 3] * 3, atol=1e-9)
+
+
+def test_a_known_zero_sum_lp_answer():
+    # row player's game: mixture (2/5, 3/5) against any column, value 1/5 (checked by hand:
+    # 2/5·2 + 3/5·(−1) = 1/5 and 2/5·(−1) + 3/5·1 = 1/5)
+    a = np.array([[2.0, -1.0], [-1.0, 1.0]])
+    x, v = zero_sum_nash(a)
+    np.testing.assert_allclose(x, [2 / 5, 3 / 5], atol=1e-9)
+    assert v == pytest.approx(1 / 5)
+
+
+def test_a_dominated_strategy_gets_no_weight_in_a_four_player_game():
+    # strategy 2 is strictly dominated (always 0.1 below strategy 0 in the same profile);
+    # 0 and 1 are a hawk-dove pair, so the equilibrium mixes them
+    def payoff(c, i):
+        others = c.copy()
+        others[i] -= 1
+        share0 = (others[0] + others[2]) / 3  # 2 looks like 0 to the others
+        base = {0: 1 - 2 * share0, 1: 0.5 - share0 * 0.5, 2: 1 - 2 * share0 - 0.1}[i]
+        return base
+
+    game = SymmetricGame.from_function(3, 4, payoff)
+    eq = symmetric_nash(game)
+    assert eq.method == "replicator dynamics"
+    assert eq.mixture[2] < 1e-6
+    assert eq.max_regret < 1e-6
+    assert eq.mixture[0] > 0.05 and eq.mixture[1] > 0.05
+
+
+def test_regret_is_positive_off_equilibrium_and_a_pure_dominant_strategy_wins():
+    # prisoner's dilemma: defect (1) dominates
+    game = SymmetricGame.from_matrix(np.array([[3.0, 0.0], [5.0, 1.0]]))
+    assert game.regrets(np.array([1.0, 0.0]))[1] > 0
+    eq = symmetric_nash(game)
+    np.testing.assert_allclose(eq.mixture, [0, 1], atol=1e-6)
+
+
+def test_coordination_games_report_several_equilibria():
+    game = SymmetricGame.from_matrix(np.array([[2.0, 0.0], [0.0, 1.0]]))
+    eq = symmetric_nash(game)
+    assert eq.found >= 2 and eq.max_regret < 1e-6
+
+
+def test_alpha_rank_puts_the_mass_on_the_dominant_strategy_and_is_uniform_on_a_cycle():
+    pd_game = SymmetricGame.from_matrix(np.array([[3.0, 0.0], [5.0, 1.0]]))
+    pi = alpha_rank(pd_game, alpha=50)
+    assert pi[1] > 0.99
+    pi = alpha_rank(SymmetricGame.from_matrix(RPS), alpha=50)
+    np.testing.assert_allclose(pi, [1 / 3] * 3, atol=1e-9)
+
+
+def test_match_length_for_a_sure_win():
+    assert match_win_probability(0.6, 1) == pytest.approx(0.6)
+    assert match_win_probability(0.6, 3) == pytest.approx(0.6 ** 3 + 3 * 0.6 ** 2 * 0.4)
+    assert match_win_probability(0.6, 2) == pytest.approx(0.36 + 0.48 / 2)
+    n = games_to_be_sure(0.6)
+    assert match_win_probability(0.6, n) >= 0.95 > match_win_probability(0.6, n - 2)
+    assert games_to_be_sure(0.5) is None and games_to_be_sure(0.99) == 1
+
+
+def test_variance_decomposition_finds_a_planted_skill_difference():
+    rng = np.random.default_rng(3)
+    effects = np.array([-0.3, 0.0, 0.3])  # between-strategy variance 0.06
+    groups = np.repeat(np.arange(3), 20_000)
+    y = effects[groups] + rng.normal(0, 1.0, len(groups))  # within variance 1
+    share, between, within = skill_share(y, groups)
+    assert between == pytest.approx(0.06, abs=0.01)
+    assert within == pytest.approx(1.0, abs=0.03)
+    assert share == pytest.approx(0.06 / 1.06, abs=0.01)
+    # no planted difference: the share is near 0, not the noise of the means
+    share0, _, _ = skill_share(rng.normal(0, 1.0, len(groups)), groups)
+    assert share0 < 0.001
