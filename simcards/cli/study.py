@@ -231,6 +231,41 @@ def tournament(
     _print(res, json_out, out_dir)
 
 
+def equilibrium(
+    game: GameArg,
+    strategies: Annotated[Optional[list[str]], typer.Option("--strategy", "--strategies", help="the population: repeat the option or give a comma list, e.g. threshold:call=0,threshold:call=3,threshold")] = None,
+    family: Annotated[Optional[str], typer.Option("--family", help="or a family swept over --param values, e.g. --family threshold --param call=0..7")] = None,
+    param: Annotated[Optional[list[str]], typer.Option("--param", help="NAME=VALUES for --family: 0..7, 0..1:0.25 or 1,3,5 (repeat for a grid)")] = None,
+    variant: VariantOpt = None,
+    players: PlayersOpt = None,
+    games: Annotated[int, typer.Option("--games", "-n", help="at most this many deals per profile (each in every seat rotation)")] = 2000,
+    seed: SeedOpt = 0,
+    rule: RuleOpt = None,
+    flat: Annotated[bool, typer.Option("--flat", help="play every profile --games deals instead of spending them where they decide the answer")] = False,
+    bootstrap: Annotated[int, typer.Option("--bootstrap", help="resamples of the deals for the intervals")] = 200,
+    out_dir: OutOpt = None,
+    json_out: JsonOpt = False,
+    threads: ThreadsOpt = None,
+    progress: ProgressOpt = True,
+    backend: BackendOpt = None,
+    scheduler: SchedulerOpt = None,
+) -> None:
+    """The strategy a whole table should play when everyone adapts: every profile of a population
+    of strategies is played (seat rotation, common deals), and the payoff table gives a symmetric
+    Nash mixture with each strategy's regret, α-rank masses and bootstrap intervals.
+
+    Example: simcards equilibrium yaniv --players 2 --family threshold --param call=0..7"""
+    from simcards.studies import equilibrium as run
+
+    _check_out(out_dir)
+    _announce(game)
+    with _backend(backend, scheduler):
+        res = run(game, _split(strategies) or None, family=family, params=param, variant=variant, players=players,
+                  games=games, seed=seed, rules=rule_overrides(rule), adaptive=not flat, bootstrap=bootstrap,
+                  threads=threads, progress=_progress(progress, json_out))
+    _print(res, json_out, out_dir)
+
+
 SMALL_GAMES = 400  # `--games small`: a quick preview of any report (seconds, wide intervals)
 
 
@@ -328,4 +363,5 @@ def register(app: typer.Typer) -> None:
     app.command("compare")(compare)
     app.command("tune")(tune)
     app.command("tournament")(tournament)
+    app.command("equilibrium")(equilibrium)
     app.command("report")(report)

@@ -39,7 +39,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simcards.studies import StudyResult, compare, tournament, tune
+from simcards.studies import StudyResult, compare, equilibrium, tournament, tune
 from simcards.studies.common import fmt_est
 from simcards.errors import SimcardsError
 
@@ -49,6 +49,8 @@ KINDS = {
     "tune": (tune, {"game", "strategy", "params", "against", "variant", "players", "games", "seed", "rules",
                     "adaptive", "batch", "alpha", "confirm"}),
     "tournament": (tournament, {"game", "strategies", "variant", "players", "games", "seed", "rules"}),
+    "equilibrium": (equilibrium, {"game", "strategies", "family", "params", "variant", "players", "games", "seed",
+                                  "rules", "adaptive", "batch", "target", "bootstrap"}),
 }
 TEXT_KEYS = {"kind", "title", "text"}
 CSV_MAX_ROWS = 2000  # longer tables (per-game rows) are written as Parquet only
@@ -138,7 +140,13 @@ def run_study(st: dict, threads: int | None = None, progress: bool = False) -> S
     fn = KINDS[kind][0]
     args = {ALIASES.get(k, k) if kind == "compare" else k: v for k, v in st.items() if k not in TEXT_KEYS}
     game = args.pop("game")
-    first = {"compare": "variants", "tune": "strategy", "tournament": "strategies"}[kind]
+    first = {"compare": "variants", "tune": "strategy", "tournament": "strategies", "equilibrium": None}[kind]
+    if kind == "equilibrium":
+        if "strategies" not in args and "family" not in args:
+            raise SimcardsError(f"study equilibrium of {game} needs strategies = [...] or family = ... with params")
+        t0 = time.perf_counter()
+        result = fn(game, threads=threads, progress=progress, **args)
+        return _finish(result, st, t0)
     if first not in args:
         raise SimcardsError(f"study {kind} of {game} needs {first} = ...")
     pos = [args.pop(first)]
@@ -148,6 +156,10 @@ def run_study(st: dict, threads: int | None = None, progress: bool = False) -> S
         pos.append(args.pop("params"))
     t0 = time.perf_counter()
     result = fn(game, *pos, threads=threads, progress=progress, **args)
+    return _finish(result, st, t0)
+
+
+def _finish(result: StudyResult, st: dict, t0: float) -> StudyResult:
     result.meta["study_seconds"] = round(time.perf_counter() - t0, 3)
     if st.get("title"):
         result.title = st["title"]
@@ -197,7 +209,29 @@ def display_tables(result: StudyResult) -> list[tuple[str, pd.DataFrame]]:
         })
         out.append(("Ratings (Bradley–Terry, 95% interval)", d))
         out.append(("Win rate of the row against the column (95% interval)", result.tables["matrix"]))
+    elif result.kind == "equilibrium":
+        e = result.tables["equilibrium"]
+        d = pd.DataFrame({
+            "strategy": e["strategy"],
+            "equilibrium weight": [_share(r.weight, r.weight_low, r.weight_high) for r in e.itertuples()],
+            "regret": [_share(r.regret, r.regret_low, r.regret_high) for r in e.itertuples()],
+            "α-rank": [_share(r.alpha_rank, r.alpha_rank_low, r.alpha_rank_high) for r in e.itertuples()],
+        })
+        out.append(("Symmetric equilibrium (bootstrap 95% intervals; regret: what a player gains by switching to "
+                    "the strategy when everyone else plays the mixture)", d))
+        inv = result.tables["invasion"]
+        m = inv.pivot(index="strategy", columns="field", values="win_share").reindex(
+            index=list(e["strategy"]), columns=list(e["strategy"]))
+        m = m.map(lambda v: f"{v:.1%}").reset_index().rename(columns={"strategy": "row among column →"})
+        out.append(("Win share of one player of the row's strategy when every other side plays the column's", m))
     return out
+
+
+def _share(v: float, lo: float, hi: float) -> str:
+    """A share with its interval at one decimal (a bootstrap interval can be a single point)."""
+    if math.isnan(lo):
+        return f"{100 * v:.1f}%"
+    return f"{100 * v:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
 def fairness_overview(results: list[StudyResult]) -> pd.DataFrame | None:
@@ -657,6 +691,26 @@ def tournament_answer(res: StudyResult) -> dict:
     return {"title": res.title, "lead": [s], "table": None, "sentences": []}
 
 
+def equilibrium_answer(res: StudyResult) -> dict:
+    e = res.tables["equilibrium"].sort_values("weight", ascending=False)
+    support = e[e["weight"] > 1e-3]
+    mix = ", ".join(f"**{r.strategy}** {human(r.weight, r.weight_low, r.weight_high, 'pct')}"
+                    for r in support.itertuples())
+    s = res.summary
+    lead = [(f"If every player adapts, the table settles on {mix}" if len(support) > 1 else
+             f"If every player adapts, everyone plays {mix.split(' ')[0]}")
+            + f"; no strategy of the population gains more than {max(s['max_regret'], 0):.2%} against it "
+            f"(a symmetric Nash equilibrium, {s['method']})."]
+    if s["equilibria_found"] > 1:
+        lead.append(f"The table has {s['equilibria_found']} equilibria: where play starts decides which one.")
+    top = res.tables["equilibrium"].sort_values("alpha_rank", ascending=False).iloc[0]
+    sentences = [f"α-rank (where evolution spends its time) puts most mass on **{top['strategy']}** "
+                 f"({human(top['alpha_rank'], top['alpha_rank_low'], top['alpha_rank_high'], 'pct')}).",
+                 f"{s['games_played']:,} games were played over {s['profiles']:,} profiles; a flat grid would have "
+                 f"played {s['flat_grid_games']:,}."]
+    return {"title": res.title, "lead": lead, "table": None, "sentences": sentences}
+
+
 def answers(results: list[StudyResult]) -> list[dict]:
     """What the report opens with: per compare study the answer in a sentence and a ranking table,
     all tuning sweeps in sentences and one table, per tournament a sentence. Each answer is a dict
@@ -671,6 +725,8 @@ def answers(results: list[StudyResult]) -> list[dict]:
             out.append(tune_answer(tunes))
         elif r.kind == "tournament":
             out.append(tournament_answer(r))
+        elif r.kind == "equilibrium":
+            out.append(equilibrium_answer(r))
     return out
 
 
@@ -758,6 +814,10 @@ def method_items(res: StudyResult) -> tuple[list[str], Table | None]:
                          f"{len(m['lineups'])} seat rotations: {_lineups(m['lineups'])} (seat by seat, 0 = the candidate)")
             items.append(f"adaptive racing in batches of {m['batch']:,} deals, at most {m['games']:,} deals per value, "
                          f"alpha {m['alpha']:g}" if m["adaptive"] else f"flat grid, {m['games']:,} deals per value")
+        elif m["study"] == "equilibrium":
+            items.append(f"population {', '.join(f'`{s}`' for s in m['strategies'])}; every profile at the table in "
+                         f"every distinct seat rotation, on common deals; at most {m['games']:,} deals per profile"
+                         + (" (adaptive)" if m["adaptive"] else "") + f"; {m['bootstrap']} bootstrap resamples")
         else:
             items.append(f"strategies {', '.join(f'`{s}`' for s in m['strategies'])}; {m['games']:,} deals per pair × "
                          f"{len(m['lineups'])} seat rotations: {_lineups(m['lineups'])} (seat by seat, 0 = the first of a pair)")

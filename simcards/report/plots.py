@@ -246,4 +246,17 @@ def study_figures(result) -> list[tuple[str, object, str]]:
                              "err_low": rat["rating"] - rat["rating_low"], "err_high": rat["rating_high"] - rat["rating"]})
         ax = draw_bars(data, title="Bradley–Terry rating (Elo scale)", ylabel="rating", reference=0.0)
         figs.append(("ratings", ax, "Ratings with 95% intervals"))
+    elif kind == "equilibrium":
+        fair = float(result.summary["fair_share"])
+        hm = heatmap_data(result.tables["invasion"], "strategy", "field", "win_share")
+        ax = draw_heatmap(hm, title="one player's win share against a field", center=fair)
+        figs.append(("invasion", ax, "Win share of one player of the row's strategy when every other side plays "
+                                     "the column's (colour centred on the fair share)"))
+        eq = result.tables["equilibrium"]
+        data = pd.DataFrame({"label": eq["strategy"], "value": eq["weight"],
+                             "err_low": np.maximum(0.0, eq["weight"] - eq["weight_low"]),
+                             "err_high": np.maximum(0.0, eq["weight_high"] - eq["weight"])})
+        ax = draw_bars(data, title="equilibrium mixture", ylabel="weight", pct=True)
+        figs.append(("mixture", ax, "Weight of each strategy in the symmetric equilibrium (bars: bootstrap 95% "
+                                    "intervals over deals)"))
     return figs

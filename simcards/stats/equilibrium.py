@@ -95,7 +95,7 @@ class SymmetricGame:
         """``u[i]``: the expected payoff of one player of strategy i when each of the n−1 others
         plays the mixture ``x`` independently."""
         x = _mixture(x, self.k)
-        others, coef, rows = _others_table(self.k, self.n)
+        others, coef, rows = others_table(self.k, self.n)
         weight = coef * np.prod(x[None, :] ** others, axis=1)
         cols = np.arange(self.k)[None, :]
         return weight @ self.payoffs[rows, cols]
@@ -110,7 +110,7 @@ class SymmetricGame:
 
 
 @functools.lru_cache(maxsize=64)
-def _others_table(k: int, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def others_table(k: int, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The profiles of the n−1 other players, their multinomial coefficients, and for each
     (others, strategy i) the row of the whole profile ``others + e_i`` in ``symmetric_profiles(k, n)``."""
     others = symmetric_profiles(k, n - 1)

@@ -5,6 +5,7 @@ Every function returns a :class:`StudyResult` of pandas tables with 95% interval
     >>> compare("yaniv", ["israeli", "nepali"], games=2000).table
     >>> tune("yaniv", "threshold", ["call=0..5"], games=2000, adaptive=True).table
     >>> tournament("gin", ["random", "simple", "knock:max=5"], games=1000).tables["ratings"]
+    >>> equilibrium("yaniv", family="threshold", params=["call=0..7"], players=2).tables["equilibrium"]
 
 Two design rules make the comparisons sharp and honest:
 
@@ -22,7 +23,8 @@ excludes 0).
 
 from simcards.studies.common import StudyResult, field_lineups, pair_lineups
 from simcards.studies.compare import compare
+from simcards.studies.equilibrium import equilibrium
 from simcards.studies.tournament import tournament
 from simcards.studies.tune import parse_values, tune
 
-__all__ = ["StudyResult", "compare", "field_lineups", "pair_lineups", "parse_values", "tournament", "tune"]
+__all__ = ["StudyResult", "compare", "equilibrium", "field_lineups", "pair_lineups", "parse_values", "tournament", "tune"]

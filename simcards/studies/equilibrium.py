@@ -1,0 +1,320 @@
+"""``equilibrium``: the strategy a whole table should play when everyone adapts.
+
+``tune`` answers "what is my best value if everyone else plays the default?" — a best response to a
+fixed field. Here every side may choose any strategy of a *population* (a list of specs, or one
+family over a range of parameter values). Every distinct profile of the population at the table
+(C(k+n−1, n) for n sides and k strategies) is played with seat rotation on common deals; the
+estimated payoff table (each strategy's win share in each profile, with intervals) gives a symmetric
+Nash mixture (``simcards.stats.equilibrium``), each strategy's regret against it, α-rank masses,
+and their stability under a bootstrap over deals.
+
+Adaptive (default): a first batch of deals for every profile, then further batches only for the
+profiles that decide the answer — those the equilibrium's expected payoffs put weight on, in
+proportion to that weight times their noise — until the regrets are pinned down or the budget is
+spent. The result says how many games that took and how many a flat grid would have.
+
+Memory stays bounded: per profile and strategy, sums over a fixed number of deal blocks.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simcards.errors import SimcardsError
+from simcards.runner import set_threads
+from simcards.stats.equilibrium import SymmetricGame, alpha_rank, others_table, symmetric_nash, symmetric_profiles
+from simcards.stats.estimates import Z95
+from simcards.strategy import Strategy, make_strategy
+from simcards.studies.common import StudyResult, Table, study_meta, study_progress, study_seed, whole_count
+from simcards.studies.tune import parse_values
+
+BLOCKS = 64  # deals are summed into this many blocks (deal i → block i mod BLOCKS) for the bootstrap
+MAX_PROFILES = 5000
+
+
+def population(t: Table, strategies: list[str] | str | None = None, family: str | None = None,
+               params: list[str] | dict | None = None) -> list[Strategy]:
+    """The strategies of the population: the given specs, or ``family`` at every combination of
+    the swept ``params`` (``["call=0..7"]``), each other parameter at its default."""
+    if strategies and family:
+        raise SimcardsError("give a list of strategies or a family with --param ranges, not both")
+    if strategies:
+        if isinstance(strategies, str):
+            from simcards.strategy import split_specs
+
+            strategies = split_specs(strategies)
+        out = [t.strategy(s) for s in strategies]
+    elif family:
+        base = t.strategy(family)
+        items = list(params.items()) if isinstance(params, dict) else [p.partition("=")[::2] for p in params or []]
+        if not items or any(not name.strip() for name, _ in items):
+            raise SimcardsError("--family needs --param NAME=VALUES (e.g. --param call=0..7)")
+        sweep = []
+        for name, vals in items:
+            base.family.param(name.strip())  # unknown names raise
+            sweep.append((name.strip(), parse_values(vals) if isinstance(vals, str) else [float(v) for v in vals]))
+        out = []
+        for combo in itertools.product(*[vals for _, vals in sweep]):
+            values = dict(base.values)
+            values.update({name: v for (name, _), v in zip(sweep, combo)})
+            out.append(make_strategy(base.family, values))
+    else:
+        raise SimcardsError("give the population: --strategy A,B,C or --family NAME --param NAME=VALUES")
+    specs = [s.spec for s in out]
+    if len(set(specs)) != len(specs):
+        raise SimcardsError("a strategy is listed twice in the population")
+    if len(out) < 2:
+        raise SimcardsError("an equilibrium needs at least two strategies")
+    return out
+
+
+def profile_lineups(counts: np.ndarray) -> list[tuple[int, ...]]:
+    """Seatings of a profile: its strategies in order round the table, and every distinct cyclic
+    shift of that, so each strategy of the profile holds every side equally often."""
+    base = tuple(int(i) for i, c in enumerate(counts) for _ in range(int(c)))
+    out: list[tuple[int, ...]] = []
+    for r in range(len(base)):
+        lu = base[r:] + base[:r]
+        if lu not in out:
+            out.append(lu)
+    return out
+
+
+@dataclass
+class PayoffSums:
+    """Per profile and strategy: block sums of the per-deal win share, their squares' totals and
+    the deals played (bounded memory: ``BLOCKS`` sums, whatever the number of deals)."""
+
+    blocks: np.ndarray  # (profiles, strategies, BLOCKS) Σ payoff over the deals of each block
+    block_n: np.ndarray  # (profiles, BLOCKS) deals per block
+    sq: np.ndarray  # (profiles, strategies) Σ payoff²
+    deals: np.ndarray  # (profiles,)
+
+    @classmethod
+    def empty(cls, profiles: int, k: int) -> PayoffSums:
+        return cls(np.zeros((profiles, k, BLOCKS)), np.zeros((profiles, BLOCKS)), np.zeros((profiles, k)),
+                   np.zeros(profiles, np.int64))
+
+    def add(self, p: int, first: int, pay: np.ndarray) -> None:
+        """``pay``: (strategies, deals) per-deal payoffs of profile ``p`` for deals first, first+1, ..."""
+        block = (first + np.arange(pay.shape[1])) % BLOCKS
+        for i in range(pay.shape[0]):
+            self.blocks[p, i] += np.bincount(block, weights=pay[i], minlength=BLOCKS)
+        self.block_n[p] += np.bincount(block, minlength=BLOCKS)
+        self.sq[p] += (pay ** 2).sum(axis=1)
+        self.deals[p] += pay.shape[1]
+
+    def means(self, weights: np.ndarray | None = None) -> np.ndarray:
+        """(profiles, strategies) mean payoffs; ``weights`` (BLOCKS,) resamples the blocks."""
+        w = np.ones(BLOCKS) if weights is None else weights
+        n = (self.block_n * w).sum(axis=1)
+        return (self.blocks * w).sum(axis=2) / np.maximum(n, 1)[:, None]
+
+    def std_errors(self) -> np.ndarray:
+        n = np.maximum(self.deals, 1)[:, None]
+        mean = self.blocks.sum(axis=2) / n
+        var = np.maximum(self.sq / n - mean ** 2, 0.0) * n / np.maximum(n - 1, 1)
+        return np.sqrt(var / n)
+
+
+def _play_profile(t: Table, strats: list[Strategy], counts: np.ndarray, seed: int, first: int,
+                  count: int) -> np.ndarray:
+    """(strategies, deals): each strategy's win share per deal in this profile — the share of its
+    sides' seatings that won, averaged over the profile's seatings (0 for strategies not in it)."""
+    k = len(strats)
+    pay = np.zeros((k, count))
+    lineups = profile_lineups(counts)
+    for lu in lineups:
+        df = t.play(t.lineup_strats(lu, strats), seed, first, count)
+        winner = t.m.winner_side(df, t.players)
+        for side, i in enumerate(lu):
+            pay[i] += (winner == side)
+    present = counts > 0
+    pay[present] /= (len(lineups) * counts[present])[:, None]
+    return pay
+
+
+def _importance(game: SymmetricGame, x: np.ndarray, se: np.ndarray) -> np.ndarray:
+    """How much each profile's noise moves the regrets at ``x``: the weight the expected payoffs
+    u_i(x) put on the profile (for every strategy i, the support's and the deviators' alike) times
+    its standard errors."""
+    others, coef, rows = others_table(game.k, game.n)
+    weight = coef * np.prod(x[None, :] ** others, axis=1)
+    out = np.zeros(len(game.profiles))
+    for i in range(game.k):
+        np.add.at(out, rows[:, i], weight * se[rows[:, i], i])
+    return out
+
+
+def equilibrium(game: str, strategies: list[str] | str | None = None, *, family: str | None = None,
+                params: list[str] | dict | None = None, variant: str | None = None, players: int | None = None,
+                games: int = 2000, seed: int = 0, rules: dict[str, Any] | None = None, adaptive: bool = True,
+                batch: int | None = None, target: float = 0.005, bootstrap: int = 200,
+                threads: int | None = None, progress: bool = False) -> StudyResult:
+    """A symmetric Nash equilibrium of a population of strategies at the table.
+
+    ``games``: deals per profile (the most any profile gets when ``adaptive``); every profile is
+    played on the same deal indices, in every distinct seat rotation. ``adaptive``: a first
+    ``batch`` of deals for every profile (default games/8, at least 50), then batches for the
+    profiles that matter most to the regrets at the current mixture, until the largest regret
+    interval is narrower than ``target`` (in win share) or no profile has deals left.
+    ``bootstrap``: resamples of the deal blocks that give the intervals of the mixture, the
+    regrets and the α-rank masses."""
+    t0 = time.perf_counter()
+    t = Table(game, variant, players, rules)
+    seed = study_seed(seed)
+    games = whole_count(games, "games")
+    bootstrap = whole_count(bootstrap, "bootstrap", 0, 10_000)
+    set_threads(threads)
+    strats = population(t, strategies, family, params)
+    k, n = len(strats), t.k
+    profiles = symmetric_profiles(k, n)
+    if len(profiles) > MAX_PROFILES:
+        raise SimcardsError(f"{k} strategies at {n} sides make {len(profiles):,} profiles; at most "
+                            f"{MAX_PROFILES:,} (use fewer strategies)")
+    lineups = [len(profile_lineups(c)) for c in profiles]
+    batch = whole_count(batch if batch is not None else max(50, games // 8), "batch", 1, games) if adaptive \
+        else games
+    sums = PayoffSums.empty(len(profiles), k)
+    flat_games = games * sum(lineups)
+    bar = study_progress(flat_games, "equilibrium", progress)
+    try:
+        for p, counts in enumerate(profiles):
+            sums.add(p, 0, _play_profile(t, strats, counts, seed, 0, batch))
+            bar.advance(batch * lineups[p])
+        while adaptive:
+            eq_game = _game(n, profiles, sums.means())
+            eq = symmetric_nash(eq_game)
+            se = sums.std_errors()
+            half = _regret_half_width(eq_game, eq.mixture, se)
+            if half <= target:
+                break
+            room = sums.deals < games
+            if not room.any():
+                break
+            score = np.where(room, _importance(eq_game, eq.mixture, se), -1.0)
+            chosen = np.argsort(-score)[:max(1, len(profiles) // 4)]
+            chosen = [p for p in chosen if score[p] > 0] or [int(np.argmax(score))]
+            for p in chosen:
+                c = int(min(batch, games - sums.deals[p]))
+                sums.add(p, int(sums.deals[p]), _play_profile(t, strats, profiles[p], seed, int(sums.deals[p]), c))
+                bar.advance(c * lineups[p])
+    finally:
+        bar.close()
+    return _result(t, strats, profiles, sums, lineups, seed, games, adaptive, bootstrap, flat_games,
+                   time.perf_counter() - t0)
+
+
+def _game(n: int, profiles: np.ndarray, means: np.ndarray) -> SymmetricGame:
+    table = np.where(profiles > 0, means, np.nan)
+    return SymmetricGame(n, profiles, table)
+
+
+def _regret_half_width(game: SymmetricGame, x: np.ndarray, se: np.ndarray) -> float:
+    """A normal 95% half-width of the regrets at ``x`` from the profiles' standard errors (the
+    profiles are played on the same deals, but their noise adds up to at most this when
+    correlations are positive; the reported intervals come from the bootstrap)."""
+    others, coef, rows = others_table(game.k, game.n)
+    weight = coef * np.prod(x[None, :] ** others, axis=1)
+    var_u = np.array([(weight ** 2 * se[rows[:, i], i] ** 2).sum() for i in range(game.k)])
+    var_mix = float((x ** 2 * var_u).sum())
+    return float(Z95 * np.sqrt(var_u + var_mix).max())
+
+
+def _invasion_table(names: list[str], profiles: np.ndarray, means: np.ndarray, se: np.ndarray,
+                    n: int) -> pd.DataFrame:
+    """One player of each strategy at a table where every other side plays ``field``: its win share
+    (the fair share 1/n on the diagonal, where everyone plays the same)."""
+    index = {tuple(c): p for p, c in enumerate(profiles)}
+    rows = []
+    for i, name in enumerate(names):
+        for j, field_name in enumerate(names):
+            c = np.zeros(len(names), dtype=np.int64)
+            c[i] += 1
+            c[j] += n - 1
+            p = index[tuple(c)]
+            rows.append({"strategy": name, "field": field_name, "win_share": means[p, i],
+                         "low": means[p, i] - Z95 * se[p, i], "high": means[p, i] + Z95 * se[p, i]})
+    return pd.DataFrame(rows)
+
+
+def _result(t: Table, strats: list[Strategy], profiles: np.ndarray, sums: PayoffSums, lineups: list[int],
+            seed: int, games: int, adaptive: bool, bootstrap: int, flat_games: int,
+            elapsed: float) -> StudyResult:
+    k, n = len(strats), t.k
+    names = [s.spec for s in strats]
+    means, se = sums.means(), sums.std_errors()
+    game = _game(n, profiles, means)
+    eq = symmetric_nash(game)
+    alpha = alpha_rank(game)
+    rng = np.random.default_rng(seed)
+    mix_b, reg_b, alpha_b = [], [], []
+    for _ in range(bootstrap):
+        w = rng.multinomial(BLOCKS, np.full(BLOCKS, 1 / BLOCKS)).astype(np.float64)
+        g = _game(n, profiles, sums.means(w))
+        mix_b.append(symmetric_nash(g, starts=8).mixture)
+        reg_b.append(g.regrets(eq.mixture))
+        alpha_b.append(alpha_rank(g))
+
+    def interval(samples: list[np.ndarray], i: int) -> tuple[float, float]:
+        if not samples:
+            return (math.nan, math.nan)
+        col = np.array([s[i] for s in samples])
+        return float(np.quantile(col, 0.025)), float(np.quantile(col, 0.975))
+
+    rows = []
+    for i, name in enumerate(names):
+        ml, mh = interval(mix_b, i)
+        rl, rh = interval(reg_b, i)
+        al, ah = interval(alpha_b, i)
+        rows.append({"strategy": name, "weight": eq.mixture[i], "weight_low": ml, "weight_high": mh,
+                     "regret": eq.regrets[i], "regret_low": rl, "regret_high": rh,
+                     "alpha_rank": alpha[i], "alpha_rank_low": al, "alpha_rank_high": ah,
+                     "in_support_share": float(np.mean([s[i] > 1e-3 for s in mix_b])) if mix_b else math.nan})
+    eq_df = pd.DataFrame(rows)
+    pay_rows = []
+    for p, counts in enumerate(profiles):
+        label = " + ".join(f"{int(c)}×{names[i]}" for i, c in enumerate(counts) if c)
+        for i in np.flatnonzero(counts):
+            pay_rows.append({"profile": label, "strategy": names[i], "players": int(counts[i]),
+                             "win_share": means[p, i], "low": means[p, i] - Z95 * se[p, i],
+                             "high": means[p, i] + Z95 * se[p, i], "deals": int(sums.deals[p]),
+                             "seatings": lineups[p]})
+    pay_df = pd.DataFrame(pay_rows)
+    invasion = _invasion_table(names, profiles, means, se, n)
+    played = int(sum(int(sums.deals[p]) * lineups[p] for p in range(len(profiles))))
+    support = [names[i] for i in np.argsort(-eq.mixture) if eq.mixture[i] > 1e-3]
+    summary = {
+        "equilibrium": {names[i]: float(eq.mixture[i]) for i in range(k) if eq.mixture[i] > 1e-3},
+        "support": support,
+        "max_regret": eq.max_regret,
+        "method": eq.method,
+        "equilibria_found": eq.found,
+        "games_played": played,
+        "flat_grid_games": flat_games,
+        "profiles": len(profiles),
+        "fair_share": 1 / n,
+    }
+    notes = [
+        f"Symmetric equilibrium ({eq.method}): "
+        + ", ".join(f"{names[i]} {eq.mixture[i]:.1%}" for i in np.argsort(-eq.mixture) if eq.mixture[i] > 1e-3)
+        + f"; every other strategy gains at most {max(eq.max_regret, 0):.2%} against it.",
+        f"{len(profiles):,} profiles of {k} strategies at {n} sides; {played:,} games played"
+        + (f" (adaptive; a flat grid of {games:,} deals per profile would take {flat_games:,})" if adaptive else "")
+        + f"; intervals from {bootstrap} bootstrap resamples of the deals.",
+    ]
+    if eq.found > 1:
+        notes.append(f"Replicator dynamics reached {eq.found} distinct equilibria from different starts: "
+                     "the table has several, and which is played depends on where play starts.")
+    meta = study_meta("equilibrium", t, seed, variant=t.variant, rules=t.rules.options(), strategies=names, games=games,
+                      adaptive=adaptive, bootstrap=bootstrap, games_played=played, elapsed_seconds=elapsed)
+    title = f"Equilibrium of {k} strategies, {t.gdef.title} ({t.variant}, {t.players} players)"
+    tables = {"equilibrium": eq_df, "invasion": invasion, "payoffs": pay_df}
+    return StudyResult("equilibrium", title, tables, summary, notes, meta)
