@@ -101,3 +101,21 @@ def test_variance_decomposition_finds_a_planted_skill_difference():
     # no planted difference: the share is near 0, not the noise of the means
     share0, _, _ = skill_share(rng.normal(0, 1.0, len(groups)), groups)
     assert share0 < 0.001
+
+
+def test_two_way_decomposition_separates_skill_from_seat_and_luck():
+    from simcards.stats.equilibrium import variance_shares
+
+    rng = np.random.default_rng(7)
+    games = 30_000
+    # two strategies on two seats, rotated: strategy effect ±0.2, first seat +0.1, noise sd 1
+    strategy = np.tile([0, 1, 1, 0], games)
+    seat = np.tile([0, 1, 0, 1], games)
+    y = np.where(strategy == 0, 0.2, -0.2) + np.where(seat == 0, 0.1, -0.1) + rng.normal(0, 1, strategy.size)
+    v = variance_shares(y, strategy, seat)
+    assert v["skill"] == pytest.approx(0.04, abs=0.005)
+    assert v["seat"] == pytest.approx(0.01, abs=0.005)
+    assert v["luck"] == pytest.approx(1.0, abs=0.03)
+    assert v["skill_share"] + v["seat_share"] + v["luck_share"] == pytest.approx(1.0)
+    nothing = variance_shares(rng.normal(0, 1, strategy.size), strategy, seat)
+    assert nothing["skill_share"] < 0.001 and nothing["seat_share"] < 0.001

@@ -344,3 +344,32 @@ def skill_share(results: np.ndarray, groups: np.ndarray) -> tuple[float, float, 
     between = max((ss_between - (len(names) - 1) * ms_w) / len(y), 0.0)
     total = between + ms_w
     return (between / total if total > 0 else 0.0), between, ms_w
+
+
+def variance_shares(results: np.ndarray, strategy: np.ndarray, seat: np.ndarray) -> dict[str, float]:
+    """How much of the spread of per-player results is skill, position and luck: a two-way
+    decomposition of ``results`` (one row per player per game) by ``strategy`` and ``seat``.
+
+    Seat rotation makes the two factors orthogonal (every strategy sits at every seat equally often),
+    so each factor's sum of squares is its own; each is corrected for the noise of the observed
+    means (E[SS] = N·variance + (levels − 1)·σ²) and clipped at 0. Returns the variances
+    (``skill``, ``seat``, ``luck`` = what is left) and their shares of the total."""
+    y = np.asarray(results, dtype=np.float64)
+    n = len(y)
+    grand = y.mean()
+    total_ss = float(((y - grand) ** 2).sum())
+    parts = {}
+    fitted = np.full(n, grand)
+    for name, labels in (("skill", strategy), ("seat", seat)):
+        _, inv = np.unique(np.asarray(labels), return_inverse=True)
+        counts = np.bincount(inv).astype(np.float64)
+        means = np.bincount(inv, weights=y) / counts
+        parts[name] = (float((counts * (means - grand) ** 2).sum()), len(counts))
+        fitted += means[inv] - grand
+    df_res = n - 1 - sum(levels - 1 for _, levels in parts.values())
+    ms_res = float(((y - fitted) ** 2).sum()) / df_res if df_res > 0 else 0.0
+    out = {name: max((ss - (levels - 1) * ms_res) / n, 0.0) for name, (ss, levels) in parts.items()}
+    out["luck"] = max(total_ss / n - out["skill"] - out["seat"], 0.0)
+    total = sum(out.values())
+    out.update({f"{k}_share": (v / total if total > 0 else 0.0) for k, v in list(out.items())})
+    return out
