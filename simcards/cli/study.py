@@ -242,7 +242,7 @@ def equilibrium(
     seed: SeedOpt = 0,
     rule: RuleOpt = None,
     flat: Annotated[bool, typer.Option("--flat", help="play every profile --games deals instead of spending them where they decide the answer")] = False,
-    bootstrap: Annotated[int, typer.Option("--bootstrap", help="resamples of the deals for the intervals")] = 200,
+    bootstrap: Annotated[int, typer.Option("--bootstrap", help="resamples of the deals for the intervals")] = 100,
     out_dir: OutOpt = None,
     json_out: JsonOpt = False,
     threads: ThreadsOpt = None,

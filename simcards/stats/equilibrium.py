@@ -163,32 +163,73 @@ def zero_sum_nash(a: np.ndarray) -> tuple[np.ndarray, float]:
     return x / x.sum(), float(res.x[-1])
 
 
-def replicator(game: SymmetricGame, start: np.ndarray, steps: int = 20_000, step: float = 0.5,
-               tol: float = 1e-10) -> np.ndarray:
-    """Discrete replicator dynamics from ``start``: ``x_i ← x_i (1 + h (u_i − ū) / s)``, with the
-    payoff scale ``s`` of the table so that one step size fits every game; stops when the mixture
-    moves less than ``tol``."""
+def payoffs_against_many(game: SymmetricGame, xs: np.ndarray) -> np.ndarray:
+    """``payoff_against`` for each row of ``xs`` (mixtures), at once."""
+    others, coef, rows = others_table(game.k, game.n)
+    logs = np.log(np.clip(xs, 1e-300, None)) @ others.T.astype(np.float64)  # Σ_j c_j log x_j per profile
+    weight = coef[None, :] * np.exp(logs)
+    return weight @ game.payoffs[rows, np.arange(game.k)[None, :]]
+
+
+def replicator(game: SymmetricGame, starts: np.ndarray, steps: int = 2000, rate: float = 2.0,
+               tol: float = 1e-12) -> np.ndarray:
+    """Replicator dynamics in discrete time, from each row of ``starts`` at once: the exponential
+    form ``x_i ← x_i exp(η (u_i − ū) / s)`` (``s``: the table's payoff range, so one rate fits every
+    game). Its rest points are the replicator's; an equilibrium strategy's weight grows, a worse
+    one's shrinks geometrically. Returns the end points (rows)."""
     scale = float(np.nanmax(game.payoffs) - np.nanmin(game.payoffs)) or 1.0
-    x = _mixture(start, game.k)
+    x = np.array([_mixture(row, game.k) for row in np.atleast_2d(starts)])
     for _ in range(steps):
-        u = game.payoff_against(x)
-        new = x * (1.0 + step * (u - float(x @ u)) / scale)
-        new = np.clip(new, 0.0, None)
-        new /= new.sum()
+        u = payoffs_against_many(game, x)
+        mean = (x * u).sum(axis=1, keepdims=True)
+        new = x * np.exp(np.clip(rate * (u - mean) / scale, -50, 50))
+        new /= new.sum(axis=1, keepdims=True)
         if np.max(np.abs(new - x)) < tol:
             return new
         x = new
     return x
 
 
-def symmetric_nash(game: SymmetricGame, starts: int = 32, seed: int = 0, tol: float = 1e-6) -> Equilibrium:
+def polish(game: SymmetricGame, x: np.ndarray, floor: float = 1e-4) -> np.ndarray:
+    """The mixture on the support of ``x`` (weights above ``floor``) at which every strategy of the
+    support earns the same (Newton's method on those indifference equations, scipy's root); ``x``
+    itself when that fails or leaves the simplex. Replicator dynamics approach a mixed equilibrium
+    slowly; this lands on it."""
+    from scipy.optimize import root
+
+    support = np.flatnonzero(x > floor)
+    if len(support) < 2:
+        out = np.zeros(game.k)
+        out[support if len(support) else int(np.argmax(x))] = 1.0
+        return out
+
+    def full(free: np.ndarray) -> np.ndarray:
+        y = np.zeros(game.k)
+        y[support[:-1]] = free
+        y[support[-1]] = 1.0 - free.sum()
+        return y
+
+    def gaps(free: np.ndarray) -> np.ndarray:
+        u = payoffs_against_many(game, np.clip(full(free), 0, None)[None, :])[0]
+        return u[support[:-1]] - u[support[-1]]
+
+    sol = root(gaps, x[support[:-1]] / x[support].sum(), method="hybr")
+    y = full(sol.x)
+    if not sol.success or y.min() < -1e-9:
+        return x
+    y = np.clip(y, 0, None)
+    return y / y.sum()
+
+
+def symmetric_nash(game: SymmetricGame, starts: int = 16, seed: int = 0, tol: float = 1e-6) -> Equilibrium:
     """A symmetric Nash mixture of ``game``.
 
     Two players with a zero-sum table (``a + aᵀ = const``): the linear program, exact. Otherwise
     replicator dynamics from the uniform mixture, every pure strategy's neighbourhood and random
-    starts; of the end points, the one with the least regret (ties: the most even mixture, then the
-    first found). ``found`` counts the distinct equilibria (regret ≤ ``tol``) reached: more than one
-    means the game has several and the answer depends on where play starts."""
+    starts, each end point polished onto its support; of those, the one with the least regret
+    (ties: the most even mixture). The regret is computed exactly, so the answer is checked, not
+    trusted: ``max_regret`` ≤ ``tol`` means an equilibrium up to float rounding. ``found`` counts the
+    distinct equilibria reached: more than one means where play starts decides which is played."""
     k = game.k
     if game.n == 2:
         a = _matrix(game)
@@ -201,14 +242,16 @@ def symmetric_nash(game: SymmetricGame, starts: int = 32, seed: int = 0, tol: fl
     candidates = [np.full(k, 1.0 / k)]
     for i in range(k):
         near = np.full(k, 0.05 / max(k - 1, 1))
-        near[i] = 0.95
-        candidates.append(near if k > 1 else np.ones(1))
+        near[i] = 0.95 if k > 1 else 1.0
+        candidates.append(near)
     candidates += list(rng.dirichlet(np.ones(k), size=max(starts - len(candidates), 0)))
-    ends = [replicator(game, c) for c in candidates]
+    ends = []
+    for x in replicator(game, np.array(candidates)):
+        ends += [x, polish(game, x)]
     regret = [float(max(game.regrets(x).max(), 0.0)) for x in ends]
     distinct: list[np.ndarray] = []
     for x, r in zip(ends, regret):
-        if r <= tol and not any(np.max(np.abs(x - d)) < 1e-4 for d in distinct):
+        if r <= tol and not any(np.max(np.abs(x - d)) < 1e-3 for d in distinct):
             distinct.append(x)
     order = sorted(range(len(ends)), key=lambda j: (round(regret[j], 9), -_entropy(ends[j])))
     best = ends[order[0]]

@@ -156,7 +156,7 @@ def _importance(game: SymmetricGame, x: np.ndarray, se: np.ndarray) -> np.ndarra
 def equilibrium(game: str, strategies: list[str] | str | None = None, *, family: str | None = None,
                 params: list[str] | dict | None = None, variant: str | None = None, players: int | None = None,
                 games: int = 2000, seed: int = 0, rules: dict[str, Any] | None = None, adaptive: bool = True,
-                batch: int | None = None, target: float = 0.005, bootstrap: int = 200,
+                batch: int | None = None, target: float = 0.005, bootstrap: int = 100,
                 threads: int | None = None, progress: bool = False) -> StudyResult:
     """A symmetric Nash equilibrium of a population of strategies at the table.
 
