@@ -36,7 +36,7 @@ from simcards.games.gin.kernel import (
     EV_WALL,
     LOG_WIDTH,
 )
-from simcards.games.gin.melds import MELD_VARIANTS, VALUE_SCHEMES
+from simcards.games.gin.layout import MELD_VARIANTS, VALUE_SCHEMES
 from simcards.games.gin.rules import (
     HAND_SIZE,
     MATCH_HAND_POINTS,

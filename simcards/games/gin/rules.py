@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simcards.errors import SimcardsError
-from simcards.games.gin.melds import VALUE_SCHEMES, meld_variant
+from simcards.games.gin.layout import VALUE_SCHEMES, meld_variant
 from simcards.options import parse_value
 
 HAND_SIZE = 10  # G-DEAL-2
