@@ -85,3 +85,22 @@ def test_one_version_read_from_the_package_metadata():
     pattern = re.compile(rf"(?<![\d.]){re.escape(declared)}(?![\d.])")
     texts = [*PACKAGE.rglob("*.py"), *(ROOT / "docs").rglob("*.md"), ROOT / "README.md"]
     assert [p.name for p in texts if pattern.search(p.read_text())] == []
+
+
+def _assigned_names(path: Path) -> set[str]:
+    names = set()
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                names |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+    return names
+
+
+def test_transcript_event_codes_live_in_each_games_layout():
+    for game in ("yaniv", "gin", "two_hundred"):
+        where = {path.name: {n for n in _assigned_names(path) if n.startswith("EV_") or n == "LOG_WIDTH"}
+                 for path in (PACKAGE / "games" / game).glob("*.py")}
+        assert {name for name, found in where.items() if found} == {"layout.py"}, game
+        codes = sorted(getattr(__import__(f"simcards.games.{game}.layout", fromlist=["x"]), n)
+                       for n in where["layout.py"] if n.startswith("EV_"))
+        assert codes == list(range(len(codes))), game  # distinct codes 0..n-1

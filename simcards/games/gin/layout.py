@@ -130,6 +130,12 @@ HJ_POINTS, HJ_TABLE, HJ_PICKUPS, HJ_MAX_TAKE = 0, 2, 4, 5
 HJ_WIDTH = 6
 
 
+# ----- the transcript: one row per event, the same from both engines ----------------------------------
+# (differential tests compare these arrays move for move)
+(EV_DEAL, EV_UPCARD, EV_UPCARD_CHOICE, EV_DRAW, EV_DISCARD, EV_KNOCK, EV_LAST, EV_WALL, EV_LAYOFF,
+ EV_HAND_END, EV_SCORE, EV_KNOCK_CARD, EV_LEDGER, EV_PICKUP, EV_TABLE_LAYOFF, EV_MJ_SCORE) = range(16)
+LOG_WIDTH = 6 + MAX_HAND  # [event, hand, seat, a, b, c, cards...]
+
 # ----- meld variants: how runs wrap and what cards are worth -------------------------------------
 # A *meld variant* ``mv`` is a row of the lane tables: the run rule (ace low only, G-MELD-3, or
 # round the corner, G-V-TED) and the card values (G-CARD-1; the unmelded ace 15 of G-V-TED; the

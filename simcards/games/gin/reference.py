@@ -17,7 +17,7 @@ import numpy as np
 
 from simcards.cards import card_code
 from simcards.games.gin import layout as L
-from simcards.games.gin.kernel import (
+from simcards.games.gin.layout import (
     EV_DEAL,
     EV_DISCARD,
     EV_DRAW,
