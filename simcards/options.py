@@ -159,26 +159,31 @@ def check_options(rules: Any) -> None:
 def _problem(spec: Spec, value: Any, rules: Any) -> str | None:
     if value is None:
         return None if spec.none else f" must be given; allowed: {spec.shown}"
-    if spec.kind is tuple:
-        if not isinstance(value, tuple) or len(value) != spec.width:
-            return f"; allowed: {spec.shown}"
-        return next((p for p in (_one(spec, v, rules) for v in value) if p), None)
-    return _one(spec, value, rules)
+    if spec.kind is not tuple:
+        return _one(spec, spec.kind, value, rules)
+    if not isinstance(value, tuple) or len(value) != spec.width:
+        return f"; allowed: {spec.shown}"
+    for v in value:
+        problem = _one(spec, int, v, rules)
+        if problem:
+            return problem
+    return None
 
 
-def _one(spec: Spec, value: Any, rules: Any) -> str | None:
-    kind = int if spec.kind is tuple else spec.kind
-    if kind is bool:
-        return None if isinstance(value, (bool, np.bool_)) else " must be true or false"
-    if kind is int and (isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer))):
-        return f" must be a whole number; allowed: {spec.shown}"
-    if kind is str and not isinstance(value, str):
-        return f" must be text; allowed: {spec.shown}"
-    if not spec.checked or value in spec.values:
+_TYPES = {bool: (bool, np.bool_), int: (int, np.integer), str: (str,), float: (float, int, np.floating, np.integer)}
+_NAMES = {bool: "true or false", int: "a whole number", str: "text", float: "a number"}
+
+
+def _one(spec: Spec, kind: type, value: Any, rules: Any) -> str | None:
+    """The problem with one value of type ``kind`` (checked in the order cheapest first)."""
+    if type(value) is not kind and (not isinstance(value, _TYPES[kind]) or (
+            kind is int and isinstance(value, (bool, np.bool_)))):
+        return f" must be {_NAMES[kind]}" + ("" if kind is bool else f"; allowed: {spec.shown}")
+    if kind is bool or not spec.checked or value in spec.values:
         return None
     for low, high in spec.ranges:
-        lo, hi = (getattr(rules, b) if isinstance(b, str) else b for b in (low, high))
-        if lo <= value <= hi:
+        if (getattr(rules, low) if isinstance(low, str) else low) <= value <= (
+                getattr(rules, high) if isinstance(high, str) else high):
             return None
     named = [f"{b}={getattr(rules, b)}" for r in spec.ranges for b in r if isinstance(b, str)]
     return f"; allowed: {spec.shown}" + (f" with {', '.join(named)}" if named else "")

@@ -135,3 +135,14 @@ def test_rule_through_the_cli_gives_one_line_naming_the_allowed_values(capsys):
     code = main(["simulate", "two-hundred", "--rule", "target=lots", "--games", "10", "--no-progress"])
     assert code != 0
     assert _errors(capsys) == ["error: rule target='lots': expected a whole number; allowed: 1..10000 (T-END-1)"]
+
+
+@pytest.mark.parametrize("game,doc", [("yaniv", "yaniv.md"), ("gin", "gin.md"), ("two-hundred", "two-hundred.md")])
+def test_the_game_docs_table_every_option_with_its_declared_default(game, doc):
+    lines = (ROOT / "docs" / doc).read_text().splitlines()
+    # the option table: option | default | allowed | rule ... (preset tables have fewer columns)
+    rows = [line.split("|")[1:3] for line in lines if line.startswith("| `") and line.count("|") >= 5]
+    for o in get_game(game).options():
+        first = next(((names, default) for names, default in rows if f"`{o.name}`" in names), None)
+        assert first is not None, f"{o.name} is not in docs/{doc}"
+        assert first[1].strip() == o.default, o.name
