@@ -4,14 +4,8 @@
     simcards.compare("yaniv", ["israeli", "nepali"], games=2000)   # studies (simcards.studies)
 """
 
-from importlib.metadata import PackageNotFoundError, version as _version
-
 from simcards.api import simulate  # noqa: F401
-
-try:  # the one place the version is declared is pyproject.toml; installed metadata carries it
-    __version__ = _version("simcards")
-except PackageNotFoundError:  # a source tree that was never installed
-    __version__ = "0+unknown"
+from simcards.version import __version__  # noqa: F401  (declared once, in pyproject.toml)
 
 _STUDIES = ("compare", "tune", "tournament")
 

@@ -189,7 +189,7 @@ def _warn(message: str) -> None:
 
 
 def _config(gdef, variant, rules_obj, players, strats, seed, games, mode, want_detail) -> dict:
-    from simcards import __version__
+    from simcards.version import __version__
 
     config = {"game": gdef.name, "variant": variant or gdef.default_variant, "rules": rules_obj.options(),
               "players": players, "strategies": [s.spec for s in strats], "seed": int(seed), "games": int(games),
@@ -382,7 +382,7 @@ def _load_complete(gdef, store: RunStore, players, keep_games, keep_detail, vari
 
 
 def _versions() -> dict:
-    from simcards import __version__
+    from simcards.version import __version__
 
     return {"simcards": __version__, "numba": numba.__version__, "numpy": np.__version__,
             "pandas": pd.__version__, "python": platform.python_version()}

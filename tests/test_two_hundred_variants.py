@@ -609,7 +609,7 @@ def test_single_options_on_their_own():
 
 
 @pytest.mark.parametrize("preset,overrides,message", [
-    ("standard", {"kitty": 3}, "kitty=3; allowed: 0 or 4"),
+    ("standard", {"kitty": 3}, r"kitty=3; allowed: 0, 4 \(T-V-KITTY\)"),
     ("standard", {"deck": 52}, "deck=52; allowed: 36"),
     ("five-player", {"deck": 36}, "cannot be dealt evenly to 5 hands.*allowed at this table: deck=40, kitty=0"),
     ("six-3x2", {"deck": 40}, "cannot be dealt evenly to 6 hands.*deck=36, kitty=0"),
@@ -622,7 +622,7 @@ def test_single_options_on_their_own():
     ("five-player", {"cutthroat_fail": "points"}, "applies only to mode=cutthroat"),
     ("cutthroat", {"cutthroat_fail": "points", "fail_score": "points_minus_bid"}, "leave fail_score=minus_bid"),
     ("standard", {"mode": "solo"}, "mode='solo'; allowed: teams, two-player"),
-    ("le-rough", {"max_bid": 60}, "max_bid=60 must be between min_bid=70"),
+    ("le-rough", {"max_bid": 60}, "max_bid=60; allowed: min_bid..100 with min_bid=70"),
 ])
 def test_invalid_combinations_are_refused(preset, overrides, message):
     with pytest.raises(SimcardsError, match=message):

@@ -82,7 +82,7 @@ class _QuietWorkers:
 
 
 def _warm(job: Job) -> str:
-    from simcards import __version__
+    from simcards.version import __version__
 
     engine(job)
     return __version__
@@ -146,7 +146,7 @@ class DaskBackend(Backend):
                 "threads_per_worker": self.threads, "local_cluster": self.cluster is not None}
 
     def warm(self, job: Job) -> None:
-        from simcards import __version__
+        from simcards.version import __version__
 
         try:
             versions = self.client.run(_warm, job)

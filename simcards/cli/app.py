@@ -55,7 +55,7 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        from simcards import __version__
+        from simcards.version import __version__
 
         print(f"simcards {__version__}")
         raise typer.Exit(0)

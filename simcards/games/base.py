@@ -7,31 +7,31 @@ this interface, so a new game needs no change outside its own package beyond one
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
+from simcards.options import format_value, specs
 from simcards.strategy import Family, Strategy, seat_strategies
 
 
 @dataclass(frozen=True)
 class OptionInfo:
-    """One rule option, for ``simcards variants GAME``."""
+    """One rule option, for ``simcards variants GAME``: its declaration (``simcards.options``)."""
 
     name: str
-    default: Any
+    default: str  # as --rule text
     allowed: str
     rule: str
     help: str
 
 
-def options_table(rules_class, defaults, docs: dict[str, tuple[str, str, str]]) -> list[OptionInfo]:
-    """Every field of a rules dataclass (but ``name``) with its default from ``defaults`` and its
-    (allowed values, rule ID, meaning) from ``docs``."""
-    return [OptionInfo(f.name, getattr(defaults, f.name), *docs[f.name])
-            for f in dataclasses.fields(rules_class) if f.name != "name"]
+def options_table(rules_class: type, defaults: Any) -> list[OptionInfo]:
+    """Every option of a rules dataclass, as declared on its fields, with its value in ``defaults``
+    written as ``--rule`` text (``true``, ``10,10,10``, ``auto`` for ``None``)."""
+    return [OptionInfo(s.name, format_value(s, getattr(defaults, s.name)), s.shown, s.rule, s.help)
+            for s in specs(rules_class).values()]
 
 
 class GameRun:

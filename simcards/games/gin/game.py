@@ -9,7 +9,6 @@ import pandas as pd
 from numba import njit, types
 
 from simcards.cards import card_code
-from simcards.errors import SimcardsError
 from simcards.games.base import GameDef, GameRun, OptionInfo, options_table
 from simcards.games.gin import layout as L
 from simcards.games.gin import rules as R
@@ -56,45 +55,6 @@ FAMILIES = {
         ),
     ),
 }
-
-_OPTION_DOCS = {
-    "knock_limit": ("0..10", "G-KNOCK-1", "highest deadwood that may knock (0: gin only)"),
-    "gin_bonus": ("0..100", "G-SC-4", "bonus for going gin (tournament 25)"),
-    "undercut_bonus": ("0..100", "G-SC-3", "bonus for an undercut (tournament 20)"),
-    "undercut_on_tie": ("true, false", "G-SC-3", "a tie is an undercut (false: a tie scores 0-0, as OpenSpiel)"),
-    "game_target": ("1..1000", "G-GAME-1", "a game ends when a total reaches this"),
-    "game_bonus": ("0..1000", "G-GAME-1", "bonus for winning the game"),
-    "shutout_bonus": ("0..2000", "G-GAME-1", "game bonus instead when the loser scored nothing"),
-    "shutout": (", ".join(R.SHUTOUTS), "G-GAME-1", "bonus: shutout_bonus; double: the winner's whole score x2"),
-    "box_bonus": ("0..100", "G-GAME-2", "line/box bonus per hand won, added at the end (tournament 25)"),
-    "next_dealer": (", ".join(R.NEXT_DEALERS), "G-DEAL-1", "who deals the next hand"),
-    "gra_rediscard": ("true, false", "G-TURN-3", "a card taken from the pile may be discarded again; one's own "
-                      "discard is taken back only to knock"),
-    "last_chance": ("true, false", "G-WALL-2", "at the wall the other player may take the last discard to knock"),
-    "fiftieth_card": ("true, false", "G-WALL-3", "turns on last_chance; the taken card may itself be discarded "
-                      "to knock"),
-    "players": (", ".join(map(str, R.PLAYER_COUNTS)), "G-V-3P, G-V-4P, G-V-TED",
-                "3: the dealer sits out; 4, 6, 8: two teams of 2, 3, 4 (presets set it; --players must match)"),
-    "deal_11": ("true, false", "G-V-DEAL11", "the non-dealer gets 11 cards and starts by discarding; no upcard"),
-    "straight": ("true, false", "G-V-STRAIGHT", "no knocking: play until someone goes gin"),
-    "oklahoma": ("true, false", "G-V-OKLA", "the knock card's value is the hand's knock limit (face cards 10); "
-                 "a spade doubles the hand"),
-    "ace_upcard_gin_only": ("true, false", "G-V-OKLA", "an ace knock card allows only gin (false: a limit of 1)"),
-    "spade_double": ("true, false", "G-V-OKLA", "a spade knock card doubles the hand's score, bonuses included"),
-    "oklahoma_boxes": ("true, false", "G-V-OKLA", "extra boxes: an undercut 1, a gin 2 (with a spade 2 and 4)"),
-    "knock_card": (", ".join(R.KNOCK_CARDS), "G-V-OKLA", "second_deck: the bottom card of a second shuffled deck "
-                   "(no upcard; the winner of the previous hand draws first)"),
-    "hollywood": ("true, false", "G-V-HOLLY", "three games scored at once (a player's n-th win enters games 1..n)"),
-    "round_the_corner": ("true, false", "G-V-TED", "aces high or low; runs may turn the corner (Q-K-A, K-A-2)"),
-    "ace_value": ("1, 15", "G-V-TED", "what an unmelded ace counts"),
-    "sweep_bonus": ("0..1000", "G-V-TED", "team bonus when all the team's players win their hands (teams of "
-                    "three 25, four 50)"),
-    "match_target": ("0..100000", "G-V-MATCH", "0: one game is the match; N: multi-match to N match points "
-                     "(25 a hand won, 100 a match, +100 when the loser won no hand)"),
-    "mahjong": ("true, false", "G-V-MJ", "Mahjong gin: no knock, multi-card pickups melded on the table"),
-    "mj_face": ("10, 5", "G-V-MJ", "value of 10-K in Mahjong gin (Decision 10; the source's 5)"),
-}
-
 
 def _chain(inner, sid0: int, fn, checked: bool = False):
     """``simcards.policy.chain`` with this game's view slot and jit decorator."""
@@ -355,16 +315,10 @@ class Gin(GameDef):
         return rules.players
 
     def options(self) -> list[OptionInfo]:
-        return options_table(R.GinRules, R.STANDARD, _OPTION_DOCS)
+        return options_table(R.GinRules, R.STANDARD)
 
     def build_rules(self, variant: str | None, overrides: dict[str, Any] | None = None) -> R.GinRules:
-        typed = {}
-        for key, value in (overrides or {}).items():
-            typed[key] = R.parse_option(key, value) if isinstance(value, str) else value
-        try:
-            return R.build_rules(variant or self.default_variant, typed)
-        except TypeError as exc:
-            raise SimcardsError(f"gin rules: {exc}") from None
+        return R.build_rules(variant or self.default_variant, overrides)
 
     def check_players(self, rules, players: int) -> None:
         rules.check_players(players)

@@ -19,6 +19,10 @@ import numpy as np
 from numba import njit, prange
 
 from simcards.games.gin import layout as L
+from simcards.games.gin.layout import (  # the transcript events (layout.py declares them)
+    EV_DEAL, EV_DISCARD, EV_DRAW, EV_HAND_END, EV_KNOCK, EV_KNOCK_CARD, EV_LAST, EV_LAYOFF, EV_LEDGER, EV_MJ_SCORE,
+    EV_PICKUP, EV_SCORE, EV_TABLE_LAYOFF, EV_UPCARD, EV_UPCARD_CHOICE, EV_WALL, LOG_WIDTH,
+)
 from simcards.games.gin import rules as R
 from simcards.games.gin.melds import (
     LANE,
@@ -43,10 +47,6 @@ from simcards.games.gin.policies import builtin_decide
 from simcards.nbutil import borrow, keep_alive, rebind
 from simcards.rng import rand_below, seed_state, shuffle
 
-# Transcript events (differential tests compare these arrays move for move).
-(EV_DEAL, EV_UPCARD, EV_UPCARD_CHOICE, EV_DRAW, EV_DISCARD, EV_KNOCK, EV_LAST, EV_WALL, EV_LAYOFF,
- EV_HAND_END, EV_SCORE, EV_KNOCK_CARD, EV_LEDGER, EV_PICKUP, EV_TABLE_LAYOFF, EV_MJ_SCORE) = range(16)
-LOG_WIDTH = 6 + L.MAX_HAND  # [event, hand, seat, a, b, c, cards...]
 
 # A hand in progress (int64 state array): the piles, then what the deal fixed for the hand.
 (S_STOCK, S_PILE_N, S_PILE_MASK, S_TURN, S_HAND, S_LIMIT, S_STAKE, S_KCARD, S_MV, S_SEAT0, S_SEAT1,

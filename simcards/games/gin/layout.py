@@ -128,3 +128,37 @@ HT_WIDTH = 3
 # the hand's pile pickups and the most cards taken at once.
 HJ_POINTS, HJ_TABLE, HJ_PICKUPS, HJ_MAX_TAKE = 0, 2, 4, 5
 HJ_WIDTH = 6
+
+
+# ----- the transcript: one row per event, the same from both engines ----------------------------------
+# (differential tests compare these arrays move for move)
+(EV_DEAL, EV_UPCARD, EV_UPCARD_CHOICE, EV_DRAW, EV_DISCARD, EV_KNOCK, EV_LAST, EV_WALL, EV_LAYOFF,
+ EV_HAND_END, EV_SCORE, EV_KNOCK_CARD, EV_LEDGER, EV_PICKUP, EV_TABLE_LAYOFF, EV_MJ_SCORE) = range(16)
+LOG_WIDTH = 6 + MAX_HAND  # [event, hand, seat, a, b, c, cards...]
+
+# ----- meld variants: how runs wrap and what cards are worth -------------------------------------
+# A *meld variant* ``mv`` is a row of the lane tables: the run rule (ace low only, G-MELD-3, or
+# round the corner, G-V-TED) and the card values (G-CARD-1; the unmelded ace 15 of G-V-TED; the
+# Mahjong values of G-V-MJ with 10-K worth 10 or 5); 0 is the standard game. Declared here, not in
+# melds.py, so that rules.py needs no solver (melds.py reads rules.py: no import circle).
+VALUE_SCHEMES = {
+    "standard": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10),  # G-CARD-1
+    "ace15": (15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10),  # G-V-TED: an unmelded ace counts 15
+    "mahjong": (15, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10),  # G-V-MJ (10-K: 10, the Decision)
+    "mahjong5": (15, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5),  # G-V-MJ with mj_face=5
+}
+# (corner runs?, value scheme) of each meld variant, in table-row order.
+MELD_VARIANTS = (
+    (False, "standard"),
+    (False, "ace15"),
+    (True, "standard"),
+    (True, "ace15"),
+    (False, "mahjong"),
+    (False, "mahjong5"),
+)
+N_MV = len(MELD_VARIANTS)
+
+
+def meld_variant(corner: bool, scheme: str) -> int:
+    """The table row of a run rule and value scheme."""
+    return MELD_VARIANTS.index((bool(corner), scheme))

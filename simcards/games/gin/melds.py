@@ -34,6 +34,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simcards.games.gin.layout import MELD_VARIANTS, N_MV, VALUE_SCHEMES
+
 LANE = 0x1FFF
 N_LANE = 1 << 13
 
@@ -41,32 +43,8 @@ N_LANE = 1 << 13
 # For 4 cards: none, all four, then the 3-sets without spades/hearts/diamonds/clubs.
 _FOUR_OPTIONS = (0, 15, 14, 13, 11, 7)
 
-# ----- meld variants: how runs wrap and what cards are worth -------------------------------------
-# A *meld variant* ``mv`` is a row of the lane tables: the run rule (ace low only, G-MELD-3, or
-# round the corner, G-V-TED) and the card values (G-CARD-1; the unmelded ace 15 of G-V-TED; the
-# Mahjong values of G-V-MJ with 10-K worth 10 or 5). Every solver below takes ``mv``; 0 is the
-# standard game.
-VALUE_SCHEMES = {
-    "standard": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10),  # G-CARD-1
-    "ace15": (15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10),  # G-V-TED: an unmelded ace counts 15
-    "mahjong": (15, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10),  # G-V-MJ (10-K: 10, the Decision)
-    "mahjong5": (15, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5),  # G-V-MJ with mj_face=5
-}
-# (corner runs?, value scheme) of each meld variant, in table-row order.
-MELD_VARIANTS = (
-    (False, "standard"),
-    (False, "ace15"),
-    (True, "standard"),
-    (True, "ace15"),
-    (False, "mahjong"),
-    (False, "mahjong5"),
-)
-N_MV = len(MELD_VARIANTS)
-
-
-def meld_variant(corner: bool, scheme: str) -> int:
-    """The table row of a run rule and value scheme."""
-    return MELD_VARIANTS.index((bool(corner), scheme))
+# ----- meld variants: rows of the lane tables (declared in layout.py, which rules.py reads) -------
+# Every solver below takes ``mv``; 0 is the standard game.
 
 
 def card_value(card: int, mv: int = 0) -> int:

@@ -17,7 +17,7 @@ import numpy as np
 
 from simcards.cards import card_code
 from simcards.games.gin import layout as L
-from simcards.games.gin.kernel import (
+from simcards.games.gin.layout import (
     EV_DEAL,
     EV_DISCARD,
     EV_DRAW,
@@ -36,7 +36,7 @@ from simcards.games.gin.kernel import (
     EV_WALL,
     LOG_WIDTH,
 )
-from simcards.games.gin.melds import MELD_VARIANTS, VALUE_SCHEMES
+from simcards.games.gin.layout import MELD_VARIANTS, VALUE_SCHEMES
 from simcards.games.gin.rules import (
     HAND_SIZE,
     MATCH_HAND_POINTS,

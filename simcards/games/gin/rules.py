@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
 from simcards.errors import SimcardsError
-from simcards.games.gin.melds import VALUE_SCHEMES, meld_variant
-from simcards.options import parse_value
+from simcards.games.gin.layout import VALUE_SCHEMES, meld_variant
+from simcards.options import check_options, option, typed_overrides
+from simcards.options import parse_option as parse_text
 
 HAND_SIZE = 10  # G-DEAL-2
 NEXT_DEALERS = ("loser", "winner", "alternate")  # G-DEAL-1
@@ -30,37 +32,68 @@ MATCH_HAND_POINTS, MATCH_WIN_POINTS, MATCH_SHUTOUT_POINTS = 25, 100, 100
 
 @dataclass(frozen=True)
 class GinRules:
-    """Every Gin Rummy option. Field comments cite the rule each one implements."""
+    """Every Gin Rummy option, each declared once with its rule, allowed values and help
+    (``simcards.options``). Constructing an invalid value raises ``SimcardsError``."""
 
-    players: int = 2  # G-V-3P: 3; G-V-4P: 4 (two teams of two); G-V-TED teams of three / four: 6 / 8
-    knock_limit: int = 10  # G-KNOCK-1: knock with deadwood at most this (0 = gin only)
-    gin_bonus: int = 20  # G-SC-4 (option 25)
-    undercut_bonus: int = 10  # G-SC-3 (option 20)
-    undercut_on_tie: bool = True  # G-SC-3: a tie is an undercut; off: a tie scores 0-0 (OpenSpiel)
-    game_target: int = 100  # G-GAME-1: play until a total reaches this
-    game_bonus: int = 100  # G-GAME-1
-    shutout_bonus: int = 200  # G-GAME-1: game bonus instead of game_bonus when the loser scored 0
-    shutout: str = "bonus"  # G-GAME-1: bonus (200 instead of 100) | double (the winner's whole score x2)
-    box_bonus: int = 20  # G-GAME-2 (option 25): per box (hand won), added at the end
-    next_dealer: str = "loser"  # G-DEAL-1: loser | winner | alternate
-    gra_rediscard: bool = False  # G-TURN-3
-    last_chance: bool = False  # G-WALL-2
-    fiftieth_card: bool = False  # G-WALL-3 (turns on last_chance)
-    deal_11: bool = False  # G-V-DEAL11: 11 cards to the non-dealer, no upcard
-    straight: bool = False  # G-V-STRAIGHT: no knocking, only gin
-    oklahoma: bool = False  # G-V-OKLA: the knock card sets the knock limit; a spade doubles
-    ace_upcard_gin_only: bool = True  # G-V-OKLA: an ace knock card allows gin only (off: limit 1)
-    spade_double: bool = True  # G-V-OKLA: a spade knock card doubles the hand's score
-    oklahoma_boxes: bool = False  # G-V-OKLA: extra boxes, undercut 1 / gin 2 (spade: 2 / 4)
-    knock_card: str = "upcard"  # G-V-OKLA: upcard | second_deck (the tournament form)
-    hollywood: bool = False  # G-V-HOLLY: three games scored at once
-    round_the_corner: bool = False  # G-V-TED: aces high or low, runs may turn the corner (K-A-2)
-    ace_value: int = 1  # G-V-TED: an unmelded ace counts 15
-    sweep_bonus: int = 0  # G-V-TED: team bonus when every player of the team wins (three: 25, four: 50)
-    match_target: int = 0  # G-V-MATCH: 0 = a single match (the game); N = multi-match to N match points
-    mahjong: bool = False  # G-V-MJ: Mahjong gin
-    mj_face: int = 10  # G-V-MJ: value of 10-K (Decision 10; option 5)
+    TITLE: ClassVar[str] = "Gin"
+
+    players: int = option(2, rule="G-V-3P, G-V-4P, G-V-TED", allowed=", ".join(map(str, PLAYER_COUNTS)),
+                          help="3: the dealer sits out; 4, 6, 8: two teams of 2, 3, 4 (presets set it; --players "
+                               "must match)")
+    knock_limit: int = option(10, rule="G-KNOCK-1", allowed="0..10",
+                              help="highest deadwood that may knock (0: gin only)")
+    gin_bonus: int = option(20, rule="G-SC-4", allowed="0..100", help="bonus for going gin (tournament 25)")
+    undercut_bonus: int = option(10, rule="G-SC-3", allowed="0..100", help="bonus for an undercut (tournament 20)")
+    undercut_on_tie: bool = option(True, rule="G-SC-3",
+                                   help="a tie is an undercut (false: a tie scores 0-0, as OpenSpiel)")
+    game_target: int = option(100, rule="G-GAME-1", allowed="1..1000", help="a game ends when a total reaches this")
+    game_bonus: int = option(100, rule="G-GAME-1", allowed="0..1000", help="bonus for winning the game")
+    shutout_bonus: int = option(200, rule="G-GAME-1", allowed="0..2000",
+                                help="game bonus instead when the loser scored nothing")
+    shutout: str = option("bonus", rule="G-GAME-1", allowed=", ".join(SHUTOUTS),
+                          help="bonus: shutout_bonus; double: the winner's whole score x2")
+    box_bonus: int = option(20, rule="G-GAME-2", allowed="0..100",
+                            help="line/box bonus per hand won, added at the end (tournament 25)")
+    next_dealer: str = option("loser", rule="G-DEAL-1", allowed=", ".join(NEXT_DEALERS), help="who deals the next hand")
+    gra_rediscard: bool = option(False, rule="G-TURN-3", help="a card taken from the pile may be discarded again; "
+                                 "one's own discard is taken back only to knock")
+    last_chance: bool = option(False, rule="G-WALL-2",
+                               help="at the wall the other player may take the last discard to knock")
+    fiftieth_card: bool = option(False, rule="G-WALL-3", help="turns on last_chance; the taken card may itself be "
+                                 "discarded to knock")
+    deal_11: bool = option(False, rule="G-V-DEAL11",
+                           help="the non-dealer gets 11 cards and starts by discarding; no upcard")
+    straight: bool = option(False, rule="G-V-STRAIGHT", help="no knocking: play until someone goes gin")
+    oklahoma: bool = option(False, rule="G-V-OKLA", help="the knock card's value is the hand's knock limit (face "
+                            "cards 10); a spade doubles the hand")
+    ace_upcard_gin_only: bool = option(True, rule="G-V-OKLA",
+                                       help="an ace knock card allows only gin (false: a limit of 1)")
+    spade_double: bool = option(True, rule="G-V-OKLA",
+                                help="a spade knock card doubles the hand's score, bonuses included")
+    oklahoma_boxes: bool = option(False, rule="G-V-OKLA",
+                                  help="extra boxes: an undercut 1, a gin 2 (with a spade 2 and 4)")
+    knock_card: str = option("upcard", rule="G-V-OKLA", allowed=", ".join(KNOCK_CARDS),
+                             help="second_deck: the bottom card of a second shuffled deck (no upcard; the winner "
+                                  "of the previous hand draws first)")
+    hollywood: bool = option(False, rule="G-V-HOLLY",
+                             help="three games scored at once (a player's n-th win enters games 1..n)")
+    round_the_corner: bool = option(False, rule="G-V-TED",
+                                    help="aces high or low; runs may turn the corner (Q-K-A, K-A-2)")
+    ace_value: int = option(1, rule="G-V-TED", allowed="1, 15", help="what an unmelded ace counts")
+    sweep_bonus: int = option(0, rule="G-V-TED", allowed="0..1000", help="team bonus when all the team's players "
+                              "win their hands (teams of three 25, four 50)")
+    match_target: int = option(0, rule="G-V-MATCH", allowed="0..100000", help="0: one game is the match; N: "
+                               "multi-match to N match points (25 a hand won, 100 a match, +100 when the loser won "
+                               "no hand)")
+    mahjong: bool = option(False, rule="G-V-MJ", help="Mahjong gin: no knock, multi-card pickups melded on the table")
+    mj_face: int = option(10, rule="G-V-MJ", allowed="10, 5",
+                          help="value of 10-K in Mahjong gin (Decision 10; the source's 5)")
     name: str = field(default="custom", compare=False)
+
+    def __post_init__(self) -> None:
+        self.validate()
+        if self.fiftieth_card and not self.last_chance:  # G-WALL-3 turns on G-WALL-2
+            object.__setattr__(self, "last_chance", True)  # frozen: set once, while constructing
 
     # ----- derived facts ------------------------------------------------------------------
     @property
@@ -91,47 +124,23 @@ class GinRules:
 
     # ----- validation -------------------------------------------------------------------
     def validate(self) -> GinRules:
+        """Each option against its declaration, then the combinations the rules file does not define.
+        Runs on construction (``__post_init__``), so a ``GinRules`` value is always valid."""
         def bad(msg: str) -> SimcardsError:
             return SimcardsError(f"gin rules: {msg}")
-
-        def whole(key: str, low: int, high: int, rule: str) -> None:
-            v = getattr(self, key)
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not low <= v <= high:
-                raise bad(f"{key}={v!r} must be a whole number {low}..{high} ({rule})")
-
-        def choice(key: str, allowed: tuple, rule: str) -> None:
-            if getattr(self, key) not in allowed:
-                raise bad(f"{key}={getattr(self, key)!r}; allowed: {', '.join(map(str, allowed))} ({rule})")
 
         def needs(flag: bool, what: str, condition: str) -> None:
             if flag:
                 raise bad(f"{what} {condition}")
 
-        whole("knock_limit", 0, 10, "G-KNOCK-1; 0 means gin only")
-        whole("gin_bonus", 0, 100, "G-SC-4")
-        whole("undercut_bonus", 0, 100, "G-SC-3")
-        whole("game_target", 1, 1000, "G-GAME-1")
-        whole("game_bonus", 0, 1000, "G-GAME-1")
-        whole("shutout_bonus", 0, 2000, "G-GAME-1")
-        whole("box_bonus", 0, 100, "G-GAME-2")
-        whole("sweep_bonus", 0, 1000, "G-V-TED")
-        whole("match_target", 0, 100_000, "G-V-MATCH; 0 means a single match")
-        for f in dataclasses.fields(self):
-            if isinstance(f.default, bool) and not isinstance(getattr(self, f.name), (bool, np.bool_)):
-                raise bad(f"{f.name}={getattr(self, f.name)!r} must be true or false")
-        choice("players", PLAYER_COUNTS, "2; 3 is G-V-3P; 4, 6, 8 are teams of two, three, four (G-V-4P, G-V-TED)")
-        choice("shutout", SHUTOUTS, "G-GAME-1")
-        choice("next_dealer", NEXT_DEALERS, "G-DEAL-1")
-        choice("knock_card", KNOCK_CARDS, "G-V-OKLA")
-        choice("ace_value", (1, 15), "G-V-TED: 15 for an unmelded ace")
-        choice("mj_face", (10, 5), "G-V-MJ")
+        check_options(self)
         # G-V-OKLA / G-V-STRAIGHT: who sets the knock limit
         needs(self.oklahoma and self.straight, "oklahoma and straight", "cannot be combined (straight gin allows "
               "no knock; G-V-STRAIGHT)")
         needs((self.oklahoma or self.straight) and self.knock_limit != 10, f"knock_limit={self.knock_limit}",
               "cannot be set with oklahoma or straight (the knock card, or gin only, sets the limit)")
         for key in ("ace_upcard_gin_only", "spade_double", "oklahoma_boxes", "knock_card"):
-            needs(not self.oklahoma and getattr(self, key) != getattr(STANDARD, key),
+            needs(not self.oklahoma and getattr(self, key) != self.__dataclass_fields__[key].default,
                   f"{key}={getattr(self, key)}", "applies only with oklahoma=true (G-V-OKLA)")
         needs(self.oklahoma and self.deal_11 and self.knock_card == "upcard", "oklahoma with deal_11",
               "has no upcard to set the knock limit; add knock_card=second_deck (G-V-OKLA, G-V-DEAL11)")
@@ -157,8 +166,6 @@ class GinRules:
             needs(self.knock_limit != 10, f"knock_limit={self.knock_limit}", "cannot be set: mahjong gin has no knock")
         else:
             needs(self.mj_face != 10, "mj_face", "applies only with mahjong=true (G-V-MJ)")
-        if self.fiftieth_card and not self.last_chance:  # G-WALL-3 turns on G-WALL-2
-            return dataclasses.replace(self, last_chance=True)
         return self
 
     def check_players(self, players: int) -> None:
@@ -306,21 +313,14 @@ def preset(name: str) -> GinRules:
 
 
 def parse_option(key: str, text: str):
-    """Turn ``--rule key=value`` text into a typed value for field ``key``."""
-    fields = {f.name: f for f in dataclasses.fields(GinRules) if f.name != "name"}
-    if key not in fields:
-        raise SimcardsError(f"unknown Gin rule option {key!r}; known: {', '.join(fields)}")
-    return parse_value(key, text, getattr(STANDARD, key))
+    """Turn ``--rule key=value`` text into a typed value for option ``key`` (its declaration)."""
+    return parse_text(GinRules, key, text)
 
 
 def build_rules(variant: str = "standard", overrides: dict | None = None) -> GinRules:
-    """A preset plus single-option overrides, validated."""
+    """A preset plus single-option overrides (text or typed values), validated on construction."""
     rules = preset(variant)
-    changes = dict(overrides or {})
+    changes = typed_overrides(GinRules, overrides)
     if changes:
-        fields = {f.name for f in dataclasses.fields(GinRules) if f.name != "name"}
-        for key in changes:
-            if key not in fields:
-                raise SimcardsError(f"unknown Gin rule option {key!r}; known: {', '.join(sorted(fields))}")
         rules = rules.replace(**changes, name=f"{variant}+" + ",".join(f"{k}={v}" for k, v in changes.items()))
-    return rules.validate()
+    return rules

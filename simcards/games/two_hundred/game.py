@@ -46,27 +46,6 @@ FAMILIES = {
     ),
 }
 
-_OPTION_DOCS = {
-    "mode": (", ".join(R.MODES), "T-TEAM-1, T-V-*",
-             "the table: teams (standard), two-player (dummies), five-player (called partner), cutthroat "
-             "(no teams), six-3x2 / six-2x3"),
-    "deck": ("36, 40", "T-CARD-1", "deck size (40 keeps the 6s: T-V-5P, T-V-KITTY)"),
-    "hand_size": ("0 or (deck - kitty) / hands", "T-DEAL-1", "cards dealt to each hand; 0 = every card dealt"),
-    "kitty": ("0, 4", "T-V-KITTY", "kitty cards the bidder takes and rebuilds (points to the defenders; two teams)"),
-    "min_bid": ("1..100", "T-BID-2", "lowest bid"),
-    "bid_step": ("1..50", "T-BID-2", "bids go up in steps of this"),
-    "max_bid": ("min_bid..100", "T-BID-2", "highest bid (Decision: 100, all card points)"),
-    "target": ("1..10000", "T-END-1", "a side at or above this at the end of a deal wins"),
-    "hole": ("-10000..-1", "T-END-2", "a side at or below this at the end of a deal loses (T-V-6P: leaves)"),
-    "fail_score": (", ".join(R.FAIL_SCORES), "T-SC-2", "what a failed contract scores"),
-    "no_trump": ("true, false", "T-V-ROUGH", "the bidder may name no trump; a no-trump deal scores double"),
-    "dealer_bids_after_passes": ("true, false", "T-V-ROUGH", "false: when all others pass the dealer may not bid"),
-    "partner_shares_loss": ("true, false", "T-V-5P", "a failed contract costs the secret partner the bid too (five-player only)"),
-    "cutthroat_fail": (", ".join(R.CUTTHROAT_FAILS), "T-V-CUT",
-                       "a failed cutthroat bidder scores minus the bid or minus its points (cutthroat only)"),
-}
-
-
 def _chain(inner, sid0: int, fn, checked: bool = False):
     """A decision function that sends strategy ``sid0`` to a user policy and the rest inward;
     ``checked`` (the kernel's): an index out of range becomes option 0, recorded in the view
@@ -295,13 +274,10 @@ class TwoHundred(GameDef):
         return R.PRESETS
 
     def options(self) -> list[OptionInfo]:
-        return options_table(R.TwoHundredRules, R.STANDARD, _OPTION_DOCS)
+        return options_table(R.TwoHundredRules, R.STANDARD)
 
     def build_rules(self, variant: str | None, overrides: dict[str, Any] | None = None) -> R.TwoHundredRules:
-        typed = {}
-        for key, value in (overrides or {}).items():
-            typed[key] = R.parse_option(key, value) if isinstance(value, str) else value
-        return R.build_rules(variant or self.default_variant, typed)
+        return R.build_rules(variant or self.default_variant, overrides)
 
     def players_for(self, rules: R.TwoHundredRules) -> int:
         return rules.players

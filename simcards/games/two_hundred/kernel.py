@@ -100,6 +100,10 @@ from simcards.games.two_hundred.layout import (
     V_WIN_SEAT,
     VIEW_SIZE,
 )
+from simcards.games.two_hundred.layout import (  # the transcript events (layout.py declares them)
+    EV_BID, EV_CALL, EV_DEAL, EV_DISCARD, EV_GAME, EV_HAND, EV_KITTY, EV_OUT, EV_PLAY, EV_REVEAL, EV_SCORE,
+    EV_TRICK, EV_TRUMP, LOG_WIDTH,
+)
 from simcards.games.two_hundred.rules import (
     FAIL_POINTS_MINUS_BID,
     R_CALL,
@@ -138,24 +142,6 @@ def _anchor():
 _HERE = Path(__file__).resolve().parent
 _SOURCES = sorted(_HERE.glob("*.py")) + [_HERE.parent.parent / m for m in ("rng.py", "nbutil.py")]
 drop_stale_cache(_anchor, _SOURCES, tuple(p.stem for p in _SOURCES if p.parent == _HERE), "kernel")
-
-# Transcript events (differential tests compare these arrays move for move).
-(EV_HAND, EV_BID, EV_TRUMP, EV_PLAY, EV_TRICK, EV_DEAL, EV_GAME, EV_KITTY, EV_DISCARD, EV_CALL, EV_REVEAL,
- EV_SCORE, EV_OUT) = range(13)
-LOG_WIDTH = 5  # [event, deal, seat, a, b]
-# EV_HAND    seat, a = hand mask (a dummy's nine cards), b = its face-up cards (T-V-2P)
-# EV_BID     seat, a = bid (0 = pass)
-# EV_KITTY   seat = bidder, a = the kitty as dealt (mask)
-# EV_DISCARD seat = bidder, a = face buried in the new kitty
-# EV_TRUMP   seat = bidder, a = trump suit (4 = no trump), b = bid
-# EV_CALL    seat = bidder, a = called face, b = its holder, the secret partner (T-V-5P)
-# EV_PLAY    seat, a = face, b = trick number
-# EV_REVEAL  seat = dummy, a = face turned up, b = pile
-# EV_TRICK   seat = winner, a = points in the trick, b = trick number
-# EV_DEAL    seat = contract side (-1 thrown in), a = made (1/0, -1 thrown in), b = kitty points
-# EV_SCORE   seat = side, a = its deal score, b = its total after the deal (one row per side)
-# EV_OUT     seat = side that left (T-V-6P), a = its score
-# EV_GAME    seat = winning side (-1 not over), a = 1 if won by the hole, b = 1 if stopped at the deal cap
 
 # The decision kinds as plain int64 values: numba compiles a separate copy of a called function
 # for every literal argument value, so passing the constants themselves would compile the

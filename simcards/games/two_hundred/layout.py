@@ -108,3 +108,22 @@ D_TAKEN = 10  # per side: card points taken in tricks
 D_DSCORE = D_TAKEN + MAX_SEATS  # per side: deal score
 D_SCORE = D_DSCORE + MAX_SEATS  # per side: cumulative score after the deal
 D_WIDTH = D_SCORE + MAX_SEATS
+
+# ----- the transcript: one row per event, the same from both engines ----------------------------------
+# (differential tests compare these arrays move for move)
+(EV_HAND, EV_BID, EV_TRUMP, EV_PLAY, EV_TRICK, EV_DEAL, EV_GAME, EV_KITTY, EV_DISCARD, EV_CALL, EV_REVEAL,
+ EV_SCORE, EV_OUT) = range(13)
+LOG_WIDTH = 5  # [event, deal, seat, a, b]
+# EV_HAND    seat, a = hand mask (a dummy's nine cards), b = its face-up cards (T-V-2P)
+# EV_BID     seat, a = bid (0 = pass)
+# EV_KITTY   seat = bidder, a = the kitty as dealt (mask)
+# EV_DISCARD seat = bidder, a = face buried in the new kitty
+# EV_TRUMP   seat = bidder, a = trump suit (4 = no trump), b = bid
+# EV_CALL    seat = bidder, a = called face, b = its holder, the secret partner (T-V-5P)
+# EV_PLAY    seat, a = face, b = trick number
+# EV_REVEAL  seat = dummy, a = face turned up, b = pile
+# EV_TRICK   seat = winner, a = points in the trick, b = trick number
+# EV_DEAL    seat = contract side (-1 thrown in), a = made (1/0, -1 thrown in), b = kitty points
+# EV_SCORE   seat = side, a = its deal score, b = its total after the deal (one row per side)
+# EV_OUT     seat = side that left (T-V-6P), a = its score
+# EV_GAME    seat = winning side (-1 not over), a = 1 if won by the hole, b = 1 if stopped at the deal cap

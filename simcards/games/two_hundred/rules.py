@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
 from simcards.errors import SimcardsError
 from simcards.games.two_hundred.layout import DECK_MASK_36, DECK_MASK_40
-from simcards.options import parse_value
+from simcards.options import check_options, option, typed_overrides
+from simcards.options import parse_option as parse_text
 
 MODES = ("teams", "two-player", "five-player", "cutthroat", "six-3x2", "six-2x3")
 FAIL_SCORES = ("minus_bid", "points_minus_bid")
@@ -57,23 +59,43 @@ _MODE_FOR_PLAYERS = {2: "two-player", 4: "standard, kitty, le-rough or cutthroat
 
 @dataclass(frozen=True)
 class TwoHundredRules:
-    """Every Two Hundred option. Field comments cite the rule each one implements."""
+    """Every Two Hundred option, each declared once with its rule, allowed values and help
+    (``simcards.options``). Constructing an invalid value raises ``SimcardsError``."""
 
-    mode: str = "teams"  # T-TEAM-1 (teams of 2 opposite); the section-5 tables
-    deck: int = 36  # T-CARD-1: 36 cards (no 2, 3, 4, 6); 40 keeps the 6s (T-V-5P, T-V-KITTY)
-    hand_size: int = 0  # T-DEAL-1 / T-PLAY-3: 0 = every card is dealt, (deck - kitty) / seats each
-    kitty: int = 0  # T-V-KITTY / T-V-ROUGH: a 4-card kitty the bidder takes and rebuilds
-    min_bid: int = 50  # T-BID-2 (Le Rough: 70, cutthroat: 25)
-    bid_step: int = 5  # T-BID-2
-    max_bid: int = 100  # T-BID-2 Decision: all card points
-    target: int = 200  # T-END-1 (Le Rough: 350)
-    hole: int = -200  # T-END-2
-    fail_score: str = "minus_bid"  # T-SC-2 (Decision; "points_minus_bid" is the other reading)
-    no_trump: bool = False  # T-V-ROUGH: the bidder may name no trump, which doubles the deal's scores
-    dealer_bids_after_passes: bool = True  # T-V-ROUGH: false — when all others pass the dealer may not bid
-    partner_shares_loss: bool = True  # T-V-5P: a failed contract costs the secret partner the bid too
-    cutthroat_fail: str = "bid"  # T-V-CUT Decision: a failed bidder scores minus the bid (or its points)
+    TITLE: ClassVar[str] = "Two Hundred"
+
+    mode: str = option("teams", rule="T-TEAM-1, T-V-*", allowed=", ".join(MODES),
+                       help="the table: teams (standard), two-player (dummies), five-player (called partner), "
+                            "cutthroat (no teams), six-3x2 / six-2x3")
+    deck: int = option(36, rule="T-CARD-1", allowed="36, 40", help="deck size (40 keeps the 6s: T-V-5P, T-V-KITTY)")
+    # T-PLAY-3; checked with the deal (_validate_deal): it depends on deck, kitty and the table
+    hand_size: int = option(0, rule="T-DEAL-1", allowed="0 or (deck - kitty) / hands", checked=False,
+                            help="cards dealt to each hand; 0 = every card dealt")
+    kitty: int = option(0, rule="T-V-KITTY", allowed=f"0, {KITTY_CARDS}",
+                        help="kitty cards the bidder takes and rebuilds (points to the defenders; two teams)")
+    # Le Rough 70, cutthroat 25
+    min_bid: int = option(50, rule="T-BID-2", allowed=f"1..{DECK_POINTS}", help="lowest bid")
+    bid_step: int = option(5, rule="T-BID-2", allowed="1..50", help="bids go up in steps of this")
+    max_bid: int = option(100, rule="T-BID-2", allowed=f"min_bid..{DECK_POINTS}",
+                          help="highest bid (Decision: 100, all card points)")
+    target: int = option(200, rule="T-END-1", allowed=f"1..{MAX_TARGET}",
+                         help="a side at or above this at the end of a deal wins")  # Le Rough 350
+    hole: int = option(-200, rule="T-END-2", allowed=f"-{MAX_TARGET}..-1",
+                       help="a side at or below this at the end of a deal loses (T-V-6P: leaves)")
+    fail_score: str = option("minus_bid", rule="T-SC-2", allowed=", ".join(FAIL_SCORES),
+                             help="what a failed contract scores")  # Decision; points_minus_bid the other reading
+    no_trump: bool = option(False, rule="T-V-ROUGH", help="the bidder may name no trump; a no-trump deal scores double")
+    dealer_bids_after_passes: bool = option(True, rule="T-V-ROUGH",
+                                            help="false: when all others pass the dealer may not bid")
+    partner_shares_loss: bool = option(True, rule="T-V-5P", help="a failed contract costs the secret partner the "
+                                       "bid too (five-player only)")
+    cutthroat_fail: str = option("bid", rule="T-V-CUT", allowed=", ".join(CUTTHROAT_FAILS),
+                                 help="a failed cutthroat bidder scores minus the bid or minus its points (cutthroat "
+                                      "only)")  # Decision
     name: str = field(default="custom", compare=False)
+
+    def __post_init__(self) -> None:
+        self.validate()
 
     # ----- the table --------------------------------------------------------------------------
     @property
@@ -113,29 +135,12 @@ class TwoHundredRules:
 
     # ----- validation -------------------------------------------------------------------
     def validate(self) -> TwoHundredRules:
+        """Each option against its declaration, then the deal and the options that need a given table.
+        Runs on construction (``__post_init__``), so a ``TwoHundredRules`` value is always valid."""
         def bad(msg: str) -> SimcardsError:
             return SimcardsError(f"two-hundred rules: {msg}")
 
-        if self.mode not in MODES:
-            raise bad(f"mode={self.mode!r}; allowed: {', '.join(MODES)}")
-        if self.deck not in (36, 40):
-            raise bad(f"deck={self.deck}; allowed: 36 (T-CARD-1) or 40 (T-V-5P, T-V-KITTY)")
-        if self.kitty not in (0, KITTY_CARDS):
-            raise bad(f"kitty={self.kitty}; allowed: 0 or 4 (T-V-KITTY, T-V-ROUGH)")
-        if not 1 <= self.bid_step <= 50:
-            raise bad(f"bid_step={self.bid_step} must be 1..50 (T-BID-2)")
-        if not 1 <= self.min_bid <= DECK_POINTS:
-            raise bad(f"min_bid={self.min_bid} must be 1..{DECK_POINTS} (T-BID-2)")
-        if not self.min_bid <= self.max_bid <= DECK_POINTS:
-            raise bad(f"max_bid={self.max_bid} must be between min_bid={self.min_bid} and {DECK_POINTS} (T-BID-2)")
-        if not 1 <= self.target <= MAX_TARGET:
-            raise bad(f"target={self.target} must be 1..{MAX_TARGET} (T-END-1)")
-        if not -MAX_TARGET <= self.hole <= -1:
-            raise bad(f"hole={self.hole} must be -{MAX_TARGET}..-1 (T-END-2)")
-        if self.fail_score not in FAIL_SCORES:
-            raise bad(f"fail_score={self.fail_score!r}; allowed: {', '.join(FAIL_SCORES)} (T-SC-2)")
-        if self.cutthroat_fail not in CUTTHROAT_FAILS:
-            raise bad(f"cutthroat_fail={self.cutthroat_fail!r}; allowed: {', '.join(CUTTHROAT_FAILS)} (T-V-CUT)")
+        check_options(self)
         self._validate_deal(bad)
         self._validate_mode_options(bad)
         return self
@@ -262,28 +267,14 @@ def preset(name: str) -> TwoHundredRules:
 
 
 def parse_option(key: str, text: str):
-    """Turn ``--rule key=value`` text into a typed value for field ``key``."""
-    fields = {f.name for f in dataclasses.fields(TwoHundredRules) if f.name != "name"}
-    if key not in fields:
-        raise SimcardsError(f"unknown Two Hundred rule option {key!r}; known: {', '.join(sorted(fields))}")
-    return parse_value(key, text, getattr(STANDARD, key))
+    """Turn ``--rule key=value`` text into a typed value for option ``key`` (its declaration)."""
+    return parse_text(TwoHundredRules, key, text)
 
 
 def build_rules(variant: str = "standard", overrides: dict | None = None) -> TwoHundredRules:
-    """A preset plus single-option overrides, validated."""
+    """A preset plus single-option overrides (text or typed values), validated on construction."""
     rules = preset(variant)
-    changes = dict(overrides or {})
+    changes = typed_overrides(TwoHundredRules, overrides)
     if changes:
-        try:
-            rules = rules.replace(**changes, name=f"{variant}+" + ",".join(f"{k}={v}" for k, v in changes.items()))
-        except TypeError as exc:
-            raise SimcardsError(f"two-hundred rules: {exc}") from None
-    for key, value in rules.options().items():
-        want = type(getattr(STANDARD, key))
-        if want is int and (isinstance(value, bool) or not isinstance(value, (int, np.integer))):
-            raise SimcardsError(f"two-hundred rules: {key}={value!r} must be a whole number")
-        if want is bool and not isinstance(value, (bool, np.bool_)):
-            raise SimcardsError(f"two-hundred rules: {key}={value!r} must be true or false")
-        if want is str and not isinstance(value, str):
-            raise SimcardsError(f"two-hundred rules: {key}={value!r} must be text")
-    return rules.validate()
+        rules = rules.replace(**changes, name=f"{variant}+" + ",".join(f"{k}={v}" for k, v in changes.items()))
+    return rules

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from numba import types
 
-from simcards.errors import SimcardsError
 from simcards.games.base import GameDef, GameRun, OptionInfo, options_table
 from simcards.games.yaniv import layout as L
 from simcards.games.yaniv import rules as R
@@ -58,31 +56,6 @@ FAMILIES = {
         ),
     ),
 }
-
-_OPTION_DOCS = {
-    "decks": ("1, 2", "Y-CARD-3", "number of decks"),
-    "jokers": ("true, false", "Y-CARD-1", "two jokers per deck"),
-    "face_values": ("J,Q,K values 0..13", "Y-CARD-2", "values of J, Q, K (Nepali 0,10,10 or 11,12,13)"),
-    "direction": (", ".join(R.DIRECTIONS), "Y-PLAY-2", "direction of play"),
-    "jokers_wild": ("true, false", "Y-DIS-3", "jokers stand in runs (Kluft: false)"),
-    "joker_pair_set": ("true, false", "Y-DIS-3", "two jokers together are a set"),
-    "pickup": (", ".join(R.PICKUPS), "Y-DRAW-2", "which cards of the previous discard may be taken"),
-    "call_limit": ("0..500, none", "Y-V-LIMIT", "highest hand total that may call"),
-    "no_call_before_full_turn": ("true, false, auto", "Y-V-LIMIT", "nobody calls before everyone has played (auto: on with no limit)"),
-    "asaf_penalty": ("0..1000", "Y-SC-2", "added to a failed caller's hand"),
-    "failed_call_others": (", ".join(R.FAILED_CALL_OTHERS), "Y-SC-2", "what the others score on a failed call"),
-    "out_over": ("1..1000", "Y-ELIM-1", "eliminated strictly over this score"),
-    "resets": (", ".join(R.RESETS), "Y-V-RESET", "exact-score resets"),
-    "three_zero_bonus": ("true, false", "Y-V-THREE", "20 off for every third round scored at 0"),
-    "three_zero_once": ("true, false", "Y-V-THREE", "only the first time"),
-    "overcall": ("true, false", "Y-V-OVERCALL", "calls above the limit, always scored hand + asaf_penalty (needs a limit; not with kluft)"),
-    "requests": ("true, false", "Y-V-REQ", "card requests before the discard"),
-    "slam": ("true, false", "Y-V-SLAM", "slam the drawn card onto the group just thrown (not with pickup=top)"),
-    "kluft": ("true, false", "Y-V-KLUFT", "Kluft calls with onderkluft challenges replace Yaniv calls"),
-    "kluft_penalty": ("0..1000", "Y-V-KLUFT", "added to each failed Kluft/onderkluft caller"),
-    "onderkluft_any": ("true, false", "Y-V-KLUFT", "onderkluft allowed above the limit"),
-}
-
 
 def _chain(inner, sid0: int, fn, checked: bool = False):
     """``simcards.policy.chain`` with this game's view slot and jit decorator."""
@@ -291,20 +264,10 @@ class Yaniv(GameDef):
         return R.PRESETS
 
     def options(self) -> list[OptionInfo]:
-        # no_call_before_full_turn defaults to None, shown as "auto" (on exactly with no limit)
-        return [dataclasses.replace(o, default="auto") if o.default is None else o
-                for o in options_table(R.YanivRules, R.ISRAELI, _OPTION_DOCS)]
+        return options_table(R.YanivRules, R.ISRAELI)
 
     def build_rules(self, variant: str | None, overrides: dict[str, Any] | None = None) -> R.YanivRules:
-        typed = {}
-        for key, value in (overrides or {}).items():
-            typed[key] = R.parse_option(key, value) if isinstance(value, str) else value
-            if isinstance(typed[key], list):
-                typed[key] = tuple(typed[key])
-        try:
-            return R.build_rules(variant or self.default_variant, typed)
-        except TypeError as exc:
-            raise SimcardsError(f"yaniv rules: {exc}") from None
+        return R.build_rules(variant or self.default_variant, overrides)
 
     def check_players(self, rules, players: int) -> None:
         rules.check_players(players)

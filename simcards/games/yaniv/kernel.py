@@ -91,6 +91,10 @@ from simcards.games.yaniv.layout import (
     V_BAD,
     VIEW_SIZE,
 )
+from simcards.games.yaniv.layout import (  # the transcript events (layout.py declares them)
+    EV_CALL, EV_DISCARD, EV_DRAW, EV_GRANT, EV_HAND, EV_ONDER, EV_REQUEST, EV_RESHUFFLE, EV_ROUND, EV_SCORE,
+    EV_SLAM, EV_UPCARD, LOG_WIDTH,
+)
 from simcards.games.yaniv.rules import (
     OTHERS_HAND,
     OTHERS_HIGHER,
@@ -148,12 +152,8 @@ _WORK_SIZE = _W_SCRATCH + _SCRATCH_ALL
 # engine compiles in about two thirds of the time; the code and the games are the same.
 THRESHOLD_ONLY = False
 
-# Transcript events (differential tests compare these arrays move for move).
-EV_HAND, EV_UPCARD, EV_CALL, EV_DISCARD, EV_DRAW, EV_RESHUFFLE, EV_SCORE, EV_ROUND = range(8)
-EV_REQUEST, EV_GRANT, EV_SLAM, EV_ONDER = range(8, 12)
 # Counter slots in the working memory (added to G_OVERCALLS at the end of the game).
 C_OVERCALLS, C_REQUESTS, C_GRANTED, C_REQ_BLOCKED, C_SLAMS, C_ONDER, C_ONDER_WINS, C_FULL_TABLES = range(8)
-LOG_WIDTH = 5 + ROW  # [event, round, seat, a, b, cards...]
 
 
 @njit_by_type(cache=True, _nrt=False, inline="always")

@@ -74,3 +74,9 @@ RD_HANDS = 8
 
 def round_width(players: int) -> int:
     return RD_HANDS + 2 * players
+
+# ----- the transcript: one row per event, the same from both engines ----------------------------------
+# (differential tests compare these arrays move for move)
+EV_HAND, EV_UPCARD, EV_CALL, EV_DISCARD, EV_DRAW, EV_RESHUFFLE, EV_SCORE, EV_ROUND = range(8)
+EV_REQUEST, EV_GRANT, EV_SLAM, EV_ONDER = range(8, 12)
+LOG_WIDTH = 5 + ROW  # [event, round, seat, a, b, cards...]

@@ -18,7 +18,7 @@ import numpy as np
 
 from simcards.cards import card_code
 from simcards.games.yaniv import layout as L
-from simcards.games.yaniv.kernel import (
+from simcards.games.yaniv.layout import (
     EV_CALL,
     EV_DISCARD,
     EV_DRAW,

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
 from simcards.errors import SimcardsError
-from simcards.options import parse_value
+from simcards.options import check_options, option, typed_overrides
+from simcards.options import parse_option as parse_text
 
 HAND_SIZE = 5  # Y-DEAL-1
 MAX_PLAYERS = 21  # two decks: 21 * 5 + 3 = 108
@@ -38,30 +40,47 @@ NOT_YET: dict[str, str] = {}
 
 @dataclass(frozen=True)
 class YanivRules:
-    """Every Yaniv option. Field comments cite the rule each one implements."""
+    """Every Yaniv option, each declared once with its rule, allowed values and help
+    (``simcards.options``). Constructing an invalid value raises ``SimcardsError``."""
 
-    decks: int = 1  # Y-CARD-3: 1 or 2 decks
-    jokers: bool = True  # Y-CARD-1: two jokers per deck (Y-V-NEP plays without)
-    face_values: tuple[int, int, int] = (10, 10, 10)  # Y-CARD-2: J, Q, K (Nepali 0/10/10, 11/12/13)
-    direction: str = "clockwise"  # Y-PLAY-2
-    jokers_wild: bool = True  # Y-DIS-3 (Y-V-KLUFT: jokers are plain 0-point cards)
-    joker_pair_set: bool = True  # Y-DIS-3 Decision: two jokers form a set
-    pickup: str = "ends"  # Y-DRAW-2 ends | Y-V-PICK any_set | Y-V-NEP any | Y-V-KLUFT top
-    call_limit: int | None = 5  # Y-CALL-1, Y-V-LIMIT (None = no limit)
-    no_call_before_full_turn: bool | None = None  # Y-V-LIMIT; None = on exactly when call_limit is None
-    asaf_penalty: int = 30  # Y-SC-2
-    failed_call_others: str = "hand"  # Y-SC-2, Y-V-ALTSC, Y-V-NEP
-    out_over: int = 200  # Y-ELIM-1 (strictly over)
-    resets: str = "standard"  # Y-RESET-1, Y-V-RESET
-    three_zero_bonus: bool = False  # Y-V-THREE
-    three_zero_once: bool = False  # Y-V-THREE: only the first time
-    overcall: bool = False  # Y-V-OVERCALL
-    requests: bool = False  # Y-V-REQ
-    slam: bool = False  # Y-V-SLAM
-    kluft: bool = False  # Y-V-KLUFT calls
-    kluft_penalty: int = 15  # Y-V-KLUFT: failed callers add hand + this
-    onderkluft_any: bool = False  # Y-V-KLUFT: onderkluft allowed above the limit
+    TITLE: ClassVar[str] = "Yaniv"
+
+    decks: int = option(1, rule="Y-CARD-3", allowed="1, 2", help="number of decks")
+    jokers: bool = option(True, rule="Y-CARD-1", help="two jokers per deck")  # Y-V-NEP plays without
+    face_values: tuple[int, int, int] = option((10, 10, 10), rule="Y-CARD-2", allowed="0..13",
+                                               help="values of J, Q, K (Nepali 0,10,10 or 11,12,13)")
+    direction: str = option("clockwise", rule="Y-PLAY-2", allowed=", ".join(DIRECTIONS), help="direction of play")
+    jokers_wild: bool = option(True, rule="Y-DIS-3", help="jokers stand in runs (Kluft: false)")
+    joker_pair_set: bool = option(True, rule="Y-DIS-3", help="two jokers together are a set")
+    # Y-DRAW-2 ends | Y-V-PICK any_set | Y-V-NEP any | Y-V-KLUFT top
+    pickup: str = option("ends", rule="Y-DRAW-2", allowed=", ".join(PICKUPS),
+                         help="which cards of the previous discard may be taken")
+    call_limit: int | None = option(5, rule="Y-V-LIMIT", allowed="0..500", none=("none", "no", "off", "-"),
+                                    help="highest hand total that may call")  # Y-CALL-1
+    no_call_before_full_turn: bool | None = option(
+        None, rule="Y-V-LIMIT", none=("auto", "default"),
+        help="nobody calls before everyone has played (auto: on with no limit)")
+    asaf_penalty: int = option(30, rule="Y-SC-2", allowed="0..1000", help="added to a failed caller's hand")
+    failed_call_others: str = option("hand", rule="Y-SC-2", allowed=", ".join(FAILED_CALL_OTHERS),
+                                     help="what the others score on a failed call")  # Y-V-ALTSC, Y-V-NEP
+    out_over: int = option(200, rule="Y-ELIM-1", allowed=f"1..{MAX_RESET_SCORE}",
+                           help="eliminated strictly over this score")
+    resets: str = option("standard", rule="Y-V-RESET", allowed=", ".join(RESETS), help="exact-score resets")
+    three_zero_bonus: bool = option(False, rule="Y-V-THREE", help="20 off for every third round scored at 0")
+    three_zero_once: bool = option(False, rule="Y-V-THREE", help="only the first time")
+    overcall: bool = option(False, rule="Y-V-OVERCALL", help="calls above the limit, always scored hand + "
+                            "asaf_penalty (needs a limit; not with kluft)")
+    requests: bool = option(False, rule="Y-V-REQ", help="card requests before the discard")
+    slam: bool = option(False, rule="Y-V-SLAM",
+                        help="slam the drawn card onto the group just thrown (not with pickup=top)")
+    kluft: bool = option(False, rule="Y-V-KLUFT", help="Kluft calls with onderkluft challenges replace Yaniv calls")
+    kluft_penalty: int = option(15, rule="Y-V-KLUFT", allowed="0..1000",
+                                help="added to each failed Kluft/onderkluft caller")
+    onderkluft_any: bool = option(False, rule="Y-V-KLUFT", help="onderkluft allowed above the limit")
     name: str = field(default="custom", compare=False)
+
+    def __post_init__(self) -> None:
+        self.validate()
 
     # ----- derived values ---------------------------------------------------------------
     @property
@@ -91,33 +110,14 @@ class YanivRules:
 
     # ----- validation -------------------------------------------------------------------
     def validate(self) -> YanivRules:
+        """Each option against its declaration, then the combinations section 5 cannot play. Runs on
+        construction (``__post_init__``), so a ``YanivRules`` value is always valid."""
         def bad(msg: str) -> SimcardsError:
             return SimcardsError(f"yaniv rules: {msg}")
 
-        if self.decks not in (1, 2):
-            raise bad(f"decks={self.decks} is not allowed; use 1 or 2 (Y-CARD-3)")
-        if len(self.face_values) != 3 or any(not 0 <= v <= 13 for v in self.face_values):
-            raise bad(f"face_values={self.face_values} must be three values 0..13 for J, Q, K")
-        if self.direction not in DIRECTIONS:
-            raise bad(f"direction={self.direction!r}; allowed: {', '.join(DIRECTIONS)}")
-        if self.pickup not in PICKUPS:
-            raise bad(f"pickup={self.pickup!r}; allowed: {', '.join(PICKUPS)}")
-        if self.call_limit is not None and not 0 <= self.call_limit <= 500:
-            raise bad(f"call_limit={self.call_limit} must be a whole number 0..500 or none (Y-V-LIMIT)")
-        if not 0 <= self.asaf_penalty <= 1000:
-            raise bad(f"asaf_penalty={self.asaf_penalty} must be 0..1000")
-        if self.failed_call_others not in FAILED_CALL_OTHERS:
-            raise bad(f"failed_call_others={self.failed_call_others!r}; allowed: {', '.join(FAILED_CALL_OTHERS)}")
-        if not 1 <= self.out_over <= MAX_RESET_SCORE:
-            raise bad(f"out_over={self.out_over} must be 1..{MAX_RESET_SCORE}")
-        if self.resets not in RESETS:
-            raise bad(f"resets={self.resets!r}; allowed: {', '.join(RESETS)}")
-        if not 0 <= self.kluft_penalty <= 1000:
-            raise bad(f"kluft_penalty={self.kluft_penalty} must be 0..1000")
+        check_options(self)
         if self.three_zero_once and not self.three_zero_bonus:
             raise bad("three_zero_once needs three_zero_bonus=true (Y-V-THREE)")
-        if not self.jokers and self.joker_pair_set is False and not self.jokers_wild:
-            pass  # meaningless but harmless: no jokers in the deck
         if self.pickup == "top" and not self.kluft:
             raise bad("pickup=top is Kluft's rule; set kluft=true (or use --variant kluft)")
         # Contradictory or meaningless combinations (section 5).
@@ -137,9 +137,9 @@ class YanivRules:
             raise bad("onderkluft_any=true needs kluft=true (Y-V-KLUFT)")
         if not self.kluft and self.kluft_penalty != 15:
             raise bad(f"kluft_penalty={self.kluft_penalty} needs kluft=true (Y-V-KLUFT)")
-        for option, what in NOT_YET.items():
-            if getattr(self, option):
-                raise bad(f"{option}=true ({what}) is not implemented yet; see `simcards variants yaniv`")
+        for key, what in NOT_YET.items():
+            if getattr(self, key):
+                raise bad(f"{key}=true ({what}) is not implemented yet; see `simcards variants yaniv`")
         return self
 
     def check_players(self, players: int) -> None:
@@ -240,39 +240,16 @@ def preset(name: str) -> YanivRules:
 
 
 def parse_option(key: str, text: str):
-    """Turn ``--rule key=value`` text into a typed value for field ``key``."""
-    fields = {f.name: f for f in dataclasses.fields(YanivRules) if f.name != "name"}
-    if key not in fields:
-        raise SimcardsError(f"unknown Yaniv rule option {key!r}; known: {', '.join(fields)}")
-    default = getattr(ISRAELI, key)
-    low = text.strip().lower()
-    if key in ("call_limit",):
-        if low in ("none", "no", "off", "-"):
-            return None
-    if key == "no_call_before_full_turn" and low in ("auto", "default"):
-        return None
-    if key == "no_call_before_full_turn":
-        return parse_value(key, text, False)
-    if key == "face_values":
-        parts = text.replace("/", ",").split(",")
-        try:
-            values = tuple(int(p) for p in parts)
-        except ValueError:
-            values = ()
-        if len(values) != 3:
-            raise SimcardsError(f"rule face_values={text!r}: expected three numbers J,Q,K such as 10,10,10")
-        return values
-    if key == "call_limit":
-        return parse_value(key, text, 0)
-    return parse_value(key, text, default)
+    """Turn ``--rule key=value`` text into a typed value for option ``key`` (its declaration)."""
+    return parse_text(YanivRules, key, text)
 
 
 def build_rules(variant: str = "israeli", overrides: dict | None = None, decks: int | None = None) -> YanivRules:
-    """A preset plus single-option overrides, validated."""
+    """A preset plus single-option overrides (text or typed values), validated on construction."""
     rules = preset(variant)
-    changes = dict(overrides or {})
+    changes = typed_overrides(YanivRules, overrides)
     if decks is not None:
         changes["decks"] = decks
     if changes:
         rules = rules.replace(**changes, name=f"{variant}+" + ",".join(f"{k}={v}" for k, v in changes.items()))
-    return rules.validate()
+    return rules
