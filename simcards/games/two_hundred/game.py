@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -46,9 +47,12 @@ FAMILIES = {
         ),
     ),
 }
-_INFORMED_PARAMS = FAMILIES["heuristic"].params + (
-    Param("pbid", 0.45, 0.0, 1.5, "a partner who bid X is credited with pbid × X points in the bid estimate"),
-    Param("ppass", 0.5, 0.0, 1.5, "a partner who passed without bidding: this multiple of the partner allowance"),
+# The heuristic's parameters with the defaults tuned for the informed play (standard preset,
+# against heuristic, seeds apart from the reported ones), then its own.
+_INFORMED_PARAMS = tuple(replace(p, default=18.0) if p.name == "partner" else p
+                         for p in FAMILIES["heuristic"].params) + (
+    Param("pbid", 0.35, 0.0, 1.5, "a partner who bid X is credited with pbid × X points in the bid estimate"),
+    Param("ppass", 1.0, 0.0, 1.5, "a partner who passed without bidding: this multiple of the partner allowance"),
 )
 FAMILIES["informed"] = Family(
     "informed", SID_INFORMED,
@@ -72,7 +76,7 @@ FAMILIES["mc"] = Family(
     _INFORMED_PARAMS + (
         Param("k", 24, 1, 512, "samples (determinized deals) per searched decision", integer=True),
         Param("search", 7, 0, 7, "decisions searched, a bit mask: 1 card play, 2 bid, 4 trump", integer=True),
-        Param("margin", -10.0, -100.0, 100.0, "bid when declaring the lowest raise is worth more than this "
+        Param("margin", 0.0, -100.0, 100.0, "bid when declaring the lowest raise is worth more than this "
               "(deal score minus the opponents', mean over the samples)"),
         Param("win", 40.0, 0.0, 400.0, "value of the deal taking the side to the target (minus for an "
               "opponent reaching it or the side reaching the hole)"),

@@ -629,7 +629,7 @@ def _opp_trumps(view, hand, seat, unseen, trump, rules):
 def _ilead(table, row, hand, unseen, trump, seat, view, rules):
     """Informed lead: draw trumps only while an opponent may hold one; cash a boss side card
     that no opponent can ruff (most unseen points first); else give the partner a ruff in a suit
-    it has shown void; else the cheapest card, avoiding suits an opponent can ruff."""
+    it has shown void; else the cheapest card (as the heuristic)."""
     tl = (hand >> (LANE * trump)) & LANE_FULL
     ut = (unseen >> (LANE * trump)) & LANE_FULL
     opp_t = _opp_trumps(view, hand, seat, unseen, trump, rules)
