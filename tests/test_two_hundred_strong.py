@@ -38,8 +38,8 @@ def test_strong_engines_agree(preset, specs, overrides):
 def test_families_listed_with_parameters():
     assert FAMILIES["informed"].sid == SID_INFORMED and FAMILIES["mc"].sid == SID_MC
     names = [p.name for p in FAMILIES["mc"].params]
-    assert names[:10] == [p.name for p in FAMILIES["informed"].params]
-    assert names[10:] == ["k", "search", "margin", "win", "rollout"]
+    assert names[:12] == [p.name for p in FAMILIES["informed"].params]
+    assert names[12:] == ["k", "search", "margin", "win", "rollout"]
     assert all(p.help for p in FAMILIES["mc"].params)
 
 
@@ -147,7 +147,7 @@ def test_no_peeking(family, decide):
     assert a != b
     params = np.array([v.default for v in FAMILIES[family].params], dtype=np.float64)
     if family == "mc":
-        params[10] = 8  # k
+        params[12] = 8  # k
     picks = []
     for state in (a, b):
         # What the engine would pass for this state: the view of public facts and the own hand

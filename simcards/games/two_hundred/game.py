@@ -53,6 +53,9 @@ _INFORMED_PARAMS = tuple(replace(p, default=18.0) if p.name == "partner" else p
                          for p in FAMILIES["heuristic"].params) + (
     Param("pbid", 0.35, 0.0, 1.5, "a partner who bid X is credited with pbid × X points in the bid estimate"),
     Param("ppass", 1.0, 0.0, 1.5, "a partner who passed without bidding: this multiple of the partner allowance"),
+    Param("popp", 1.0, 0.0, 2.0, "over an opponent's bid, bid up to this multiple of the usual limit"),
+    Param("pend", 1.0, 0.0, 2.0, "when making the lowest raise would reach the target, bid up to this multiple "
+          "of the usual limit"),
 )
 FAMILIES["informed"] = Family(
     "informed", SID_INFORMED,

@@ -51,6 +51,7 @@ from simcards.games.two_hundred.layout import (
     V_OWN_SEEN,
     V_PARTNER,
     V_PLAYED,
+    V_SCORES,
     V_SEAT,
     V_SIDE,
     V_TRICK_POINTS,
@@ -60,7 +61,7 @@ from simcards.games.two_hundred.layout import (
     V_WIN_SEAT,
 )
 from simcards.games.two_hundred.rules import (
-    R_CALL, R_DECK, R_DECK_MASK, R_DUMMIES, R_KITTY, R_NO_TRUMP, R_SEATS, R_SIDES,
+    R_CALL, R_DECK, R_DECK_MASK, R_DUMMIES, R_KITTY, R_NO_TRUMP, R_SEATS, R_SIDES, R_TARGET,
 )
 from simcards.rng import rand_below
 
@@ -551,8 +552,8 @@ def builtin_decide(kind, sid, table, hand, opts, n_opts, view, rules, rng):
 # Its parameters extend the heuristic's (same indices 0..7, so the heuristic's helpers read them).
 SID_INFORMED = 2
 SID_MC = 3
-P_PBID, P_PPASS = 8, 9
-N_INFORMED = 10
+P_PBID, P_PPASS, P_POPP, P_PEND = 8, 9, 10, 11
+N_INFORMED = 12
 
 
 @njit(cache=True, inline="always")
@@ -751,7 +752,8 @@ def informed_credit(table, row, hand, view, rules):
 @njit(cache=True)
 def informed_bid(table, row, hand, opts, view, rules):
     """The informed bid: the heuristic's rule on an estimate whose partner allowance is updated
-    by the partners' bids and passes (``informed_credit``)."""
+    by the partners' bids and passes (``informed_credit``); over an opponent's bid the limit is
+    ``popp`` × the usual one, and ``pend`` × when making the lowest raise would win the game."""
     seat = view[V_SEAT]
     hb = view[V_BIDDER]
     if hb >= 0 and view[V_SIDE + hb] == view[V_SIDE + seat] and table[row, P_RAISE] < 0.5:
@@ -761,7 +763,12 @@ def informed_bid(table, row, hand, opts, view, rules):
         _, e = best_trump_called(hand, credit, rules[R_DECK_MASK])
     else:
         _, e = best_trump(hand | seen, credit)
-    if opts[1] <= e * table[row, P_AGGR]:
+    limit = e * table[row, P_AGGR]
+    if hb >= 0 and view[V_SIDE + hb] != view[V_SIDE + seat]:
+        limit *= table[row, P_POPP]  # contest the opponents' contract more (or less) keenly
+    if view[V_SCORES + view[V_SIDE + seat]] + opts[1] >= rules[R_TARGET]:
+        limit *= table[row, P_PEND]  # making this contract wins the game (T-END-1: even on a tie)
+    if opts[1] <= limit:
         return 1
     return 0
 

@@ -83,8 +83,8 @@ from simcards.games.two_hundred.rules import (
 )
 from simcards.rng import rand_below
 
-# mc parameters (after the informed family's ten)
-P_K, P_SEARCH, P_MARGIN, P_WIN, P_ROLLOUT = 10, 11, 12, 13, 14
+# mc parameters (after the informed family's twelve)
+P_K, P_SEARCH, P_MARGIN, P_WIN, P_ROLLOUT = 12, 13, 14, 15, 16
 S_PLAY, S_BID, S_TRUMP = 1, 2, 4
 _TRIES = 20  # sampling attempts before the voids are ignored (the last attempt)
 
