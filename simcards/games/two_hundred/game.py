@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -14,7 +15,8 @@ from simcards.games.two_hundred import layout as L
 from simcards.games.two_hundred import rules as R
 from simcards.games.two_hundred.kernel import make_engine
 from simcards.games.two_hundred.layout import V_SEAT
-from simcards.games.two_hundred.policies import SID_HEURISTIC, SID_RANDOM, builtin_decide
+from simcards.games.two_hundred.policies import SID_HEURISTIC, SID_INFORMED, SID_MC, SID_RANDOM
+from simcards.games.two_hundred.search import builtin_decide
 from simcards import policy
 from simcards.stats.estimates import mean_ci, proportion_ci, ratio_ci
 from simcards.strategy import Family, Param, Strategy, seat_strategies
@@ -45,6 +47,45 @@ FAMILIES = {
         ),
     ),
 }
+# The heuristic's parameters with the defaults tuned for the informed play (standard preset,
+# against heuristic, seeds apart from the reported ones), then its own.
+_INFORMED_PARAMS = tuple(replace(p, default=18.0) if p.name == "partner" else p
+                         for p in FAMILIES["heuristic"].params) + (
+    Param("pbid", 0.35, 0.0, 1.5, "a partner who bid X is credited with pbid × X points in the bid estimate"),
+    Param("ppass", 1.0, 0.0, 1.5, "a partner who passed without bidding: this multiple of the partner allowance"),
+    Param("popp", 1.0, 0.0, 2.0, "over an opponent's bid, bid up to this multiple of the usual limit"),
+    Param("pend", 1.0, 0.0, 2.0, "when making the lowest raise would reach the target, bid up to this multiple "
+          "of the usual limit"),
+)
+FAMILIES["informed"] = Family(
+    "informed", SID_INFORMED,
+    "the heuristic, plus memory of the deal: the cards played, the voids each seat has shown and the "
+    "trumps still out. Bid: the estimate's partner allowance follows the partner's bid (pbid × bid) or "
+    "pass (ppass × allowance). Play: draw trumps only while an opponent may hold one; cash a boss card "
+    "only where no opponent can ruff; lead a suit the partner has shown void in for a ruff; smear "
+    "points and win tricks only with cards no opponent still to play can beat or overruff "
+    "(every variant)",
+    _INFORMED_PARAMS,
+)
+FAMILIES["mc"] = Family(
+    "mc", SID_MC,
+    "Monte Carlo search: sample k deals of the unseen cards consistent with the hand sizes, voids and "
+    "the kitty, play every legal card forward with the heuristic's (or informed) play to the end of the "
+    "deal, same k deals for every card, and take the best mean deal result for the side (deal score "
+    "minus the others', ± win at the game target); the bid (declare the lowest raise when its best "
+    "trump is worth more than margin) and the trump are searched the same way; otherwise informed. "
+    "Searches the tables with open hands only: two-player (face-down piles) and five-player (secret "
+    "partner) play informed; with a kitty only the card play is searched",
+    _INFORMED_PARAMS + (
+        Param("k", 24, 1, 512, "samples (determinized deals) per searched decision", integer=True),
+        Param("search", 7, 0, 7, "decisions searched, a bit mask: 1 card play, 2 bid, 4 trump", integer=True),
+        Param("margin", 0.0, -100.0, 100.0, "bid when declaring the lowest raise is worth more than this "
+              "(deal score minus the opponents', mean over the samples)"),
+        Param("win", 40.0, 0.0, 400.0, "value of the deal taking the side to the target (minus for an "
+              "opponent reaching it or the side reaching the hole)"),
+        Param("rollout", 0, 0, 1, "rollout card play: 0 heuristic, 1 informed", integer=True),
+    ),
+)
 
 def _chain(inner, sid0: int, fn, checked: bool = False):
     """A decision function that sends strategy ``sid0`` to a user policy and the rest inward;

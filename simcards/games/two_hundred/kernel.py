@@ -127,7 +127,7 @@ from simcards.games.two_hundred.rules import (
     R_STEP,
     R_TARGET,
 )
-from simcards.games.two_hundred.policies import builtin_choose, builtin_decide, builtin_play
+from simcards.games.two_hundred.search import builtin_choose, builtin_decide, builtin_play  # every built-in family
 from simcards.nbutil import borrow, drop_stale_cache, keyed_cache
 from simcards.rng import rand_below, seed_state, shuffle
 

@@ -23,6 +23,10 @@ import numpy as np
 from numba import njit
 
 from simcards.games.two_hundred.layout import (
+    V_ACTIVE,
+    V_BIDS,
+    V_PASSED,
+    V_VOIDS,
     BIT_OF_FACE,
     FACE_OF_BIT,
     K_BID,
@@ -35,6 +39,7 @@ from simcards.games.two_hundred.layout import (
     LANE_FULL,
     LANE_HIGH,
     LANE_LOW,
+    LANE_POINTS,
     NO_TRUMP,
     ORDER_POINTS,
     V_BID,
@@ -46,6 +51,7 @@ from simcards.games.two_hundred.layout import (
     V_OWN_SEEN,
     V_PARTNER,
     V_PLAYED,
+    V_SCORES,
     V_SEAT,
     V_SIDE,
     V_TRICK_POINTS,
@@ -55,7 +61,7 @@ from simcards.games.two_hundred.layout import (
     V_WIN_SEAT,
 )
 from simcards.games.two_hundred.rules import (
-    R_CALL, R_DECK, R_DECK_MASK, R_DUMMIES, R_KITTY, R_NO_TRUMP, R_SEATS, R_SIDES,
+    R_CALL, R_DECK, R_DECK_MASK, R_DUMMIES, R_KITTY, R_NO_TRUMP, R_SEATS, R_SIDES, R_TARGET,
 )
 from simcards.rng import rand_below
 
@@ -540,3 +546,248 @@ def builtin_decide(kind, sid, table, hand, opts, n_opts, view, rules, rng):
     if kind == K_PLAY:
         return _play_call(table, view[V_SEAT], hand, opts, n_opts, view, rules)
     return _choose(kind, table, view[V_SEAT], hand, opts, n_opts, view, rules)
+
+
+# ----- the informed family ---------------------------------------------------------------------
+# Its parameters extend the heuristic's (same indices 0..7, so the heuristic's helpers read them).
+SID_INFORMED = 2
+SID_MC = 3
+P_PBID, P_PPASS, P_POPP, P_PEND = 8, 9, 10, 11
+N_INFORMED = 12
+
+
+@njit(cache=True, inline="always")
+def _next_active(seat, active, n_seats):
+    s = seat
+    for _ in range(n_seats):
+        s = s + 1 if s + 1 < n_seats else 0
+        if (active >> s) & 1:
+            return s
+    return seat
+
+
+@njit(cache=True, inline="always")
+def _void(view, seat, suit):
+    """Has ``seat`` shown it holds no card of ``suit`` this deal (it did not follow)?"""
+    return suit < 4 and (view[V_VOIDS + seat] >> suit) & 1 == 1
+
+
+@njit(cache=True, inline="always")
+def _may_ruff(view, o, suit, unseen, trump):
+    """Could opponent ``o`` trump a lead of ``suit``: it may hold a trump (unseen trumps and not
+    void in trump) and it is void in ``suit`` or few cards of it are left unseen."""
+    if trump >= 4 or suit == trump or _void(view, o, trump):
+        return False
+    if ((unseen >> (LANE * trump)) & LANE_FULL) == 0:
+        return False
+    return _void(view, o, suit) or LANE_COUNT[(unseen >> (LANE * suit)) & LANE_FULL] <= 1
+
+
+@njit(cache=True, inline="always")
+def _may_beat(view, o, wbit, lead, unseen, trump):
+    """Could opponent ``o`` (yet to play) beat the card bit ``wbit`` winning a trick led in
+    ``lead``, given the cards still unseen and the voids it has shown?"""
+    wsuit = wbit // LANE
+    word = wbit % LANE
+    if wsuit == lead:
+        if not _void(view, o, lead) and ((unseen >> (LANE * lead)) & LANE_FULL) & _above(word):
+            return True
+        return _may_ruff(view, o, lead, unseen, trump)
+    # the winner is a trump on another suit: only a higher trump by a seat void in the suit led
+    if not (_void(view, o, lead) or LANE_COUNT[(unseen >> (LANE * lead)) & LANE_FULL] <= 1):
+        return False
+    if _void(view, o, trump):
+        return False
+    return (((unseen >> (LANE * trump)) & LANE_FULL) & _above(word)) != 0
+
+
+@njit(cache=True, inline="always")
+def _threat_after(view, hand, seat, wbit, lead, unseen, trump, rules):
+    """Could an opponent still to play in this trick take it from card bit ``wbit``?"""
+    n_left = view[V_N_ACTIVE] - view[V_N_IN] - 1
+    o = seat
+    for _ in range(n_left):
+        o = _next_active(o, view[V_ACTIVE], rules[R_SEATS])
+        if not friend(view, hand, seat, o) and _may_beat(view, o, wbit, lead, unseen, trump):
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _opp_trumps(view, hand, seat, unseen, trump, rules):
+    """May an opponent still hold a trump (unseen trumps and some opponent not void in trump)?"""
+    if trump >= 4 or ((unseen >> (LANE * trump)) & LANE_FULL) == 0:
+        return False
+    o = seat
+    for _ in range(view[V_N_ACTIVE] - 1):
+        o = _next_active(o, view[V_ACTIVE], rules[R_SEATS])
+        if not friend(view, hand, seat, o) and not _void(view, o, trump):
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _ilead(table, row, hand, unseen, trump, seat, view, rules):
+    """Informed lead: draw trumps only while an opponent may hold one; cash a boss side card
+    that no opponent can ruff (most unseen points first); else give the partner a ruff in a suit
+    it has shown void; else the cheapest card (as the heuristic)."""
+    tl = (hand >> (LANE * trump)) & LANE_FULL
+    ut = (unseen >> (LANE * trump)) & LANE_FULL
+    opp_t = _opp_trumps(view, hand, seat, unseen, trump, rules)
+    contractor = friend(view, hand, seat, view[V_BIDDER])
+    if table[row, P_DRAW] >= 0.5 and contractor and tl and opp_t and LANE_HIGH[tl] > LANE_HIGH[ut]:
+        return LANE * trump + LANE_HIGH[tl]
+    n_seats = rules[R_SEATS]
+    best = -1
+    best_key = -1
+    ruff_suit = -1
+    for s in range(4):
+        if s == trump:
+            continue
+        ls = (hand >> (LANE * s)) & LANE_FULL
+        if ls == 0:
+            continue
+        us = (unseen >> (LANE * s)) & LANE_FULL
+        ruffable = False
+        partner_void = False
+        o = seat
+        for _ in range(view[V_N_ACTIVE] - 1):
+            o = _next_active(o, view[V_ACTIVE], n_seats)
+            if friend(view, hand, seat, o):
+                if _void(view, o, s) and not _void(view, o, trump) and ut:
+                    partner_void = True
+            elif _may_ruff(view, o, s, unseen, trump):
+                ruffable = True
+        if LANE_HIGH[ls] > LANE_HIGH[us] and not ruffable:
+            key = LANE_POINTS[us] * 16 + LANE_COUNT[us]
+            if key > best_key:
+                best_key = key
+                best = LANE * s + LANE_HIGH[ls]
+        if partner_void and not ruffable and ruff_suit < 0:
+            ruff_suit = s
+    if best >= 0:
+        return best
+    if ruff_suit >= 0:
+        return _pick(hand & (LANE_FULL << (LANE * ruff_suit)), trump, False)
+    side = hand & ~(LANE_FULL << (LANE * trump)) if trump < 4 else hand
+    return _pick(side if side else hand, trump, False)
+
+
+@njit(cache=True, inline="always")
+def _ifollow(table, row, hand, unseen, trump, seat, view, rules):
+    """Informed follow: smear points on a friend's trick that no opponent still to play can take
+    (judged from the unseen cards and the voids shown); win with the cheapest card no later
+    opponent can beat; ruff a trick worth ``ruff_min`` with the cheapest trump no later opponent
+    can overruff; else give the cheapest card."""
+    lead = view[V_LEAD_SUIT]
+    wb = BIT_OF_FACE[view[V_WIN_FACE]]
+    ws = view[V_WIN_SEAT]
+    ll = (hand >> (LANE * lead)) & LANE_FULL
+    legal = (ll << (LANE * lead)) if ll else hand
+    wsuit = wb // LANE
+    word = wb % LANE
+    if friend(view, hand, seat, ws):
+        safe = not _threat_after(view, hand, seat, wb, lead, unseen, trump, rules)
+        return _pick(legal, trump, safe and table[row, P_SMEAR] >= 0.5)
+    if ll:
+        if wsuit != lead:  # already trumped: follow cheaply
+            return _pick(legal, trump, False)
+        beat = ll & _above(word)
+        while beat:  # lowest winning card that holds
+            o = LANE_LOW[beat]
+            b = LANE * lead + o
+            if not _threat_after(view, hand, seat, b, lead, unseen, trump, rules):
+                return b
+            beat &= beat - 1
+        return _pick(legal, trump, False)
+    tl = (hand >> (LANE * trump)) & LANE_FULL if trump < 4 else 0
+    if tl and view[V_TRICK_POINTS] >= table[row, P_RUFF_MIN]:
+        beat = tl & _above(word) if wsuit == trump else tl
+        while beat:
+            b = LANE * trump + LANE_LOW[beat]
+            if not _threat_after(view, hand, seat, b, lead, unseen, trump, rules):
+                return b
+            beat &= beat - 1
+    side = hand & ~(LANE_FULL << (LANE * trump)) if trump < 4 else hand
+    return _pick(side if side else hand, trump, False)
+
+
+@njit(cache=True, inline="always")
+def informed_card(table, row, hand, view, rules):
+    """The informed family's card (a bit of ``hand``) for the seat ``view[V_SEAT]``."""
+    seat = view[V_SEAT]
+    trump = view[V_TRUMP]
+    unseen = rules[R_DECK_MASK] & ~view[V_PLAYED] & ~hand & ~view[V_OWN_SEEN]
+    if view[V_N_IN] == 0:
+        return _ilead(table, row, hand, unseen, trump, seat, view, rules)
+    return _ifollow(table, row, hand, unseen, trump, seat, view, rules)
+
+
+@njit(cache=True, inline="always")
+def legal_mask(hand, lead):
+    """T-PLAY-1: the cards of ``hand`` that may be played to a trick led in ``lead`` (-1: any)."""
+    if lead >= 0 and (hand >> (LANE * lead)) & LANE_FULL:
+        return hand & (LANE_FULL << (LANE * lead))
+    return hand
+
+
+@njit(cache=True)
+def informed_credit(table, row, hand, view, rules):
+    """The allowance for the partners' unseen cards, with the auction as evidence: a partner who
+    bid X holds about ``pbid`` × X of the team's points; a partner who passed without bidding
+    gets ``ppass`` × the usual allowance."""
+    seat = view[V_SEAT]
+    seen, hidden, each = _teammate_cards(view, rules, seat)
+    credit = _credit(table, row, rules, hidden, each, True)
+    base = table[row, P_PARTNER] * (hidden / 9.0)
+    for t in range(rules[R_SEATS]):
+        if t != seat and (view[V_ACTIVE] >> t) & 1 and view[V_SIDE + t] == view[V_SIDE + seat]:
+            if view[V_BIDS + t] > 0:
+                credit += max(0.0, table[row, P_PBID] * view[V_BIDS + t] - base)
+            elif (view[V_PASSED] >> t) & 1:
+                credit -= (1.0 - table[row, P_PPASS]) * base
+    return credit, seen
+
+
+@njit(cache=True)
+def informed_bid(table, row, hand, opts, view, rules):
+    """The informed bid: the heuristic's rule on an estimate whose partner allowance is updated
+    by the partners' bids and passes (``informed_credit``); over an opponent's bid the limit is
+    ``popp`` × the usual one, and ``pend`` × when making the lowest raise would win the game."""
+    seat = view[V_SEAT]
+    hb = view[V_BIDDER]
+    if hb >= 0 and view[V_SIDE + hb] == view[V_SIDE + seat] and table[row, P_RAISE] < 0.5:
+        return 0
+    credit, seen = informed_credit(table, row, hand, view, rules)
+    if rules[R_CALL] == 1:
+        _, e = best_trump_called(hand, credit, rules[R_DECK_MASK])
+    else:
+        _, e = best_trump(hand | seen, credit)
+    limit = e * table[row, P_AGGR]
+    if hb >= 0 and view[V_SIDE + hb] != view[V_SIDE + seat]:
+        limit *= table[row, P_POPP]  # contest the opponents' contract more (or less) keenly
+    if view[V_SCORES + view[V_SIDE + seat]] + opts[1] >= rules[R_TARGET]:
+        limit *= table[row, P_PEND]  # making this contract wins the game (T-END-1: even on a tie)
+    if opts[1] <= limit:
+        return 1
+    return 0
+
+
+@njit(cache=True)
+def informed_table(kind, table, row, hand, opts, n_opts, view, rules):
+    """The informed family: ``heuristic`` for the kitty, trump and call; its own bid and play."""
+    if n_opts == 1:
+        return 0
+    if kind == K_PLAY:
+        b = informed_card(table, row, hand, view, rules)
+        return _option_of(b, legal_mask(hand, view[V_LEAD_SUIT]), opts, n_opts)
+    if kind == K_BID:
+        return informed_bid(table, row, hand, opts, view, rules)
+    return _choose(kind, table, row, hand, opts, n_opts, view, rules)
+
+
+@njit(cache=True)
+def informed_decide(kind, params, hand, opts, n_opts, view, rules, rng):
+    """The ``informed`` family with the public policy signature."""
+    table = params.reshape((1, params.shape[0]))
+    return informed_table(kind, table, 0, hand, opts, n_opts, view, rules)

@@ -1,0 +1,557 @@
+"""The ``mc`` family: determinized Monte Carlo search for Two Hundred, inside the kernel.
+
+At a decision the player samples ``k`` deals of the cards it has not seen into the other hands
+(and the kitty when it did not bury it itself), each hand getting exactly the cards it still
+holds and no card of a suit it has shown void in. Every legal option is played forward in every
+sample (common random numbers: the same ``k`` deals for every option) to the end of the deal with
+a fast rollout policy (the ``heuristic`` card play, or the informed one), and the option with the
+best mean deal result for the player's side wins: its deal score minus the other sides' (made
+contract or minus the bid, no-trump doubling), plus ``win`` when the deal takes the side to the
+game target and minus ``win`` when it takes another side there or the side to the hole.
+
+Searched decisions (``search``, a bit mask): 1 card play, 2 the bid (would I gain by declaring
+at the lowest legal bid, with my best trump, leading first, by more than ``margin``?), 4 the
+trump. The rest is the ``informed`` family's. Tables the search cannot sample (T-V-2P dummies
+with face-down piles, T-V-5P's secret partner, a kitty in the auction) use the informed
+decision there. All randomness comes from the game's stream (``rng``): same seed, same game.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcards.games.two_hundred.layout import (
+    BIT_OF_FACE,
+    FACE_OF_BIT,
+    K_BID,
+    K_PLAY,
+    K_TRUMP,
+    LANE,
+    LANE_COUNT,
+    LANE_FULL,
+    LANE_LOW,
+    LANE_POINTS,
+    MAX_SEATS,
+    NO_TRUMP,
+    ORDER_POINTS,
+    V_ACTIVE,
+    V_BID,
+    V_BIDDER,
+    V_LEAD_SUIT,
+    V_LEADER,
+    V_N_ACTIVE,
+    V_N_IN,
+    V_OWN_SEEN,
+    V_PLAYED,
+    V_SCORES,
+    V_SEAT,
+    V_SIDE,
+    V_TAKEN,
+    V_TRICK,
+    V_TRICK_POINTS,
+    V_TRUMP,
+    V_VOIDS,
+    V_WIN_FACE,
+    V_WIN_SEAT,
+)
+from simcards.games.two_hundred.policies import (
+    P_RAISE,
+    SID_INFORMED,
+    builtin_choose as _builtin_choose,
+    builtin_decide as _builtin_decide,
+    builtin_play as _builtin_play,
+    _follow,
+    _lead,
+    _next_active,
+    friend,
+    informed_card,
+    informed_table,
+)
+from simcards.games.two_hundred.rules import (
+    FAIL_POINTS_MINUS_BID,
+    R_CALL,
+    R_CUT_POINTS,
+    R_DECK,
+    R_DECK_MASK,
+    R_DUMMIES,
+    R_FAIL,
+    R_HOLE,
+    R_KITTY,
+    R_SEATS,
+    R_TARGET,
+)
+from simcards.rng import rand_below
+
+# mc parameters (after the informed family's twelve)
+P_K, P_SEARCH, P_MARGIN, P_WIN, P_ROLLOUT = 12, 13, 14, 15, 16
+S_PLAY, S_BID, S_TRUMP = 1, 2, 4
+_TRIES = 20  # sampling attempts before the voids are ignored (the last attempt)
+
+
+@njit(cache=True, inline="always")
+def _n(mask):
+    return (LANE_COUNT[mask & LANE_FULL] + LANE_COUNT[(mask >> LANE) & LANE_FULL]
+            + LANE_COUNT[(mask >> (2 * LANE)) & LANE_FULL] + LANE_COUNT[(mask >> (3 * LANE)) & LANE_FULL])
+
+
+@njit(cache=True, inline="always")
+def _points(mask):
+    return (LANE_POINTS[mask & LANE_FULL] + LANE_POINTS[(mask >> LANE) & LANE_FULL]
+            + LANE_POINTS[(mask >> (2 * LANE)) & LANE_FULL] + LANE_POINTS[(mask >> (3 * LANE)) & LANE_FULL])
+
+
+@njit(cache=True, inline="always")
+def _beats(new, cur, trump):
+    """T-PLAY-2 (as the engines): a higher card of the same suit, or a trump on a non-trump."""
+    if new // LANE == cur // LANE:
+        return new > cur
+    return new // LANE == trump
+
+
+@njit(cache=True)
+def sample_hands(rng, unseen, need, voids, n_h, out, cards):
+    """Deal the cards of ``unseen`` to ``n_h`` holders, ``need[i]`` cards each (their sum is the
+    number of unseen cards), none of a suit in ``voids[i]`` (bit per suit): the cards in random
+    order, cards of a suit someone is void in first, each to a holder that may take it chosen
+    with weight its room left. A dead end retries; the last try ignores the voids. ``out[i]``
+    receives holder ``i``'s mask."""
+    n = 0
+    for s in range(4):
+        lane = (unseen >> (LANE * s)) & LANE_FULL
+        while lane:
+            cards[n] = LANE * s + LANE_LOW[lane]
+            lane &= lane - 1
+            n += 1
+    any_void = 0
+    for i in range(n_h):
+        any_void |= voids[i]
+    cap = np.empty(MAX_SEATS + 1, dtype=np.int64)
+    for attempt in range(_TRIES):
+        use_voids = attempt < _TRIES - 1
+        for j in range(n - 1, 0, -1):
+            r = rand_below(rng, j + 1)
+            t = cards[j]
+            cards[j] = cards[r]
+            cards[r] = t
+        for i in range(n_h):
+            cap[i] = need[i]
+            out[i] = 0
+        ok = True
+        for phase in range(2):
+            for j in range(n):
+                c = cards[j]
+                constrained = (any_void >> (c // LANE)) & 1
+                if (phase == 0) != (constrained == 1):
+                    continue
+                tot = 0
+                for i in range(n_h):
+                    if cap[i] > 0 and not (use_voids and (voids[i] >> (c // LANE)) & 1):
+                        tot += cap[i]
+                if tot == 0:
+                    ok = False
+                    break
+                r = rand_below(rng, tot)
+                for i in range(n_h):
+                    if cap[i] > 0 and not (use_voids and (voids[i] >> (c // LANE)) & 1):
+                        if r < cap[i]:
+                            out[i] |= np.int64(1) << c
+                            cap[i] -= 1
+                            break
+                        r -= cap[i]
+            if not ok:
+                break
+        if ok:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _apply(rv, hands, seat, b, trump, active, n_seats):
+    """Play card bit ``b`` from ``seat`` in the rollout view ``rv``; returns the next seat to play
+    (the trick's winner after the last card, which also scores the trick, T-PLAY-2/3, T-SC-1)."""
+    hands[seat] &= ~(np.int64(1) << b)
+    if rv[V_N_IN] == 0:
+        rv[V_LEAD_SUIT] = b // LANE
+        rv[V_WIN_FACE] = FACE_OF_BIT[b]
+        rv[V_WIN_SEAT] = seat
+        rv[V_TRICK_POINTS] = 0
+        rv[V_LEADER] = seat
+    else:
+        lead = rv[V_LEAD_SUIT]
+        if b // LANE != lead:
+            rv[V_VOIDS + seat] |= 1 << lead
+        if _beats(b, BIT_OF_FACE[rv[V_WIN_FACE]], trump):
+            rv[V_WIN_FACE] = FACE_OF_BIT[b]
+            rv[V_WIN_SEAT] = seat
+    rv[V_TRICK_POINTS] += ORDER_POINTS[b % LANE]
+    rv[V_PLAYED] |= np.int64(1) << b
+    rv[V_N_IN] += 1
+    if rv[V_N_IN] == rv[V_N_ACTIVE]:
+        ws = rv[V_WIN_SEAT]
+        rv[V_TAKEN + rv[V_SIDE + ws]] += rv[V_TRICK_POINTS]
+        rv[V_TRICK] += 1
+        rv[V_N_IN] = 0
+        rv[V_LEAD_SUIT] = -1
+        rv[V_WIN_SEAT] = -1
+        rv[V_WIN_FACE] = -1
+        rv[V_TRICK_POINTS] = 0
+        return ws
+    return _next_active(seat, active, n_seats)
+
+
+@njit(cache=True)
+def rollout(table, row, hands, rv, rules, seat, n_tricks, informed):
+    """Play the deal in ``rv``/``hands`` to its last trick from ``seat`` (next to play), every
+    seat with the heuristic's card play (``informed``: the informed family's), parameters of
+    ``table[row]``. Points land in ``rv[V_TAKEN + side]``."""
+    trump = rv[V_TRUMP]
+    active = rv[V_ACTIVE]
+    n_seats = rules[R_SEATS]
+    deck = rules[R_DECK_MASK]
+    rv[V_OWN_SEEN] = 0
+    while rv[V_TRICK] < n_tricks:
+        h = hands[seat]
+        rv[V_SEAT] = seat
+        if informed:
+            b = informed_card(table, row, h, rv, rules)
+        else:
+            unseen = deck & ~rv[V_PLAYED] & ~h
+            if rv[V_N_IN] == 0:
+                b = _lead(table, row, h, unseen, trump, friend(rv, h, seat, rv[V_BIDDER]))
+            else:
+                b = _follow(table, row, h, unseen, trump, seat, rv)
+        seat = _apply(rv, hands, seat, b, trump, active, n_seats)
+
+
+@njit(cache=True, inline="always")
+def _active_sides(rv, rules):
+    m = 0
+    for s in range(rules[R_SEATS]):
+        if (rv[V_ACTIVE] >> s) & 1:
+            m |= 1 << rv[V_SIDE + s]
+    return m
+
+
+@njit(cache=True)
+def deal_value(rv, rules, side, kitty_points, win_w):
+    """The deal's result for ``side`` after a rollout: its deal score (T-SC-2 and the options:
+    made, minus the bid, points minus the bid, a cutthroat's minus its points; no trump doubles,
+    T-V-ROUGH; the kitty's points to the defenders, T-V-KITTY) minus the mean of the other sides'
+    in play, and ``win`` for reaching the target / minus it for another side reaching it or this
+    side reaching the hole (T-END-1/2)."""
+    cs = rv[V_SIDE + rv[V_BIDDER]]
+    bid = rv[V_BID]
+    sides = _active_sides(rv, rules)
+    dbl = 2 if rv[V_TRUMP] == NO_TRUMP else 1
+    mine = 0
+    others = 0
+    n_o = 0
+    best_other = -(1 << 30)
+    for s in range(MAX_SEATS):
+        if not (sides >> s) & 1:
+            continue
+        t = rv[V_TAKEN + s]
+        if s == cs:
+            if t >= bid:
+                d = t
+            elif rules[R_CUT_POINTS] == 1:
+                d = -t
+            elif rules[R_FAIL] == FAIL_POINTS_MINUS_BID:
+                d = t - bid
+            else:
+                d = -bid
+        else:
+            d = t + kitty_points
+        d *= dbl
+        if s == side:
+            mine = d
+        else:
+            others += d
+            n_o += 1
+            if rv[V_SCORES + s] + d > best_other:
+                best_other = rv[V_SCORES + s] + d
+    v = mine - (others / n_o if n_o else 0.0)
+    if win_w != 0.0:
+        mine_total = rv[V_SCORES + side] + mine
+        if mine_total >= rules[R_TARGET]:
+            v += win_w
+        elif best_other >= rules[R_TARGET] or mine_total <= rules[R_HOLE]:
+            v -= win_w
+    return v
+
+
+@njit(cache=True)
+def searchable(rules):
+    """Can the sampler rebuild every hidden hand? Not with T-V-2P's face-down piles nor with
+    T-V-5P's secret partner (who plays with whom is part of the hidden deal)."""
+    return rules[R_DUMMIES] == 0 and rules[R_CALL] == 0
+
+
+@njit(cache=True)
+def _holders(view, rules, seat, hand, n_tricks, need, voids, seats):
+    """The hidden holders at card play: every other seat in play with the cards it still holds
+    and its voids, then the kitty (when ``seat`` did not bury it). Returns their number."""
+    active = view[V_ACTIVE]
+    n_seats = rules[R_SEATS]
+    trick = view[V_TRICK]
+    played_now = 0  # seats that already played to this trick
+    o = view[V_LEADER]
+    for _ in range(view[V_N_IN]):
+        played_now |= 1 << o
+        o = _next_active(o, active, n_seats)
+    n_h = 0
+    for o in range(n_seats):
+        if o != seat and (active >> o) & 1:
+            seats[n_h] = o
+            need[n_h] = n_tricks - trick - ((played_now >> o) & 1)
+            voids[n_h] = view[V_VOIDS + o]
+            n_h += 1
+    if rules[R_KITTY] > 0 and not (seat == view[V_BIDDER] and view[V_TRUMP] >= 0):
+        seats[n_h] = -1
+        need[n_h] = rules[R_KITTY]
+        voids[n_h] = 0
+        n_h += 1
+    return n_h
+
+
+@njit(cache=True)
+def mc_play(table, row, hand, opts, n_opts, view, rules, rng):
+    """The searched card play: the option with the best mean deal value over ``k`` samples."""
+    seat = view[V_SEAT]
+    n_tricks = (rules[R_DECK] - rules[R_KITTY]) // view[V_N_ACTIVE]
+    unseen = rules[R_DECK_MASK] & ~view[V_PLAYED] & ~hand & ~view[V_OWN_SEEN]
+    need = np.zeros(MAX_SEATS + 1, dtype=np.int64)
+    voids = np.zeros(MAX_SEATS + 1, dtype=np.int64)
+    seats = np.zeros(MAX_SEATS + 1, dtype=np.int64)
+    out = np.zeros(MAX_SEATS + 1, dtype=np.int64)
+    cards = np.zeros(64, dtype=np.int64)
+    n_h = _holders(view, rules, seat, hand, n_tricks, need, voids, seats)
+    total = 0
+    for i in range(n_h):
+        total += need[i]
+    if total != _n(unseen):  # cannot happen on the tables searched; never guess
+        return informed_table(K_PLAY, table, row, hand, opts, n_opts, view, rules)
+    kitty_known = 0
+    if rules[R_KITTY] > 0 and seat == view[V_BIDDER]:
+        kitty_known = _points(view[V_OWN_SEEN])
+    k = max(1, int(table[row, P_K]))
+    informed = table[row, P_ROLLOUT] >= 0.5
+    win_w = table[row, P_WIN]
+    side = view[V_SIDE + seat]
+    sums = np.zeros(n_opts, dtype=np.float64)
+    base = np.zeros(MAX_SEATS, dtype=np.int64)
+    hands = np.zeros(MAX_SEATS, dtype=np.int64)
+    rv = np.empty_like(view)
+    for _ in range(k):
+        sample_hands(rng, unseen, need, voids, n_h, out, cards)
+        kitty_points = kitty_known
+        for i in range(MAX_SEATS):
+            base[i] = 0
+        base[seat] = hand
+        for i in range(n_h):
+            if seats[i] >= 0:
+                base[seats[i]] = out[i]
+            else:
+                kitty_points = _points(out[i])
+        for i in range(n_opts):
+            hands[:] = base
+            rv[:] = view
+            nxt = _apply(rv, hands, seat, BIT_OF_FACE[opts[i]], rv[V_TRUMP], rv[V_ACTIVE], rules[R_SEATS])
+            rollout(table, row, hands, rv, rules, nxt, n_tricks, informed)
+            sums[i] += deal_value(rv, rules, side, kitty_points, win_w)
+    best = 0
+    for i in range(1, n_opts):
+        if sums[i] > sums[best]:
+            best = i
+    return best
+
+
+@njit(cache=True)
+def contract_points(table, row, hand, view, rules, rng, n_tr, pts):
+    """For the auction and the trump: ``pts[j, t]``, the points the side takes in sample ``j``
+    when this seat declares trump ``t`` (``t < n_tr``; 4 = no trump) and leads the first trick
+    (T-LEAD-1). Every other seat in play holds a uniform share of the unseen cards."""
+    seat = view[V_SEAT]
+    n_tricks = (rules[R_DECK] - rules[R_KITTY]) // view[V_N_ACTIVE]
+    unseen = rules[R_DECK_MASK] & ~hand & ~view[V_OWN_SEEN]
+    need = np.zeros(MAX_SEATS + 1, dtype=np.int64)
+    voids = np.zeros(MAX_SEATS + 1, dtype=np.int64)
+    seats = np.zeros(MAX_SEATS + 1, dtype=np.int64)
+    out = np.zeros(MAX_SEATS + 1, dtype=np.int64)
+    cards = np.zeros(64, dtype=np.int64)
+    n_h = 0
+    for o in range(rules[R_SEATS]):
+        if o != seat and (view[V_ACTIVE] >> o) & 1:
+            seats[n_h] = o
+            need[n_h] = n_tricks
+            n_h += 1
+    informed = table[row, P_ROLLOUT] >= 0.5
+    side = view[V_SIDE + seat]
+    hands = np.zeros(MAX_SEATS, dtype=np.int64)
+    base = np.zeros(MAX_SEATS, dtype=np.int64)
+    rv = np.empty_like(view)
+    for j in range(pts.shape[0]):
+        sample_hands(rng, unseen, need, voids, n_h, out, cards)
+        base[:] = 0
+        base[seat] = hand
+        for i in range(n_h):
+            base[seats[i]] = out[i]
+        for t in range(n_tr):
+            hands[:] = base
+            rv[:] = view
+            rv[V_TRUMP] = t
+            rv[V_BIDDER] = seat
+            rv[V_TRICK] = 0
+            rv[V_N_IN] = 0
+            rv[V_LEAD_SUIT] = -1
+            rv[V_WIN_SEAT] = -1
+            rv[V_WIN_FACE] = -1
+            rv[V_TRICK_POINTS] = 0
+            rv[V_PLAYED] = 0
+            for s in range(MAX_SEATS):
+                rv[V_TAKEN + s] = 0
+                rv[V_VOIDS + s] = 0
+            rollout(table, row, hands, rv, rules, seat, n_tricks, informed)
+            pts[j, t] = rv[V_TAKEN + side]
+
+
+@njit(cache=True)
+def _contract_value(pts, bid, t, rules, view, side, n_other, win_w):
+    """Mean deal value (``deal_value`` without a rollout) of declaring ``bid`` in trump ``t``
+    over the sampled points ``pts[:, t]`` (no kitty: 100 points shared by the sides)."""
+    dbl = 2 if t == NO_TRUMP else 1
+    v = 0.0
+    for j in range(pts.shape[0]):
+        p = pts[j, t]
+        if p >= bid:
+            d = p
+        elif rules[R_CUT_POINTS] == 1:
+            d = -p
+        elif rules[R_FAIL] == FAIL_POINTS_MINUS_BID:
+            d = p - bid
+        else:
+            d = -bid
+        d *= dbl
+        o = (100 - p) * dbl
+        x = d - o / n_other
+        if win_w != 0.0:
+            if view[V_SCORES + side] + d >= rules[R_TARGET]:
+                x += win_w
+            elif view[V_SCORES + side] + d <= rules[R_HOLE]:
+                x -= win_w
+        v += x
+    return v / pts.shape[0]
+
+
+@njit(cache=True)
+def _n_other_sides(view, rules, seat):
+    m = 0
+    for s in range(rules[R_SEATS]):
+        if (view[V_ACTIVE] >> s) & 1 and view[V_SIDE + s] != view[V_SIDE + seat]:
+            m |= 1 << view[V_SIDE + s]
+    return max(1, _n(m))
+
+
+@njit(cache=True)
+def mc_bid(table, row, hand, opts, n_opts, view, rules, rng):
+    """The searched bid: raise to the lowest legal bid when declaring it with the best trump
+    (by mean value over the samples) is worth more than ``margin``; never over the partner
+    unless ``raise``."""
+    seat = view[V_SEAT]
+    hb = view[V_BIDDER]
+    if hb >= 0 and view[V_SIDE + hb] == view[V_SIDE + seat] and table[row, P_RAISE] < 0.5:
+        return 0
+    k = max(1, int(table[row, P_K]))
+    pts = np.zeros((k, 4), dtype=np.int64)
+    contract_points(table, row, hand, view, rules, rng, 4, pts)
+    side = view[V_SIDE + seat]
+    n_other = _n_other_sides(view, rules, seat)
+    best = -1e18
+    for t in range(4):
+        v = _contract_value(pts, opts[1], t, rules, view, side, n_other, table[row, P_WIN])
+        if v > best:
+            best = v
+    return 1 if best > table[row, P_MARGIN] else 0
+
+
+@njit(cache=True)
+def mc_trump(table, row, hand, opts, n_opts, view, rules, rng):
+    """The searched trump: the option (a suit, or no trump where allowed) with the best mean
+    deal value at the contract's bid."""
+    k = max(1, int(table[row, P_K]))
+    n_tr = 0
+    for i in range(n_opts):
+        n_tr = max(n_tr, opts[i] + 1)
+    pts = np.zeros((k, n_tr), dtype=np.int64)
+    contract_points(table, row, hand, view, rules, rng, n_tr, pts)
+    side = view[V_SIDE + view[V_SEAT]]
+    n_other = _n_other_sides(view, rules, view[V_SEAT])
+    best = 0
+    best_v = -1e18
+    for i in range(n_opts):
+        v = _contract_value(pts, view[V_BID], opts[i], rules, view, side, n_other, table[row, P_WIN])
+        if v > best_v:
+            best_v = v
+            best = i
+    return best
+
+
+@njit(cache=True)
+def mc_table(kind, table, row, hand, opts, n_opts, view, rules, rng):
+    """The mc family's decision (see the module docstring)."""
+    if n_opts == 1:
+        return 0
+    mode = int(table[row, P_SEARCH])
+    if searchable(rules):
+        if kind == K_PLAY and mode & S_PLAY:
+            return mc_play(table, row, hand, opts, n_opts, view, rules, rng)
+        if rules[R_KITTY] == 0:  # with a kitty the declarer's hand is not known in the auction
+            if kind == K_BID and mode & S_BID:
+                return mc_bid(table, row, hand, opts, n_opts, view, rules, rng)
+            if kind == K_TRUMP and mode & S_TRUMP:
+                return mc_trump(table, row, hand, opts, n_opts, view, rules, rng)
+    return informed_table(kind, table, row, hand, opts, n_opts, view, rules)
+
+
+@njit(cache=True)
+def strong_decide(kind, sid, table, hand, opts, n_opts, view, rules, rng):
+    """The engines' dispatcher for the informed and mc families (not inlined: it keeps the
+    heuristic's trick loop as it was)."""
+    if sid == SID_INFORMED:
+        return informed_table(kind, table, view[V_SEAT], hand, opts, n_opts, view, rules)
+    return mc_table(kind, table, view[V_SEAT], hand, opts, n_opts, view, rules, rng)
+
+
+@njit(cache=True)
+def mc_decide(kind, params, hand, opts, n_opts, view, rules, rng):
+    """The ``mc`` family with the public policy signature."""
+    table = params.reshape((1, params.shape[0]))
+    return mc_table(kind, table, 0, hand, opts, n_opts, view, rules, rng)
+
+
+# ----- the engines' dispatchers: every built-in family ------------------------------------------
+# The heuristic's own dispatchers (policies.py) stay as they are; the informed and mc families
+# branch off to ``strong_decide`` (a call, not inlined) before them.
+@njit(cache=True, inline="always")
+def builtin_play(kind, sid, table, hand, opts, n_opts, view, rules, rng):
+    """Card play, inlined into the trick loop (see ``policies.builtin_play``)."""
+    if sid >= SID_INFORMED:
+        return strong_decide(kind, sid, table, hand, opts, n_opts, view, rules, rng)
+    return _builtin_play(kind, sid, table, hand, opts, n_opts, view, rules, rng)
+
+
+@njit(cache=True, inline="always")
+def builtin_choose(kind, sid, table, hand, opts, n_opts, view, rules, rng):
+    """Bids, kitty, trump and call (see ``policies.builtin_choose``)."""
+    if sid >= SID_INFORMED:
+        return strong_decide(kind, sid, table, hand, opts, n_opts, view, rules, rng)
+    return _builtin_choose(kind, sid, table, hand, opts, n_opts, view, rules, rng)
+
+
+@njit(cache=True)
+def builtin_decide(kind, sid, table, hand, opts, n_opts, view, rules, rng):
+    """Every decision of every built-in family (the reference engine's dispatcher)."""
+    if sid >= SID_INFORMED:
+        return strong_decide(kind, sid, table, hand, opts, n_opts, view, rules, rng)
+    return _builtin_decide(kind, sid, table, hand, opts, n_opts, view, rules, rng)

@@ -1,0 +1,200 @@
+"""Two Hundred strong players (issue 17): the ``informed`` and ``mc`` families play every preset,
+the kernel and the reference engine agree move for move with them, they see only their view
+(two states that differ only in the hidden cards get the same decision from the same random
+state), the mc sampler deals only the unseen cards and respects hand sizes and voids, and the
+informed player uses the voids it has seen."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simcards.games.two_hundred import layout as L
+from simcards.games.two_hundred.game import FAMILIES, GAME
+from simcards.games.two_hundred.policies import SID_INFORMED, SID_MC, heuristic_decide, informed_decide
+from simcards.games.two_hundred.search import builtin_decide, mc_decide, sample_hands
+from tests.test_two_hundred_engines import _differential
+
+STRONG = [
+    ("standard", ["informed", "heuristic"], {}),
+    ("standard", ["mc:k=3", "heuristic"], {}),
+    ("standard", ["mc:k=2,rollout=1,search=1", "informed"], {"no_trump": "true", "fail_score": "points_minus_bid"}),
+    ("kitty", ["mc:k=2", "informed"], {}),
+    ("le-rough", ["informed", "mc:k=2"], {}),
+    ("cutthroat", ["mc:k=2", "informed", "heuristic", "random"], {}),
+    ("six-3x2", ["mc:k=2", "informed", "heuristic"], {"hole": "-100"}),
+    ("six-2x3", ["informed", "mc:k=2"], {}),
+    ("two-player", ["mc:k=2", "informed"], {}),
+    ("five-player", ["informed", "mc:k=2", "heuristic", "informed", "random"], {}),
+]
+
+
+@pytest.mark.parametrize("preset,specs,overrides", STRONG, ids=[f"{p}-{'+'.join(s)}" for p, s, _ in STRONG])
+def test_strong_engines_agree(preset, specs, overrides):
+    # Principle 3 with the new families: same seed, same game, move for move, every preset.
+    _differential(preset, specs, overrides, 5, 6 if preset == "standard" else 4)
+
+
+def test_families_listed_with_parameters():
+    assert FAMILIES["informed"].sid == SID_INFORMED and FAMILIES["mc"].sid == SID_MC
+    names = [p.name for p in FAMILIES["mc"].params]
+    assert names[:12] == [p.name for p in FAMILIES["informed"].params]
+    assert names[12:] == ["k", "search", "margin", "win", "rollout"]
+    assert all(p.help for p in FAMILIES["mc"].params)
+
+
+def _face(suit, rank_char):
+    return suit * 13 + "A23456789TJQK".index(rank_char)
+
+
+def _bit(face):
+    return np.int64(1) << int(L.BIT_OF_FACE[face])
+
+
+def _mask(faces):
+    m = np.int64(0)
+    for f in faces:
+        m |= _bit(f)
+    return m
+
+
+def _position():
+    """Standard deal, trump hearts (suit 1), seat 0 contracted for 50. Trick 4: seat 0 led K♠,
+    seat 1 played 7♠; seat 2 (the decider, seat 0's partner) holds 8♠ 10♠ and four clubs;
+    seat 3 has shown void in spades and in hearts. The A♠ is unseen. Returns (rules, view, hand,
+    the unseen cards, the hidden hands' sizes)."""
+    rules = GAME.build_rules("standard").encode()
+    view = np.zeros(L.VIEW_SIZE, dtype=np.int64)
+    view[L.V_TRICK_FACES:L.V_TRICK_FACES + L.MAX_SEATS] = -1
+    for s in range(L.MAX_SEATS):
+        view[L.V_SIDE + s] = s % 2 if s < 4 else -1
+    # 13 cards played in the first three tricks and this one: enough to have shown the voids.
+    earlier = [_face(0, "9"), _face(0, "J"), _face(1, "5"), _face(0, "Q"),
+               _face(1, "A"), _face(1, "K"), _face(2, "5"), _face(1, "Q"),
+               _face(3, "A"), _face(3, "K"), _face(3, "5"), _face(2, "7")]
+    trick = [_face(0, "K"), _face(0, "7")]
+    hand = [_face(0, "8"), _face(0, "T"), _face(3, "7"), _face(3, "8"), _face(3, "9"), _face(3, "J")]
+    view[L.V_SEAT] = 2
+    view[L.V_DEAL] = 1
+    view[L.V_BID] = 50
+    view[L.V_BIDDER] = 0
+    view[L.V_TRUMP] = 1
+    view[L.V_TRICK] = 3
+    view[L.V_LEADER] = 0
+    view[L.V_N_IN] = 2
+    view[L.V_LEAD_SUIT] = 0
+    view[L.V_WIN_SEAT] = 0
+    view[L.V_WIN_FACE] = _face(0, "K")
+    view[L.V_PLAYED] = _mask(earlier + trick)
+    view[L.V_ACTIVE] = 0b1111
+    view[L.V_N_ACTIVE] = 4
+    view[L.V_CALLED] = -1
+    view[L.V_PARTNER] = -1
+    view[L.V_BIDS] = 50
+    view[L.V_TRICK_FACES] = trick[0]
+    view[L.V_TRICK_FACES + 1] = trick[1]
+    view[L.V_VOIDS + 3] = 0b11  # seat 3 did not follow spades nor hearts
+    hmask = _mask(hand)
+    unseen = int(L.DECK_MASK_36) & ~int(view[L.V_PLAYED]) & ~int(hmask)
+    return rules, view, hmask, unseen
+
+
+def _opts(hand, lead):
+    legal = [f for f in range(52) if L.BIT_OF_FACE[f] >= 0 and (int(hand) >> int(L.BIT_OF_FACE[f])) & 1
+             and (lead < 0 or f // 13 == lead)]
+    legal.sort(key=lambda f: L.BIT_OF_FACE[f])
+    o = np.zeros(L.MAX_OPTIONS, dtype=np.int64)
+    o[:len(legal)] = legal
+    return o, len(legal)
+
+
+def test_informed_smears_when_the_last_opponent_is_void():
+    # The partner's K♠ wins unless the unseen A♠ falls; the only opponent still to play (seat 3)
+    # has shown void in spades and in trumps (T-PLAY-1: it would have followed), so it cannot take
+    # the trick: the informed player puts its 10♠ on it (T-CARD-2: 10 points); the heuristic,
+    # which knows only that the A♠ is out, plays the 8♠.
+    rules, view, hand, _ = _position()
+    opts, n = _opts(hand, 0)
+    assert [int(f) for f in opts[:n]] == [_face(0, "8"), _face(0, "T")]
+    inf = np.array([v.default for v in FAMILIES["informed"].params], dtype=np.float64)
+    heu = np.array([v.default for v in FAMILIES["heuristic"].params], dtype=np.float64)
+    rng = np.zeros(1, dtype=np.uint64)
+    assert heuristic_decide(L.K_PLAY, heu, hand, opts, n, view, rules, rng) == 0
+    assert informed_decide(L.K_PLAY, inf, hand, opts, n, view, rules, rng) == 1
+
+
+def _hidden_states(unseen, seed):
+    """Two different deals of the unseen cards to seats 0 (5 left), 1 (5 left) and 3 (6 left,
+    no spade nor heart), as the real game could hold them."""
+    cards = [b for b in range(40) if (unseen >> b) & 1]
+    rng = np.random.default_rng(seed)
+    while True:
+        rng.shuffle(cards)
+        s3 = [c for c in cards if c // L.LANE >= 2][:6]
+        rest = [c for c in cards if c not in s3]
+        return {0: sorted(rest[:5]), 1: sorted(rest[5:10]), 3: sorted(s3)}
+
+
+@pytest.mark.parametrize("family,decide", [("informed", informed_decide), ("mc", mc_decide)])
+def test_no_peeking(family, decide):
+    # Two states the decider cannot tell apart: the same hand and public history (the view), the
+    # hidden cards dealt differently to the other seats. The decision function receives only the
+    # view, its hand, the options, the rules and the random state, and the same state gives the
+    # same decision in both (mc: the same samples, drawn from the unseen cards only).
+    rules, view, hand, unseen = _position()
+    a = _hidden_states(unseen, 1)
+    b = _hidden_states(unseen, 2)
+    assert a != b
+    params = np.array([v.default for v in FAMILIES[family].params], dtype=np.float64)
+    if family == "mc":
+        params[12] = 8  # k
+    picks = []
+    for state in (a, b):
+        # What the engine would pass for this state: the view of public facts and the own hand
+        # only; the hidden hands are not part of it, so the two calls get equal arguments.
+        opts, n = _opts(hand, 0)
+        rng = np.array([12345], dtype=np.uint64)
+        picks.append((decide(L.K_PLAY, params, hand, opts, n, view.copy(), rules, rng), int(rng[0])))
+        assert sum(len(v) for v in state.values()) == bin(unseen).count("1")
+    assert picks[0] == picks[1]
+    # and through the engines' dispatcher with a per-seat table
+    table = np.tile(params, (4, 1))
+    opts, n = _opts(hand, 0)
+    got = builtin_decide(L.K_PLAY, FAMILIES[family].sid, table, hand, opts, n, view.copy(), rules,
+                         np.array([12345], dtype=np.uint64))
+    assert got == picks[0][0]
+
+
+def test_sampler_deals_only_unseen_cards_with_sizes_and_voids():
+    # The mc sampler: every sample is a partition of the unseen cards into the hidden hands with
+    # their sizes, and no hand gets a suit its seat has shown void in (T-PLAY-1).
+    _, view, hand, unseen = _position()
+    need = np.array([5, 5, 6, 0, 0, 0, 0], dtype=np.int64)
+    voids = np.array([0, 0, 0b11, 0, 0, 0, 0], dtype=np.int64)
+    out = np.zeros(7, dtype=np.int64)
+    cards = np.zeros(64, dtype=np.int64)
+    rng = np.array([99], dtype=np.uint64)
+    seen = set()
+    for _ in range(200):
+        assert sample_hands(rng, np.int64(unseen), need, voids, 3, out, cards)
+        hands = [int(x) for x in out[:3]]
+        assert [bin(h).count("1") for h in hands] == [5, 5, 6]
+        assert hands[0] | hands[1] | hands[2] == unseen
+        assert hands[0] & hands[1] == 0 and hands[0] & hands[2] == 0 and hands[1] & hands[2] == 0
+        assert hands[2] & int(L.LANE_FULL | (L.LANE_FULL << L.LANE)) == 0  # no spade, no heart
+        seen.add(tuple(hands))
+    assert len(seen) > 50  # it really samples
+
+
+def test_strong_families_reproducible_any_threads():
+    # Principle 2 with the new families: same seed, same games on 1 and 2 threads and in chunks.
+    import numba
+
+    rules = GAME.build_rules("standard")
+    run = GAME.new_run(rules, 4, GAME.strategies(["mc:k=3", "informed"], 4))
+    numba.set_num_threads(1)
+    g1, _ = run.raw(3, 0, 8, 0)
+    numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+    g2, _ = run.raw(3, 0, 8, 0)
+    g3 = np.concatenate([run.raw(3, 0, 5, 0)[0], run.raw(3, 5, 3, 0)[0]])
+    assert (g1 == g2).all() and (g1 == g3).all()
