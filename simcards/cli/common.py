@@ -3,6 +3,7 @@ stderr, the first-run compile notice, and the options spelled the same in every 
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -67,19 +68,17 @@ def split_specs(values: list[str] | None) -> list[str] | None:
     return [part for v in values for part in _split_one(v)]
 
 
-COMPILE_SECONDS = {"yaniv": 10, "gin": 35, "two-hundred": 30}  # cold compile on one core (docs)
-_KERNELS = {"yaniv": "yaniv", "gin": "gin", "two-hundred": "two_hundred"}  # package of games/<name>/kernel.py
-
-
 def announce_compile(game: str) -> None:
     """Say so before the first run of a game compiles its kernels (numba's cache is still empty)."""
-    if VERBOSITY["level"] < 0 or game not in _KERNELS:
+    if VERBOSITY["level"] < 0:
         return
-    import simcards.games
+    from simcards.games import get_game
     from simcards.nbutil import cache_is_cold
 
-    if cache_is_cold(Path(simcards.games.__file__).parent / _KERNELS[game] / "kernel.py"):
-        note(f"compiling the {game} kernels, once (cached for later runs): about {COMPILE_SECONDS[game]} s")
+    gdef = get_game(game)
+    kernel = Path(sys.modules[type(gdef).__module__].__file__).with_name("kernel.py")  # games/<name>/kernel.py
+    if gdef.compile_seconds and kernel.exists() and cache_is_cold(kernel):
+        note(f"compiling the {game} kernels, once (cached for later runs): about {gdef.compile_seconds} s")
 
 
 def interrupted_exit() -> typer.Exit:

@@ -185,7 +185,7 @@ class TwoHundredRules:
     def replace(self, **changes) -> TwoHundredRules:
         return dataclasses.replace(self, **changes)
 
-    def options(self) -> dict:
+    def as_dict(self) -> dict:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "name"}
 
     # ----- the bridge to the kernels ---------------------------------------------------------
@@ -278,7 +278,7 @@ def build_rules(variant: str = "standard", overrides: dict | None = None) -> Two
             rules = rules.replace(**changes, name=f"{variant}+" + ",".join(f"{k}={v}" for k, v in changes.items()))
         except TypeError as exc:
             raise SimcardsError(f"two-hundred rules: {exc}") from None
-    for key, value in rules.options().items():
+    for key, value in rules.as_dict().items():
         want = type(getattr(STANDARD, key))
         if want is int and (isinstance(value, bool) or not isinstance(value, (int, np.integer))):
             raise SimcardsError(f"two-hundred rules: {key}={value!r} must be a whole number")
