@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 
 from simcards.errors import SimcardsError
+from simcards.games import GAMES
 from simcards.strategy import split_specs as _split_one
 
 out = Console()
@@ -42,7 +43,8 @@ def variant_name(value: str | None) -> str | None:
     return value
 
 
-GameArg = Annotated[str, typer.Argument(help="yaniv, gin or two-hundred", show_default=False)]
+_NAMES = list(GAMES)  # the registry: a new game shows up in every command's help
+GameArg = Annotated[str, typer.Argument(help=f"{', '.join(_NAMES[:-1])} or {_NAMES[-1]}", show_default=False)]
 VariantOpt = Annotated[Optional[str], typer.Option("--variant", help="a preset; `simcards variants GAME` lists them",
                                                    callback=variant_name)]
 PlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", help="players at the table (default: the game's usual)")]
