@@ -141,3 +141,13 @@ def test_sides_follow_the_variant():
     assert m.n_sides(five.players) == five.players and m.starter_label == "first dealer"
     df = pd.DataFrame({"first_dealer": [0, 3, 4]})
     assert m.starter_side(df, five.players).tolist() == [0, 3, 4]
+
+
+@pytest.mark.parametrize("game", available())
+def test_study_hints_name_the_games_own_strategies(game):
+    """The tournament's hint gives the game's default strategy, not another game's family."""
+    from simcards.errors import SimcardsError
+    from simcards.studies import tournament
+
+    with pytest.raises(SimcardsError, match=f"random,{get_game(game).default_strategy}$"):
+        tournament(game, ["random"], games=2)

@@ -35,7 +35,8 @@ def tournament(game: str, strategies: list[str] | str, *, variant: str | None = 
     strats = [t.strategy(s) for s in strategies]
     specs = [s.spec for s in strats]
     if len(strats) < 2:
-        raise SimcardsError("a tournament needs at least two strategies, e.g. --strategies random,threshold")
+        raise SimcardsError("a tournament needs at least two strategies, e.g. --strategies "
+                            f"random,{t.gdef.default_strategy}")
     if len(set(specs)) != len(specs):
         raise SimcardsError(f"--strategies lists the same strategy twice: {', '.join(specs)}")
     k = len(strats)
