@@ -40,8 +40,8 @@ def _limits(family: str, rules) -> dict[str, tuple[float, str]]:
     limit (Y-CALL-1, Y-V-LIMIT) unless overcalls are allowed (Y-V-OVERCALL)."""
     if family != "threshold" or rules.call_limit is None or rules.overcall:
         return {}
-    return {"call": (rules.call_limit, f"these rules allow a call only at or under {rules.call_limit} "
-                     "(Y-CALL-1, Y-V-LIMIT)")}
+    why = f"these rules allow a call only at or under {rules.call_limit} (Y-CALL-1, Y-V-LIMIT)"
+    return {"call": (rules.call_limit, why)}
 
 
 METRICS = GameMetrics(
