@@ -134,7 +134,7 @@ def test_simulate_needs_a_game():
 
 
 def test_sides_follow_the_variant():
-    """Two Hundred's sides are its table's: teams of two (T-V-4P), or every player alone (T-V-5P)."""
+    """Two Hundred's sides are its table's: teams of two (T-TEAM-1), or every player alone (T-V-5P)."""
     th = get_game("two-hundred")
     five = th.build_rules("five-player")
     m = th.metrics(five)
