@@ -63,7 +63,7 @@ def configurations(variants, options=True):
                     rules = GAME.build_rules(variant, changes)
                 except SimcardsError:
                     continue
-                if rules.options() == base.options():
+                if rules.as_dict() == base.as_dict():
                     continue  # the preset's own value
                 shown = "none" if value is None else ",".join(map(str, value)) if isinstance(value, tuple) else value
                 yield f"{variant} {key}={shown}", variant, changes

@@ -31,15 +31,15 @@ MAX_GAMES = 10**10
 
 @dataclass
 class Simulation:
-    """What a run produced: the per-game table, the per-round/hand/deal table (``.rounds`` for
-    Yaniv, ``.hands`` for Gin, ``.deals`` for Two Hundred), the summary and the run metadata."""
+    """What a run produced: the per-game table, the per-round/hand/deal table (also under
+    the game's name for it, e.g. ``.rounds``: ``GameDef.detail_table``), the summary and the run metadata."""
 
     game: str
     games: pd.DataFrame
     detail: pd.DataFrame | None
     summary: dict
     meta: dict
-    detail_name: str = "rounds"
+    detail_name: str  # the game's per-unit table: rounds / hands / deals (``GameDef.detail_table``)
     interrupted: bool = False
     out: Path | None = None
 
@@ -89,7 +89,7 @@ def _check_counts(games: int, seed: int, players: int | None) -> None:
         raise SimcardsError(f"players={players!r}: give a whole number")
 
 
-def simulate(game: str = "yaniv", *, variant: str | None = None, players: int | None = None,
+def simulate(game: str, *, variant: str | None = None, players: int | None = None,
              games: int = 10_000, seed: int = 0, strategies: list[str] | str | None = None,
              rules: dict[str, Any] | None = None, detail: bool = True, threads: int | None = None,
              out: str | Path | None = None, keep_detail: bool | None = None, progress: bool = False,
@@ -191,7 +191,7 @@ def _warn(message: str) -> None:
 def _config(gdef, variant, rules_obj, players, strats, seed, games, mode, want_detail) -> dict:
     from simcards.version import __version__
 
-    config = {"game": gdef.name, "variant": variant or gdef.default_variant, "rules": rules_obj.options(),
+    config = {"game": gdef.name, "variant": variant or gdef.default_variant, "rules": rules_obj.as_dict(),
               "players": players, "strategies": [s.spec for s in strats], "seed": int(seed), "games": int(games),
               "mode": mode, "detail": bool(want_detail), "simcards": __version__}
     return json.loads(json.dumps(config, default=_json_default))  # as it reads back from the manifest
@@ -297,7 +297,7 @@ def _run(gdef, job: Job, be: Backend, store: RunStore | None, config: dict, game
     meta = {
         "game": gdef.name,
         "variant": variant or gdef.default_variant,
-        "rules": job.rules.options(),
+        "rules": job.rules.as_dict(),
         "players": players,
         "strategies": [s.spec for s in strats],
         "seed": int(job.seed),

@@ -5,11 +5,10 @@ import pandas as pd
 import pytest
 
 from simcards.studies import compare, field_lineups, pair_lineups, parse_values, tournament, tune
-from simcards.studies.metrics import metrics_for
 from simcards.strategy import split_specs
-from simcards.studies.common import Table, play_matchup, unit_mean
+from simcards.studies.common import Arena, play_matchup, unit_mean
 from simcards.errors import SimcardsError
-from simcards.games import available
+from simcards.games import available, get_game
 
 
 def _est(res, variant, metric):
@@ -59,11 +58,11 @@ def test_unit_mean_never_collapses_at_the_boundary():
 def test_strategy_against_itself_has_exactly_the_fair_share():
     """With seat rotation on the same deals, a strategy against itself wins exactly its share:
     each deal is played once with it at every side."""
-    t = Table("two-hundred")
+    t = Arena("two-hundred")
     s = t.strategy("heuristic")
     mu = play_matchup(t, s, s, pair_lineups(t.k), seed=5, first=0, count=300)
     assert np.allclose(mu.won, 0.5) and mu.fair == 0.5
-    ty = Table("yaniv", players=3)
+    ty = Arena("yaniv", players=3)
     sy = ty.strategy("threshold")
     mu = play_matchup(ty, sy, sy, field_lineups(3), seed=5, first=0, count=60)
     assert np.allclose(mu.won, 1 / 3) and mu.fair == pytest.approx(1 / 3)
@@ -73,7 +72,7 @@ def test_strategy_against_itself_has_exactly_the_fair_share():
 def test_self_play_seat_edge_is_flagged_at_about_the_stated_rate():
     """Two Hundred's teams are symmetric (the first dealer is drawn at random): over many seeds
     the 95% Wilson interval of team 0's win rate misses 1/2 about 5% of the time."""
-    t = Table("two-hundred")
+    t = Arena("two-hundred")
     seat = t.gdef.strategies(None, 4)
     misses = 0
     runs = 300
@@ -119,7 +118,7 @@ def test_compare_pairs_variants_that_share_a_deck():
     res = compare("yaniv", ["israeli", "nepali-jokers", "fast"], games=80, seed=6, skill=False)
     d = res.tables["differences"]
     assert d["paired"].all()
-    t = Table("yaniv")
+    t = Arena("yaniv")
     seats = t.gdef.strategies(None, 4)
     df = t.play(seats, 6, 0, 80)
     a, b = _Variant("a", t, seats, ()), _Variant("b", t, seats, ())
@@ -154,7 +153,7 @@ def test_compare_interrupted_keeps_the_finished_blocks(monkeypatch):
     import simcards.studies.common as study
 
     monkeypatch.setattr(study, "COMPARE_BLOCK", 40)
-    real = study.Table.play
+    real = study.Arena.play
     calls = {"n": 0}
 
     def play(self, *args, **kw):
@@ -163,7 +162,7 @@ def test_compare_interrupted_keeps_the_finished_blocks(monkeypatch):
             raise KeyboardInterrupt
         return real(self, *args, **kw)
 
-    monkeypatch.setattr(study.Table, "play", play)
+    monkeypatch.setattr(study.Arena, "play", play)
     res = compare("yaniv", ["israeli", "fast"], games=100, seed=4, skill=False)
     assert res.meta["interrupted"] and res.meta["games_completed"] == 40
     assert (res.tables["estimates"]["n"] == 40).all()
@@ -180,7 +179,6 @@ def test_compare_is_reproducible():
 def test_compare_all_variants_each_at_its_own_table():
     # Every Two Hundred preset runs, each with its own players and sides (cutthroat: 4 seats alone,
     # six-3x2: 3 teams, two-player: 2 players).
-    from simcards.games import get_game
 
     res = compare("two-hundred", "all", games=20, seed=1, skill=False)
     assert list(res.table["variant"]) == list(get_game("two-hundred").presets())
@@ -209,7 +207,7 @@ def test_compare_of_different_tables_shares_rows_and_marks_what_does_not_apply()
 
 
 def test_tune_finds_the_planted_best_and_reports_significance():
-    default = dict(Table("two-hundred").strategy("heuristic").values)["aggr"]
+    default = dict(Arena("two-hundred").strategy("heuristic").values)["aggr"]
     res = tune("two-hundred", "heuristic", [f"aggr={default},2.5"], games=300, seed=2)
     tab = res.table
     assert list(tab["aggr"]) == [default, 2.5]
@@ -280,10 +278,11 @@ def test_bad_input_is_one_clear_error(call, msg):
         call()
 
 
-def test_metrics_registry_covers_available_games():
+def test_every_game_declares_its_metrics():
     for game in available():
-        m = metrics_for(game)
-        assert m.units in ("rounds", "hands", "deals")
+        gdef = get_game(game)
+        m = gdef.metrics(gdef.build_rules(None))
+        assert m.units == gdef.unit + "s" and m.units in ("rounds", "hands", "deals")
 
 
 @pytest.mark.slow

@@ -216,7 +216,7 @@ def test_listings_at_80_columns_never_cut_what_a_user_types(game, capsys, monkey
     words = set(out.replace(",", " ").split())
     for name in gdef.presets():
         assert name in words
-    for o in gdef.options():
+    for o in gdef.rule_options():
         assert o.name in words and all(v in words for v in o.allowed.replace(",", " ").split())
     code, out, _ = run(capsys, "strategies", game)
     assert code == 0 and "…" not in out and max(len(line) for line in out.splitlines()) <= 80

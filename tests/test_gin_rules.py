@@ -103,8 +103,8 @@ def test_fiftieth_card_turns_on_last_chance_g_wall_3(capsys):
 
 
 def test_every_option_is_documented():
-    names = {o.name for o in GAME.options()}
-    assert names == set(R.STANDARD.options())
+    names = {o.name for o in GAME.rule_options()}
+    assert names == set(R.STANDARD.as_dict())
 
 
 # ----- G-SC: hand scoring, both engines -------------------------------------------------------------

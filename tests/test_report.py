@@ -191,7 +191,7 @@ SHIPPED = sorted((Path(__file__).resolve().parents[1] / "simcards" / "data" / "r
 def test_shipped_specs_are_valid_and_their_reports_exist(spec_path, monkeypatch):
     """Every shipped spec (simcards/data/reports/) loads, names real variants and strategies, and its
     generated report is committed in reports/NAME/ with the same spec."""
-    from simcards.studies.common import Table
+    from simcards.studies.common import Arena
     from simcards.studies.tune import _parse_params
 
     monkeypatch.chdir(spec_path.parents[3].parent)  # presets are found by name, from anywhere
@@ -199,7 +199,7 @@ def test_shipped_specs_are_valid_and_their_reports_exist(spec_path, monkeypatch)
     for st in spec["study"]:
         variants = st.get("variants") or [st.get("variant")]
         for v in variants:
-            t = Table(st["game"], v, st.get("players"), st.get("rules"))
+            t = Arena(st["game"], v, st.get("players"), st.get("rules"))
         for s in st.get("strategies", []) if isinstance(st.get("strategies"), list) else []:
             t.strategy(s)
         if st["kind"] == "tune":

@@ -425,7 +425,7 @@ def test_every_option_is_settable_and_listed():
     rules = GAME.build_rules("israeli", {"kluft": "true", "onderkluft_any": "true", "kluft_penalty": "20"})
     assert (rules.kluft, rules.onderkluft_any, rules.kluft_penalty) == (True, True, 20)
     assert parse_option("kluft_penalty", "15") == 15
-    options = {o.name: o for o in GAME.options()}
+    options = {o.name: o for o in GAME.rule_options()}
     assert not any("not implemented" in o.help for o in options.values())
     assert {"overcall", "requests", "slam", "kluft", "kluft_penalty", "onderkluft_any"} <= set(options)
     assert set(GAME.presets()) == {"israeli", "israeli-anyset", "nepali", "nepali-jokers", "kluft", "adrian", "fast"}

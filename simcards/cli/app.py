@@ -231,7 +231,7 @@ def variants(game: GameArg) -> None:
     for name, (_, desc) in gdef.presets().items():
         table.add_row(name + (" (default)" if name == gdef.default_variant else ""), desc)
     out.print(table)
-    rows = [(o.name, str(o.default), o.allowed, o.rule, o.help) for o in gdef.options()]
+    rows = [(o.name, str(o.default), o.allowed, o.rule, o.help) for o in gdef.rule_options()]
     # what a user types (names, values, rule IDs) may wrap between words but is never cut: each
     # column is at least as wide as its longest word; when that leaves too little room for the
     # meaning, the options are listed one block each instead of as a table

@@ -3,6 +3,7 @@ stderr, the first-run compile notice, and the options spelled the same in every 
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -10,6 +11,7 @@ import typer
 from rich.console import Console
 
 from simcards.errors import SimcardsError
+from simcards.games import GAMES
 from simcards.strategy import split_specs as _split_one
 
 out = Console()
@@ -41,7 +43,8 @@ def variant_name(value: str | None) -> str | None:
     return value
 
 
-GameArg = Annotated[str, typer.Argument(help="yaniv, gin or two-hundred", show_default=False)]
+_NAMES = list(GAMES)  # the registry: a new game shows up in every command's help
+GameArg = Annotated[str, typer.Argument(help=f"{', '.join(_NAMES[:-1])} or {_NAMES[-1]}", show_default=False)]
 VariantOpt = Annotated[Optional[str], typer.Option("--variant", help="a preset; `simcards variants GAME` lists them",
                                                    callback=variant_name)]
 PlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", help="players at the table (default: the game's usual)")]
@@ -67,19 +70,17 @@ def split_specs(values: list[str] | None) -> list[str] | None:
     return [part for v in values for part in _split_one(v)]
 
 
-COMPILE_SECONDS = {"yaniv": 10, "gin": 35, "two-hundred": 30}  # cold compile on one core (docs)
-_KERNELS = {"yaniv": "yaniv", "gin": "gin", "two-hundred": "two_hundred"}  # package of games/<name>/kernel.py
-
-
 def announce_compile(game: str) -> None:
     """Say so before the first run of a game compiles its kernels (numba's cache is still empty)."""
-    if VERBOSITY["level"] < 0 or game not in _KERNELS:
+    if VERBOSITY["level"] < 0:
         return
-    import simcards.games
+    from simcards.games import get_game
     from simcards.nbutil import cache_is_cold
 
-    if cache_is_cold(Path(simcards.games.__file__).parent / _KERNELS[game] / "kernel.py"):
-        note(f"compiling the {game} kernels, once (cached for later runs): about {COMPILE_SECONDS[game]} s")
+    gdef = get_game(game)
+    kernel = Path(sys.modules[type(gdef).__module__].__file__).with_name("kernel.py")  # games/<name>/kernel.py
+    if gdef.compile_seconds and kernel.exists() and cache_is_cold(kernel):
+        note(f"compiling the {game} kernels, once (cached for later runs): about {gdef.compile_seconds} s")
 
 
 def interrupted_exit() -> typer.Exit:

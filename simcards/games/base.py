@@ -1,18 +1,20 @@
-"""What every game provides to the runner, the API and the CLI.
+"""What every game provides to the runner, the API, the CLI and the studies.
 
-A game package implements a subclass of :class:`GameDef` in its ``game`` module. The generic
-layers (``api.simulate``, the ``simulate`` / ``replay`` / ``variants`` commands) only talk to
-this interface, so a new game needs no change outside its own package beyond one registry line.
+:class:`Game` is the interface (a ``Protocol``); a game package implements it with a subclass of
+:class:`GameDef` (the shared defaults) in its ``game`` module. The generic layers
+(``api.simulate``, the commands, ``simcards.studies``) only talk to this interface, so a new game
+needs no change outside its own package beyond one registry line.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import pandas as pd
 
 from simcards.options import format_value, specs
+from simcards.games.analysis import GameMetrics
 from simcards.strategy import Family, Strategy, seat_strategies
 
 
@@ -45,20 +47,52 @@ class GameRun:
         raise NotImplementedError
 
 
+@runtime_checkable
+class Game(Protocol):
+    """The game interface: what the generic layers may ask of a game (``GameDef`` implements it)."""
+
+    name: str  # registry name (``simcards.games.GAMES``)
+    title: str
+    unit: str  # what a game is made of: round / hand / deal
+    detail_table: str  # name of the per-unit table (and its Parquet file)
+    default_variant: str
+    default_players: int
+    default_strategy: str
+    compile_seconds: int  # cold kernel compile on one core, for the CLI's notice (0: say nothing)
+
+    def presets(self) -> dict[str, Any]: ...
+    def rule_options(self) -> list[OptionInfo]: ...
+    def build_rules(self, variant: str | None, overrides: dict[str, Any] | None = None) -> Any: ...
+    def players_for(self, rules: Any) -> int: ...
+    def check_players(self, rules: Any, players: int) -> None: ...
+    def families(self) -> dict[str, Family]: ...
+    def strategies(self, specs: Any, players: int) -> list[Strategy]: ...
+    def new_run(self, rules: Any, players: int, strategies: list[Strategy]) -> GameRun: ...
+    def summarize(self, games: pd.DataFrame, players: int) -> dict: ...
+    def summary_rows(self, summary: dict) -> list[tuple[str, str]]: ...
+    def columns(self) -> dict[str, dict[str, str]]: ...
+    def metrics(self, rules: Any) -> GameMetrics: ...
+    def replay(self, rules: Any, players: int, strategies: list[Strategy], seed: int, game: int) -> str: ...
+
+
 class GameDef:
-    name: str = ""
-    title: str = ""
-    unit: str = "round"  # what a game is made of: round / hand / deal
-    detail_table: str = "rounds"  # name of the per-unit table (and its Parquet file)
-    default_variant: str = ""
-    default_players: int = 4
-    default_strategy: str = "random"
+    """The shared defaults of :class:`Game`; a game declares the attributes and the rest."""
+
+    name: str
+    title: str
+    unit: str
+    detail_table: str
+    default_variant: str
+    default_players: int
+    default_strategy: str
+    compile_seconds: int = 0
 
     # --- rules ---------------------------------------------------------------------------
-    def presets(self) -> dict[str, tuple[Any, str]]:
+    def presets(self) -> dict[str, Any]:
         raise NotImplementedError
 
-    def options(self) -> list[OptionInfo]:
+    def rule_options(self) -> list[OptionInfo]:
+        """Every rule option with its default, allowed values, rule ID and meaning."""
         raise NotImplementedError
 
     def build_rules(self, variant: str | None, overrides: dict[str, Any] | None = None):
@@ -94,6 +128,11 @@ class GameDef:
 
     def columns(self) -> dict[str, dict[str, str]]:
         """Documented columns: {table: {column: meaning}}."""
+        raise NotImplementedError
+
+    def metrics(self, rules) -> GameMetrics:
+        """How the studies read this game's tables under ``rules`` (sides, margins, outcome
+        rates, deck key...): declared in the game's ``analysis`` module."""
         raise NotImplementedError
 
     # --- one game, by eye ----------------------------------------------------------------------

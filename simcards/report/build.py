@@ -129,7 +129,7 @@ def _check_rule_keys(game: str, rules: dict) -> None:
     from simcards.games import get_game
 
     gdef = get_game(game)
-    known = {o.name for o in gdef.options()}
+    known = {o.name for o in gdef.rule_options()}
     for key, value in rules.items():
         if key not in known:
             gdef.build_rules(None, {key: str(value)})  # raises "unknown <Game> rule option ..."

@@ -1,4 +1,4 @@
-"""What every study shares: the result object, a table of players (rules, seats, strategies) that plays
+"""What every study shares: the result object, an arena (one game, rules and player count) that plays
 seeded games, seat-rotation lineups, matchups and the checks on counts and seeds."""
 
 
@@ -11,9 +11,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simcards.studies.metrics import GameMetrics, metrics_for
 from simcards.errors import SimcardsError
 from simcards.games import canonical, get_game
+from simcards.games.analysis import GameMetrics
 from simcards.runner import DEFAULT_CHUNK, Progress
 from simcards.stats.estimates import Z95, Estimate, bounded_mean, mean_ci
 from simcards.strategy import Strategy, parse_spec
@@ -45,19 +45,19 @@ def est_cols(prefix: str, est: Estimate) -> dict:
 
 
 # ----- playing ----------------------------------------------------------------------------------
-class Table:
-    """One game, rules and player count: plays lineups of strategies on chosen game indices."""
+class Arena:
+    """One game, rules and player count: plays lineups of strategies on chosen game indices. The
+    game's metrics under these rules (``m``: sides, margins, outcome rates) read the tables."""
 
     def __init__(self, game: str, variant: str | None = None, players: int | None = None,
                  rules: dict[str, Any] | None = None, progress: Progress | None = None):
         self.game = canonical(game)
         self.gdef = get_game(self.game)
-        self.m: GameMetrics = metrics_for(self.game)
         self.variant = variant or self.gdef.default_variant
         self.rules = self.gdef.build_rules(variant, rules)
         self.players = self.gdef.players_for(self.rules) if players is None else whole_count(players, "players")
         self.gdef.check_players(self.rules, self.players)
-        self.m = self.m.specialize(self.rules)
+        self.m: GameMetrics = self.gdef.metrics(self.rules)
         self.k = self.m.n_sides(self.players)
         self.progress = progress
         self._runs: dict[tuple, Any] = {}
@@ -162,7 +162,7 @@ class Matchup:
         return int(self.won.size)
 
 
-def play_matchup(t: Table, s0: Strategy, s1: Strategy, lineups: list[tuple[int, ...]], seed: int,
+def play_matchup(t: Arena, s0: Strategy, s1: Strategy, lineups: list[tuple[int, ...]], seed: int,
                  first: int, count: int) -> Matchup:
     won = np.zeros(count, np.int64)
     lost = np.zeros(count)
@@ -199,7 +199,7 @@ def study_seed(seed) -> int:
     return int(seed)
 
 
-def study_meta(kind: str, t: Table, seed: int, **extra) -> dict:
+def study_meta(kind: str, t: Arena, seed: int, **extra) -> dict:
     from simcards.api import _versions
 
     return {"study": kind, "game": t.game, "players": t.players, "seed": seed, **extra,

@@ -13,14 +13,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simcards.studies.metrics import FAIR_SCALE, metrics_for
 from simcards.stats.moments import Moments
 from simcards.stats.differences import (HOLM, holm, p_value, shifted, significant,
                                      z_for)
 from simcards.errors import SimcardsError
-from simcards.studies.common import (Matchup, StudyResult, Table, block_size, pair_lineups, play_matchup, study_meta, study_progress,
+from simcards.studies.common import (Matchup, StudyResult, Arena, block_size, pair_lineups, play_matchup, study_meta, study_progress,
                                      study_seed, whole_count, fmt_est)
 from simcards.games import get_game
+from simcards.games.analysis import FAIR_SCALE
 from simcards.runner import chunks, set_threads
 from simcards.stats.estimates import Z95, Estimate
 from simcards.strategy import Strategy
@@ -29,7 +29,7 @@ from simcards.strategy import Strategy
 @dataclass
 class _Variant:
     name: str
-    table: Table
+    arena: Arena
     seats: list[Strategy]
     deck: tuple
     strong: str = ""  # the skill matchup: strong against weak, seat-rotated over ``lineups``
@@ -45,7 +45,7 @@ class _Variant:
 def _variant_columns(v: _Variant, df: pd.DataFrame, sk: Matchup | None, scale: int = 1,
                      detail: pd.DataFrame | None = None) -> dict[str, np.ndarray]:
     """One block of a variant's self-play games (and skill matchups) as whole-number columns."""
-    t, m = v.table, v.table.m
+    t, m = v.arena, v.arena.m
     cols = {v.col("units"): df[m.units].to_numpy()}
     if detail is not None and m.unit_starter is not None:
         won, units, fair = m.unit_starter(detail, df["game"].to_numpy(), t.players)
@@ -66,7 +66,7 @@ def _variant_columns(v: _Variant, df: pd.DataFrame, sk: Matchup | None, scale: i
 
 def _rate_rows(v: _Variant, mo: Moments, scale: int) -> list[dict]:
     """Speed, fairness, outcome and skill estimates of one variant."""
-    t, m, k, c = v.table, v.table.m, v.table.k, v.col
+    t, m, k, c = v.arena, v.arena.m, v.arena.k, v.col
     rows = []
 
     def add(group, metric, label, est, kind="num", **kw):
@@ -138,7 +138,7 @@ def _diff_rows(base: _Variant, other: _Variant, mo: Moments, scale: int) -> list
     """Differences other − base for every metric, paired on the same deals when the decks match,
     each with its 95% interval and the p-value inverted from its family of intervals (for Holm's
     control over all the differences of a study: ``_holm_flags``)."""
-    m = base.table.m
+    m = base.arena.m
     paired = base.deck == other.deck
     b, o = base.col, other.col
     rows = []
@@ -160,8 +160,8 @@ def _diff_rows(base: _Variant, other: _Variant, mo: Moments, scale: int) -> list
     # An edge is the win rate minus the fair share 1/sides, which differs between tables. Win
     # rates and outcome shares can sit near 0 or 1: their differences are Newcombe-type (MOVER on
     # boundary-safe intervals, paired through the units' correlation).
-    fair_shift = 1 / other.table.k - 1 / base.table.k
-    add("starter_edge", f"{other.table.m.starter_label}'s edge",
+    fair_shift = 1 / other.arena.k - 1 / base.arena.k
+    add("starter_edge", f"{other.arena.m.starter_label}'s edge",
         lambda z: shifted(mo.bounded_diff(b("starter_won"), o("starter_won"), 1, paired, z), fair_shift), "pct")
     if base.lineups and other.lineups:
         add("skill_win_rate", "stronger strategy's win rate",
@@ -189,7 +189,7 @@ def _lineups_meta(runs: list[_Variant]) -> list | dict:
 
 def _lengths_table(runs: list[_Variant], counts: dict[str, dict[int, int]]) -> pd.DataFrame:
     """How many self-play games of each variant lasted each number of rounds/hands/deals."""
-    units = runs[0].table.m.units
+    units = runs[0].arena.m.units
     rows = [{"variant": v.name, units: u, "games": c, "share": c / sum(counts[v.name].values())}
             for v in runs for u, c in sorted(counts[v.name].items())]
     return pd.DataFrame(rows, columns=["variant", units, "games", "share"])
@@ -202,11 +202,11 @@ def _count_lengths(into: dict[int, int], units: np.ndarray) -> None:
 
 
 def _game_rows(v: _Variant, df: pd.DataFrame) -> pd.DataFrame:
-    m = v.table.m
+    m = v.arena.m
     gr = pd.DataFrame({"variant": v.name, "game": df["game"].to_numpy(), m.units: df[m.units].to_numpy()})
     if m.turns is not None:
         gr["turns"] = df[m.turns].to_numpy()
-    gr["winner_side"] = m.winner_side(df, v.table.players)
+    gr["winner_side"] = m.winner_side(df, v.arena.players)
     return gr
 
 
@@ -233,15 +233,15 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
     seed = study_seed(seed)
     set_threads(threads)
     strong = strong or gdef.default_strategy
-    weak = weak or metrics_for(gdef.name).weak
     if isinstance(strategies, str):
         strategies = [strategies]
-    tables = [Table(game, v, players, rules) for v in names]
+    arenas = [Arena(game, v, players, rules) for v in names]
+    weak = weak or arenas[0].m.weak
     runs = [_Variant(n, t, t.gdef.strategies(strategies, t.players), t.m.deck_key(t.rules), strong, weak,
-                     pair_lineups(t.k) if skill else []) for n, t in zip(names, tables)]
+                     pair_lineups(t.k) if skill else []) for n, t in zip(names, arenas)]
     scale = math.lcm(*(len(v.lineups) for v in runs)) if skill else 1
-    strong_s, weak_s = tables[0].strategy(strong), tables[0].strategy(weak)
-    bar = study_progress(sum(games * (1 + len(v.lineups)) for v in runs), f"compare {tables[0].game}", progress)
+    strong_s, weak_s = arenas[0].strategy(strong), arenas[0].strategy(weak)
+    bar = study_progress(sum(games * (1 + len(v.lineups)) for v in runs), f"compare {arenas[0].game}", progress)
     mo: Moments | None = None
     game_rows: dict[str, list[pd.DataFrame]] = {v.name: [] for v in runs}
     lengths: dict[str, dict[int, int]] = {v.name: {} for v in runs}
@@ -251,16 +251,16 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
         for block in chunks(games, block_size()):
             cols: dict[str, np.ndarray] = {}
             for v in runs:
-                v.table.progress = bar
+                v.arena.progress = bar
                 t0 = time.perf_counter()
-                res = v.table.play(v.seats, seed, block.first, block.count, detail=v.table.m.unit_starter is not None)
+                res = v.arena.play(v.seats, seed, block.first, block.count, detail=v.arena.m.unit_starter is not None)
                 df, det = res if isinstance(res, tuple) else (res, None)
-                sk = play_matchup(v.table, strong_s, weak_s, v.lineups, seed, block.first, block.count) if skill else None
+                sk = play_matchup(v.arena, strong_s, weak_s, v.lineups, seed, block.first, block.count) if skill else None
                 v.seconds += time.perf_counter() - t0
                 if sk is not None:
                     v.fair = sk.fair
                 cols.update(_variant_columns(v, df, sk, scale, det))
-                _count_lengths(lengths[v.name], df[v.table.m.units].to_numpy())
+                _count_lengths(lengths[v.name], df[v.arena.m.units].to_numpy())
                 if not summary_only:
                     game_rows[v.name].append(_game_rows(v, df))
             mo = Moments.of(cols) + mo
@@ -276,7 +276,7 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
         long["significant"] = np.nan
     diffs = _holm_flags(pd.DataFrame([r for v in runs[1:] for r in _diff_rows(runs[0], v, mo, scale)]))
     wide = _wide(long, names)
-    t0 = tables[0]
+    t0 = arenas[0]
     notes = []
     if interrupted:
         notes.append(f"Interrupted after {done:,} of {games:,} games per variant: every estimate covers the "
@@ -300,16 +300,16 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
     meta = study_meta("compare", t0, seed, variants=names, games=games,
                  strategies=[s.spec for s in runs[0].seats],
                  skill={"strong": strong_s.spec, "weak": weak_s.spec, "lineups": _lineups_meta(runs)} if skill else None,
-                 rules={n: t.rules.options() for n, t in zip(names, tables)},
+                 rules={n: t.rules.as_dict() for n, t in zip(names, arenas)},
                  timings_seconds={v.name: round(v.seconds, 3) for v in runs},
-                 games_played=sum(t.games_played for t in tables), summary_only=summary_only,
+                 games_played=sum(t.games_played for t in arenas), summary_only=summary_only,
                  games_completed=done, interrupted=interrupted)
     out_tables = {"compare": wide, "estimates": long, "differences": diffs, "lengths": _lengths_table(runs, lengths)}
     if not summary_only:
         out_tables["games"] = pd.concat([df for v in runs for df in game_rows[v.name]], ignore_index=True)
-    counts = {t.players for t in tables}
+    counts = {t.players for t in arenas}
     title = (f"{t0.gdef.title}: {', '.join(names)} ({t0.players} players)" if len(counts) == 1 else
-             f"{t0.gdef.title}: {', '.join(f'{n} ({t.players}p)' for n, t in zip(names, tables))}")
+             f"{t0.gdef.title}: {', '.join(f'{n} ({t.players}p)' for n, t in zip(names, arenas))}")
     return StudyResult("compare", title,
                        out_tables, {"variants": names}, notes, meta)
 

@@ -32,14 +32,14 @@ from simcards.runner import set_threads
 from simcards.stats.equilibrium import SymmetricGame, alpha_rank, others_table, symmetric_nash, symmetric_profiles
 from simcards.stats.estimates import Z95
 from simcards.strategy import Strategy, make_strategy
-from simcards.studies.common import StudyResult, Table, study_meta, study_progress, study_seed, whole_count
+from simcards.studies.common import StudyResult, Arena, study_meta, study_progress, study_seed, whole_count
 from simcards.studies.tune import parse_values
 
 BLOCKS = 64  # deals are summed into this many blocks (deal i → block i mod BLOCKS) for the bootstrap
 MAX_PROFILES = 5000
 
 
-def population(t: Table, strategies: list[str] | str | None = None, family: str | None = None,
+def population(t: Arena, strategies: list[str] | str | None = None, family: str | None = None,
                params: list[str] | dict | None = None) -> list[Strategy]:
     """The strategies of the population: the given specs, or ``family`` at every combination of
     the swept ``params`` (``["call=0..7"]``), each other parameter at its default."""
@@ -124,7 +124,7 @@ class PayoffSums:
         return np.sqrt(var / n)
 
 
-def _play_profile(t: Table, strats: list[Strategy], counts: np.ndarray, seed: int, first: int,
+def _play_profile(t: Arena, strats: list[Strategy], counts: np.ndarray, seed: int, first: int,
                   count: int) -> np.ndarray:
     """(strategies, deals): each strategy's win share per deal in this profile — the share of its
     sides' seatings that won, averaged over the profile's seatings (0 for strategies not in it)."""
@@ -168,7 +168,7 @@ def equilibrium(game: str, strategies: list[str] | str | None = None, *, family:
     ``bootstrap``: resamples of the deal blocks that give the intervals of the mixture, the
     regrets and the α-rank masses."""
     t0 = time.perf_counter()
-    t = Table(game, variant, players, rules)
+    t = Arena(game, variant, players, rules)
     seed = study_seed(seed)
     games = whole_count(games, "games")
     bootstrap = whole_count(bootstrap, "bootstrap", 0, 10_000)
@@ -245,7 +245,7 @@ def _invasion_table(names: list[str], profiles: np.ndarray, means: np.ndarray, s
     return pd.DataFrame(rows)
 
 
-def _result(t: Table, strats: list[Strategy], profiles: np.ndarray, sums: PayoffSums, lineups: list[int],
+def _result(t: Arena, strats: list[Strategy], profiles: np.ndarray, sums: PayoffSums, lineups: list[int],
             seed: int, games: int, adaptive: bool, bootstrap: int, flat_games: int,
             elapsed: float) -> StudyResult:
     k, n = len(strats), t.k
@@ -313,7 +313,7 @@ def _result(t: Table, strats: list[Strategy], profiles: np.ndarray, sums: Payoff
     if eq.found > 1:
         notes.append(f"Replicator dynamics reached {eq.found} distinct equilibria from different starts: "
                      "the table has several, and which is played depends on where play starts.")
-    meta = study_meta("equilibrium", t, seed, variant=t.variant, rules=t.rules.options(), strategies=names, games=games,
+    meta = study_meta("equilibrium", t, seed, variant=t.variant, rules=t.rules.as_dict(), strategies=names, games=games,
                       adaptive=adaptive, bootstrap=bootstrap, games_played=played, elapsed_seconds=elapsed)
     title = f"Equilibrium of {k} strategies, {t.gdef.title} ({t.variant}, {t.players} players)"
     tables = {"equilibrium": eq_df, "invasion": invasion, "payoffs": pay_df}

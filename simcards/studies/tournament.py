@@ -12,7 +12,7 @@ import pandas as pd
 
 from simcards.stats.differences import (HOLM, bradley_terry, holm, p_value, shifted)
 from simcards.errors import SimcardsError
-from simcards.studies.common import (StudyResult, Table, est_cols,
+from simcards.studies.common import (StudyResult, Arena, est_cols,
                                      pair_lineups, play_matchup, study_meta, study_progress,
                                      study_seed, whole_count, unit_mean, fmt_est)
 from simcards.runner import set_threads
@@ -26,7 +26,7 @@ def tournament(game: str, strategies: list[str] | str, *, variant: str | None = 
     """Round robin: every pair of strategies head to head (alternating sides, every rotation,
     same deals for every pair), a win-rate matrix with 95% intervals and Bradley–Terry ratings
     (Elo scale, mean 0) with 95% intervals."""
-    t = Table(game, variant, players, rules)
+    t = Arena(game, variant, players, rules)
     seed = study_seed(seed)
     games = whole_count(games, "games")
     set_threads(threads)
@@ -35,7 +35,8 @@ def tournament(game: str, strategies: list[str] | str, *, variant: str | None = 
     strats = [t.strategy(s) for s in strategies]
     specs = [s.spec for s in strats]
     if len(strats) < 2:
-        raise SimcardsError("a tournament needs at least two strategies, e.g. --strategies random,threshold")
+        raise SimcardsError("a tournament needs at least two strategies, e.g. --strategies "
+                            f"random,{t.gdef.default_strategy}")
     if len(set(specs)) != len(specs):
         raise SimcardsError(f"--strategies lists the same strategy twice: {', '.join(specs)}")
     k = len(strats)
@@ -89,7 +90,7 @@ def tournament(game: str, strategies: list[str] | str, *, variant: str | None = 
              f"{1 / (1 + 10 ** (-(rat.iloc[0]['rating'] - rat.iloc[-1]['rating']) / 400)):.0%} of head-to-head games.",
              f"A pair is significant when its win rate differs from the fair share under {HOLM} over the "
              f"{len(pair_df)} rows of the pairs table."]
-    meta = study_meta("tournament", t, seed, variant=t.variant, rules=t.rules.options(), strategies=specs,
+    meta = study_meta("tournament", t, seed, variant=t.variant, rules=t.rules.as_dict(), strategies=specs,
                  lineups=[list(lu) for lu in lineups], games=games, games_played=t.games_played,
                  rating_anchor=list(ratings.anchor), elapsed_seconds=round(elapsed, 3))
     return StudyResult("tournament", f"{t.gdef.title} ({t.variant}, {t.players} players): round robin of {k} strategies",

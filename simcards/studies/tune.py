@@ -16,7 +16,7 @@ import pandas as pd
 from simcards.stats.differences import (paired_diff, significant,
                                      z_for)
 from simcards.errors import SimcardsError
-from simcards.studies.common import (StudyResult, Table, est_cols,
+from simcards.studies.common import (StudyResult, Arena, est_cols,
                                      field_lineups, play_matchup, study_meta, study_progress,
                                      study_seed, whole_count, unit_mean, fmt_est)
 from simcards.runner import set_threads
@@ -110,7 +110,7 @@ def tune(game: str, strategy: str, params, *, against: str | None = None, varian
     unbiased estimate decides whether it beats the reference (``against``: a strategy against
     itself wins exactly its fair share). ``confirm=0`` skips the replay; the summary also holds
     the best value's selection-adjusted interval (Bonferroni over values and looks)."""
-    t = Table(game, variant, players, rules)
+    t = Arena(game, variant, players, rules)
     seed = study_seed(seed)
     games = whole_count(games, "games")
     set_threads(threads)
@@ -236,7 +236,7 @@ def tune(game: str, strategy: str, params, *, against: str | None = None, varian
                      f"({flat / used:.1f}× less work). Eliminations use z = {z_elim:.2f} "
                      f"(Bonferroni over values and looks), stricter than a single flat test.")
         summary["history"] = history
-    meta = study_meta("tune", t, seed, variant=t.variant, rules=t.rules.options(), family=base.family.name,
+    meta = study_meta("tune", t, seed, variant=t.variant, rules=t.rules.as_dict(), family=base.family.name,
                  base=base.spec, params={n: v for n, v in sweep}, against=opp.spec,
                  lineups=[list(lu) for lu in lineups], games=games, adaptive=adaptive,
                  batch=batch if adaptive else None, alpha=alpha, confirm=confirm, games_played=t.games_played,

@@ -306,6 +306,7 @@ class Gin(GameDef):
     default_variant = "standard"
     default_players = 2
     default_strategy = "simple"
+    compile_seconds = 35  # cold kernel compile on one core (the CLI's first-run notice)
 
     def presets(self):
         return dict(R.PRESETS)
@@ -314,7 +315,7 @@ class Gin(GameDef):
         """The player count the rules are for (presets set it: three-player, four-player, ...)."""
         return rules.players
 
-    def options(self) -> list[OptionInfo]:
+    def rule_options(self) -> list[OptionInfo]:
         return options_table(R.GinRules, R.STANDARD)
 
     def build_rules(self, variant: str | None, overrides: dict[str, Any] | None = None) -> R.GinRules:
@@ -322,6 +323,11 @@ class Gin(GameDef):
 
     def check_players(self, rules, players: int) -> None:
         rules.check_players(players)
+
+    def metrics(self, rules):
+        from simcards.games.gin import analysis  # the studies' view of the tables (games/analysis.py)
+
+        return analysis.metrics(rules)
 
     def families(self):
         return dict(FAMILIES)

@@ -180,7 +180,7 @@ class GinRules:
     def replace(self, **changes) -> GinRules:
         return dataclasses.replace(self, **changes)
 
-    def options(self) -> dict:
+    def as_dict(self) -> dict:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "name"}
 
     # ----- the bridge to the kernels ---------------------------------------------------------

@@ -310,11 +310,12 @@ class TwoHundred(GameDef):
     default_variant = "standard"
     default_players = 4
     default_strategy = "heuristic"
+    compile_seconds = 30  # cold kernel compile on one core (the CLI's first-run notice)
 
     def presets(self):
         return R.PRESETS
 
-    def options(self) -> list[OptionInfo]:
+    def rule_options(self) -> list[OptionInfo]:
         return options_table(R.TwoHundredRules, R.STANDARD)
 
     def build_rules(self, variant: str | None, overrides: dict[str, Any] | None = None) -> R.TwoHundredRules:
@@ -325,6 +326,11 @@ class TwoHundred(GameDef):
 
     def check_players(self, rules, players: int) -> None:
         rules.check_players(players)
+
+    def metrics(self, rules):
+        from simcards.games.two_hundred import analysis  # the studies' view of the tables (games/analysis.py)
+
+        return analysis.metrics(rules)
 
     def families(self):
         return dict(FAMILIES)

@@ -190,7 +190,7 @@ class TwoHundredRules:
     def replace(self, **changes) -> TwoHundredRules:
         return dataclasses.replace(self, **changes)
 
-    def options(self) -> dict:
+    def as_dict(self) -> dict:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "name"}
 
     # ----- the bridge to the kernels ---------------------------------------------------------

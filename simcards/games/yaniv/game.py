@@ -259,11 +259,12 @@ class Yaniv(GameDef):
     default_variant = "israeli"
     default_players = 4
     default_strategy = "threshold"
+    compile_seconds = 10  # cold kernel compile on one core (the CLI's first-run notice)
 
     def presets(self):
         return R.PRESETS
 
-    def options(self) -> list[OptionInfo]:
+    def rule_options(self) -> list[OptionInfo]:
         return options_table(R.YanivRules, R.ISRAELI)
 
     def build_rules(self, variant: str | None, overrides: dict[str, Any] | None = None) -> R.YanivRules:
@@ -271,6 +272,11 @@ class Yaniv(GameDef):
 
     def check_players(self, rules, players: int) -> None:
         rules.check_players(players)
+
+    def metrics(self, rules):
+        from simcards.games.yaniv import analysis  # the studies' view of the tables (games/analysis.py)
+
+        return analysis.metrics(rules)
 
     def families(self):
         return dict(FAMILIES)

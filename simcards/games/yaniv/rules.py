@@ -155,7 +155,7 @@ class YanivRules:
     def replace(self, **changes) -> YanivRules:
         return dataclasses.replace(self, **changes)
 
-    def options(self) -> dict:
+    def as_dict(self) -> dict:
         """The rule options as a plain dict (for summaries and manifests)."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "name"}
 

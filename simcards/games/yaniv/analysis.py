@@ -1,0 +1,60 @@
+"""Yaniv's metrics for the studies (:class:`simcards.games.analysis.GameMetrics`): every seat is
+a side, scores are penalties, a round has a starter (Y-START-1, Y-START-2)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from simcards.games.analysis import FAIR_SCALE, GameMetrics, Outcome, column
+
+
+def _margin(df: pd.DataFrame, side: int, players: int) -> np.ndarray:
+    scores = np.stack([df[f"score_{p}"].to_numpy(np.float64) for p in range(players)], axis=1)
+    own = scores[:, side]
+    others = (scores.sum(axis=1) - own) / (players - 1)
+    return others - own  # Yaniv scores are penalties: lower is better
+
+
+def _round_starter(rounds: pd.DataFrame, games: np.ndarray, players: int):
+    """Rounds won by the round's starter. The round's winner has the lowest hand at the call
+    (Y-SC-1, Y-SC-2): the caller unless Asaf; ties go to the first in the direction of play from
+    the player after the caller, the caller last (as Y-START-2 picks the next starter). Rounds
+    abandoned at the turn cap have no winner. The fair share of a round is 1 / players still in."""
+    called = rounds["caller"].notna().to_numpy()
+    r = rounds[called]
+    hands = np.stack([r[f"hand_{s}"].to_numpy(dtype=np.float64, na_value=np.inf) for s in range(players)], axis=1)
+    caller = r["caller"].to_numpy(dtype=np.int64)
+    order = (caller[:, None] + 1 + np.arange(players)[None, :]) % players  # caller last
+    ranked = np.take_along_axis(hands, order, axis=1)
+    winner = order[np.arange(len(r)), np.argmin(ranked, axis=1)]
+    won = (winner == r["starter"].to_numpy(np.int64)).astype(np.int64)
+    fair = FAIR_SCALE // np.isfinite(hands).sum(axis=1)
+    idx = np.searchsorted(games, r["game"].to_numpy())
+    out = [np.bincount(idx, weights=w, minlength=len(games)).astype(np.int64) for w in (won, np.ones(len(r)), fair)]
+    return tuple(out)
+
+
+def _limits(family: str, rules) -> dict[str, tuple[float, str]]:
+    """The threshold family calls at or under ``call``; the rules forbid a call above the call
+    limit (Y-CALL-1, Y-V-LIMIT) unless overcalls are allowed (Y-V-OVERCALL)."""
+    if family != "threshold" or rules.call_limit is None or rules.overcall:
+        return {}
+    why = f"these rules allow a call only at or under {rules.call_limit} (Y-CALL-1, Y-V-LIMIT)"
+    return {"call": (rules.call_limit, why)}
+
+
+METRICS = GameMetrics(
+    unit="round", turns="turns", starter_label="round-1 starter",
+    starter_side=lambda df, n: df["starter"].to_numpy(np.int64),
+    margin=_margin,
+    outcomes=(Outcome("asaf_rate", "Asaf rate (per call)", column("asafs"), column("calls")),),
+    deck_fields=("decks", "jokers"),
+    param_limits=_limits,
+    unit_starter=_round_starter,
+    weak="threshold:keep=0",  # greedy shedding: threshold beats it ~71% (4 players), not ~100% as random
+)
+
+
+def metrics(rules) -> GameMetrics:
+    return METRICS
