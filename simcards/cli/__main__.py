@@ -1,0 +1,5 @@
+import sys
+
+from simcards.cli import main
+
+sys.exit(main())
