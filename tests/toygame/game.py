@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from simcards.errors import SimcardsError
-from simcards.games.base import GameDef, GameRun, OptionInfo, options_table
+from simcards.games.base import GameDef, GameRun, OptionInfo, full_log, options_table
 from simcards.policy import check_games
 from simcards.stats.estimates import mean_ci, proportion_ci
 from simcards.strategy import Family, Param, Strategy
