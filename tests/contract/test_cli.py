@@ -69,3 +69,21 @@ def test_cli_bad_input_is_one_line(game, argv, capsys):
     code, out, err = run(capsys, *(a.format(game=game) for a in argv))
     assert code == 2 and out == ""
     assert err.startswith("error: ") and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_cli_simulate_out_and_summary_only(game, capsys, tmp_path):
+    """Tables on disk, and the streamed summary equal to the one from the tables."""
+    gdef = get_game(game)
+    code, _, err = run(capsys, "-q", "simulate", game, "--games", "40", "--seed", "4", "--threads", "1",
+                       "--out", str(tmp_path / "run"))
+    assert code == 0, err
+    for name in ("games.parquet", f"{gdef.detail_table}.parquet", "summary.json"):
+        assert (tmp_path / "run" / name).is_file()
+    tables = json.loads((tmp_path / "run" / "summary.json").read_text())
+    code, out, err = run(capsys, "-q", "simulate", game, "--games", "40", "--seed", "4", "--threads", "1",
+                         "--summary-only", "--json")
+    assert code == 0, err
+    streamed = json.loads(out)
+    assert {k: v for k, v in streamed.items() if k != "meta"} == {k: v for k, v in tables.items() if k != "meta"}
+
