@@ -8,8 +8,9 @@ this interface, so a new game needs no change outside its own package beyond one
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pandas as pd

@@ -117,9 +117,10 @@ class HighCard(GameDef):
     # --- the contract hooks (tests/contract/) ---------------------------------------------------
     def transcripts(self, rules, players, strategies, seed, game):
         sids, params = seat_arrays(strategies)
-        log, out = np.zeros((8 * K.ROUND_CAP, K.LOG_WIDTH), dtype=np.int64), np.zeros(K.G_WIDTH, dtype=np.int64)
-        n = K.play_game(game, seed, rules.encode(), players, sids, params, out, np.zeros((0, K.R_WIDTH), np.int32), 0, log)
-        return log[:n], play_reference(rules, players, sids, params, seed, game).log_array()
+        out, rows = np.zeros(K.G_WIDTH, dtype=np.int64), np.zeros((0, K.R_WIDTH), dtype=np.int32)
+        k = full_log(lambda log: K.play_game(game, seed, rules.encode(), players, sids, params, out, rows, 0, log),
+                     K.LOG_WIDTH, rows=8)  # (8 rows: a game is longer, so the replay path is exercised too)
+        return k, play_reference(rules, players, sids, params, seed, game).log_array()
 
     def card_audit(self, rules, players, transcript) -> list[str]:
         problems, hands, played = [], {}, set()
