@@ -16,7 +16,7 @@ TEST_GAMES = {"high-card": "tests.toygame.game"}
 
 
 def game_names() -> list[str]:
-    return [*available(), *TEST_GAMES]
+    return list(dict.fromkeys([*available(), *TEST_GAMES]))  # (the fixture may have registered them)
 
 
 def game_def(name: str):

@@ -76,3 +76,42 @@ def test_studies_work_for_a_new_game():
     from simcards.studies import compare
 
     compare("high-card", ["standard", "quick"], games=50)
+
+
+_DIGESTS = """
+import hashlib, json, sys
+import pandas as pd
+import simcards, simcards.games
+from tests.contract.registry import TEST_GAMES, family_cases
+simcards.games.GAMES.update(TEST_GAMES)
+out = {}
+for case in family_cases():
+    game, family = getattr(case, "values", case)
+    sim = simcards.simulate(game, games=40, seed=5, strategies=[family], threads=int(sys.argv[1]), chunk=int(sys.argv[2]))
+    h = hashlib.sha256(pd.util.hash_pandas_object(sim.games).values.tobytes())
+    h.update(pd.util.hash_pandas_object(sim.detail).values.tobytes())
+    out[f"{game}/{family}"] = h.hexdigest()
+print(json.dumps(out))
+"""
+
+
+def _digests(threads: int, chunk: int) -> dict:
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "NUMBA_NUM_THREADS": "2", "PYTHONPATH": str(root)}
+    done = subprocess.run([sys.executable, "-c", _DIGESTS, str(threads), str(chunk)], env=env, cwd=root,
+                          capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.slow
+def test_every_family_is_reproducible_on_two_threads():
+    """The same tables on 1 and 2 numba threads, in a process that has 2 (the fast lane may run
+    with NUMBA_NUM_THREADS=1, where the test above only varies the chunks)."""
+    one, two = _digests(1, 40), _digests(2, 7)
+    assert one == two and len(one) == len(family_cases())
