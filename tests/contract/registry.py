@@ -29,10 +29,15 @@ def game_def(name: str):
 SLOW_FAMILIES = {("gin", "random")}
 
 
-def family_cases() -> list:
-    """Every (game, family); the SLOW_FAMILIES marked slow."""
+def family_cases(long_ones: bool = True) -> list:
+    """Every (game, family); the SLOW_FAMILIES marked slow (left out without ``long_ones``)."""
     return [pytest.param(g, f, marks=pytest.mark.slow) if (g, f) in SLOW_FAMILIES else (g, f)
-            for g in game_names() for f in game_def(g).families()]
+            for g in game_names() for f in game_def(g).families() if long_ones or (g, f) not in SLOW_FAMILIES]
+
+
+def reference_games(game: str, family: str, n: int) -> range:
+    """``n`` game indices, or one for the SLOW_FAMILIES (a reference game of theirs takes a minute)."""
+    return range(1 if (game, family) in SLOW_FAMILIES else n)
 
 
 def default_table(gdef, family: str | list[str]):

@@ -45,10 +45,10 @@ def test_every_family_is_reproducible(game, family):
 def test_every_family_is_legal_only(game, family):
     """A built-in never chooses an option out of range: the kernel stops the run on one
     (``invalid_option="error"``), or counts it (``"first"``) where the table has the counter."""
-    sim = simcards.simulate(game, games=200, seed=3, strategies=[family], detail=False, invalid_option="first")
+    sim = simcards.simulate(game, games=100, seed=3, strategies=[family], detail=False, invalid_option="first")
     if "invalid_decisions" in sim.games:
         assert int(sim.games["invalid_decisions"].sum()) == 0
-    simcards.simulate(game, games=200, seed=3, strategies=[family], detail=False, invalid_option="error")
+    simcards.simulate(game, games=100, seed=3, strategies=[family], detail=False, invalid_option="error")
 
 
 @pytest.mark.parametrize("game,option,value", option_cases())
