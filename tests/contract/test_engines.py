@@ -18,14 +18,14 @@ SEED = 20261202
 def assert_same_transcripts(gdef, rules, players, strategies, games) -> None:
     """Row for row; the reference raises on an option out of range (``on_invalid="error"``), so
     a built-in strategy that ever chose an illegal option fails here too (legal-only)."""
-    for game in games:
-        k, r = gdef.transcripts(rules, players, strategies, SEED, game)
+    for game in games:  # game i of seed SEED + i: a new seed each time
+        k, r = gdef.transcripts(rules, players, strategies, SEED + game, game)
         assert len(k) > 0, f"{gdef.name}: game {game} left an empty transcript"
         if k.shape != r.shape or not np.array_equal(k, r):
             m = min(len(k), len(r))
             diff = np.flatnonzero((k[:m] != r[:m]).any(axis=1))
             at = int(diff[0]) if len(diff) else m
-            pytest.fail(f"{gdef.name} {[s.spec for s in strategies]} seed {SEED} game {game}: engines differ at row "
+            pytest.fail(f"{gdef.name} {[s.spec for s in strategies]} seed {SEED + game} game {game}: engines differ at row "
                         f"{at}: kernel {k[at].tolist() if at < len(k) else None}, "
                         f"reference {r[at].tolist() if at < len(r) else None}")
 
