@@ -8,9 +8,11 @@ needs no change outside its own package beyond one registry line.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+import numpy as np
 import pandas as pd
 
 from simcards.options import format_value, specs
@@ -138,3 +140,33 @@ class GameDef:
     # --- one game, by eye ----------------------------------------------------------------------
     def replay(self, rules, players: int, strategies: list[Strategy], seed: int, game: int) -> str:
         raise NotImplementedError
+
+    # --- contract hooks: what tests/contract/ checks every game with (docs/contract.md) ---------
+    def transcripts(self, rules, players: int, strategies: list[Strategy], seed: int,
+                    game: int) -> tuple[np.ndarray, np.ndarray]:
+        """The kernel's and the reference engine's transcripts of game ``game`` of ``seed`` (one
+        int64 row per event): the contract suite requires them equal, row for row."""
+        raise NotImplementedError
+
+    def card_audit(self, rules, players: int, transcript: np.ndarray) -> list[str]:
+        """Where a kernel transcript loses, duplicates or invents a card ([] when every card is
+        accounted for)."""
+        raise NotImplementedError
+
+    def view_twins(self, rules, players: int, strategies: list[Strategy], seed: int,
+                   game: int) -> list[tuple[int, int]]:
+        """For every decision of one reference game: (the option chosen, the option the same
+        strategy chooses, from the same random state, once every card hidden from the decider has
+        been dealt again)."""
+        raise NotImplementedError
+
+
+def full_log(play: Callable[[np.ndarray], int], width: int, rows: int = 20_000) -> np.ndarray:
+    """A whole kernel transcript: ``play(log)`` plays one game into ``log`` and returns the rows
+    it needed (rows past the end are counted, not written); a short log is replayed long enough."""
+    log = np.zeros((rows, width), dtype=np.int64)
+    n = play(log)
+    if n > rows:
+        log = np.zeros((n, width), dtype=np.int64)
+        n = play(log)
+    return log[:n]

@@ -9,7 +9,7 @@ import pandas as pd
 from numba import njit, types
 
 from simcards.cards import card_code
-from simcards.games.base import GameDef, GameRun, OptionInfo, options_table
+from simcards.games.base import GameDef, GameRun, OptionInfo, full_log, options_table
 from simcards.games.gin import layout as L
 from simcards.games.gin import rules as R
 from simcards.games.gin import kernel
@@ -441,6 +441,17 @@ class Gin(GameDef):
 
     def columns(self):
         return {table: {**COLUMNS[table], **VARIANT_COLUMNS[table]} for table in COLUMNS}
+
+    def transcripts(self, rules, players, strategies, seed, game):
+        """The contract hook (``GameDef.transcripts``): both engines' event logs of one game."""
+        from simcards.games.gin.reference import play_reference
+
+        decide, play_game, _ = engine_for(strategies)
+        sids, params = seat_arrays(strategies)
+        rows, out = np.zeros((0, R.hand_width(rules)), dtype=np.int32), np.zeros(L.G_WIDTH, dtype=np.int64)
+        k = full_log(lambda log: play_game(game, seed, rules.encode(), sids, params, out, rows, 0, log),
+                     kernel.LOG_WIDTH)
+        return k, play_reference(rules, sids, params, seed, game, decide).log_array()
 
     def replay(self, rules, players, strategies, seed, game, on_invalid: str = "error") -> str:
         from simcards.games.gin.reference import play_reference

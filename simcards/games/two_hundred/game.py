@@ -10,10 +10,10 @@ import pandas as pd
 from numba import njit, types
 
 from simcards.cards import card_code
-from simcards.games.base import GameDef, GameRun, OptionInfo, options_table
+from simcards.games.base import GameDef, GameRun, OptionInfo, full_log, options_table
 from simcards.games.two_hundred import layout as L
 from simcards.games.two_hundred import rules as R
-from simcards.games.two_hundred.kernel import make_engine
+from simcards.games.two_hundred.kernel import LOG_WIDTH, make_engine
 from simcards.games.two_hundred.layout import V_SEAT
 from simcards.games.two_hundred.policies import SID_HEURISTIC, SID_INFORMED, SID_MC, SID_RANDOM
 from simcards.games.two_hundred.search import builtin_decide
@@ -417,6 +417,17 @@ class TwoHundred(GameDef):
 
     def columns(self):
         return COLUMNS
+
+    def transcripts(self, rules, players, strategies, seed, game):
+        """The contract hook (``GameDef.transcripts``): both engines' event logs of one game."""
+        from simcards.games.two_hundred.reference import play_reference
+
+        decide, _, play_game, _ = engine_for(strategies)
+        sids, params = seat_arrays(strategies, rules)
+        rows, out = np.zeros((0, L.D_WIDTH), dtype=np.int32), np.zeros(L.G_WIDTH, dtype=np.int64)
+        k = full_log(lambda log: play_game(game, seed, rules.encode(), sids, params, out, rows, 0, log),
+                     LOG_WIDTH)
+        return k, play_reference(rules, sids, params, seed, game, decide).log_array()
 
     def replay(self, rules, players, strategies, seed, game, on_invalid: str = "error") -> str:
         from simcards.games.two_hundred.reference import play_reference

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 from numba import types
 
-from simcards.games.base import GameDef, GameRun, OptionInfo, options_table
+from simcards.games.base import GameDef, GameRun, OptionInfo, full_log, options_table
 from simcards.games.yaniv import layout as L
 from simcards.games.yaniv import rules as R
 from simcards.games.yaniv import kernel
@@ -330,6 +330,17 @@ class Yaniv(GameDef):
 
     def columns(self):
         return COLUMNS
+
+    def transcripts(self, rules, players, strategies, seed, game):
+        """The contract hook (``GameDef.transcripts``): both engines' event logs of one game."""
+        from simcards.games.yaniv.reference import play_reference
+
+        decide, play_game, _ = engine_for(strategies)
+        sids, params = seat_arrays(strategies)
+        rows, out = np.zeros((0, L.round_width(players)), dtype=np.int32), np.zeros(L.G_WIDTH, dtype=np.int64)
+        k = full_log(lambda log: play_game(game, seed, rules.encode(), players, sids, params, out, rows, 0, log),
+                     kernel.LOG_WIDTH)
+        return k, play_reference(rules, players, sids, params, seed, game, decide).log_array()
 
     def replay(self, rules, players, strategies, seed, game, on_invalid: str = "error") -> str:
         from simcards.games.yaniv.reference import play_reference

@@ -1,0 +1,74 @@
+"""High card's rules as data (rule IDs H-…, written out in docs/contract.md).
+
+H-DEAL-1  2–4 players; every round each is dealt two cards from a fresh shuffled 52-card deck.
+H-PLAY-1  a uniformly random seat leads the first round; H-PLAY-3 the round's winner leads the next.
+H-PLAY-2  in turn from the leader, each plays one of their two cards (a decision, seeing the cards
+          already played); the highest card wins the round (rank, then suit s < h < d < c).
+H-RANK-1  ``aces_high``: aces rank above kings (true) or below twos (false).
+H-END-1   ``target``: the first to win this many rounds wins the game.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from simcards.errors import SimcardsError
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+MAX_TARGET = 20
+
+
+@dataclass(frozen=True)
+class HighCardRules:
+    name: str = "standard"
+    target: int = 3
+    aces_high: bool = True
+
+    def __post_init__(self) -> None:  # validated on construction
+        if isinstance(self.target, bool) or not isinstance(self.target, int) or not 1 <= self.target <= MAX_TARGET:
+            raise SimcardsError(f"target={self.target!r}: allowed 1..{MAX_TARGET} (H-END-1)")
+        if not isinstance(self.aces_high, bool):
+            raise SimcardsError(f"aces_high={self.aces_high!r}: allowed true, false (H-RANK-1)")
+
+    def options(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "name"}
+
+    def encode(self) -> np.ndarray:
+        return np.array([self.target, int(self.aces_high)], dtype=np.int64)
+
+    def check_players(self, players: int) -> None:
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise SimcardsError(f"high-card is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players} (H-DEAL-1)")
+
+
+PRESETS = {
+    "standard": (HighCardRules(), "first to 3 round wins, aces high"),
+    "quick": (HighCardRules("quick", target=1), "one round decides (H-END-1 target=1)"),
+}
+
+
+def parse_option(key: str, text: str):
+    if key == "target":
+        try:
+            return int(text)
+        except ValueError:
+            raise SimcardsError(f"target={text!r} is not a whole number") from None
+    if key == "aces_high":
+        if text.strip().lower() not in ("true", "false"):
+            raise SimcardsError(f"aces_high={text!r}: allowed true, false")
+        return text.strip().lower() == "true"
+    known = ", ".join(f.name for f in dataclasses.fields(HighCardRules) if f.name != "name")
+    raise SimcardsError(f"unknown high-card rule option {key!r}; known: {known}")
+
+
+def build_rules(variant: str, overrides: dict) -> HighCardRules:
+    if variant not in PRESETS:
+        raise SimcardsError(f"unknown high-card variant {variant!r}; known: {', '.join(PRESETS)}")
+    typed = {k: parse_option(k, v) if isinstance(v, str) else v for k, v in overrides.items()}
+    for key in typed:
+        if key == "name" or key not in PRESETS[variant][0].options():
+            parse_option(key, "")  # the one-line error naming the known options
+    return dataclasses.replace(PRESETS[variant][0], **typed)
