@@ -14,7 +14,8 @@ from simcards.games.base import GameDef, GameRun, OptionInfo, options_table
 from simcards.games.yaniv import layout as L
 from simcards.games.yaniv import rules as R
 from simcards.games.yaniv import kernel
-from simcards.games.yaniv.policies import N_PARAMS, SID_RANDOM, SID_THRESHOLD, builtin_decide, kernel_decide
+from simcards.games.yaniv.policies import N_PARAMS, SID_RANDOM, SID_THRESHOLD
+from simcards.games.yaniv.search import SID_INFORMED, SID_MC, builtin_decide, kernel_decide
 from simcards.nbutil import njit_by_type
 from simcards import policy
 from simcards.stats import mean_ci, proportion_ci, ratio_ci
@@ -58,6 +59,34 @@ FAMILIES = {
         ),
     ),
 }
+
+# The strong players (search.py) share threshold's parameters (same slots) and add their own.
+_SHARED = FAMILIES["threshold"].params[1:]
+FAMILIES["informed"] = Family(
+    "informed", SID_INFORMED,
+    "remembers the round (the discard pile, the cards each opponent took and holds, hand sizes) and calls "
+    "when the estimated chance of Asaf (each opponent: its known cards plus unseen ones, counted exactly) "
+    "is at most `risk`; throws as threshold, but avoids feeding the next player a card that builds a group "
+    "with the cards it is known to hold; other decisions as threshold",
+    (Param("call", 60, 0, 60, "never call above this total (the rules' limit applies too)"),
+     *_SHARED,
+     Param("risk", 0.2, 0, 1, "call when the estimated probability of Asaf is at most this"),
+     Param("deny", 3.0, 0, 30, "cost of leaving the next player a card that builds a group with its known cards")),
+)
+FAMILIES["mc"] = Family(
+    "mc", SID_MC,
+    "Monte Carlo search: at a call, discard or draw, deals `k` samples of the unseen cards consistent with "
+    "what it has seen (hand sizes, cards known in hands, the discard pile), plays every option to the end "
+    "of the round with threshold rollouts (the same samples for every option) and takes the best mean "
+    "result (the opponents' new scores minus its own, after resets); threshold's parameters drive its own "
+    "rollout play and the decisions it does not search; no search under Kluft",
+    (*FAMILIES["threshold"].params,
+     Param("k", 32, 1, 4096, "samples of the unseen cards per decision", integer=True),
+     Param("opp_call", 5, 0, 60, "the opponents' call value in the rollouts"),
+     Param("search", 7, 0, 7, "decisions searched, as bits: 1 call, 2 discard, 4 draw", integer=True),
+     Param("depth", 60, 1, 1000, "turns a rollout plays before everyone adds their hand", integer=True)),
+    True,
+)
 
 _OPTION_DOCS = {
     "decks": ("1, 2", "Y-CARD-3", "number of decks"),
