@@ -84,7 +84,14 @@ FAMILIES["mc"] = Family(
      Param("k", 32, 1, 4096, "samples of the unseen cards per decision", integer=True),
      Param("opp_call", 5, 0, 60, "the opponents' call value in the rollouts"),
      Param("search", 7, 0, 7, "decisions searched, as bits: 1 call, 2 discard, 4 draw", integer=True),
-     Param("depth", 60, 1, 1000, "turns a rollout plays before everyone adds their hand", integer=True)),
+     Param("depth", 4, 1, 1000, "turns a rollout plays before it is scored as if everyone added their hand "
+           "(short: the rest of the round is mostly noise)", integer=True),
+     Param("prior", 1.0, 0, 100, "keep the heuristic's choice unless another option's mean result beats it by "
+           "this many points"),
+     Param("low", 1, 0, 10, "opponents keep low cards: each of their unseen cards is sampled as the lowest of "
+           "1 + low unseen cards", integer=True),
+     Param("risk", 0.2, 0, 1, "the heuristic (informed's) call: estimated Asaf probability at most this"),
+     Param("deny", 3.0, 0, 30, "the heuristic (informed's) discard: cost of feeding the next player")),
     True,
 )
 
@@ -172,8 +179,8 @@ _BUILTIN = (builtin_decide, *_engine())
 
 
 def seat_arrays(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:
-    """Strategy ids and parameter rows. The rows are ``policies.N_PARAMS`` (16) wide, wider than
-    ``simcards.strategy.N_PARAMS`` (8): the threshold family has 12 parameters."""
+    """Strategy ids and parameter rows. The rows are ``policies.N_PARAMS`` (24) wide, wider than
+    ``simcards.strategy.N_PARAMS`` (8): the threshold family has 12 parameters, mc 20."""
     sids = np.array([s.family.sid for s in strategies], dtype=np.int64)
     params = np.zeros((len(strategies), N_PARAMS), dtype=np.float64)
     for p, s in enumerate(strategies):

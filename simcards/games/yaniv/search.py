@@ -89,7 +89,7 @@ SID_MC = 3
 # Parameters 0..11 of both families are threshold's (same meaning, same slots), for the decisions
 # they play as threshold and for mc's rollouts; their own follow.
 P_RISK, P_DENY = 12, 13  # informed
-P_K, P_OPP_CALL, P_SEARCH, P_DEPTH = 12, 13, 14, 15  # mc
+P_K, P_OPP_CALL, P_SEARCH, P_DEPTH, P_PRIOR, P_LOW, P_MC_RISK, P_MC_DENY = range(12, 20)  # mc
 S_CALL, S_DISCARD, S_DRAW = 1, 2, 4  # mc's ``search`` bits
 ONE = np.int64(1)
 MAX_VALUE = 14  # card values are 0..13 in every preset
@@ -214,7 +214,7 @@ def next_alive(seat, view, rules):
 
 # --- informed ------------------------------------------------------------------------------------
 @njit_by_type(cache=True, _nrt=True)
-def informed_call(hand, n, view, rules, params):
+def informed_call(hand, n, view, rules, params, risk):
     """Call within ``call`` when the estimated Asaf probability is at most ``risk`` (or, as
     threshold, to land on a reset). Kluft: threshold's rule."""
     total = view[V_TOTAL]
@@ -224,11 +224,11 @@ def informed_call(hand, n, view, rules, params):
         return 1
     if total > params[P_CALL]:
         return 0
-    return 1 if asaf_probability(hand, n, view, rules) <= params[P_RISK] else 0
+    return 1 if asaf_probability(hand, n, view, rules) <= risk else 0
 
 
 @njit_by_type(cache=True, _nrt=True)
-def informed_discard(hand, n, opts, n_opts, view, rules, params):
+def informed_discard(hand, n, opts, n_opts, view, rules, params, deny):
     """Threshold's discard cost (``fast._group_cost``) plus ``deny`` for every card the next
     player could take from the group that builds a set or run with the cards known in its hand."""
     counts, lanes, jokers, _ = _summary(hand, n)
@@ -262,7 +262,8 @@ def informed_discard(hand, n, opts, n_opts, view, rules, params):
             else:
                 k_counts += ONE << (4 * RANK[f])
                 k_lanes |= ONE << f
-    deny = params[P_DENY] if mask != 0 else 0.0
+    if mask == 0:
+        deny = 0.0
     faces = np.zeros(MAX_HAND, dtype=np.int64)
     best = 0
     best_cost = 1e18
@@ -284,9 +285,9 @@ def informed_discard(hand, n, opts, n_opts, view, rules, params):
 @njit_by_type(cache=True, _nrt=True)
 def informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     if kind == K_CALL:
-        return informed_call(hand, n, view, rules, params)
+        return informed_call(hand, n, view, rules, params, params[P_RISK])
     if kind == K_DISCARD:
-        return informed_discard(hand, n, opts, n_opts, view, rules, params)
+        return informed_discard(hand, n, opts, n_opts, view, rules, params, params[P_DENY])
     if kind == K_DRAW:
         return threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
     return _variant_decide(kind, params, hand, n, opts, n_opts, view, rules)
@@ -405,10 +406,11 @@ def rollout(me, seat, turn, hands, hand_n, stock, stock_n, prev, prev_n, view, r
 
 
 @njit_by_type(cache=True, _nrt=True)
-def sample_deal(me, hand, n, view, rules, rng, pool, deck, hands, hand_n, stock):
+def sample_deal(me, hand, n, view, rules, rng, pool, deck, hands, hand_n, stock, low):
     """One deal of the unseen cards consistent with the view: each opponent holds its known cards
     plus unseen ones up to its hand size, the rest (up to the stock's size) form the stock in a
-    random order. ``pool`` holds the unseen counts. Returns the stock size."""
+    random order. ``pool`` holds the unseen counts. Opponents keep low cards and throw high ones:
+    each of their unseen cards is the lowest of ``1 + low`` cards drawn. Returns the stock size."""
     size = 0
     for f in range(N_FACES):
         for _ in range(pool[f]):
@@ -435,6 +437,13 @@ def sample_deal(me, hand, n, view, rules, rng, pool, deck, hands, hand_n, stock)
         for i in range(k):
             m = insert_sorted(hands[p], m, known[i])
         while m < view[V_SIZES + p] and used < size:
+            best = used  # the lowest of the next 1 + low shuffled cards, swapped to the front
+            for j in range(used + 1, min(size, used + 1 + low)):
+                if rules[R_VALUES + deck[j]] < rules[R_VALUES + deck[best]]:
+                    best = j
+            tmp = deck[used]
+            deck[used] = deck[best]
+            deck[best] = tmp
             m = insert_sorted(hands[p], m, deck[used])
             used += 1
         hand_n[p] = m
@@ -454,11 +463,11 @@ def mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     if bit == 0 or rules[R_KLUFT] != 0 or not (search & bit) or n_opts > MAX_HAND + 4:
         if kind >= K_OVERCALL:
             return _variant_decide(kind, params, hand, n, opts, n_opts, view, rules)
-        if kind == K_CALL:
-            return threshold_calls(view[V_SCORES + view[V_SEAT]], view[V_TOTAL], params, rules)
-        return threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
+        return mc_heuristic(kind, params, hand, n, opts, n_opts, view, rules, rng)
     if n_opts == 1:
         return 0
+    prior = mc_heuristic(kind, params, hand, n, opts, n_opts, view, rules, rng)
+    low = int(params[P_LOW])
     me = view[V_SEAT]
     players = view[V_PLAYERS]
     k = max(1, int(params[P_K]))
@@ -487,7 +496,7 @@ def mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     nxt = next_alive(me, view, rules)
     turn = view[V_TURN]
     for _ in range(k):
-        s_stock_n = sample_deal(me, hand, n, view, rules, rng, pool, deck, s_hands, s_hand_n, s_stock)
+        s_stock_n = sample_deal(me, hand, n, view, rules, rng, pool, deck, s_hands, s_hand_n, s_stock, low)
         for o in range(n_opts):
             for p in range(players):
                 hand_n[p] = s_hand_n[p]
@@ -547,11 +556,30 @@ def mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
                 continue
             sums[o] += rollout(me, nxt, turn + 1, hands, hand_n, stock, stock_n, prev, length, view, rules, params,
                                opp_params, depth, out, keys, scratch, thrown, avail)
-    best = 0
-    for o in range(1, n_opts):
-        if sums[o] > sums[best]:
+    # the heuristic's choice is kept unless another option beats it by ``prior`` points a sample
+    best = prior
+    n_opp = -1
+    for p in range(players):
+        if view[V_ALIVE + p]:
+            n_opp += 1
+    margin = params[P_PRIOR] * k * n_opp  # round_value counts my points once per opponent
+    for o in range(n_opts):
+        if o != prior and sums[o] - margin > sums[prior] and sums[o] > sums[best]:
             best = o
     return best
+
+
+@njit_by_type(cache=True, _nrt=True)
+def mc_heuristic(kind, params, hand, n, opts, n_opts, view, rules, rng):
+    """mc's choice without search: informed's call and discard (its ``risk`` and ``deny``),
+    threshold's draw and section-5 decisions."""
+    if kind == K_CALL:
+        return informed_call(hand, n, view, rules, params, params[P_MC_RISK])
+    if kind == K_DISCARD:
+        return informed_discard(hand, n, opts, n_opts, view, rules, params, params[P_MC_DENY])
+    if kind == K_DRAW:
+        return threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
+    return _variant_decide(kind, params, hand, n, opts, n_opts, view, rules)
 
 
 # --- dispatchers -------------------------------------------------------------------------------------
