@@ -216,13 +216,13 @@ def test_no_peeking_same_view_different_hidden_cards(spec):
 
 
 def test_mc_is_reproducible_and_uses_the_games_stream():
-    """Same seed, same games (any thread count); mc draws its samples from the game's stream, so a
+    """Same seed, same games (any chunking or thread count); mc draws its samples from the game's stream, so a
     different k changes the games."""
     import simcards
 
     kw = dict(variant="israeli", players=3, games=6, seed=4, detail=False)
     a = simcards.simulate("yaniv", strategies=["mc:k=4", "threshold", "threshold"], threads=1, **kw).games
-    b = simcards.simulate("yaniv", strategies=["mc:k=4", "threshold", "threshold"], threads=2, **kw).games
+    b = simcards.simulate("yaniv", strategies=["mc:k=4", "threshold", "threshold"], threads=1, chunk=2, **kw).games
     c = simcards.simulate("yaniv", strategies=["mc:k=5", "threshold", "threshold"], threads=1, **kw).games
     assert a.equals(b)
     assert not a.equals(c)
