@@ -34,7 +34,7 @@ def test_strong_families_are_listed_with_their_parameters():
 
 
 @pytest.mark.parametrize("variant,players,decks,specs,games", [
-    ("israeli", 4, 1, ["informed", "threshold", "mc:k=3", "threshold"], 6),
+    ("israeli", 4, 1, ["informed", "threshold", "mc:k=3,search=7", "threshold"], 6),
     ("israeli", 2, 1, ["mc:k=4,search=7", "informed:risk=0.5,deny=9"], 6),
     ("israeli", 5, 2, ["mc:k=2", "informed", "threshold", "random", "threshold"], 3),  # Y-CARD-3
     ("adrian", 3, 1, ["mc:k=2,request=6,slam=2", "informed:request=4", "threshold"], 4),  # Y-V-REQ, Y-V-SLAM
@@ -153,7 +153,7 @@ def test_informed_does_not_call_into_a_known_asaf_y_sc_2():
     assert 0.1 < p < 0.3
 
 
-@pytest.mark.parametrize("spec", ["informed", "mc:k=8", "mc:k=8,search=1,risk=1"])
+@pytest.mark.parametrize("spec", ["informed", "mc:k=8,search=7", "mc:k=8,search=1,risk=1"])
 def test_no_peeking_same_view_different_hidden_cards(spec):
     """Two states of one round that the player cannot tell apart — the same own hand, the same
     public history (discards, pickups, hand sizes), different opponents' cards and stock — give the
@@ -226,3 +226,33 @@ def test_mc_is_reproducible_and_uses_the_games_stream():
     c = simcards.simulate("yaniv", strategies=["mc:k=5", "threshold", "threshold"], threads=1, **kw).games
     assert a.equals(b)
     assert not a.equals(c)
+
+
+def test_mc_samples_only_unseen_cards_with_the_known_ones_in_place():
+    """mc's deals: each opponent holds its known cards plus unseen ones, up to its hand size; the
+    stock holds only unseen cards; nothing from the own hand or the discard pile (no peeking)."""
+    rules = ISRAELI.encode()
+    hand = np.zeros(L.MAX_HAND, dtype=np.int64)
+    hand[:3] = [0, 14, 40]
+    view = _view(players=3, total=1 + 2 + 2, sizes=(3, 4, 2))
+    view[L.V_STOCK] = 20
+    pile = [5, 6, 7, 51, 52]
+    for c in pile:
+        view[L.V_SEEN + c] += 1
+    view[L.V_KNOWN + 1] = (np.int64(1) << 9) | (np.int64(1) << 22)
+    pool = np.zeros(L.N_FACES, dtype=np.int64)
+    size = search.unseen_counts(hand, 3, view, rules, pool)
+    assert size == 54 - 3 - len(pile) - 2
+    hands = np.zeros((L.MAX_PLAYERS, L.MAX_HAND), dtype=np.int64)
+    hand_n = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
+    stock = np.zeros(108, dtype=np.int64)
+    deck = np.zeros(108, dtype=np.int64)
+    rng = new_state(2, 3)
+    for _ in range(20):
+        n_stock = search.sample_deal(0, hand, 3, view, rules, rng, pool, deck, hands, hand_n, stock, 2)
+        assert n_stock == 20
+        assert list(hands[0, :3]) == [0, 14, 40]
+        assert hand_n[1] == 4 and {9, 22} <= set(hands[1, :4].tolist()) and hand_n[2] == 2
+        dealt = hands[1, :4].tolist() + hands[2, :2].tolist() + stock[:n_stock].tolist()
+        assert not set(dealt) & (set(pile) | {0, 14, 40})
+        assert len(dealt) == len(set(dealt))  # one deck: no face twice
