@@ -480,7 +480,14 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
     prev[0] = stock[stock_n]
     prev_n = 1
     prev_seat = -1  # who threw the previous discard (-1: the face-up card)
-    if not THRESHOLD_ONLY:  # public memory for the informed and mc players (threshold-only games: none)
+    # The public memory (layout.V_SEEN, V_KNOWN) is kept when a seat may read it: informed, mc and
+    # user policies (random and threshold never do; threshold-only games never keep it).
+    track = False
+    if not THRESHOLD_ONLY:
+        for p in range(players):
+            if sids[p] > SID_THRESHOLD:
+                track = True
+    if track:
         mem_deal(view, prev[0])
     pile_n = 0
     if logging:
@@ -574,7 +581,8 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
                 opts[1, 1] = 1
                 g = decide(K_GRANT, sid, par, hand, n, opts, 2, view, rules, rng)
                 n_log = _log(log, n_log, EV_GRANT, rnd, seat, face, g)
-                mem_take(view, asked if g == 1 else seat, face)
+                if track:
+                    mem_take(view, asked if g == 1 else seat, face)
                 if g == 1:
                     count[C_GRANTED] += 1
                     hand_n[asked] = insert_sorted(hands[asked], hand_n[asked], face)
@@ -610,7 +618,7 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
         for j in range(length):
             n = remove_card(hand, n, thrown[j])
         hand_n[seat] = n
-        if not THRESHOLD_ONLY:
+        if track:
             mem_throw(view, seat, thrown, length)
         if logging:
             n_log = _log(log, n_log, EV_DISCARD, rnd, seat, length, a)
@@ -643,7 +651,7 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
         else:
             card = face
             prev_n = take_from_group(prev, prev_n, pickup, face)
-            if not THRESHOLD_ONLY:
+            if track:
                 mem_take(view, seat, face)
         n = insert_sorted(hand, n, card)
         hand_n[seat] = n
@@ -664,8 +672,9 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
                 n_log = _log(log, n_log, EV_SLAM, rnd, seat, card, sl)
                 if sl == 1:
                     count[C_SLAMS] += 1
-                    view[V_SEEN + card] += 1  # mem_throw of the one card slammed
-                    view[V_KNOWN + seat] &= ~(np.int64(1) << card)
+                    if track:  # mem_throw of the one card slammed
+                        view[V_SEEN + card] += 1
+                        view[V_KNOWN + seat] &= ~(np.int64(1) << card)
                     n = remove_card(hand, n, card)
                     hand_n[seat] = n
                     if pos == 0:
@@ -688,7 +697,7 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
             stock_n = pile_n
             pile_n = 0
             shuffle(rng, stock, stock_n)
-            if not THRESHOLD_ONLY:
+            if track:
                 mem_reshuffle(view, prev, prev_n)
             n_log = _log(log, n_log, EV_RESHUFFLE, rnd, seat, stock_n, 0)
         turn += 1

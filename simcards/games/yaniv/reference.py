@@ -389,9 +389,10 @@ class ReferenceGame:
         v[L.V_THROWN_N] = len(thrown)
         v[L.V_THROWN : L.V_THROWN + len(thrown)] = thrown
         v[L.V_REVEALED : L.V_REVEALED + L.MAX_PLAYERS] = -1
-        v[L.V_SEEN : L.V_SEEN + L.N_FACES] = self.seen
-        for p in range(players):
-            v[L.V_KNOWN + p] = self.known[p]
+        if (self.sids > 1).any():  # as the kernel: kept when a seat may read it (not random, threshold)
+            v[L.V_SEEN : L.V_SEEN + L.N_FACES] = self.seen
+            for p in range(players):
+                v[L.V_KNOWN + p] = self.known[p]
         return v
 
     # --- the public memory of the round (layout.V_SEEN, V_KNOWN): what every player has seen --------

@@ -583,7 +583,9 @@ def mc_heuristic(kind, params, hand, n, opts, n_opts, view, rules, rng):
 
 
 # --- dispatchers -------------------------------------------------------------------------------------
-@njit_by_type(cache=True, _nrt=True)
+# The dispatchers take no references (``_nrt=False``, as the kernel): only informed and mc,
+# which allocate their work arrays, run with reference counting.
+@njit_by_type(cache=True, _nrt=False)
 def builtin_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
     """Every built-in strategy's decision, as the reference engine asks it."""
     if sid == SID_INFORMED:
@@ -593,7 +595,7 @@ def builtin_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
     return plain_builtin_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng)
 
 
-@njit_by_type(cache=True, _nrt=True)
+@njit_by_type(cache=True, _nrt=False)
 def kernel_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
     """``builtin_decide`` as the kernel asks it (threshold seats' own turns are the kernel's)."""
     if sid == SID_INFORMED:
