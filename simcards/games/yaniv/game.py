@@ -12,7 +12,8 @@ from simcards.games.base import GameDef, GameRun, OptionInfo, full_log, options_
 from simcards.games.yaniv import layout as L
 from simcards.games.yaniv import rules as R
 from simcards.games.yaniv import kernel
-from simcards.games.yaniv.policies import N_PARAMS, SID_RANDOM, SID_THRESHOLD, builtin_decide, kernel_decide
+from simcards.games.yaniv.policies import N_PARAMS, SID_RANDOM, SID_THRESHOLD
+from simcards.games.yaniv.search import SID_INFORMED, SID_MC, builtin_decide, kernel_decide
 from simcards.nbutil import njit_by_type
 from simcards import policy
 from simcards.stats.estimates import mean_ci, proportion_ci, ratio_ci
@@ -56,6 +57,42 @@ FAMILIES = {
         ),
     ),
 }
+
+# The strong players (search.py) share threshold's parameters (same slots) and add their own.
+_SHARED = FAMILIES["threshold"].params[1:]
+FAMILIES["informed"] = Family(
+    "informed", SID_INFORMED,
+    "remembers the round (the discard pile, the cards each opponent took and holds, hand sizes) and calls "
+    "when the estimated chance of Asaf (each opponent: its known cards plus unseen ones, counted exactly) "
+    "is at most `risk`; throws as threshold, but avoids feeding the next player a card that builds a group "
+    "with the cards it is known to hold; other decisions as threshold",
+    (Param("call", 60, 0, 60, "never call above this total (the rules' limit applies too)"),
+     *_SHARED,
+     Param("risk", 0.2, 0, 1, "call when the estimated probability of Asaf is at most this"),
+     Param("deny", 3.0, 0, 30, "cost of leaving the next player a card that builds a group with its known cards")),
+)
+FAMILIES["mc"] = Family(
+    "mc", SID_MC,
+    "Monte Carlo search: at a call, discard or draw, deals `k` samples of the unseen cards consistent with "
+    "what it has seen (hand sizes, cards known in hands, the discard pile), plays every option to the end "
+    "of the round with threshold rollouts (the same samples for every option) and takes the best mean "
+    "result (the opponents' new scores minus its own, after resets); threshold's parameters drive its own "
+    "rollout play and the decisions it does not search; no search under Kluft",
+    (*FAMILIES["threshold"].params,
+     Param("k", 32, 1, 4096, "samples of the unseen cards per decision", integer=True),
+     Param("opp_call", 5, 0, 60, "the opponents' call value in the rollouts"),
+     Param("search", 1, 0, 7, "decisions searched, as bits: 1 call, 2 discard, 4 draw (searching discards "
+           "and draws was no better than informed's choice and 30 times slower)", integer=True),
+     Param("depth", 4, 1, 1000, "turns a rollout plays before it is scored as if everyone added their hand "
+           "(short: the rest of the round is mostly noise)", integer=True),
+     Param("prior", 1.0, 0, 100, "keep the heuristic's choice unless another option's mean result beats it by "
+           "this many points"),
+     Param("low", 1, 0, 10, "opponents keep low cards: each of their unseen cards is sampled as the lowest of "
+           "1 + low unseen cards", integer=True),
+     Param("risk", 0.2, 0, 1, "the heuristic (informed's) call: estimated Asaf probability at most this"),
+     Param("deny", 3.0, 0, 30, "the heuristic (informed's) discard: cost of feeding the next player")),
+    True,
+)
 
 def _chain(inner, sid0: int, fn, checked: bool = False):
     """``simcards.policy.chain`` with this game's view slot and jit decorator."""
@@ -116,8 +153,8 @@ _BUILTIN = (builtin_decide, *_engine())
 
 
 def seat_arrays(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:
-    """Strategy ids and parameter rows. The rows are ``policies.N_PARAMS`` (16) wide, wider than
-    ``simcards.strategy.N_PARAMS`` (8): the threshold family has 12 parameters."""
+    """Strategy ids and parameter rows. The rows are ``policies.N_PARAMS`` (24) wide, wider than
+    ``simcards.strategy.N_PARAMS`` (8): the threshold family has 12 parameters, mc 20."""
     sids = np.array([s.family.sid for s in strategies], dtype=np.int64)
     params = np.zeros((len(strategies), N_PARAMS), dtype=np.float64)
     for p, s in enumerate(strategies):

@@ -89,6 +89,9 @@ from simcards.games.yaniv.layout import (
     V_TOTAL,
     V_TURN,
     V_BAD,
+    V_KNOWN,
+    V_SEEN,
+    N_FACES,
     VIEW_SIZE,
 )
 from simcards.games.yaniv.layout import (  # the transcript events (layout.py declares them)
@@ -120,7 +123,7 @@ from simcards.games.yaniv.rules import (
 )
 from simcards.games.yaniv.fast import threshold_turn
 from simcards.games.yaniv.policies import SID_THRESHOLD, threshold_calls
-from simcards.games.yaniv.policies import kernel_decide as decide
+from simcards.games.yaniv.search import kernel_decide as decide  # the built-ins, informed and mc too
 from simcards.nbutil import borrow, keep_alive, njit_by_type, rebind
 from simcards.rng import rand_below, seed_state, shuffle
 
@@ -346,6 +349,41 @@ def fill_view(view, seat, players, n_alive, turn, stock_n, rnd, total, starter, 
         view[V_ALIVE + p] = 1 if alive[p] else 0
 
 @njit_by_type(cache=True, _nrt=False, inline="always")
+def mem_deal(view, upcard):
+    """A new round's public memory: only the face-up card has been seen, no hand card is known."""
+    for f in range(N_FACES):
+        view[V_SEEN + f] = 0
+    for p in range(MAX_PLAYERS):
+        view[V_KNOWN + p] = 0
+    view[V_SEEN + upcard] = 1
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def mem_throw(view, seat, cards, length):
+    """``seat`` laid ``cards[:length]`` on the pile: seen, and no longer known to be in its hand."""
+    for j in range(length):
+        c = cards[j]
+        view[V_SEEN + c] += 1
+        view[V_KNOWN + seat] &= ~(np.int64(1) << c)
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def mem_take(view, seat, face):
+    """``seat`` took ``face`` from the pile (a draw or a request): known to be in its hand."""
+    view[V_SEEN + face] -= 1
+    view[V_KNOWN + seat] |= np.int64(1) << face
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def mem_reshuffle(view, prev, prev_n):
+    """Y-STOCK-1: the buried cards went back into the stock; only the previous discard lies face up."""
+    for f in range(N_FACES):
+        view[V_SEEN + f] = 0
+    for j in range(prev_n):
+        view[V_SEEN + prev[j]] += 1
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def remove_face(faces, n, face):
     """Drop one ``face`` from the ascending list ``faces[:n]``; returns the new length."""
     return remove_card(faces, n, face)
@@ -442,6 +480,15 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
     prev[0] = stock[stock_n]
     prev_n = 1
     prev_seat = -1  # who threw the previous discard (-1: the face-up card)
+    # The public memory (layout.V_SEEN, V_KNOWN) is kept when a seat may read it: informed, mc and
+    # user policies (random and threshold never do; threshold-only games never keep it).
+    track = False
+    if not THRESHOLD_ONLY:
+        for p in range(players):
+            if sids[p] > SID_THRESHOLD:
+                track = True
+    if track:
+        mem_deal(view, prev[0])
     pile_n = 0
     if logging:
         n_log = _log(log, n_log, EV_UPCARD, rnd, -1, prev[0], 0)
@@ -534,6 +581,8 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
                 opts[1, 1] = 1
                 g = decide(K_GRANT, sid, par, hand, n, opts, 2, view, rules, rng)
                 n_log = _log(log, n_log, EV_GRANT, rnd, seat, face, g)
+                if track:
+                    mem_take(view, asked if g == 1 else seat, face)
                 if g == 1:
                     count[C_GRANTED] += 1
                     hand_n[asked] = insert_sorted(hands[asked], hand_n[asked], face)
@@ -569,6 +618,8 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
         for j in range(length):
             n = remove_card(hand, n, thrown[j])
         hand_n[seat] = n
+        if track:
+            mem_throw(view, seat, thrown, length)
         if logging:
             n_log = _log(log, n_log, EV_DISCARD, rnd, seat, length, a)
             n_log = _log_cards(log, n_log, thrown, length)
@@ -600,6 +651,8 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
         else:
             card = face
             prev_n = take_from_group(prev, prev_n, pickup, face)
+            if track:
+                mem_take(view, seat, face)
         n = insert_sorted(hand, n, card)
         hand_n[seat] = n
         if logging:
@@ -619,6 +672,9 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
                 n_log = _log(log, n_log, EV_SLAM, rnd, seat, card, sl)
                 if sl == 1:
                     count[C_SLAMS] += 1
+                    if track:  # mem_throw of the one card slammed
+                        view[V_SEEN + card] += 1
+                        view[V_KNOWN + seat] &= ~(np.int64(1) << card)
                     n = remove_card(hand, n, card)
                     hand_n[seat] = n
                     if pos == 0:
@@ -641,6 +697,8 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
             stock_n = pile_n
             pile_n = 0
             shuffle(rng, stock, stock_n)
+            if track:
+                mem_reshuffle(view, prev, prev_n)
             n_log = _log(log, n_log, EV_RESHUFFLE, rnd, seat, stock_n, 0)
         turn += 1
         seat = next_seat(seat, alive, players, ccw)

@@ -53,7 +53,14 @@ V_AVAIL = V_ALIVE + MAX_PLAYERS  # the faces that may be taken from the previous
 V_THROWN = V_AVAIL + MAX_HAND  # the group just thrown, as laid (draw decisions)
 V_REVEALED = V_THROWN + MAX_HAND  # K_ONDER: hand totals already revealed (-1: not revealed)
 V_BAD = V_REVEALED + MAX_PLAYERS
-VIEW_SIZE = V_BAD + 5
+# Public memory of the round, kept by both engines for every seat (the informed and mc players read
+# it): copies of each face lying in the discard pile (the buried cards and the previous discard;
+# reset to the previous discard at a reshuffle) and, per seat, the faces known to be in its hand
+# (taken from a discard or by a request; cleared when thrown). All of it was seen by every player.
+N_FACES = 54
+V_SEEN = V_BAD + 5
+V_KNOWN = V_SEEN + N_FACES  # one bit mask of faces per seat
+VIEW_SIZE = V_KNOWN + MAX_PLAYERS
 
 # Per-game result columns (int64).
 G_WINNER, G_ROUNDS, G_TURNS, G_STARTER, G_CALLS, G_ASAFS, G_CAPPED_ROUNDS, G_CAPPED = range(8)

@@ -56,7 +56,7 @@ from simcards.rng import next_u64, rand_below
 SID_RANDOM = 0
 SID_THRESHOLD = 1
 FIRST_CUSTOM_SID = 100
-N_PARAMS = 16  # width of each seat's parameter vector (game.seat_arrays)
+N_PARAMS = 24  # width of each seat's parameter vector (game.seat_arrays)
 
 P_ASK = 0  # random family: probability of asking when polled for a request (Y-V-REQ)
 # threshold family parameters (indices into the params vector)

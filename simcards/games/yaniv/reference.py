@@ -335,6 +335,8 @@ class ReferenceGame:
         self.kluft_beaten = [0] * players
         self.record = GameRecord(winner=-1, starter=-1, scores=[])
         self.check = None  # tests: called as check(event, state) after every action
+        self.seen = [0] * L.N_FACES  # copies of each face in the discard pile (public memory)
+        self.known = [0] * players  # faces known to be in each seat's hand (bit masks)
         self._opts = np.zeros((L.MAX_OPTIONS, L.ROW), dtype=np.int64)
         self._hand = np.zeros(L.MAX_HAND, dtype=np.int64)
 
@@ -387,7 +389,21 @@ class ReferenceGame:
         v[L.V_THROWN_N] = len(thrown)
         v[L.V_THROWN : L.V_THROWN + len(thrown)] = thrown
         v[L.V_REVEALED : L.V_REVEALED + L.MAX_PLAYERS] = -1
+        if (self.sids > 1).any():  # as the kernel: kept when a seat may read it (not random, threshold)
+            v[L.V_SEEN : L.V_SEEN + L.N_FACES] = self.seen
+            for p in range(players):
+                v[L.V_KNOWN + p] = self.known[p]
         return v
+
+    # --- the public memory of the round (layout.V_SEEN, V_KNOWN): what every player has seen --------
+    def mem_throw(self, seat: int, cards) -> None:
+        for c in cards:
+            self.seen[c] += 1
+            self.known[seat] &= ~(1 << c)
+
+    def mem_take(self, seat: int, face: int) -> None:
+        self.seen[face] -= 1
+        self.known[seat] |= 1 << face
 
     # --- Section 2 and 3: one round ----------------------------------------------------------------
     def play_round(self, rnd: int, starter: int):
@@ -407,6 +423,9 @@ class ReferenceGame:
                 self.log(EV_HAND, rnd, p, len(hands[p]), 0, hands[p])
                 self.say("deal", rnd, p, f"seat {p} is dealt {show(hands[p])} ({total(hands[p], rules)})")
         previous = [int(stock.pop())]  # the previous discard, as laid
+        self.seen = [0] * L.N_FACES
+        self.seen[previous[0]] = 1
+        self.known = [0] * self.players
         buried: list[int] = []  # the rest of the discard pile, in the order it was buried
         self.log(EV_UPCARD, rnd, -1, previous[0], 0)
         self.audit("deal", hands=hands, stock=stock, previous=previous, buried=buried)
@@ -464,6 +483,7 @@ class ReferenceGame:
                     g = self.ask(L.K_GRANT, seat, hand, [(0,), (1,)], v)
                     self.log(EV_GRANT, rnd, seat, face, g)
                     taker = asked if g == 1 else seat
+                    self.mem_take(taker, face)
                     counts[2] += g == 1
                     hands[taker].append(face)
                     hands[taker].sort()
@@ -487,6 +507,7 @@ class ReferenceGame:
             before = list(hand)
             for c in thrown:
                 hand.remove(c)
+            self.mem_throw(seat, thrown)
             self.audit("discard", seat=seat, group=thrown, hand_before=before, hands=hands, stock=stock,
                        previous=previous, buried=buried, extra=thrown)
             self.log(EV_DISCARD, rnd, seat, len(thrown), a, thrown)
@@ -502,6 +523,7 @@ class ReferenceGame:
                 card = face
                 pos = next(p for p in available_positions(previous, rules) if previous[p] == face)
                 del previous[pos]
+                self.mem_take(seat, face)
                 source = "the discard"
             hand.append(card)
             hand.sort()
@@ -521,6 +543,7 @@ class ReferenceGame:
                         counts[4] += 1
                         hand.remove(card)
                         thrown.insert(pos, card)
+                        self.mem_throw(seat, [card])
                         self.audit("slam", seat=seat, card=card, group=thrown, hands=hands, stock=stock,
                                    previous=previous, buried=buried, extra=thrown)
                         self.say("slam", rnd, seat, f"seat {seat} slams {card_code(card)} down → {show(thrown)}")
@@ -533,6 +556,9 @@ class ReferenceGame:
                 shuffle(self.rng, stock, len(stock))
                 stock = list(stock)
                 buried = []
+                self.seen = [0] * L.N_FACES
+                for c in previous:
+                    self.seen[c] += 1
                 self.log(EV_RESHUFFLE, rnd, seat, len(stock), 0)
                 self.audit("reshuffle", hands=hands, stock=stock, previous=previous, buried=buried)
                 self.say("reshuffle", rnd, seat, f"the stock ran out: {len(stock)} cards reshuffled")

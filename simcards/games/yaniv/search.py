@@ -1,0 +1,605 @@
+"""The strong Yaniv players: ``informed`` (a heuristic that uses what it has seen) and ``mc``
+(a Monte Carlo search over the unseen cards), and the decision dispatchers that add them to the
+built-in ``random`` and ``threshold``.
+
+Both read only what every player saw: their own hand, the options, ``params``, ``rng`` and the
+public view, including the round's public memory that both engines keep (``layout.V_SEEN``: cards
+lying in the discard pile; ``layout.V_KNOWN``: the faces each seat took from a discard and still
+holds). The *unseen* cards are the deck minus the own hand, minus the pile, minus the cards known to
+be in other hands: the stock and the opponents' other cards are drawn from them, never read.
+
+Both play the section-5 decisions (requests, grants, slams, onderkluft, overcalls) as ``threshold``
+with the same parameters. Under Kluft (Y-V-KLUFT) a call is not judged by Y-SC-2: both call as
+``threshold`` there, and ``mc`` does not search at all.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simcards.games.yaniv.fast import _best_draw, _group_cost
+from simcards.games.yaniv.groups import SCRATCH, available_faces, hand_total, take_from_group
+from simcards.games.yaniv.fast import threshold_turn
+from simcards.games.yaniv.layout import (
+    K_CALL,
+    K_DISCARD,
+    K_DRAW,
+    K_OVERCALL,
+    MAX_HAND,
+    MAX_OPTIONS,
+    MAX_PLAYERS,
+    N_FACES,
+    ROW,
+    V_ALIVE,
+    V_AVAIL,
+    V_AVAIL_N,
+    V_KNOWN,
+    V_PLAYERS,
+    V_SCORES,
+    V_SEAT,
+    V_SEEN,
+    V_SIZES,
+    V_STOCK,
+    V_THROWN,
+    V_THROWN_N,
+    V_TOTAL,
+    V_TURN,
+)
+from simcards.games.yaniv.policies import (
+    P_CALL,
+    P_KEEP,
+    P_RESET_AIM,
+    P_STOCK,
+    RANK,
+    SID_RANDOM,
+    SID_THRESHOLD,
+    _summary,
+    _variant_decide,
+    builds_group,
+    kernel_decide as plain_kernel_decide,
+    builtin_decide as plain_builtin_decide,
+    lands_on_reset,
+    threshold_calls,
+    threshold_decide,
+)
+from simcards.games.yaniv.rules import (
+    MAX_RESET_SCORE,
+    OTHERS_HAND,
+    OTHERS_HIGHER,
+    PICK_TOP,
+    R_ASAF,
+    R_CCW,
+    R_DECKS,
+    R_FULL_TURN,
+    R_JOKERS,
+    R_KLUFT,
+    R_LIMIT,
+    R_OTHERS,
+    R_OUT_OVER,
+    R_PICKUP,
+    R_RESET,
+    R_VALUES,
+    R_WILD,
+)
+from simcards.nbutil import njit_by_type
+from simcards.rng import rand_below
+
+SID_INFORMED = 2
+SID_MC = 3
+# Parameters 0..11 of both families are threshold's (same meaning, same slots), for the decisions
+# they play as threshold and for mc's rollouts; their own follow.
+P_RISK, P_DENY = 12, 13  # informed
+P_K, P_OPP_CALL, P_SEARCH, P_DEPTH, P_PRIOR, P_LOW, P_MC_RISK, P_MC_DENY = range(12, 20)  # mc
+S_CALL, S_DISCARD, S_DRAW = 1, 2, 4  # mc's ``search`` bits
+ONE = np.int64(1)
+MAX_VALUE = 14  # card values are 0..13 in every preset
+
+
+# --- what the player knows -------------------------------------------------------------------------
+@njit_by_type(cache=True, _nrt=True)
+def unseen_counts(hand, n, view, rules, pool):
+    """Copies of each face the player has not seen (``pool[f]``): the deck minus the own hand,
+    the discard pile and the faces known to sit in another hand. Returns the number of cards."""
+    faces = 52 + rules[R_JOKERS]
+    for f in range(N_FACES):
+        pool[f] = rules[R_DECKS] if f < faces else 0
+        pool[f] -= view[V_SEEN + f]
+    for i in range(n):
+        pool[hand[i]] -= 1
+    me = view[V_SEAT]
+    for p in range(view[V_PLAYERS]):
+        if p == me or not view[V_ALIVE + p]:
+            continue
+        mask = view[V_KNOWN + p]
+        for f in range(N_FACES):
+            if mask >> f & 1:
+                pool[f] -= 1
+    size = 0
+    for f in range(N_FACES):
+        if pool[f] < 0:  # two decks: a face thrown while a known copy was held
+            pool[f] = 0
+        size += pool[f]
+    return size
+
+
+@njit_by_type(cache=True, _nrt=True)
+def known_cards(view, seat, rules, out):
+    """The faces known to be in ``seat``'s hand (at most its hand size); returns (count, total)."""
+    mask = view[V_KNOWN + seat]
+    size = view[V_SIZES + seat]
+    k = 0
+    total = 0
+    for f in range(N_FACES):
+        if mask >> f & 1 and k < size:
+            out[k] = f
+            k += 1
+            total += rules[R_VALUES + f]
+    return k, total
+
+
+@njit_by_type(cache=True, _nrt=True)
+def p_at_most(pool, rules, u, limit):
+    """Probability that ``u`` cards drawn without replacement from the unseen ``pool`` add up to
+    at most ``limit``: exact, counting the ways by card value (a small dynamic programme)."""
+    if limit < 0:
+        return 0.0
+    if u == 0:
+        return 1.0
+    by_value = np.zeros(MAX_VALUE, dtype=np.int64)
+    size = 0
+    for f in range(N_FACES):
+        by_value[rules[R_VALUES + f]] += pool[f]
+        size += pool[f]
+    if size < u:
+        return 1.0
+    # ways[j, t]: ways to choose j cards totalling t (t <= limit) from the value classes so far
+    ways = np.zeros((u + 1, limit + 1))
+    ways[0, 0] = 1.0
+    for v in range(MAX_VALUE):
+        c = by_value[v]
+        if c == 0:
+            continue
+        new = ways.copy()
+        choose = 1.0
+        for m in range(1, min(c, u) + 1):
+            choose = choose * (c - m + 1) / m
+            step = m * v
+            if step > limit:
+                break
+            for j in range(m, u + 1):
+                for t in range(step, limit + 1):
+                    new[j, t] += ways[j - m, t - step] * choose
+        ways = new
+    good = 0.0
+    for t in range(limit + 1):
+        good += ways[u, t]
+    all_ways = 1.0
+    for m in range(u):
+        all_ways = all_ways * (size - m) / (m + 1)
+    return min(1.0, good / all_ways)
+
+
+@njit_by_type(cache=True, _nrt=True)
+def asaf_probability(hand, n, view, rules):
+    """The estimated chance that calling now is an Asaf (Y-SC-2): some opponent holds a total at
+    most mine. Each opponent's hand is its known cards plus cards drawn uniformly from the unseen
+    ones (exact for one opponent; the opponents taken as independent for several)."""
+    pool = np.zeros(N_FACES, dtype=np.int64)
+    unseen_counts(hand, n, view, rules, pool)
+    known = np.zeros(MAX_HAND, dtype=np.int64)
+    mine = view[V_TOTAL]
+    me = view[V_SEAT]
+    safe = 1.0
+    for p in range(view[V_PLAYERS]):
+        if p == me or not view[V_ALIVE + p]:
+            continue
+        k, kt = known_cards(view, p, rules, known)
+        safe *= 1.0 - p_at_most(pool, rules, view[V_SIZES + p] - k, mine - kt)
+    return 1.0 - safe
+
+
+@njit_by_type(cache=True, _nrt=True, inline="always")
+def next_alive(seat, view, rules):
+    players = view[V_PLAYERS]
+    s = seat
+    for _ in range(players):
+        if rules[R_CCW] != 0:
+            s = players - 1 if s == 0 else s - 1
+        else:
+            s = 0 if s == players - 1 else s + 1
+        if view[V_ALIVE + s]:
+            return s
+    return seat
+
+
+# --- informed ------------------------------------------------------------------------------------
+@njit_by_type(cache=True, _nrt=True)
+def informed_call(hand, n, view, rules, params, risk):
+    """Call within ``call`` when the estimated Asaf probability is at most ``risk`` (or, as
+    threshold, to land on a reset). Kluft: threshold's rule."""
+    total = view[V_TOTAL]
+    if rules[R_KLUFT] != 0:
+        return threshold_calls(view[V_SCORES + view[V_SEAT]], total, params, rules)
+    if params[P_RESET_AIM] > 0 and lands_on_reset(view[V_SCORES + view[V_SEAT]], total, rules):
+        return 1
+    if total > params[P_CALL]:
+        return 0
+    return 1 if asaf_probability(hand, n, view, rules) <= risk else 0
+
+
+@njit_by_type(cache=True, _nrt=True)
+def informed_discard(hand, n, opts, n_opts, view, rules, params, deny):
+    """Threshold's discard cost (``fast._group_cost``) plus ``deny`` for every card the next
+    player could take from the group that builds a set or run with the cards known in its hand."""
+    counts, lanes, jokers, _ = _summary(hand, n)
+    twice = np.int64(0)
+    seen_lanes = np.int64(0)
+    ranks = np.int64(0)
+    pairs = np.int64(0)
+    for i in range(n):
+        c = hand[i]
+        if c < 52:
+            bit = ONE << c
+            twice |= seen_lanes & bit
+            seen_lanes |= bit
+            rbit = ONE << RANK[c]
+            pairs |= ranks & rbit
+            ranks |= rbit
+    wild = rules[R_WILD] != 0
+    top_only = rules[R_PICKUP] == PICK_TOP
+    stock = params[P_STOCK] if view[V_STOCK] > 0 else 1e9
+    avail = view[V_AVAIL:V_AVAIL + MAX_HAND]
+    # the next player's known cards, summarised
+    nxt = next_alive(view[V_SEAT], view, rules)
+    mask = view[V_KNOWN + nxt]
+    k_counts = np.int64(0)
+    k_lanes = np.int64(0)
+    k_jokers = 0
+    for f in range(N_FACES):
+        if mask >> f & 1:
+            if f >= 52:
+                k_jokers += 1
+            else:
+                k_counts += ONE << (4 * RANK[f])
+                k_lanes |= ONE << f
+    if mask == 0:
+        deny = 0.0
+    faces = np.zeros(MAX_HAND, dtype=np.int64)
+    best = 0
+    best_cost = 1e18
+    for a in range(n_opts):
+        length = opts[a, 0]
+        cost, _ = _group_cost(opts[a, 1:], length, view[V_TOTAL], counts, lanes, twice, jokers, pairs, avail,
+                              view[V_AVAIL_N], wild, params[P_KEEP], stock, top_only, params, rules)
+        if deny > 0:
+            m = available_faces(opts[a, 1:], length, rules[R_PICKUP], faces)
+            for t in range(m):
+                if builds_group(faces[t], k_counts, k_lanes, k_jokers, wild):
+                    cost += deny
+        if cost < best_cost:
+            best_cost = cost
+            best = a
+    return best
+
+
+@njit_by_type(cache=True, _nrt=True)
+def informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
+    if kind == K_CALL:
+        return informed_call(hand, n, view, rules, params, params[P_RISK])
+    if kind == K_DISCARD:
+        return informed_discard(hand, n, opts, n_opts, view, rules, params, params[P_DENY])
+    if kind == K_DRAW:
+        return threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
+    return _variant_decide(kind, params, hand, n, opts, n_opts, view, rules)
+
+
+# --- mc: rollouts ------------------------------------------------------------------------------------
+@njit_by_type(cache=True, _nrt=True, inline="always")
+def insert_sorted(hand, n, card):
+    j = n
+    while j > 0 and hand[j - 1] > card:
+        hand[j] = hand[j - 1]
+        j -= 1
+    hand[j] = card
+    return n + 1
+
+
+@njit_by_type(cache=True, _nrt=True, inline="always")
+def remove_card(hand, n, card):
+    for i in range(n):
+        if hand[i] == card:
+            for j in range(i, n - 1):
+                hand[j] = hand[j + 1]
+            return n - 1
+    return n
+
+
+@njit_by_type(cache=True, _nrt=True)
+def round_value(me, caller, hands, hand_n, view, rules):
+    """The round's result for ``me``, scored as the kernel does (Y-SC-1/2, the failed-call options,
+    Y-V-OVERCALL; caller -1: everyone adds their hand) and settled with at most one reset: the
+    sum over the opponents of (their new score - mine), scores capped just over ``out_over``, and
+    ``out_over`` per opponent more when the round eliminates me."""
+    players = view[V_PLAYERS]
+    totals = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    for p in range(players):
+        totals[p] = hand_total(hands[p], hand_n[p], rules)
+    asaf = False
+    others = rules[R_OTHERS]
+    if caller >= 0:
+        mine = totals[caller]
+        for p in range(players):
+            if view[V_ALIVE + p] and p != caller and totals[p] <= mine:
+                asaf = True
+        if rules[R_LIMIT] >= 0 and mine > rules[R_LIMIT]:
+            asaf = True
+            others = OTHERS_HAND
+    out_over = rules[R_OUT_OVER]
+    value = 0
+    my_new = 0
+    n_opp = 0
+    for p in range(players):
+        if not view[V_ALIVE + p]:
+            continue
+        s = totals[p]
+        if caller >= 0:
+            if p == caller:
+                s = totals[p] + rules[R_ASAF] if asaf else 0
+            elif asaf and others != OTHERS_HAND:
+                s = totals[p] if others == OTHERS_HIGHER and totals[p] > totals[caller] else 0
+        new = view[V_SCORES + p] + s
+        if 0 <= new <= MAX_RESET_SCORE and rules[R_RESET + new] >= 0:
+            new = rules[R_RESET + new]
+        new = min(new, out_over + 1)
+        if p == me:
+            my_new = new
+        else:
+            value += new
+            n_opp += 1
+    value -= n_opp * my_new
+    if my_new > out_over:
+        value -= n_opp * out_over
+    return value
+
+
+@njit_by_type(cache=True, _nrt=True)
+def rollout(me, seat, turn, hands, hand_n, stock, stock_n, prev, prev_n, view, rules, params, opp_params, depth,
+            out, keys, scratch, thrown, avail):
+    """Play the round on from the start of ``seat``'s turn (``turn`` discards made) with threshold
+    play for everyone (``params`` for me, ``opp_params`` for the others) until a call, an empty
+    stock or ``depth`` more turns (then everyone adds their hand); returns ``round_value``."""
+    pickup = rules[R_PICKUP]
+    limit = rules[R_LIMIT]
+    n_alive = 0
+    for p in range(view[V_PLAYERS]):
+        if view[V_ALIVE + p]:
+            n_alive += 1
+    for _ in range(depth):
+        hand = hands[seat]
+        n = hand_n[seat]
+        total = hand_total(hand, n, rules)
+        par = params if seat == me else opp_params
+        if (rules[R_FULL_TURN] == 0 or turn >= n_alive) and (limit < 0 or total <= limit):
+            if threshold_calls(view[V_SCORES + seat], total, par, rules) == 1:
+                return round_value(me, seat, hands, hand_n, view, rules)
+        n_avail = available_faces(prev, prev_n, pickup, avail)
+        _, length, pick, _ = threshold_turn(hand, n, rules, par, total, stock_n, avail, n_avail, out, keys, scratch,
+                                            thrown)
+        for j in range(length):
+            n = remove_card(hand, n, thrown[j])
+        if pick < 0:
+            if stock_n == 0:
+                break
+            stock_n -= 1
+            card = stock[stock_n]
+        else:
+            card = avail[pick]
+        hand_n[seat] = insert_sorted(hand, n, card)
+        for j in range(length):
+            prev[j] = thrown[j]
+        prev_n = length
+        if stock_n == 0:
+            break
+        turn += 1
+        seat = next_alive(seat, view, rules)
+    return round_value(me, -1, hands, hand_n, view, rules)
+
+
+@njit_by_type(cache=True, _nrt=True)
+def sample_deal(me, hand, n, view, rules, rng, pool, deck, hands, hand_n, stock, low):
+    """One deal of the unseen cards consistent with the view: each opponent holds its known cards
+    plus unseen ones up to its hand size, the rest (up to the stock's size) form the stock in a
+    random order. ``pool`` holds the unseen counts. Opponents keep low cards and throw high ones:
+    each of their unseen cards is the lowest of ``1 + low`` cards drawn. Returns the stock size."""
+    size = 0
+    for f in range(N_FACES):
+        for _ in range(pool[f]):
+            deck[size] = f
+            size += 1
+    for i in range(size - 1, 0, -1):  # Fisher-Yates, from the game's stream
+        j = rand_below(rng, i + 1)
+        tmp = deck[i]
+        deck[i] = deck[j]
+        deck[j] = tmp
+    used = 0
+    known = np.zeros(MAX_HAND, dtype=np.int64)
+    for p in range(view[V_PLAYERS]):
+        hand_n[p] = 0
+        if not view[V_ALIVE + p]:
+            continue
+        if p == me:
+            for i in range(n):
+                hands[p, i] = hand[i]
+            hand_n[p] = n
+            continue
+        k, _ = known_cards(view, p, rules, known)
+        m = 0
+        for i in range(k):
+            m = insert_sorted(hands[p], m, known[i])
+        while m < view[V_SIZES + p] and used < size:
+            best = used  # the lowest of the next 1 + low shuffled cards, swapped to the front
+            for j in range(used + 1, min(size, used + 1 + low)):
+                if rules[R_VALUES + deck[j]] < rules[R_VALUES + deck[best]]:
+                    best = j
+            tmp = deck[used]
+            deck[used] = deck[best]
+            deck[best] = tmp
+            m = insert_sorted(hands[p], m, deck[used])
+            used += 1
+        hand_n[p] = m
+    stock_n = min(size - used, view[V_STOCK])
+    for i in range(stock_n):
+        stock[i] = deck[used + i]
+    return stock_n
+
+
+@njit_by_type(cache=True, _nrt=True)
+def mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
+    """Monte Carlo search: ``k`` deals of the unseen cards (the same deals for every option), each
+    option played forward to the end of the round with threshold rollouts, the best mean
+    ``round_value`` chosen (ties: the first). Decisions not searched are threshold's."""
+    search = int(params[P_SEARCH])
+    bit = S_CALL if kind == K_CALL else (S_DISCARD if kind == K_DISCARD else (S_DRAW if kind == K_DRAW else 0))
+    if bit == 0 or rules[R_KLUFT] != 0 or not (search & bit) or n_opts > MAX_HAND + 4:
+        if kind >= K_OVERCALL:
+            return _variant_decide(kind, params, hand, n, opts, n_opts, view, rules)
+        return mc_heuristic(kind, params, hand, n, opts, n_opts, view, rules, rng)
+    if n_opts == 1:
+        return 0
+    prior = mc_heuristic(kind, params, hand, n, opts, n_opts, view, rules, rng)
+    low = int(params[P_LOW])
+    me = view[V_SEAT]
+    players = view[V_PLAYERS]
+    k = max(1, int(params[P_K]))
+    depth = max(1, int(params[P_DEPTH]))
+    opp_params = params.copy()
+    opp_params[P_CALL] = params[P_OPP_CALL]
+    # work arrays
+    pool = np.zeros(N_FACES, dtype=np.int64)
+    unseen_counts(hand, n, view, rules, pool)
+    deck = np.zeros(2 * N_FACES, dtype=np.int64)
+    s_hands = np.zeros((MAX_PLAYERS, MAX_HAND), dtype=np.int64)
+    s_hand_n = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    s_stock = np.zeros(2 * N_FACES, dtype=np.int64)
+    hands = np.zeros((MAX_PLAYERS, MAX_HAND), dtype=np.int64)
+    hand_n = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    stock = np.zeros(2 * N_FACES, dtype=np.int64)
+    prev = np.zeros(MAX_HAND + 2, dtype=np.int64)
+    out = np.zeros((MAX_OPTIONS, ROW), dtype=np.int64)
+    keys = np.zeros(MAX_OPTIONS, dtype=np.int64)
+    scratch = np.zeros(SCRATCH, dtype=np.int64)
+    thrown = np.zeros(MAX_HAND, dtype=np.int64)
+    avail = np.zeros(MAX_HAND, dtype=np.int64)
+    sums = np.zeros(n_opts, dtype=np.int64)
+    v_avail = view[V_AVAIL:V_AVAIL + MAX_HAND]
+    n_avail = view[V_AVAIL_N]
+    nxt = next_alive(me, view, rules)
+    turn = view[V_TURN]
+    for _ in range(k):
+        s_stock_n = sample_deal(me, hand, n, view, rules, rng, pool, deck, s_hands, s_hand_n, s_stock, low)
+        for o in range(n_opts):
+            for p in range(players):
+                hand_n[p] = s_hand_n[p]
+                for i in range(s_hand_n[p]):
+                    hands[p, i] = s_hands[p, i]
+            for i in range(s_stock_n):
+                stock[i] = s_stock[i]
+            stock_n = s_stock_n
+            mine = hands[me]
+            m = hand_n[me]
+            if kind == K_CALL:
+                if opts[o, 1] == 1:
+                    sums[o] += round_value(me, me, hands, hand_n, view, rules)
+                    continue
+                # play on: my whole turn as threshold, then the others
+                _, length, pick, _ = threshold_turn(mine, m, rules, params, view[V_TOTAL], stock_n, v_avail, n_avail,
+                                                    out, keys, scratch, thrown)
+                for j in range(length):
+                    m = remove_card(mine, m, thrown[j])
+            elif kind == K_DISCARD:
+                length = opts[o, 0]
+                thrown_max = 0
+                for j in range(length):
+                    thrown[j] = opts[o, 1 + j]
+                    thrown_max = max(thrown_max, rules[R_VALUES + thrown[j]])
+                    m = remove_card(mine, m, thrown[j])
+                # the draw after it: threshold's, for the hand left
+                counts, lanes, jokers, _ = _summary(mine, m)
+                stock_cost = params[P_STOCK] if stock_n > 0 else 1e9
+                _, pick = _best_draw(v_avail, n_avail, thrown_max, counts, lanes, jokers, rules[R_WILD] != 0,
+                                     params[P_KEEP], stock_cost, rules)
+                if pick < 0 and stock_n == 0:
+                    pick = 0
+            else:  # K_DRAW: the group is already thrown (view V_THROWN)
+                length = view[V_THROWN_N]
+                for j in range(length):
+                    thrown[j] = view[V_THROWN + j]
+                face = opts[o, 1]
+                pick = -1
+                for t in range(n_avail):
+                    if v_avail[t] == face:
+                        pick = t
+            hand_n[me] = m
+            if pick < 0:
+                if stock_n == 0:
+                    sums[o] += round_value(me, -1, hands, hand_n, view, rules)
+                    continue
+                stock_n -= 1
+                card = stock[stock_n]
+            else:
+                card = v_avail[pick]
+            hand_n[me] = insert_sorted(mine, m, card)
+            for j in range(length):
+                prev[j] = thrown[j]
+            if stock_n == 0:
+                sums[o] += round_value(me, -1, hands, hand_n, view, rules)
+                continue
+            sums[o] += rollout(me, nxt, turn + 1, hands, hand_n, stock, stock_n, prev, length, view, rules, params,
+                               opp_params, depth, out, keys, scratch, thrown, avail)
+    # the heuristic's choice is kept unless another option beats it by ``prior`` points a sample
+    best = prior
+    n_opp = -1
+    for p in range(players):
+        if view[V_ALIVE + p]:
+            n_opp += 1
+    margin = params[P_PRIOR] * k * n_opp  # round_value counts my points once per opponent
+    for o in range(n_opts):
+        if o != prior and sums[o] - margin > sums[prior] and sums[o] > sums[best]:
+            best = o
+    return best
+
+
+@njit_by_type(cache=True, _nrt=True)
+def mc_heuristic(kind, params, hand, n, opts, n_opts, view, rules, rng):
+    """mc's choice without search: informed's call and discard (its ``risk`` and ``deny``),
+    threshold's draw and section-5 decisions."""
+    if kind == K_CALL:
+        return informed_call(hand, n, view, rules, params, params[P_MC_RISK])
+    if kind == K_DISCARD:
+        return informed_discard(hand, n, opts, n_opts, view, rules, params, params[P_MC_DENY])
+    if kind == K_DRAW:
+        return threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
+    return _variant_decide(kind, params, hand, n, opts, n_opts, view, rules)
+
+
+# --- dispatchers -------------------------------------------------------------------------------------
+# The dispatchers take no references (``_nrt=False``, as the kernel): only informed and mc,
+# which allocate their work arrays, run with reference counting.
+@njit_by_type(cache=True, _nrt=False)
+def builtin_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
+    """Every built-in strategy's decision, as the reference engine asks it."""
+    if sid == SID_INFORMED:
+        return informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
+    if sid == SID_MC:
+        return mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
+    return plain_builtin_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng)
+
+
+@njit_by_type(cache=True, _nrt=False)
+def kernel_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
+    """``builtin_decide`` as the kernel asks it (threshold seats' own turns are the kernel's)."""
+    if sid == SID_INFORMED:
+        return informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
+    if sid == SID_MC:
+        return mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
+    return plain_kernel_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng)
