@@ -71,4 +71,4 @@ def option_values(allowed: str) -> list[str]:
 
 
 def option_cases() -> list[tuple[str, str, str]]:
-    return [(g, o.name, v) for g in game_names() for o in game_def(g).options() for v in option_values(o.allowed)]
+    return [(g, o.name, v) for g in game_names() for o in game_def(g).rule_options() for v in option_values(o.allowed)]

@@ -43,7 +43,7 @@ def test_cli_variants_lists_every_preset_and_option(game, capsys):
     assert code == 0, err
     gdef = get_game(game)
     flat = " ".join(out.split())
-    for name in [*gdef.presets(), *(o.name for o in gdef.options())]:
+    for name in [*gdef.presets(), *(o.name for o in gdef.rule_options())]:
         assert name in flat, f"{name} is not listed"
 
 

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from simcards.errors import SimcardsError
+from simcards.games.analysis import GameMetrics, Outcome
 from simcards.games.base import GameDef, GameRun, OptionInfo, full_log, options_table
 from simcards.policy import check_games
 from simcards.stats.estimates import mean_ci, proportion_ci
@@ -21,12 +22,6 @@ FAMILIES = {
     "greedy": Family("greedy", K.SID_GREEDY, "the lowest card that beats the cards played, else the lowest; "
                      "when leading, the high card if lead_high", (Param("lead_high", 1, 0, 1, "lead the high card", True),)),
 }
-OPTION_DOCS = {
-    "target": ("1..20", "H-END-1", "round wins that take the game"),
-    "aces_high": ("true, false", "H-RANK-1", "aces above kings (false: below twos)"),
-}
-
-
 def seat_arrays(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:
     sids = np.array([s.family.sid for s in strategies], dtype=np.int64)
     return sids, np.stack([s.vector() for s in strategies])
@@ -60,6 +55,20 @@ class HighCardRun(GameRun):
         return pd.DataFrame(cols), pd.DataFrame(det)
 
 
+METRICS = GameMetrics(
+    unit="round", turns=None, starter_label="first leader",
+    n_sides=lambda players: players, side_of_seat=lambda seat, players: seat,
+    starter_side=lambda df, players: df["starter"].to_numpy(np.int64),
+    margin=lambda df, side, players: (df[f"score_{side}"].to_numpy(np.float64)
+                                      - sum(df[f"score_{s}"].to_numpy(np.float64) for s in range(players) if s != side)
+                                      / (players - 1)),
+    outcomes=(Outcome("starter_wins", "games won by the first leader",
+                      lambda df: (df["winner"] == df["starter"]).to_numpy(np.int64),
+                      lambda df: np.ones(len(df), np.int64)),),
+    weak="random",
+)
+
+
 class HighCard(GameDef):
     name = "high-card"
     title = "High card"
@@ -72,8 +81,11 @@ class HighCard(GameDef):
     def presets(self):
         return R.PRESETS
 
-    def options(self) -> list[OptionInfo]:
-        return options_table(R.HighCardRules, R.PRESETS["standard"][0], OPTION_DOCS)
+    def rule_options(self) -> list[OptionInfo]:
+        return options_table(R.HighCardRules, R.PRESETS["standard"][0])
+
+    def metrics(self, rules) -> GameMetrics:
+        return METRICS
 
     def build_rules(self, variant: str | None, overrides: dict[str, Any] | None = None) -> R.HighCardRules:
         return R.build_rules(variant or self.default_variant, dict(overrides or {}))

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simcards.errors import SimcardsError
+from simcards.options import check_options, option, typed_overrides
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 MAX_TARGET = 20
@@ -24,16 +25,13 @@ MAX_TARGET = 20
 @dataclass(frozen=True)
 class HighCardRules:
     name: str = "standard"
-    target: int = 3
-    aces_high: bool = True
+    target: int = option(3, rule="H-END-1", allowed=f"1..{MAX_TARGET}", help="round wins that take the game")
+    aces_high: bool = option(True, rule="H-RANK-1", help="aces above kings (false: below twos)")
 
-    def __post_init__(self) -> None:  # validated on construction
-        if isinstance(self.target, bool) or not isinstance(self.target, int) or not 1 <= self.target <= MAX_TARGET:
-            raise SimcardsError(f"target={self.target!r}: allowed 1..{MAX_TARGET} (H-END-1)")
-        if not isinstance(self.aces_high, bool):
-            raise SimcardsError(f"aces_high={self.aces_high!r}: allowed true, false (H-RANK-1)")
+    def __post_init__(self) -> None:  # validated on construction, from the declarations
+        check_options(self)
 
-    def options(self) -> dict:
+    def as_dict(self) -> dict:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "name"}
 
     def encode(self) -> np.ndarray:
@@ -50,25 +48,7 @@ PRESETS = {
 }
 
 
-def parse_option(key: str, text: str):
-    if key == "target":
-        try:
-            return int(text)
-        except ValueError:
-            raise SimcardsError(f"target={text!r} is not a whole number") from None
-    if key == "aces_high":
-        if text.strip().lower() not in ("true", "false"):
-            raise SimcardsError(f"aces_high={text!r}: allowed true, false")
-        return text.strip().lower() == "true"
-    known = ", ".join(f.name for f in dataclasses.fields(HighCardRules) if f.name != "name")
-    raise SimcardsError(f"unknown high-card rule option {key!r}; known: {known}")
-
-
 def build_rules(variant: str, overrides: dict) -> HighCardRules:
     if variant not in PRESETS:
         raise SimcardsError(f"unknown high-card variant {variant!r}; known: {', '.join(PRESETS)}")
-    typed = {k: parse_option(k, v) if isinstance(v, str) else v for k, v in overrides.items()}
-    for key in typed:
-        if key == "name" or key not in PRESETS[variant][0].options():
-            parse_option(key, "")  # the one-line error naming the known options
-    return dataclasses.replace(PRESETS[variant][0], **typed)
+    return dataclasses.replace(PRESETS[variant][0], **typed_overrides(HighCardRules, overrides))
