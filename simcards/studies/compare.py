@@ -21,7 +21,7 @@ from simcards.errors import SimcardsError
 from simcards.studies.common import (Matchup, StudyResult, Table, block_size, pair_lineups, play_matchup, study_meta, study_progress,
                                      study_seed, whole_count, fmt_est)
 from simcards.games import get_game
-from simcards.runner import chunks, set_threads
+from simcards.play import chunks, set_threads
 from simcards.stats.estimates import Z95, Estimate
 from simcards.strategy import Strategy
 

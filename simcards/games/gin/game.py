@@ -10,7 +10,7 @@ from numba import njit, types
 
 from simcards.cards import card_code
 from simcards.errors import SimcardsError
-from simcards.games.base import GameDef, GameRun, OptionInfo, options_table
+from simcards.games.base import GameDef, GameRun, OptionInfo, SeatLabel, options_table
 from simcards.games.gin import layout as L
 from simcards.games.gin import rules as R
 from simcards.games.gin import kernel
@@ -436,7 +436,7 @@ class Gin(GameDef):
             ("turns per hand", s["turns_per_hand"].num(2)),
         ]
         for p, est in enumerate(s.get("win_rate_by_seat", [])):
-            rows.append((f"seat {p} wins", est.pct()))
+            rows.append((SeatLabel(f"seat {p} wins", p), est.pct()))
         for t, est in enumerate(s.get("win_rate_by_team", [])):
             rows.append((f"team {t} (seats {t}, {t + 2}, ...) wins", est.pct()))
         rows += [
