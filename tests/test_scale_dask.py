@@ -116,16 +116,15 @@ def test_bad_backend_options_are_refused():
 
 
 def test_study_batches_play_on_the_cluster(cluster):
-    """``runner.play_games`` (for compare/tune/tournament) gives the same rows on the workers."""
-    from simcards.games import get_game
-    from simcards.runner import play_games
+    """``play.play_range`` (what compare/tune/tournament play through) gives the same rows on the workers."""
+    from simcards.play import play_range
+    from simcards.spec import RunSpec
 
     be, _ = cluster
-    gdef = get_game("two-hundred")
-    rules, strats = gdef.build_rules(None), gdef.strategies(["heuristic:aggr=1.1", "random"] * 2, 4)
-    local = play_games("two-hundred", rules, 4, strats, 5, 250, 1200, chunk=300)
+    spec = RunSpec.resolve("two-hundred", players=4, strategies=["heuristic:aggr=1.1", "random"] * 2, seed=5)
+    local = play_range(spec, 250, 1200, chunk=300)
     with using(be):
-        remote = play_games("two-hundred", rules, 4, strats, 5, 250, 1200, chunk=300)
+        remote = play_range(spec, 250, 1200, chunk=300)
     assert list(remote["game"]) == list(range(250, 1450))
     pd.testing.assert_frame_equal(local, remote)
 

@@ -1,6 +1,7 @@
 """The unit of work every backend runs: games ``first .. first+count-1`` of one configuration.
 
-A :class:`Job` is small and picklable (the rules object, spec strings, the seed), so a Dask worker
+A :class:`Job` is built from a resolved run (``simcards.spec.RunSpec.job``). It is small and
+picklable (the rules object, spec strings, the seed), so a Dask worker
 on another machine rebuilds exactly the engine the client would use; game ``i`` depends only on
 ``(seed, i, rules, strategies)``, so a range gives the same rows wherever and however often it runs.
 """

@@ -152,7 +152,7 @@ def _print_summary(gdef, sim) -> None:
     table.add_row("strategy", "per seat (below)" if mixed else specs[0])
     if sim.summary:
         for label, text in gdef.summary_rows(sim.summary):
-            seat = _seat_of(label)
+            seat = getattr(label, "seat", None)  # a row about one seat (games.base.SeatLabel)
             if mixed and seat is not None and seat < len(specs):
                 label = f"{label} ({specs[seat]})"
             table.add_row(label, text)
@@ -180,14 +180,6 @@ def _to_csv(folder: Path, tables: list[str]) -> None:
         src.unlink()
 
 
-def _seat_of(label: str) -> int | None:
-    """``'seat 2 wins'`` → 2."""
-    parts = label.split()
-    if len(parts) >= 2 and parts[0] == "seat" and parts[1].isdigit():
-        return int(parts[1])
-    return None
-
-
 @app.command()
 def replay(
     game: GameArg,
@@ -200,23 +192,16 @@ def replay(
     invalid_option: InvalidOpt = "error",
 ) -> None:
     """Print one game move by move, as the reference engine plays it."""
-    from simcards.games import get_game
-
     from simcards.api import MAX_GAMES
-    from simcards.rng import MAX_SEED
+    from simcards.spec import RunSpec, check_seed
 
-    gdef = get_game(game)
     if not 0 <= game_index < MAX_GAMES:  # the games simulate can play: 0 .. MAX_GAMES - 1
         raise SimcardsError(f"--game {game_index}: give a game index from 0 to {MAX_GAMES - 1:,}")
-    if not 0 <= seed <= MAX_SEED:
-        raise SimcardsError(f"--seed {seed}: give a whole number from 0 to 2**63-1")
-    rules = gdef.build_rules(variant, rule_overrides(rule))
-    n = gdef.players_for(rules) if players is None else players
-    gdef.check_players(rules, n)
-    strats = gdef.strategies(split_specs(strategy), n)
-    from simcards.policy import check_mode
-
-    print(gdef.replay(rules, n, strats, seed, game_index, on_invalid=check_mode(invalid_option)))
+    check_seed(seed, f"--seed {seed}")  # (spelled as typed; RunSpec.resolve checks the same)
+    spec = RunSpec.resolve(game, variant=variant, players=players, strategies=split_specs(strategy),
+                           rules=rule_overrides(rule), seed=seed, invalid_option=invalid_option)
+    print(spec.gdef.replay(spec.rules, spec.players, list(spec.strategies), spec.seed, game_index,
+                           on_invalid=spec.invalid_option))
 
 
 @app.command()

@@ -20,6 +20,18 @@ from simcards.games.analysis import GameMetrics
 from simcards.strategy import Family, Strategy, seat_strategies
 
 
+class SeatLabel(str):
+    """A summary row's label that is about one seat (``summary_rows``): it reads as its text, and
+    ``.seat`` tells the CLI whose strategy to name beside it (no parsing of display text)."""
+
+    seat: int
+
+    def __new__(cls, text: str, seat: int) -> SeatLabel:
+        label = super().__new__(cls, text)
+        label.seat = seat
+        return label
+
+
 @dataclass(frozen=True)
 class OptionInfo:
     """One rule option, for ``simcards variants GAME``: its declaration (``simcards.options``)."""

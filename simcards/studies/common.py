@@ -12,9 +12,9 @@ import numpy as np
 import pandas as pd
 
 from simcards.errors import SimcardsError
-from simcards.games import canonical, get_game
 from simcards.games.analysis import GameMetrics
-from simcards.runner import DEFAULT_CHUNK, Progress
+from simcards.play import DEFAULT_CHUNK, Progress, play_range, versions
+from simcards.spec import RunSpec, check_seed
 from simcards.stats.estimates import Z95, Estimate, bounded_mean, mean_ci
 from simcards.strategy import Strategy, parse_spec
 
@@ -46,21 +46,22 @@ def est_cols(prefix: str, est: Estimate) -> dict:
 
 # ----- playing ----------------------------------------------------------------------------------
 class Arena:
-    """One game, rules and player count: plays lineups of strategies on chosen game indices. The
-    game's metrics under these rules (``m``: sides, margins, outcome rates) read the tables."""
+    """One game, rules and player count (a :class:`RunSpec`): plays lineups of strategies on chosen
+    game indices, through the one play loop (``simcards.play``)."""
 
     def __init__(self, game: str, variant: str | None = None, players: int | None = None,
                  rules: dict[str, Any] | None = None, progress: Progress | None = None):
-        self.game = canonical(game)
-        self.gdef = get_game(self.game)
-        self.variant = variant or self.gdef.default_variant
-        self.rules = self.gdef.build_rules(variant, rules)
-        self.players = self.gdef.players_for(self.rules) if players is None else whole_count(players, "players")
-        self.gdef.check_players(self.rules, self.players)
+        if players is not None:
+            players = whole_count(players, "players")
+        self.spec = RunSpec.resolve(game, variant=variant, players=players, rules=rules)
+        self.game = self.spec.game
+        self.gdef = self.spec.gdef
+        self.variant = self.spec.variant
+        self.rules = self.spec.rules
+        self.players = self.spec.players
         self.m: GameMetrics = self.gdef.metrics(self.rules)
         self.k = self.m.n_sides(self.players)
         self.progress = progress
-        self._runs: dict[tuple, Any] = {}
         self.games_played = 0
 
     def strategy(self, spec: str | Strategy) -> Strategy:
@@ -69,58 +70,25 @@ class Arena:
         return parse_spec(spec, self.gdef.name, self.gdef.families())
 
     def play(self, seat_strats: list[Strategy], seed: int, first: int, count: int, detail: bool = False):
-        """The games table of games first..first+count-1; with ``detail``, (games, per-unit table)."""
-        be = current_backend()
-        if be is not None:
-            return self._play_on(be, seat_strats, seed, first, count, detail)
-        key = tuple(seat_strats)
-        if key not in self._runs:
-            self._runs[key] = self.gdef.new_run(self.rules, self.players, list(seat_strats))
-        run = self._runs[key]
-        parts = []
-        done = 0
-        while done < count:
-            c = min(DEFAULT_CHUNK, count - done)
-            parts.append(run.play(seed, first + done, c, detail))
-            done += c
-            self.games_played += c
-            if self.progress is not None:
-                self.progress.advance(c)
-        return joined_parts(parts, detail)
+        """The games table of games first..first+count-1; with ``detail``, (games, per-unit table).
+        On the backend set by ``simcards.backends.using(...)`` (e.g. Dask workers), else here."""
+        spec = self.spec.with_seats(seat_strats).replace(seed=seed, detail=detail)
+        return play_range(spec, first, count, on_chunk=self._advance)
 
-    def _play_on(self, be, seat_strats, seed: int, first: int, count: int, detail: bool = False):
-        """The same games on a backend (``simcards.backends.using(...)``, e.g. Dask workers): the
-        ranges come back in any order and are put back in game order, so results are identical."""
-        from simcards.backends.job import Job, portable_specs
-
-        job = Job(self.game, self.rules, self.players, portable_specs(self.game, seat_strats), seed, detail, False)
-        ranges = [(f, min(DEFAULT_CHUNK, first + count - f)) for f in range(first, first + count, DEFAULT_CHUNK)]
-        parts = {}
-        for f, c, result in be.imap(job, ranges):
-            parts[f] = (result[1], result[2] if detail else None)
-            self.games_played += c
-            if self.progress is not None:
-                self.progress.advance(c)
-        return joined_parts([parts[f] for f in sorted(parts)], detail)
+    def _advance(self, count: int) -> None:
+        self.games_played += count
+        if self.progress is not None:
+            self.progress.advance(count)
 
     def lineup_strats(self, lineup: tuple[int, ...], strats: list[Strategy]) -> list[Strategy]:
         """Seat strategies for a lineup (lineup[side] = index into ``strats``)."""
         return self.m.seat_specs([strats[i] for i in lineup], self.players)
 
 
-def joined_parts(parts: list[tuple], detail: bool):
-    """Concatenate chunks of (games, detail) in game order."""
-    cat = lambda dfs: pd.concat(dfs, ignore_index=True) if len(dfs) > 1 else dfs[0]  # noqa: E731
-    games = cat([g for g, _ in parts])
-    return (games, cat([d for _, d in parts])) if detail else games
-
-
 def current_backend():
     """The backend set by ``simcards.backends.using(...)``, if any (None: play in this process)."""
-    try:
-        from simcards.backends import current
-    except ImportError:  # a version without backends
-        return None
+    from simcards.backends import current
+
     return current()
 
 
@@ -192,18 +160,12 @@ def whole_count(value, what: str, low: int = 1, high: int = MAX_STUDY_GAMES) -> 
 
 
 def study_seed(seed) -> int:
-    from simcards.rng import MAX_SEED
-
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
-        raise SimcardsError(f"seed={seed!r}: give a whole number from 0 to 2**63-1")
-    return int(seed)
+    return check_seed(seed)
 
 
 def study_meta(kind: str, t: Arena, seed: int, **extra) -> dict:
-    from simcards.api import _versions
-
     return {"study": kind, "game": t.game, "players": t.players, "seed": seed, **extra,
-            "versions": _versions()}
+            "versions": versions()}
 
 
 def study_progress(total: int, label: str, enabled: bool) -> Progress:

@@ -21,7 +21,7 @@ from simcards.studies.common import (Matchup, StudyResult, Arena, block_size, pa
                                      study_seed, whole_count, fmt_est)
 from simcards.games import get_game
 from simcards.games.analysis import FAIR_SCALE
-from simcards.runner import chunks, set_threads
+from simcards.play import chunks, set_threads
 from simcards.stats.estimates import Z95, Estimate
 from simcards.strategy import Strategy
 

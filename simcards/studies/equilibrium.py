@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from simcards.errors import SimcardsError
-from simcards.runner import set_threads
+from simcards.play import set_threads
 from simcards.stats.equilibrium import SymmetricGame, alpha_rank, others_table, symmetric_nash, symmetric_profiles
 from simcards.stats.estimates import Z95
 from simcards.strategy import Strategy, make_strategy

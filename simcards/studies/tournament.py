@@ -15,7 +15,7 @@ from simcards.errors import SimcardsError
 from simcards.studies.common import (StudyResult, Arena, est_cols,
                                      pair_lineups, play_matchup, study_meta, study_progress,
                                      study_seed, whole_count, unit_mean, fmt_est)
-from simcards.runner import set_threads
+from simcards.play import set_threads
 from simcards.stats.estimates import Z95, Estimate, mean_ci
 from simcards.strategy import split_specs
 

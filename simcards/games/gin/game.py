@@ -9,7 +9,7 @@ import pandas as pd
 from numba import njit, types
 
 from simcards.cards import card_code
-from simcards.games.base import GameDef, GameRun, OptionInfo, full_log, options_table
+from simcards.games.base import GameDef, GameRun, OptionInfo, SeatLabel, full_log, options_table
 from simcards.games.gin import layout as L
 from simcards.games.gin import rules as R
 from simcards.games.gin import kernel
@@ -396,7 +396,7 @@ class Gin(GameDef):
             ("turns per hand", s["turns_per_hand"].num(2)),
         ]
         for p, est in enumerate(s.get("win_rate_by_seat", [])):
-            rows.append((f"seat {p} wins", est.pct()))
+            rows.append((SeatLabel(f"seat {p} wins", p), est.pct()))
         for t, est in enumerate(s.get("win_rate_by_team", [])):
             rows.append((f"team {t} (seats {t}, {t + 2}, ...) wins", est.pct()))
         rows += [

@@ -10,7 +10,7 @@ import pandas as pd
 from numba import njit, types
 
 from simcards.cards import card_code
-from simcards.games.base import GameDef, GameRun, OptionInfo, full_log, options_table
+from simcards.games.base import GameDef, GameRun, OptionInfo, SeatLabel, full_log, options_table
 from simcards.games.two_hundred import layout as L
 from simcards.games.two_hundred import rules as R
 from simcards.games.two_hundred.kernel import LOG_WIDTH, make_engine
@@ -392,7 +392,8 @@ class TwoHundred(GameDef):
         per_side = s["win_rate_by_seat" if individual else "win_rate_by_team"]
         players, seats, sides = (s["table"][k] for k in ("players", "seats", "sides"))
         for t, est in enumerate(per_side):
-            rows.append((f"{side_label(t, players, seats, sides)} wins", est.pct()))
+            label = f"{side_label(t, players, seats, sides)} wins"
+            rows.append((SeatLabel(label, t) if sides == seats else label, est.pct()))
         fair = f"  (fair share {100 / sides:.1f}%)"
         if individual:
             rows.append(("first dealer wins", s["first_dealer_win_rate"].pct() + fair))

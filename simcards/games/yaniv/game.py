@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 from numba import types
 
-from simcards.games.base import GameDef, GameRun, OptionInfo, full_log, options_table
+from simcards.games.base import GameDef, GameRun, OptionInfo, SeatLabel, full_log, options_table
 from simcards.games.yaniv import layout as L
 from simcards.games.yaniv import rules as R
 from simcards.games.yaniv import kernel
@@ -351,7 +351,7 @@ class Yaniv(GameDef):
             ("round-1 starter wins", s["starter_win_rate"].pct() + f"  (fair share {100 * s['fair_share']:.1f}%)"),
         ]
         for p, est in enumerate(s["win_rate_by_seat"]):
-            rows.append((f"seat {p} wins", est.pct()))
+            rows.append((SeatLabel(f"seat {p} wins", p), est.pct()))
         rows += [
             ("Asaf rate (per call)", s["asaf_rate"].pct()),
             ("rounds that hit the turn cap", f"{s['capped_rounds']:,}"),
