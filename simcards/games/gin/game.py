@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -57,10 +58,12 @@ FAMILIES = {
     ),
 }
 
-_INFORMED_PARAMS = FAMILIES["knock"].params + (
+# informed's defaults: take 8 (measured better than never); the knock family's others unchanged
+_INFORMED_PARAMS = tuple(dataclasses.replace(p, default=8) if p.name == "take" else p
+                         for p in FAMILIES["knock"].params) + (
     Param("outs", 1, 0, 5, "discard: credit (points) per unseen card that would meld with the cards kept"),
-    Param("safe", 4, 0, 20, "discard: penalty (points) per card the opponent is known to hold that it melds with"),
-    Param("hint", 1, 0, 10, "discard: credit (points) per card the opponent discarded or passed that it melds with"),
+    Param("safe", 1, 0, 20, "discard: penalty (points) per card the opponent is known to hold that it melds with"),
+    Param("hint", 0, 0, 10, "discard: credit (points) per card the opponent discarded or passed that it melds with"),
 )
 FAMILIES["informed"] = Family(
     "informed", SID_INFORMED,
