@@ -81,8 +81,7 @@ def test_no_peeking_same_view_same_decision_g_info_1(spec):
     rest = [c for c in range(52) if c not in me + pile + [33]]
     strat = GAME.strategies([spec], 2)[0]
     _, params = seat_arrays([strat])
-    sid = strat.family.sid
-    from simcards.games.gin.policies import builtin_decide
+    decide = strat.family.decide
 
     decisions = []
     for trial in range(2):
@@ -95,19 +94,19 @@ def test_no_peeking_same_view_same_decision_g_info_1(spec):
         hand = np.array(sorted(me), dtype=np.int64)
         opts = discard_options(me)
         rng = new_state(5, 0)
-        got.append(builtin_decide(L.K_DISCARD, sid, params[0], hand, 11, opts, 11, view, rules, rng))
+        got.append(decide(L.K_DISCARD, params[0], hand, 11, opts, 11, view, rules, rng))
         # the draw decision of the 10 cards without the 9 of clubs (47), top card 51
         me10 = [c for c in me if c != 9]
         view10, rules = build_view(me10, opp, pile, took, discs, passed, stock_n=len(hidden) - 8)
         dopts = np.zeros((L.MAX_OPTIONS, L.OPT_W), dtype=np.int64)
         dopts[0, 1] = -1
         dopts[1] = [1, 51, 0, 0]
-        got.append(builtin_decide(L.K_DRAW, sid, params[0], np.array(sorted(me10), dtype=np.int64), 10, dopts, 2,
+        got.append(decide(L.K_DRAW, params[0], np.array(sorted(me10), dtype=np.int64), 10, dopts, 2,
                                   view10, rules, rng))
         kopts = np.zeros((L.MAX_OPTIONS, L.OPT_W), dtype=np.int64)
         kopts[0] = [0, 8, 0, 0]
         kopts[1] = [1, 8, 0, 0]
-        got.append(builtin_decide(L.K_KNOCK, sid, params[0], np.array(sorted(me10), dtype=np.int64), 10, kopts, 2,
+        got.append(decide(L.K_KNOCK, params[0], np.array(sorted(me10), dtype=np.int64), 10, kopts, 2,
                                   view10, rules, rng))
         got.append(int(rng[0]))
         decisions.append((view.copy(), got))
@@ -142,9 +141,7 @@ def test_mc_search_finds_the_gin_draw():
     opts = np.zeros((L.MAX_OPTIONS, L.OPT_W), dtype=np.int64)
     opts[0, 1] = -1
     opts[1] = [1, 19, 0, 0]
-    from simcards.games.gin.policies import builtin_decide
-
-    assert builtin_decide(L.K_DRAW, strat.family.sid, params[0], np.array(sorted(me), dtype=np.int64), 10, opts, 2,
+    assert strat.family.decide(L.K_DRAW, params[0], np.array(sorted(me), dtype=np.int64), 10, opts, 2,
                           view, rules, new_state(1, 0)) == 1
 
 

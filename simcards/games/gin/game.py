@@ -15,6 +15,7 @@ from simcards.games.base import GameDef, GameRun, OptionInfo, options_table
 from simcards.games.gin import layout as L
 from simcards.games.gin import rules as R
 from simcards.games.gin import kernel
+from simcards.games.gin import search
 from simcards.games.gin.policies import NEVER, SID_INFORMED, SID_KNOCK, SID_MC, SID_RANDOM, SID_SIMPLE, builtin_decide
 from simcards import policy
 from simcards.stats import mean_ci, proportion_ci, ratio_ci
@@ -71,6 +72,7 @@ FAMILIES["informed"] = Family(
     "outs of the cards kept (unseen cards that would meld) + safe x known opponent cards it melds with - hint x "
     "opponent discards/passes it melds with",
     _INFORMED_PARAMS,
+    decide=search.informed_decide,  # an engine of its own, so the built-in kernel stays as fast as it was
 )
 FAMILIES["mc"] = Family(
     "mc", SID_MC,
@@ -80,8 +82,9 @@ FAMILIES["mc"] = Family(
     _INFORMED_PARAMS + (
         Param("k", 32, 1, 1024, "samples (determinized deals) per searched decision", True),
         Param("width", 3, 1, 11, "discard candidates searched (the best by the informed score; 1: no search)", True),
-        Param("draw", 1, 0, 1, "1: search the draw (pile top vs stock)", True),
-        Param("knock", 1, 0, 1, "1: search the knock (knock now vs play on; gin always goes out)", True),
+        Param("draw", 0, 0, 1, "1: search the draw (pile top vs stock; off by default: it measured no better)", True),
+        Param("knock", 0, 0, 1, "1: search the knock (knock now vs play on; gin always goes out; off by default: it "
+              "measured no better)", True),
         Param("goal", 0, 0, 200, "score hands by points capped at what a side needs to reach the target, plus "
               "this for reaching it (0: plain hand points)"),
         Param("filter", 20, 0, 30, "sampled opponent hands: deal it one more card per draw it made from the stock "
@@ -91,6 +94,7 @@ FAMILIES["mc"] = Family(
               "samples is above z standard errors"),
     ),
     True,
+    decide=search.mc_decide,
 )
 
 _OPTION_DOCS = {

@@ -62,7 +62,7 @@ from simcards.rng import rand_below
 SID_RANDOM = 0
 SID_SIMPLE = 1
 SID_KNOCK = 2
-SID_INFORMED = 3
+SID_INFORMED = 3  # search.py; played through their own engine (game.FAMILIES: decide=...)
 SID_MC = 4
 FIRST_CUSTOM_SID = 100
 
@@ -191,19 +191,11 @@ def knock_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     return 1 if wants_card(opts[1, 1], view[V_DW], opts[1, 2], opts[1, 3], params, view, rules) else 0
 
 
-# The stronger families live in search.py, which builds on the functions above.
-from simcards.games.gin import search  # noqa: E402  (a module: either may be imported first)
-
-
 @njit(cache=True)
 def builtin_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
     if sid == SID_RANDOM:
         return random_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
     if sid == SID_SIMPLE:
         return knock_decide(kind, SIMPLE_PARAMS, hand, n, opts, n_opts, view, rules, rng)
-    if sid == SID_INFORMED:
-        return search.informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
-    if sid == SID_MC:
-        return search.mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
     return knock_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
 
