@@ -15,7 +15,7 @@ from simcards.rng import new_state
 
 from tests.test_gin_engines import assert_same_game
 
-MC = "mc:k=6"  # few samples: the engines-agree games stay fast
+MC = "mc:k=6,draw=1,knock=1"  # few samples (the engines-agree games stay fast), every search on
 
 
 def test_families_listed_with_parameters():
@@ -66,7 +66,8 @@ def discard_options(me):
     return opts
 
 
-@pytest.mark.parametrize("spec", ["informed", "informed:safe=4,hint=2", "mc:k=24", "mc:k=24,filter=0,z=0"])
+@pytest.mark.parametrize("spec", ["informed", "informed:safe=4,hint=2", "mc", "mc:k=24,draw=1,knock=1",
+                                  "mc:k=24,filter=0,z=0,draw=1,knock=1"])
 def test_no_peeking_same_view_same_decision_g_info_1(spec):
     # G-INFO-1: two states the player cannot tell apart — the same own hand, pile, pickups,
     # discards and passes, but different hidden cards (the opponent's unknown cards and the stock)
@@ -136,7 +137,7 @@ def test_mc_search_finds_the_gin_draw():
     # Taking the 7 of hearts completes 4-5-6-7 of hearts; the rollouts see it.
     me = [0, 1, 2, 16, 17, 18, 32, 45, 12, 24]
     view, rules = build_view(me, list(range(26, 36)), [19], [[], []], [[], []], [[], []], stock_n=31)
-    strat = GAME.strategies(["mc:k=64,z=0"], 2)[0]
+    strat = GAME.strategies(["mc:k=64,z=0,draw=1"], 2)[0]
     _, params = seat_arrays([strat])
     opts = np.zeros((L.MAX_OPTIONS, L.OPT_W), dtype=np.int64)
     opts[0, 1] = -1
