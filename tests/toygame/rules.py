@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -24,6 +25,7 @@ MAX_TARGET = 20
 
 @dataclass(frozen=True)
 class HighCardRules:
+    TITLE: ClassVar[str] = "High card"  # in messages: "unknown High card rule option ..."
     name: str = "standard"
     target: int = option(3, rule="H-END-1", allowed=f"1..{MAX_TARGET}", help="round wins that take the game")
     aces_high: bool = option(True, rule="H-RANK-1", help="aces above kings (false: below twos)")

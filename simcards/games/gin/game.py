@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -13,7 +14,8 @@ from simcards.games.base import GameDef, GameRun, OptionInfo, SeatLabel, full_lo
 from simcards.games.gin import layout as L
 from simcards.games.gin import rules as R
 from simcards.games.gin import kernel
-from simcards.games.gin.policies import NEVER, SID_KNOCK, SID_RANDOM, SID_SIMPLE, builtin_decide
+from simcards.games.gin import search
+from simcards.games.gin.policies import NEVER, SID_INFORMED, SID_KNOCK, SID_MC, SID_RANDOM, SID_SIMPLE, builtin_decide
 from simcards import policy
 from simcards.stats.estimates import mean_ci, proportion_ci, ratio_ci
 from simcards.strategy import Family, Param, Strategy
@@ -55,6 +57,44 @@ FAMILIES = {
         ),
     ),
 }
+
+# informed's defaults: take 8 (measured better than never); the knock family's others unchanged
+_INFORMED_PARAMS = tuple(dataclasses.replace(p, default=8) if p.name == "take" else p
+                         for p in FAMILIES["knock"].params) + (
+    Param("outs", 1, 0, 5, "discard: credit (points) per unseen card that would meld with the cards kept"),
+    Param("safe", 1, 0, 20, "discard: penalty (points) per card the opponent is known to hold that it melds with"),
+    Param("hint", 0, 0, 10, "discard: credit (points) per card the opponent discarded or passed that it melds with"),
+)
+FAMILIES["informed"] = Family(
+    "informed", SID_INFORMED,
+    "knock, plus what the player has seen (G-INFO-1): discard the card minimising deadwood after - outs x live "
+    "outs of the cards kept (unseen cards that would meld) + safe x known opponent cards it melds with - hint x "
+    "opponent discards/passes it melds with",
+    _INFORMED_PARAMS,
+    decide=search.informed_decide,  # an engine of its own, so the built-in kernel stays as fast as it was
+)
+FAMILIES["mc"] = Family(
+    "mc", SID_MC,
+    "Monte Carlo search: k deals of the unseen cards (the opponent's known pickups placed in its hand), each "
+    "option played to the end of the hand with simple for both, common samples; searches the draw, the discard "
+    "(width best by informed) and the knock; other decisions (and Mahjong gin, G-V-MJ) by informed",
+    _INFORMED_PARAMS + (
+        Param("k", 32, 1, 1024, "samples (determinized deals) per searched decision", True),
+        Param("width", 3, 1, 11, "discard candidates searched (the best by the informed score; 1: no search)", True),
+        Param("draw", 0, 0, 1, "1: search the draw (pile top vs stock; off by default: it measured no better)", True),
+        Param("knock", 0, 0, 1, "1: search the knock (knock now vs play on; gin always goes out; off by default: it "
+              "measured no better)", True),
+        Param("goal", 0, 0, 200, "score hands by points capped at what a side needs to reach the target, plus "
+              "this for reaching it (0: plain hand points)"),
+        Param("filter", 20, 0, 30, "sampled opponent hands: deal it one more card per draw it made from the stock "
+              "(at most this many) and throw back its worst (a hand kept by a player, not a uniform one; 0: uniform)",
+              True),
+        Param("z", 1, 0, 5, "keep the heuristic's choice unless another option's mean gain over it in the same "
+              "samples is above z standard errors"),
+    ),
+    True,
+    decide=search.mc_decide,
+)
 
 def _chain(inner, sid0: int, fn, checked: bool = False):
     """``simcards.policy.chain`` with this game's view slot and jit decorator."""

@@ -62,6 +62,8 @@ from simcards.rng import rand_below
 SID_RANDOM = 0
 SID_SIMPLE = 1
 SID_KNOCK = 2
+SID_INFORMED = 3  # search.py; played through their own engine (game.FAMILIES: decide=...)
+SID_MC = 4
 FIRST_CUSTOM_SID = 100
 
 P_MAX, P_DROP, P_GIN_AFTER, P_GIN_STOCK, P_AVOID, P_TAKE, P_SCALE, P_SPADE, P_HURRY, P_PILE, P_DENY = range(11)

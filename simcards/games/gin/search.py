@@ -1,0 +1,418 @@
+"""Stronger Gin players: the ``informed`` heuristic and the ``mc`` Monte Carlo search player.
+
+Both read only what ``policies`` promises a strategy: the view, the own hand, the options, the
+params and the game's rng. What a player knows (G-INFO-1) is rebuilt from the view:
+
+* ``known``: cards the opponent took from the pile and still holds (``V_OPP_TOOK`` minus the pile
+  and the own hand — a card it took and threw again is back in the pile or in the own hand);
+* ``unseen``: the deck minus the own hand, the pile and ``known`` — the opponent's other cards
+  and the stock, in an order nobody has seen.
+
+``informed`` (params: the ``knock`` family's, then ``outs``, ``safe``, ``hint``) discards the card
+that minimises ``deadwood after - outs x live outs of the kept hand + safe x known opponent cards
+it melds with - hint x opponent discards/passes it melds with``; a live out is an unseen card that
+would meld with the kept hand. Draws and knocks follow ``knock`` (``wants_card``,
+``knock_threshold``).
+
+``mc`` (the informed params, then ``k``, ``width``, ``draw``, ``knock``, ``goal``) searches three
+decisions by determinized rollouts: the draw (pile top vs stock), the discard (among the
+``width`` best by the informed score) and the knock (knock now vs play on). Each of the ``k``
+samples deals the opponent its known cards plus random unseen cards up to 10 and stacks the rest
+as the stock, in a random order; every option is played in the same samples (common random
+numbers) to the end of the hand with the ``simple`` policy for both players, and scored by the
+hand's points from the player's side (``goal`` > 0: points capped at what either side needs to
+reach the target, plus ``goal`` for reaching it). Other decisions, and whole games under Mahjong
+gin (G-V-MJ, a different hand), are the informed heuristic's. Rollouts ignore G-TURN-3 and
+G-WALL-2/3 refinements (a hand that reaches the wall is void, G-WALL-1).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcards.games.gin.layout import (
+    K_DISCARD,
+    K_DRAW,
+    K_KNOCK,
+    V_LIMIT,
+    V_MASK,
+    V_MY_SCORE,
+    V_OPP_DISCARDS,
+    V_OPP_PASSED,
+    V_OPP_SCORE,
+    V_OPP_TOOK,
+    V_PILE,
+    V_STAKE,
+    V_STOCK,
+    V_TAKE_MUST_KNOCK,
+    V_TARGET,
+    V_TOP,
+)
+from simcards.games.gin.melds import (
+    CORNER,
+    SCRATCH_SIZE,
+    VALUES_MV,
+    best_arrangement,
+    best_layoff,
+    deadwood,
+    popcount,
+    removal_deadwoods,
+)
+from simcards.games.gin.policies import knock_decide
+from simcards.games.gin.rules import R_GIN, R_MJ, R_MV, R_TIE_UNDERCUT, R_UNDERCUT
+from simcards.rng import rand_below
+
+N_KNOCK_PARAMS = 11  # the knock family's vector comes first (policies.P_*)
+P_OUTS, P_SAFE, P_HINT = 11, 12, 13  # informed
+P_K, P_WIDTH, P_DRAW, P_KNOCK, P_GOAL, P_FILTER, P_Z = 14, 15, 16, 17, 18, 19, 20  # mc
+FULL = (np.int64(1) << 52) - 1
+OPP_CARDS = 10  # the opponent's hand while the player decides (G-DEAL-1)
+ROLLOUT_TURNS = 120  # a rollout stops (void) after this many turns (the kernel's TURN_CAP is larger)
+ENDS_ROWS = 16
+
+
+@njit(cache=True, inline="always")
+def bit(c):
+    return np.int64(1) << c
+
+
+@njit(cache=True)
+def known_opp(view):
+    """Cards the opponent is known to hold: taken from the pile, not thrown back since."""
+    return view[V_OPP_TOOK] & ~view[V_PILE] & ~view[V_MASK]
+
+
+@njit(cache=True)
+def unseen_cards(view):
+    """Cards neither in the own hand, nor in the pile, nor known in the opponent's hand."""
+    return FULL & ~view[V_MASK] & ~view[V_PILE] & ~known_opp(view)
+
+
+@njit(cache=True)
+def partners(card, cards, corner):
+    """Cards of ``cards`` that meld directly with ``card``: same rank, or same suit one or two
+    ranks away (round the corner when runs may turn it, G-V-TED)."""
+    r = card % 13
+    s = card // 13
+    count = 0
+    for q in range(4):
+        if q != s and (cards >> (q * 13 + r)) & 1:
+            count += 1
+    for d in range(-2, 3):
+        q = r + d
+        if corner:
+            q %= 13
+        if d != 0 and 0 <= q < 13 and (cards >> (s * 13 + q)) & 1:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def live_outs(m10, dw, unseen, mv):
+    """Unseen cards that would be melded if added to the 10 cards ``m10`` (deadwood ``dw``)."""
+    count = 0
+    m = unseen
+    while m != 0:
+        low = m & -m
+        m ^= low
+        u = popcount(low - 1)
+        if deadwood(m10 | low, mv) < dw + VALUES_MV[mv, u]:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def discard_costs(params, opts, n_opts, view, rules, out):
+    """The informed score of each discard option (lower is better) into ``out[:n_opts]``."""
+    mv = rules[R_MV]
+    corner = CORNER[mv] != 0
+    mask = view[V_MASK]
+    known = known_opp(view)
+    unseen = unseen_cards(view)
+    hint = view[V_OPP_DISCARDS] | view[V_OPP_PASSED]
+    for a in range(n_opts):
+        c = opts[a, 0]
+        dw = opts[a, 1]
+        cost = float(dw)
+        if params[P_OUTS] != 0:
+            cost -= params[P_OUTS] * live_outs(mask & ~bit(c), dw, unseen, mv)
+        if params[P_SAFE] != 0:
+            cost += params[P_SAFE] * partners(c, known, corner)
+        if params[P_HINT] != 0:
+            cost -= params[P_HINT] * partners(c, hint, corner)
+        out[a] = cost
+
+
+@njit(cache=True)
+def better(cost, card, best_cost, best_card):
+    """Lower cost, then the higher rank, then the lower card id (options come by card id)."""
+    if cost < best_cost - 1e-9:
+        return True
+    return abs(cost - best_cost) <= 1e-9 and card % 13 > best_card % 13
+
+
+@njit(cache=True)
+def informed_discard(params, opts, n_opts, view, rules):
+    costs = np.empty(n_opts)
+    discard_costs(params, opts, n_opts, view, rules, costs)
+    best = 0
+    for a in range(1, n_opts):
+        if better(costs[a], opts[a, 0], costs[best], opts[best, 0]):
+            best = a
+    return best
+
+
+@njit(cache=True)
+def informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
+    if kind == K_DISCARD and rules[R_MJ] == 0:
+        return informed_discard(params, opts, n_opts, view, rules)
+    return knock_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
+
+
+# ----- Monte Carlo search --------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def knock_points(km, dm, rules, mv, ends, idx):
+    """G-SC-1..4, G-LAY-1: the knocker's points (negative: the defender's) when ``km`` knocks
+    against ``dm`` (the default arrangement; the defender lays off as well as it can)."""
+    k_dw, k_sets = best_arrangement(km, mv)
+    if k_dw == 0:
+        return rules[R_GIN] + deadwood(dm, mv)
+    d_dw, laid = best_layoff(dm, km, k_sets, ends, idx, mv)
+    if k_dw < d_dw:
+        return d_dw - k_dw
+    if k_dw == d_dw and rules[R_TIE_UNDERCUT] == 0:
+        return 0
+    return -(k_dw - d_dw + rules[R_UNDERCUT])
+
+
+@njit(cache=True)
+def simple_discard(m11, taken, scratch, mv):
+    """The ``simple`` discard from the 11 cards ``m11`` whose removal deadwoods are in
+    ``scratch``: the lowest deadwood after, then the higher rank, then the lower id; never the
+    card just taken (G-TURN-2). Returns (card, deadwood after)."""
+    best = -1
+    best_dw = np.int64(1) << 40
+    m = m11
+    while m != 0:
+        low = m & -m
+        m ^= low
+        c = popcount(low - 1)
+        if c == taken:
+            continue
+        d = scratch[c]
+        if d < best_dw or (d == best_dw and c % 13 > best % 13):
+            best = c
+            best_dw = d
+    return best, best_dw
+
+
+@njit(cache=True)
+def rollout(me, opp, dw_me, dw_opp, stock, ns, top, p, force, limit, rules, mv, scratch, ends, idx):
+    """Play the hand on with the ``simple`` policy for both from the draw of position ``p`` (0:
+    the player, 1: the opponent); the stock is ``stock[:ns]``, drawn from the end, ``top`` the
+    pile's top card. ``force`` (0 stock, 1 pile top, -1 policy) fixes the first draw. Returns the
+    hand's points from the player's side (a hand that reaches the wall is void, G-WALL-1)."""
+    for turn in range(ROLLOUT_TURNS):
+        if ns <= 2:
+            return 0
+        m = me if p == 0 else opp
+        dw = dw_me if p == 0 else dw_opp
+        take = force == 1
+        if force < 0 and top >= 0:
+            m11 = m | bit(top)
+            dw11 = removal_deadwoods(m11, scratch, mv)
+            if dw11 < dw + VALUES_MV[mv, top]:
+                take = True
+            else:
+                _, after = simple_discard(m11, top, scratch, mv)
+                take = after <= limit
+        if take:
+            card = top
+            m11 = m | bit(card)
+            if force >= 0:
+                removal_deadwoods(m11, scratch, mv)
+        else:
+            ns -= 1
+            card = stock[ns]
+            m11 = m | bit(card)
+            removal_deadwoods(m11, scratch, mv)
+        force = -1
+        d, dw = simple_discard(m11, card if take else -1, scratch, mv)
+        m = m11 & ~bit(d)
+        top = d
+        if p == 0:
+            me = m
+            dw_me = dw
+        else:
+            opp = m
+            dw_opp = dw
+        if dw <= limit:
+            pts = knock_points(me, opp, rules, mv, ends, idx) if p == 0 else knock_points(opp, me, rules, mv, ends, idx)
+            return pts if p == 0 else -pts
+        p = 1 - p
+    return 0
+
+
+@njit(cache=True)
+def utility(pts, params, view):
+    """The value of a hand's points (the player's side; negative: the opponent's). ``goal`` > 0:
+    points count up to what the winner needs to reach the target, plus ``goal`` for reaching it."""
+    v = float(pts * view[V_STAKE])
+    goal = params[P_GOAL]
+    if goal <= 0 or v == 0:
+        return v
+    if v > 0:
+        need = float(max(view[V_TARGET] - view[V_MY_SCORE], 1))
+        return min(v, need) + (goal if v >= need else 0.0)
+    need = float(max(view[V_TARGET] - view[V_OPP_SCORE], 1))
+    return -(min(-v, need) + (goal if -v >= need else 0.0))
+
+
+@njit(cache=True)
+def sample_deal(pool, n_pool, n_opp, extra, known, buf, stock, scratch, mv, rng):
+    """Deal the opponent ``known`` plus ``n_opp`` random cards of ``pool[:n_pool]``; the rest, in
+    random order, is the stock (``stock[:n_pool - n_opp]``). With ``extra`` > 0 the opponent is
+    dealt ``extra`` cards more and throws back, one at a time, the card whose removal leaves the
+    lowest deadwood (the ``simple`` discard): its hand has been filtered by its draws as a real
+    hand is, not a uniform one. The cards thrown back go to random places in the stock. Returns
+    the opponent's mask."""
+    for i in range(n_pool):
+        buf[i] = pool[i]
+    extra = min(extra, n_pool - n_opp)
+    dealt = n_opp + extra
+    opp = known
+    for i in range(n_pool):  # Fisher-Yates from the front: buf[:i] is the dealt prefix
+        j = i + rand_below(rng, n_pool - i)
+        t = buf[i]
+        buf[i] = buf[j]
+        buf[j] = t
+        if i < n_opp:
+            opp |= bit(buf[i])
+        elif i >= dealt:
+            stock[i - n_opp] = buf[i]
+    n_stock = n_pool - n_opp
+    for e in range(extra):  # a turn of the opponent's past: draw one, throw its worst back
+        opp |= bit(buf[n_opp + e])
+        removal_deadwoods(opp, scratch, mv)
+        d, _ = simple_discard(opp & ~known, -1, scratch, mv)
+        opp &= ~bit(d)
+        stock[e] = d  # then swapped to a random filled place of the stock
+        j = rand_below(rng, e + 1 + n_stock - extra)
+        if j > e:
+            j += extra - e - 1
+        stock[e] = stock[j]
+        stock[j] = d
+    return opp
+
+
+@njit(cache=True)
+def mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
+    if rules[R_MJ] != 0 or view[V_TAKE_MUST_KNOCK] != 0:
+        return informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
+    if kind == K_DRAW and params[P_DRAW] > 0:
+        return mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng)
+    if kind == K_KNOCK and params[P_KNOCK] > 0 and opts[1, 1] > 0:
+        return mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng)
+    if kind == K_DISCARD and params[P_WIDTH] > 1:
+        return mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng)
+    return informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
+
+
+@njit(cache=True)
+def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng):
+    """Determinized rollouts of the candidate options (see the module doc); the best mean wins
+    (ties: the lower candidate index, i.e. the heuristic's order)."""
+    mv = rules[R_MV]
+    limit = view[V_LIMIT]
+    mask = view[V_MASK]
+    known = known_opp(view)
+    unseen = unseen_cards(view)
+    n_opp = OPP_CARDS - popcount(known)
+    pool = np.empty(52, dtype=np.int64)
+    n_pool = 0
+    m = unseen
+    while m != 0:
+        low = m & -m
+        m ^= low
+        pool[n_pool] = popcount(low - 1)
+        n_pool += 1
+    ns = min(view[V_STOCK], n_pool - n_opp)
+    if n_opp < 0 or ns < 0:  # the view does not fit a two-hand table: play the heuristic
+        return informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
+    # candidates, best first by the heuristic
+    cand = np.empty(n_opts, dtype=np.int64)
+    n_cand = n_opts
+    if kind == K_DISCARD:
+        costs = np.empty(n_opts)
+        discard_costs(params, opts, n_opts, view, rules, costs)
+        used = np.zeros(n_opts, dtype=np.bool_)
+        n_cand = min(n_opts, max(int(params[P_WIDTH]), 1))
+        for j in range(n_cand):
+            best = -1
+            for a in range(n_opts):
+                if not used[a] and (best < 0 or better(costs[a], opts[a, 0], costs[best], opts[best, 0])):
+                    best = a
+            used[best] = True
+            cand[j] = best
+    else:  # draw: the heuristic's choice first; knock: knock first
+        h = knock_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
+        cand[0] = h
+        cand[1] = 1 - h
+    if n_cand <= 1:
+        return cand[0]
+    buf = np.empty(52, dtype=np.int64)
+    stock = np.empty(52, dtype=np.int64)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    ends = np.zeros((ENDS_ROWS, 14), dtype=np.int64)
+    idx = np.zeros(ENDS_ROWS, dtype=np.int64)
+    total = np.zeros(n_cand)  # sum of each candidate's utility minus candidate 0's, and of its square
+    total2 = np.zeros(n_cand)
+    vals = np.zeros(n_cand)
+    k = max(int(params[P_K]), 1)
+    dw_me = deadwood(mask, mv) if kind == K_DRAW else 0
+    top = view[V_TOP]
+    # the opponent's draws from the stock so far (discards not matched by pile pickups)
+    extra = 0
+    if params[P_FILTER] > 0:
+        drew = popcount(view[V_OPP_DISCARDS]) - popcount(view[V_OPP_TOOK])
+        extra = min(max(drew, 0), int(params[P_FILTER]))
+    for s in range(k):
+        opp = sample_deal(pool, n_pool, n_opp, extra, known, buf, stock, scratch, mv, rng)
+        dw_opp = deadwood(opp, mv)
+        for j in range(n_cand):
+            a = cand[j]
+            if kind == K_DISCARD:
+                c = opts[a, 0]
+                m10 = mask & ~bit(c)
+                if opts[a, 1] <= limit:  # a knocking discard: the rollout policy knocks
+                    pts = knock_points(m10, opp, rules, mv, ends, idx)
+                else:
+                    pts = rollout(m10, opp, opts[a, 1], dw_opp, stock, ns, c, 1, -1, limit, rules, mv, scratch,
+                                  ends, idx)
+            elif kind == K_DRAW:
+                pts = rollout(mask, opp, dw_me, dw_opp, stock, ns, top, 0, a, limit, rules, mv, scratch, ends, idx)
+            else:  # K_KNOCK
+                if a == 1:
+                    pts = knock_points(mask, opp, rules, mv, ends, idx)
+                else:
+                    pts = rollout(mask, opp, opts[0, 1], dw_opp, stock, ns, top, 1, -1, limit, rules, mv, scratch,
+                                  ends, idx)
+            vals[j] = utility(pts, params, view)
+        for j in range(1, n_cand):
+            d = vals[j] - vals[0]
+            total[j] += d
+            total2[j] += d * d
+    # the heuristic's choice stands unless another candidate beats it by z standard errors of
+    # the paired mean difference (the samples are the same for every candidate)
+    best = 0
+    best_gain = 0.0
+    for j in range(1, n_cand):
+        mean = total[j] / k
+        var = max(total2[j] / k - mean * mean, 0.0)
+        if mean > params[P_Z] * np.sqrt(var / k) and mean > best_gain + 1e-9:
+            best = j
+            best_gain = mean
+    return cand[best]

@@ -1,0 +1,181 @@
+"""The stronger Gin families (``informed``, ``mc``): listed with their parameters, no peeking
+(G-INFO-1), the same game in both engines, reproducible at any thread count, every preset playable."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simcards.games.gin import kernel as K
+from simcards.games.gin import layout as L
+from simcards.games.gin import search as S
+from simcards.games.gin.game import GAME, seat_arrays
+from simcards.games.gin.melds import SCRATCH_SIZE, removal_deadwoods
+from simcards.rng import new_state
+
+from tests.test_gin_engines import assert_same_game
+
+MC = "mc:k=6,draw=1,knock=1"  # few samples (the engines-agree games stay fast), every search on
+
+
+def test_families_listed_with_parameters():
+    fams = GAME.families()
+    assert {"informed", "mc"} <= set(fams)
+    assert {"outs", "safe", "hint", "take", "max"} <= {p.name for p in fams["informed"].params}
+    assert {"k", "width", "draw", "knock", "goal", "filter", "z"} <= {p.name for p in fams["mc"].params}
+    assert fams["mc"].stochastic
+
+
+def bits(cards):
+    m = 0
+    for c in cards:
+        m |= 1 << int(c)
+    return m
+
+
+def build_view(me, opp, pile, took, discs, passed, stock_n):
+    """The view of position 0 in a hand state (kernel.set_view: the engines' own builder)."""
+    rules = GAME.build_rules("standard").encode()
+    st = np.zeros(K.S_SIZE, dtype=np.int64)
+    st[K.S_STOCK] = stock_n
+    st[K.S_PILE_N] = len(pile)
+    st[K.S_PILE_MASK] = bits(pile)
+    st[K.S_LIMIT] = 10
+    st[K.S_STAKE] = 1
+    st[K.S_KCARD] = -1
+    st[K.S_THIRD] = -1
+    st[K.S_SEAT1] = 1
+    st[K.S_TURN] = 2 * len(discs[1])
+    pile_arr = np.zeros(52, dtype=np.int64)
+    pile_arr[:len(pile)] = pile
+    masks = np.array([bits(me), bits(opp)], dtype=np.int64)
+    view = np.zeros(L.VIEW_SIZE, dtype=np.int64)
+    K.set_view(view, 0, st, pile_arr, masks, np.array([bits(t) for t in took], dtype=np.int64),
+               np.array([bits(d) for d in discs], dtype=np.int64),
+               np.array([bits(p) for p in passed], dtype=np.int64), np.array([3, 3], dtype=np.int64), rules)
+    return view, rules
+
+
+def discard_options(me):
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    removal_deadwoods(np.int64(bits(me)), scratch, 0)
+    opts = np.zeros((L.MAX_OPTIONS, L.OPT_W), dtype=np.int64)
+    for i, c in enumerate(sorted(me)):
+        opts[i, 0] = c
+        opts[i, 1] = scratch[c]
+    return opts
+
+
+@pytest.mark.parametrize("spec", ["informed", "informed:safe=4,hint=2", "mc", "mc:k=24,draw=1,knock=1",
+                                  "mc:k=24,filter=0,z=0,draw=1,knock=1"])
+def test_no_peeking_same_view_same_decision_g_info_1(spec):
+    # G-INFO-1: two states the player cannot tell apart — the same own hand, pile, pickups,
+    # discards and passes, but different hidden cards (the opponent's unknown cards and the stock)
+    # — give the same view and, from the same rng state, the same decision at every searched
+    # decision (discard, draw, knock), with the rng left in the same state.
+    rng0 = np.random.default_rng(17)
+    me = [0, 1, 2, 16, 17, 31, 44, 12, 25, 38, 9]  # 11 cards: the discard decision
+    pile = [5, 20, 51]
+    took = [[], [33]]  # the opponent took the 8 of diamonds (33) from the pile: known in its hand
+    discs = [[5], [20, 51]]
+    passed = [[], [20]]
+    rest = [c for c in range(52) if c not in me + pile + [33]]
+    strat = GAME.strategies([spec], 2)[0]
+    _, params = seat_arrays([strat])
+    decide = strat.family.decide
+
+    decisions = []
+    for trial in range(2):
+        hidden = list(rng0.permutation(rest))
+        opp = [33] + hidden[:9]  # different opponents' hands (and stock orders) each trial
+        view, rules = build_view(me, opp, pile, took, discs, passed, stock_n=len(hidden) - 9)
+        assert S.unseen_cards(view) == bits(hidden)  # the sampler's pool: the hidden cards, all of them
+        assert S.known_opp(view) == bits([33])
+        got = []
+        hand = np.array(sorted(me), dtype=np.int64)
+        opts = discard_options(me)
+        rng = new_state(5, 0)
+        got.append(decide(L.K_DISCARD, params[0], hand, 11, opts, 11, view, rules, rng))
+        # the draw decision of the 10 cards without the 9 of clubs (47), top card 51
+        me10 = [c for c in me if c != 9]
+        view10, rules = build_view(me10, opp, pile, took, discs, passed, stock_n=len(hidden) - 8)
+        dopts = np.zeros((L.MAX_OPTIONS, L.OPT_W), dtype=np.int64)
+        dopts[0, 1] = -1
+        dopts[1] = [1, 51, 0, 0]
+        got.append(decide(L.K_DRAW, params[0], np.array(sorted(me10), dtype=np.int64), 10, dopts, 2,
+                                  view10, rules, rng))
+        kopts = np.zeros((L.MAX_OPTIONS, L.OPT_W), dtype=np.int64)
+        kopts[0] = [0, 8, 0, 0]
+        kopts[1] = [1, 8, 0, 0]
+        got.append(decide(L.K_KNOCK, params[0], np.array(sorted(me10), dtype=np.int64), 10, kopts, 2,
+                                  view10, rules, rng))
+        got.append(int(rng[0]))
+        decisions.append((view.copy(), got))
+    assert (decisions[0][0] == decisions[1][0]).all()
+    assert decisions[0][1] == decisions[1][1]
+
+
+def test_sampled_deals_respect_the_view():
+    # The opponent gets its known pickups plus unseen cards up to 10; the stock is the rest of the
+    # unseen cards; nothing of the own hand or the pile is dealt (with and without the filter).
+    rng = new_state(9, 0)
+    pool = np.arange(20, 52, dtype=np.int64)
+    buf = np.empty(52, dtype=np.int64)
+    stock = np.empty(52, dtype=np.int64)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    known = np.int64(bits([3, 4]))
+    for extra in (0, 5):
+        for _ in range(50):
+            opp = S.sample_deal(pool, len(pool), 8, extra, known, buf, stock, scratch, 0, rng)
+            opp_cards = [c for c in range(52) if opp >> c & 1]
+            assert len(opp_cards) == 10 and {3, 4} <= set(opp_cards)
+            st = sorted(stock[:len(pool) - 8])
+            assert sorted(st + [c for c in opp_cards if c >= 20]) == list(range(20, 52))
+
+
+def test_mc_search_finds_the_gin_draw():
+    # Taking the 7 of hearts completes 4-5-6-7 of hearts; the rollouts see it.
+    me = [0, 1, 2, 16, 17, 18, 32, 45, 12, 24]
+    view, rules = build_view(me, list(range(26, 36)), [19], [[], []], [[], []], [[], []], stock_n=31)
+    strat = GAME.strategies(["mc:k=64,z=0,draw=1"], 2)[0]
+    _, params = seat_arrays([strat])
+    opts = np.zeros((L.MAX_OPTIONS, L.OPT_W), dtype=np.int64)
+    opts[0, 1] = -1
+    opts[1] = [1, 19, 0, 0]
+    assert strat.family.decide(L.K_DRAW, params[0], np.array(sorted(me), dtype=np.int64), 10, opts, 2,
+                          view, rules, new_state(1, 0)) == 1
+
+
+def test_engines_agree_informed_and_mc():
+    rules = GAME.build_rules("standard")
+    assert_same_game(rules, ["informed", "simple"], 21, range(4))
+    assert_same_game(rules, [MC, "informed:safe=3,hint=1,outs=2"], 22, range(2))
+
+
+@pytest.mark.parametrize("variant", ["oklahoma", "straight", "deal-11", "three-player", "four-player", "mahjong",
+                                     "tedesco"])
+def test_engines_agree_mc_on_presets(variant):
+    # mc plays every preset: the searches on every two-player table hand (G-V-OKLA limits,
+    # G-V-STRAIGHT gin only, G-V-DEAL11, G-V-3P, team tables), the informed heuristic under G-V-MJ.
+    rules = GAME.build_rules(variant, {"game_target": 40} if variant not in ("mahjong",) else {})
+    players = rules.players
+    specs = ([MC, "informed"] * 4)[:players]
+    assert_same_game(rules, specs, 23, range(1))
+
+
+def test_mc_same_results_any_thread_count():
+    import numba
+
+    rules = GAME.build_rules("standard")
+    run = GAME.new_run(rules, 2, GAME.strategies(["mc:k=4", "informed"], 2))
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        g1, _ = run.play(8, 0, 6, True)
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+        g2 = run.play(8, 0, 3, True)[0], run.play(8, 3, 3, True)[0]
+    finally:
+        numba.set_num_threads(before)
+    import pandas as pd
+
+    pd.testing.assert_frame_equal(g1, pd.concat(g2, ignore_index=True))
