@@ -58,7 +58,7 @@ def throughput(variant: str, players: int, strategy: str, games: int, threads: i
     run.raw(0, 0, 200, 0)  # warm
     times = []
     cpu = []
-    for rep in range(repeats):
+    for _rep in range(repeats):
         t = time.perf_counter()
         c = time.process_time()
         g, _ = run.raw(0, 0, games, 0)  # the same games every repeat

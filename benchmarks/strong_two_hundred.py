@@ -14,7 +14,6 @@ import math
 import time
 
 import numba
-import numpy as np
 
 
 def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:

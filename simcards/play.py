@@ -86,7 +86,8 @@ class Progress:
             return
         if self._bar is None and time.perf_counter() - self.start > 1.0 and self.done < self.total:
             from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn, TimeRemainingColumn
+            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
+            from rich.progress import Progress as Bar
 
             self._bar = Bar(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                             TextColumn("games"), TimeRemainingColumn(), console=Console(file=sys.stderr),

@@ -9,11 +9,11 @@ import pytest
 from scipy.stats import binom, binomtest, poisson
 
 from simcards.stats.aggregate import RatioPart, _rec_ratio_ci
-from simcards.stats.moments import Moments
 from simcards.stats.differences import bradley_terry, holm, mover, p_value, significant
+from simcards.stats.estimates import Estimate, clamp, exact_rate, proportion_ci, ratio_ci, wilson
+from simcards.stats.moments import Moments
 from simcards.studies.common import unit_mean
 from simcards.studies.tune import selection_adjusted
-from simcards.stats.estimates import Estimate, clamp, exact_rate, proportion_ci, ratio_ci, wilson
 
 N = 2000  # units (games), each one opportunity: the share's events are binomial
 

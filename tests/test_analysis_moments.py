@@ -7,9 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from simcards.stats import differences as astats
+from simcards.stats.estimates import mean_ci, proportion_ci, ratio_bounds, ratio_ci, widen_for_counts
 from simcards.stats.moments import Moments
 from simcards.studies.common import unit_mean
-from simcards.stats.estimates import mean_ci, proportion_ci, ratio_bounds, ratio_ci, widen_for_counts
 
 values = st.lists(st.tuples(st.integers(0, 40), st.integers(1, 9), st.integers(0, 40), st.integers(1, 9),
                             st.integers(0, 1), st.integers(0, 1), st.integers(0, 4)), min_size=3, max_size=60)

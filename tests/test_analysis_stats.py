@@ -4,10 +4,21 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from simcards.stats.differences import (ELO, bradley_terry, newcombe_diff, p_two_sided, paired_diff,
-                                     paired_ratio_diff, ratio_diff, significant, welch_diff, z_for)
+from simcards.stats.differences import (
+    ELO,
+    bradley_terry,
+    newcombe_diff,
+    p_two_sided,
+    paired_diff,
+    paired_ratio_diff,
+    ratio_diff,
+    significant,
+    welch_diff,
+    z_for,
+)
 from simcards.stats.estimates import Z95, Estimate, ratio_ci, wilson
 
 

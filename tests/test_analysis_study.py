@@ -4,11 +4,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simcards.studies import compare, field_lineups, pair_lineups, parse_values, tournament, tune
-from simcards.strategy import split_specs
-from simcards.studies.common import Arena, play_matchup, unit_mean
 from simcards.errors import SimcardsError
 from simcards.games import available, get_game
+from simcards.strategy import split_specs
+from simcards.studies import compare, field_lineups, pair_lineups, parse_values, tournament, tune
+from simcards.studies.common import Arena, play_matchup, unit_mean
 
 
 def _est(res, variant, metric):

@@ -5,8 +5,16 @@ import math
 import numpy as np
 import pytest
 
-from simcards.stats.equilibrium import (SymmetricGame, alpha_rank, games_to_be_sure, match_win_probability,
-                                        skill_share, symmetric_nash, symmetric_profiles, zero_sum_nash)
+from simcards.stats.equilibrium import (
+    SymmetricGame,
+    alpha_rank,
+    games_to_be_sure,
+    match_win_probability,
+    skill_share,
+    symmetric_nash,
+    symmetric_profiles,
+    zero_sum_nash,
+)
 
 RPS = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], dtype=float)
 

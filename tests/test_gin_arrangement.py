@@ -16,7 +16,6 @@ from simcards.games.gin.policies import P_DENY, SID_RANDOM, SIMPLE_PARAMS, arran
 from simcards.games.gin.reference import ReferenceGame, arrangement, exposed_cards
 from simcards.games.gin.reference import min_arrangements as ref_min_arrangements
 from simcards.rng import new_state
-
 from tests.test_gin_engines import assert_same_game
 from tests.test_gin_variants import SEED_SEAT1_DEALS, stack
 
@@ -62,7 +61,7 @@ def test_min_arrangements_agree_on_random_hands_g_lay_0():
     # Hands crowded on few ranks (so set choices are many), every meld variant: both engines agree.
     rng = np.random.default_rng(7)
     several = 0
-    for i in range(3000):
+    for _i in range(3000):
         ranks = rng.choice(13, size=4, replace=False)
         pool = [s * 13 + r for r in ranks for s in range(4)] + list(rng.choice(52, size=6, replace=False))
         cards = list(dict.fromkeys(int(c) for c in rng.permutation(pool)))[:10]

@@ -13,9 +13,10 @@ import numpy as np
 import pytest
 from numba import njit
 
+from simcards.cards import parse_cards
 from simcards.errors import SimcardsError
-from simcards.games.gin import rules as R
 from simcards.games.gin import best_melds, min_deadwood
+from simcards.games.gin import rules as R
 from simcards.games.gin.melds import (
     CORNER,
     SCRATCH_SIZE,
@@ -29,7 +30,6 @@ from simcards.games.gin.melds import (
 )
 from simcards.games.gin.reference import arrangement as ref_arrangement
 from simcards.games.gin.reference import layoff as ref_layoff
-from simcards.cards import parse_cards
 from simcards.rng import seed_state, shuffle
 
 
@@ -108,7 +108,7 @@ def compare_random(seed, n, size, out_bad):
     seed_state(st, seed, 0)
     deck = np.arange(52)
     bad = 0
-    for i in range(n):
+    for _i in range(n):
         shuffle(st, deck, 52)
         m = np.int64(0)
         for j in range(size):
@@ -166,7 +166,7 @@ def compare_variant(seed, n, size, mv, near_corner, out_bad):
     values = VALUES_MV[mv]
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     bad = 0
-    for i in range(n):
+    for _i in range(n):
         shuffle(st, pool, len(pool))
         m = np.int64(0)
         for j in range(size):
@@ -247,9 +247,9 @@ def gin_hand_masks():
                 out[n] = melds[i] | melds[j]
                 n += 1
             elif sij <= 7:
-                for l in range(j + 1, k):
-                    if sij + sizes[l] == 10 and (melds[l] & (melds[i] | melds[j])) == 0:
-                        out[n] = melds[i] | melds[j] | melds[l]
+                for m in range(j + 1, k):
+                    if sij + sizes[m] == 10 and (melds[m] & (melds[i] | melds[j])) == 0:
+                        out[n] = melds[i] | melds[j] | melds[m]
                         n += 1
     return out[:n]
 
@@ -278,7 +278,7 @@ def count_gin(seed, n):
     seed_state(st, seed, 3)
     deck = np.arange(52)
     hits = 0
-    for i in range(n):
+    for _i in range(n):
         shuffle(st, deck, 52)
         m = np.int64(0)
         for j in range(10):

@@ -179,7 +179,7 @@ def test_engine_games_follow_the_bonus_rules_g_game_1_g_game_2_g_game_3():
             assert [g.final_0, g.final_1] == final and g.margin == margin and g.shutout == shutout
             assert max(points) >= rules.game_target and points[int(g.winner)] >= rules.game_target
         last = hands.groupby("game").tail(2)
-        for game, rows in last.groupby("game"):
+        for _game, rows in last.groupby("game"):
             if len(rows) == 2:
                 assert max(rows.iloc[0][["score_0", "score_1"]]) < rules.game_target
 

@@ -12,7 +12,6 @@ from simcards.games.gin import search as S
 from simcards.games.gin.game import GAME, seat_arrays
 from simcards.games.gin.melds import SCRATCH_SIZE, removal_deadwoods
 from simcards.rng import new_state
-
 from tests.test_gin_engines import assert_same_game
 
 MC = "mc:k=6,draw=1,knock=1"  # few samples (the engines-agree games stay fast), every search on
@@ -85,7 +84,7 @@ def test_no_peeking_same_view_same_decision_g_info_1(spec):
     decide = strat.family.decide
 
     decisions = []
-    for trial in range(2):
+    for _trial in range(2):
         hidden = list(rng0.permutation(rest))
         opp = [33] + hidden[:9]  # different opponents' hands (and stock orders) each trial
         view, rules = build_view(me, opp, pile, took, discs, passed, stock_n=len(hidden) - 9)

@@ -21,11 +21,11 @@ from simcards.games.gin.kernel import (
     EV_KNOCK_CARD,
     EV_UPCARD,
     HR_BOXES,
-    LOG_WIDTH,
     HR_OUTCOME,
     HR_POINTS,
     HR_SIZE,
     HR_WINNER,
+    LOG_WIDTH,
     apply_stake,
     hand_score,
     knock_card_terms,
@@ -230,7 +230,7 @@ def test_game_to_150_and_boxes_in_the_final_score_g_v_okla():
     run = GAME.new_run(R.OKLAHOMA, 2, GAME.strategies(["simple"], 2))
     games, hands = run.play(3, 0, 200, True)
     assert (games[["points_0", "points_1"]].max(axis=1) >= 150).all()
-    for game, rows in hands.groupby("game"):
+    for _game, rows in hands.groupby("game"):
         if len(rows) > 1:
             assert rows.iloc[-2][["score_0", "score_1"]].max() < 150
     assert set(hands["knock_limit"]) <= set(range(11)) and set(hands["stake"]) == {1, 2}
@@ -621,8 +621,8 @@ def test_views_in_three_player_gin_g_v_3p():
 # ----- G-V-4P and team play ---------------------------------------------------------------------------
 def kernel_deal(rules, tables):
     """The kernel's deal_result on (seat at position 0, seat at position 1, winner seat or -1, points)."""
+    from simcards.games.gin.kernel import _LG_SIZE, S_SEAT0, S_SIZE, deal_result
     from simcards.games.gin.kernel import HR_SIZE as HS
-    from simcards.games.gin.kernel import S_SEAT0, S_SIZE, _LG_SIZE, deal_result
 
     tres = np.zeros((L.MAX_TABLES, HS), dtype=np.int64)
     tst = np.zeros((L.MAX_TABLES, S_SIZE), dtype=np.int64)
@@ -670,7 +670,7 @@ def test_team_deal_scoring_g_v_4p_g_v_ted(players, sweep, tables, expect):
 def test_opponents_rotate_partners_fixed_g_v_4p(players, deals):
     # G-V-4P: each player plays against one opponent, opponents rotating every deal, partners
     # fixed (teams of three, G-V-TED, rotate through all three opponents).
-    from simcards.games.gin.kernel import S_SEAT0, S_SIZE, _LG_SIZE, seat_table
+    from simcards.games.gin.kernel import _LG_SIZE, S_SEAT0, S_SIZE, seat_table
 
     rules = R.STANDARD.replace(players=players)
     enc = rules.encode()
@@ -699,7 +699,7 @@ def test_four_player_team_game_to_125_without_bonuses_g_v_4p():
         assert g.hands == 2 * g.deals
     # every table has one player of each team; the team that did not score deals next
     for _, rows in hands.groupby("game"):
-        for (deal, table), row in rows.set_index(["hand", "table"]).iterrows():
+        for (_deal, _table), row in rows.set_index(["hand", "table"]).iterrows():
             seats = [p for p in range(4) if not pd_isna(row[f"deadwood_{p}"])]
             assert len(seats) == 2 and seats[0] % 2 != seats[1] % 2 and row["dealer"] in seats
         per_deal = rows.groupby("hand").first()

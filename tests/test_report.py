@@ -10,7 +10,7 @@ import pytest
 
 from simcards.errors import SimcardsError
 from simcards.report import build_report, load_spec
-from simcards.report.build import check_spec, markdown_table
+from simcards.report.build import markdown_table
 
 SPEC = '''
 title = "Tiny report"
@@ -171,8 +171,8 @@ def test_a_report_written_again_leaves_no_stale_files(tmp_path):
 
 
 def test_fairness_overview_across_games():
-    from simcards.studies import compare
     from simcards.report.build import fairness_overview, human
+    from simcards.studies import compare
 
     a = compare("two-hundred", ["standard"], games=40, seed=1, skill=False)
     b = compare("yaniv", ["israeli"], games=20, seed=1, skill=False, players=2)
@@ -341,8 +341,8 @@ def test_compare_answer_table_and_verdicts():
 
 
 def test_tune_answer_row_and_no_better_than_the_reference():
-    from simcards.studies import StudyResult
     from simcards.report.build import tune_answer
+    from simcards.studies import StudyResult
 
     tab = pd.DataFrame({"call": [1.0, 2.0], "spec": ["t:call=1", "t:call=2"], "win_rate": [0.52, 0.50],
                         "win_rate_low": [0.49, 0.47], "win_rate_high": [0.55, 0.53], "fair_share": [0.5, 0.5]})

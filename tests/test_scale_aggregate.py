@@ -13,11 +13,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import simcards
-from simcards.stats import estimates as stats
-from simcards.stats.aggregate import (Aggregator, CountPart, MeanPart, RatioPart, _rec_mean_ci, _rec_ratio_ci,
-                                from_jsonable, to_jsonable)
 from simcards.errors import SimcardsError
 from simcards.games import get_game
+from simcards.stats import estimates as stats
+from simcards.stats.aggregate import (
+    Aggregator,
+    CountPart,
+    MeanPart,
+    RatioPart,
+    _rec_mean_ci,
+    _rec_ratio_ci,
+    from_jsonable,
+    to_jsonable,
+)
 from simcards.stats.estimates import Estimate
 
 

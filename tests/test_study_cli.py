@@ -1,7 +1,6 @@
 """The study commands end to end on tiny seeded runs; bad input is one line, exit code 2."""
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -26,8 +25,9 @@ def test_compare_prints_table_and_writes_report(capsys, tmp_path):
 def test_compare_of_many_variants_prints_tables_that_fit_the_terminal(capsys, monkeypatch):
     # Eight presets in 100 columns: the per-variant table is cut into parts, every variant is shown
     # whole (no cell cut to "…") and every line fits.
-    import simcards.cli.study as cs
     from rich.console import Console
+
+    import simcards.cli.study as cs
 
     monkeypatch.setattr(cs, "out", Console(width=100))
     code, out, err = run(capsys, "compare", "two-hundred", "--variants", "all", "-n", "20", "--no-skill",

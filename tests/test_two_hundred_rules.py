@@ -16,7 +16,14 @@ from simcards.games.two_hundred import rules as R
 from simcards.games.two_hundred.game import GAME
 from simcards.games.two_hundred.kernel import beats, deal_scores, game_end, legal_options
 from simcards.games.two_hundred.reference import (
-    deal_score, deck, end_of_game, legal_cards, points, strength, team, trick_winner,
+    deal_score,
+    deck,
+    end_of_game,
+    legal_cards,
+    points,
+    strength,
+    team,
+    trick_winner,
 )
 from simcards.rng import new_state, rand_below, shuffle
 from tests.test_two_hundred_support import Script, cards, kernel_run, mask_cards, scripted_game, suit_hand

@@ -9,8 +9,20 @@ from simcards.cards import parse_cards
 from simcards.games.two_hundred import layout as L
 from simcards.games.two_hundred.game import GAME, engine_for, seat_arrays
 from simcards.games.two_hundred.kernel import (
-    EV_BID, EV_CALL, EV_DEAL, EV_DISCARD, EV_GAME, EV_HAND, EV_KITTY, EV_OUT, EV_PLAY, EV_REVEAL, EV_SCORE, EV_TRICK,
-    EV_TRUMP, LOG_WIDTH,
+    EV_BID,
+    EV_CALL,
+    EV_DEAL,
+    EV_DISCARD,
+    EV_GAME,
+    EV_HAND,
+    EV_KITTY,
+    EV_OUT,
+    EV_PLAY,
+    EV_REVEAL,
+    EV_SCORE,
+    EV_TRICK,
+    EV_TRUMP,
+    LOG_WIDTH,
 )
 from simcards.games.two_hundred.reference import ReferenceGame, deck, points, suit, winning_card
 
@@ -204,7 +216,7 @@ def check_transcript(log: np.ndarray, rules) -> dict:
             for t in range(each):
                 played = []
                 seats = [s for s in in_play[in_play.index(leader):] + in_play[:in_play.index(leader)]]
-                for k, want_seat in enumerate(seats):
+                for _k, want_seat in enumerate(seats):
                     _, _, seat, face, tn = rows.take(EV_PLAY)
                     assert tn == t and seat == want_seat, "T-PLAY-1: clockwise from the leader"
                     playable = up[seat] if seat in dummy else hands[seat]

@@ -20,10 +20,18 @@ from simcards.games.two_hundred import rules as R
 from simcards.games.two_hundred.game import GAME, seat_arrays
 from simcards.games.two_hundred.kernel import beats, deal_scores, game_end
 from simcards.games.two_hundred.reference import (
-    NO_TRUMP, deal_score, deck, end_of_game, hand_mask, points, strength, trick_winner,
+    NO_TRUMP,
+    deal_score,
+    deck,
+    end_of_game,
+    hand_mask,
+    points,
+    strength,
+    trick_winner,
 )
 from simcards.rng import new_state, rand_below, shuffle
 from tests.test_two_hundred_support import Script, cards, scripted_game, suit_hand, variant
+
 
 def c(text: str) -> int:
     return parse_cards(text)[0]

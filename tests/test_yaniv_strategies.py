@@ -183,7 +183,6 @@ from simcards.games.yaniv.fast import threshold_turn  # noqa: E402
 from simcards.games.yaniv.groups import SCRATCH, legal_groups  # noqa: E402
 from simcards.games.yaniv.policies import P_JOKER_END, P_KEEP, P_STOCK, P_TOP, threshold_decide  # noqa: E402
 
-
 # Cards drawn often from a few ranks of two suits and the jokers, so that sets, runs and joker
 # layouts (and ties between them) are common.
 CARDS = st.one_of(st.integers(0, 53), st.sampled_from([0, 1, 2, 3, 4, 13, 14, 15, 16, 52, 53]))

@@ -175,11 +175,12 @@ def test_no_peeking_same_view_different_hidden_cards(spec):
     rng = np.random.default_rng(0)
     views = []
     decisions = []
-    for trial in range(2):
+    first_hands = None
+    for _ in range(2):
         rng.shuffle(rest)  # a different deal of the hidden cards each time
         hands = {0: list(mine), 1: sorted([13] + rest[:3]), 2: sorted(rest[3:7])}
         stock = rest[7:30]
-        assert trial == 0 or hands[1] != first_hands[1]
+        assert first_hands is None or hands[1] != first_hands[1]
         first_hands = hands
         hand = np.zeros(L.MAX_HAND, dtype=np.int64)
         hand[:4] = mine

@@ -11,7 +11,6 @@ import hashlib
 import json
 import sys
 
-import numpy as np
 import pandas as pd
 
 # (game, variant, players, strategies, rules, games, seed)

@@ -70,8 +70,8 @@ def engine(job: Job) -> _Engine:
     key = job.engine_key()
     eng = _ENGINES.get(key)
     if eng is None:
-        from simcards.stats.aggregate import Aggregator
         from simcards.games import get_game
+        from simcards.stats.aggregate import Aggregator
 
         gdef = get_game(job.game)
         strats = gdef.strategies(list(job.strategies), job.players)

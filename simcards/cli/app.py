@@ -13,10 +13,25 @@ from typing import Annotated, Optional
 import typer
 from rich.table import Table
 
-from simcards.cli.common import (INTERRUPT, VERBOSITY, GameArg, PlayersOpt, RuleOpt, SeedOpt, VariantOpt,
-                                  announce_compile, detail, err, interrupted_exit, note, out, rule_overrides,
-                                  show_progress, split_specs)
 from simcards.cli import study
+from simcards.cli.common import (
+    INTERRUPT,
+    VERBOSITY,
+    GameArg,
+    PlayersOpt,
+    RuleOpt,
+    SeedOpt,
+    VariantOpt,
+    announce_compile,
+    detail,
+    err,
+    interrupted_exit,
+    note,
+    out,
+    rule_overrides,
+    show_progress,
+    split_specs,
+)
 from simcards.errors import SimcardsError
 
 

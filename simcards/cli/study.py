@@ -14,10 +14,21 @@ from typing import Annotated, Optional
 import typer
 from rich.table import Table
 
-from simcards.cli.common import (GameArg, PlayersOpt, RuleOpt, VariantOpt, announce_compile, detail, interrupted_exit,
-                                  note, out, rule_overrides, show_progress, split_specs)
+from simcards.cli.common import (
+    GameArg,
+    PlayersOpt,
+    RuleOpt,
+    VariantOpt,
+    announce_compile,
+    detail,
+    interrupted_exit,
+    note,
+    out,
+    rule_overrides,
+    show_progress,
+    split_specs,
+)
 from simcards.errors import SimcardsError
-
 
 GamesOpt = Annotated[int, typer.Option("--games", "-n", help="games (deals) per variant, value or pair; each is played once per seat rotation")]
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="run seed: game i of seed s is always the same deal (common random numbers)")]

@@ -39,9 +39,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from simcards.errors import SimcardsError
 from simcards.studies import StudyResult, compare, equilibrium, tournament, tune
 from simcards.studies.common import fmt_est
-from simcards.errors import SimcardsError
 
 KINDS = {
     "compare": (compare, {"game", "variants", "players", "strategies", "games", "seed", "rules", "strong", "weak", "skill",
@@ -590,7 +590,7 @@ def compare_answer(res: StudyResult) -> dict:
             continue
         signed = metric.endswith("edge")
         digits = max(digits_for(values[n][1], values[n][2], kind) for n in (r["leader"], r["runner_up"]))
-        show = lambda n: human(*values[n], kind, signed=signed, decimals=digits)
+        show = lambda n: human(*values[n], kind, signed=signed, decimals=digits)  # noqa: B023 (this iteration)
         verdict = ("yes" if r["significant"] else
                    "no: tied with " + _and(r["ties"]) if len(r["ties"]) < len(values) - 1 else
                    "no: tied with every other")

@@ -32,9 +32,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simcards.stats import estimates as stats
 from simcards.errors import SimcardsError
-from simcards.stats.estimates import Estimate, Z95
+from simcards.stats import estimates as stats
+from simcards.stats.estimates import Z95, Estimate
 
 
 def _sums(x: np.ndarray, power: int = 1):

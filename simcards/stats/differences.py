@@ -226,7 +226,7 @@ def bradley_terry(wins: np.ndarray, names: list[str] | None = None, tol: float =
     total = w.sum(axis=1)
     p = np.ones(k)
     it = 0
-    for it in range(1, max_iter + 1):
+    for it in range(1, max_iter + 1):  # noqa: B007 (the count is read after the loop)
         denom = (n / (p[:, None] + p[None, :])).sum(axis=1)
         new = np.where(denom > 0, total / np.where(denom > 0, denom, 1), p)
         new = new / math.exp(np.log(np.maximum(new, 1e-300)).mean())

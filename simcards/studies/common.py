@@ -18,7 +18,6 @@ from simcards.spec import RunSpec, check_seed
 from simcards.stats.estimates import Z95, Estimate, bounded_mean, mean_ci
 from simcards.strategy import Strategy, parse_spec
 
-
 MAX_STUDY_GAMES = 10**8
 
 

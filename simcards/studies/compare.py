@@ -13,17 +13,27 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simcards.stats.moments import Moments
-from simcards.stats.differences import (HOLM, holm, p_value, shifted, significant,
-                                     z_for)
 from simcards.errors import SimcardsError
-from simcards.studies.common import (Matchup, StudyResult, Arena, block_size, pair_lineups, play_matchup, study_meta, study_progress,
-                                     study_seed, whole_count, fmt_est)
 from simcards.games import get_game
 from simcards.games.analysis import FAIR_SCALE
 from simcards.play import chunks, set_threads
+from simcards.stats.differences import HOLM, holm, p_value, shifted, significant, z_for
 from simcards.stats.estimates import Z95, Estimate
+from simcards.stats.moments import Moments
 from simcards.strategy import Strategy
+from simcards.studies.common import (
+    Arena,
+    Matchup,
+    StudyResult,
+    block_size,
+    fmt_est,
+    pair_lineups,
+    play_matchup,
+    study_meta,
+    study_progress,
+    study_seed,
+    whole_count,
+)
 
 
 @dataclass

@@ -32,7 +32,7 @@ from simcards.play import set_threads
 from simcards.stats.equilibrium import SymmetricGame, alpha_rank, others_table, symmetric_nash, symmetric_profiles
 from simcards.stats.estimates import Z95
 from simcards.strategy import Strategy, make_strategy
-from simcards.studies.common import StudyResult, Arena, study_meta, study_progress, study_seed, whole_count
+from simcards.studies.common import Arena, StudyResult, study_meta, study_progress, study_seed, whole_count
 from simcards.studies.tune import parse_values
 
 BLOCKS = 64  # deals are summed into this many blocks (deal i → block i mod BLOCKS) for the bootstrap

@@ -10,14 +10,24 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simcards.stats.differences import (HOLM, bradley_terry, holm, p_value, shifted)
 from simcards.errors import SimcardsError
-from simcards.studies.common import (StudyResult, Arena, est_cols,
-                                     pair_lineups, play_matchup, study_meta, study_progress,
-                                     study_seed, whole_count, unit_mean, fmt_est)
 from simcards.play import set_threads
+from simcards.stats.differences import HOLM, bradley_terry, holm, p_value, shifted
 from simcards.stats.estimates import Z95, Estimate, mean_ci
 from simcards.strategy import split_specs
+from simcards.studies.common import (
+    Arena,
+    StudyResult,
+    est_cols,
+    fmt_est,
+    pair_lineups,
+    play_matchup,
+    study_meta,
+    study_progress,
+    study_seed,
+    unit_mean,
+    whole_count,
+)
 
 
 def tournament(game: str, strategies: list[str] | str, *, variant: str | None = None, players: int | None = None,

@@ -13,15 +13,24 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simcards.stats.differences import (paired_diff, significant,
-                                     z_for)
 from simcards.errors import SimcardsError
-from simcards.studies.common import (StudyResult, Arena, est_cols,
-                                     field_lineups, play_matchup, study_meta, study_progress,
-                                     study_seed, whole_count, unit_mean, fmt_est)
 from simcards.play import set_threads
+from simcards.stats.differences import paired_diff, significant, z_for
 from simcards.stats.estimates import Z95, Estimate, mean_ci
 from simcards.strategy import Strategy, make_strategy
+from simcards.studies.common import (
+    Arena,
+    StudyResult,
+    est_cols,
+    field_lineups,
+    fmt_est,
+    play_matchup,
+    study_meta,
+    study_progress,
+    study_seed,
+    unit_mean,
+    whole_count,
+)
 
 
 def parse_values(text: str, param=None) -> list[float]:
@@ -117,7 +126,7 @@ def tune(game: str, strategy: str, params, *, against: str | None = None, varian
     base = t.strategy(strategy)
     sweep = _parse_params(params)
     given = dict(base.values)
-    for name, vals in sweep:
+    for name, _vals in sweep:
         base.family.param(name)  # unknown names raise
     arms: list[_Arm] = []
     for combo in itertools.product(*[vals for _, vals in sweep]):
