@@ -81,8 +81,9 @@ def simulate(game: str, *, variant: str | None = None, players: int | None = Non
                                                          and workers is None else None)
     owned = be is None
     if be is None:
-        be = make_backend(backend or "local", scheduler=scheduler, workers=workers,
-                          threads=threads if (backend or "local") != "local" else None)
+        name = backend if isinstance(backend, str) else None
+        be = make_backend(name or "local", scheduler=scheduler, workers=workers,
+                          threads=threads if (name or "local") != "local" else None)
     try:
         if be.name == "local":
             n_threads = set_threads(threads)

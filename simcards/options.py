@@ -54,7 +54,7 @@ class Spec:
 
 
 @functools.cache
-def specs(rules_class: type) -> dict[str, Spec]:
+def specs(rules_class: Any) -> dict[str, Spec]:
     """Every option of ``rules_class`` (its fields declared with ``option``), in declaration order."""
     hints = typing.get_type_hints(rules_class)
     return {f.name: _spec(f, hints[f.name]) for f in dataclasses.fields(rules_class) if "rule" in f.metadata}
@@ -71,7 +71,8 @@ def _spec(f: dataclasses.Field, hint: Any) -> Spec:
         for item in allowed.split(", "):
             match = _RANGE.match(item)
             if match:
-                ranges.append(tuple(int(b) if b.lstrip("-").isdigit() else b for b in match.groups()))
+                low, high = (int(b) if b.lstrip("-").isdigit() else b for b in match.groups())
+                ranges.append((low, high))
             else:
                 values.append(item if kind is str else kind(item))
     shown = ", ".join([f"{width} values, each {allowed}" if kind is tuple else allowed, *meta["none"][:1]])
@@ -88,12 +89,12 @@ def _kind(hint: Any) -> tuple[type, int]:
     return hint, 0
 
 
-def _prefix(rules_class: type) -> str:
+def _prefix(rules_class: Any) -> str:
     return rules_class.TITLE.lower().replace(" ", "-") + " rules: "
 
 
 # ----- text → value ---------------------------------------------------------------------------------
-def parse_option(rules_class: type, key: str, text: str) -> Any:
+def parse_option(rules_class: Any, key: str, text: str) -> Any:
     """``--rule key=value`` text as a typed value of option ``key`` (allowed values are checked when
     the rules are constructed)."""
     spec = specs(rules_class).get(key)
@@ -149,7 +150,7 @@ def typed_overrides(rules_class: type, overrides: dict[str, Any] | None) -> dict
 def check_options(rules: Any) -> None:
     """Every option of ``rules`` has its type and one of its allowed values; else one-line
     ``SimcardsError`` naming the allowed values and the rule."""
-    for spec in specs(type(rules)).values():
+    for spec in specs(rules.__class__).values():
         value = getattr(rules, spec.name)
         problem = _problem(spec, value, rules)
         if problem:
@@ -182,8 +183,9 @@ def _one(spec: Spec, kind: type, value: Any, rules: Any) -> str | None:
     if kind is bool or not spec.checked or value in spec.values:
         return None
     for low, high in spec.ranges:
-        if (getattr(rules, low) if isinstance(low, str) else low) <= value <= (
-                getattr(rules, high) if isinstance(high, str) else high):
+        lo: Any = getattr(rules, low) if isinstance(low, str) else low
+        hi: Any = getattr(rules, high) if isinstance(high, str) else high
+        if lo <= value <= hi:
             return None
     named = [f"{b}={getattr(rules, b)}" for r in spec.ranges for b in r if isinstance(b, str)]
     return f"; allowed: {spec.shown}" + (f" with {', '.join(named)}" if named else "")

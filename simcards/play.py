@@ -59,7 +59,7 @@ def chunks(total: int, chunk: int = DEFAULT_CHUNK, start: int = 0) -> Iterator[C
 def set_threads(threads: int | None) -> int:
     """Use ``threads`` numba threads (None: all). Returns the number in use."""
     if threads is not None:
-        top = numba.config.NUMBA_NUM_THREADS
+        top = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]  # set when numba is imported
         if not 1 <= threads <= top:
             raise SimcardsError(f"--threads {threads}: allowed 1..{top} on this machine")
         numba.set_num_threads(threads)
@@ -129,10 +129,9 @@ class StopRequest:
         self.requested = True
         print(f"\n{self.note}", file=sys.stderr, flush=True)
 
-    def __exit__(self, *exc) -> bool:
+    def __exit__(self, *exc) -> None:
         if self._installed:
             signal.signal(signal.SIGINT, self._old if self._old is not None else signal.default_int_handler)
-        return False
 
 
 def versions() -> dict:
@@ -144,14 +143,14 @@ def versions() -> dict:
 
 
 # ----- the loop ---------------------------------------------------------------------------------------
-Keep = Callable[[int, int, tuple], None]
+Keep = Callable[[int, int, Any], None]
 
 
 def play_ranges(job: Job, be: Backend, ranges: list[tuple[int, int]], keep: Keep, bar: Progress | None = None,
                 stop: StopRequest | None = None) -> None:
     """Play ``ranges`` on ``be``; ``keep(first, count, result)`` receives each as it finishes (in
     any order). Returns early when a stop was requested, after the range in flight is kept."""
-    with contextlib.closing(be.imap(job, ranges)) as results:  # closed on return: Dask cancels the rest
+    with contextlib.closing(be.imap(job, ranges)) as results:  # type: ignore[type-var]  # closed on return: Dask cancels the rest
         for first, count, result in results:
             keep(first, count, result)
             if bar is not None:

@@ -114,7 +114,7 @@ def validate_record(rec) -> str | None:
     if not _whole(games) or games < 1:
         return f"config.games={games!r}: not a whole number of games"
     chunk = rec.get("chunk")
-    if not _whole(chunk) or not 1 <= chunk <= MAX_CHUNK:
+    if not isinstance(chunk, int) or not _whole(chunk) or not 1 <= chunk <= MAX_CHUNK:
         return f"chunk={chunk!r}: allowed 1..{MAX_CHUNK:,}"
     tables = rec.get("tables")
     if not isinstance(tables, list) or not all(t in ("games",) + DETAIL_TABLES for t in tables):
@@ -258,8 +258,9 @@ class RunStore:
 
     def _open_complete(self, summary: Path) -> None:
         """``--resume`` on a finished directory: check that its result files are the ones written."""
-        old = self._read_json(summary)
-        old = old.get("meta", {}).get("run") if isinstance(old, dict) and isinstance(old.get("meta"), dict) else None
+        written = self._read_json(summary)
+        old = (written.get("meta", {}).get("run")
+               if isinstance(written, dict) and isinstance(written.get("meta"), dict) else None)
         if old is None:
             raise SimcardsError(f"{str(self.out)!r} holds results without a run record; it cannot be resumed")
         problem = validate_record(old)

@@ -117,6 +117,8 @@ def load_plugin(path: str | Path) -> None:
     if name in sys.modules:
         return
     spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise SimcardsError(f"strategy file {str(path)!r} cannot be loaded as a Python module")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
@@ -217,7 +219,7 @@ def _given(text: str, rest: str) -> dict[str, str]:
     return given
 
 
-def seat_strategies(specs: list[str] | tuple[str, ...] | None, players: int, game: str,
+def seat_strategies(specs: list[str | Strategy] | tuple[str | Strategy, ...] | None, players: int, game: str,
                     families: dict[str, Family], default: str) -> list[Strategy]:
     """One spec for every seat, or exactly one per seat."""
     specs = list(specs or [default])
@@ -226,7 +228,7 @@ def seat_strategies(specs: list[str] | tuple[str, ...] | None, players: int, gam
     if len(specs) != players:
         raise SimcardsError(f"give one --strategy for all seats or exactly {players} (one per seat); got {len(specs)}")
     cache: dict[str, Strategy] = {}
-    out = []
+    out: list[Strategy] = []
     for s in specs:
         if isinstance(s, Strategy):
             out.append(s)

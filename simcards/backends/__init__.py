@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-from typing import Iterator
+from typing import Any, Iterator
 
 from simcards.backends.job import Job, execute
 from simcards.errors import SimcardsError
@@ -25,7 +25,7 @@ class Backend:
     name = "base"
     workers = 1
 
-    def imap(self, job: Job, ranges: list[tuple[int, int]]) -> Iterator[tuple[int, int, object]]:
+    def imap(self, job: Job, ranges: list[tuple[int, int]]) -> Iterator[tuple[int, int, Any]]:
         raise NotImplementedError
 
     def warm(self, job: Job) -> None:
@@ -94,8 +94,8 @@ def current() -> Backend | None:
 def using(backend: Backend | str, **kwargs):
     """``with using("dask", scheduler=...):`` every simulate() inside runs on that backend (one
     cluster for the whole block)."""
-    owned = not isinstance(backend, Backend)
-    be = make_backend(backend, **kwargs) if owned else backend
+    be = backend if isinstance(backend, Backend) else make_backend(backend, **kwargs)
+    owned = be is not backend
     token = _CURRENT.set(be)
     try:
         yield be

@@ -110,7 +110,7 @@ class DaskBackend(Backend):
                      "distributed.core", "distributed.comm", "distributed.client"):
             logging.getLogger(name).setLevel(logging.CRITICAL)
         self.no_workers_wait = _no_workers_wait()
-        self.no_workers_since = None
+        self.no_workers_since: float | None = None
         self.lost = False
         if scheduler is not None:
             try:

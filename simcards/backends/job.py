@@ -102,7 +102,7 @@ def execute(job: Job, first: int, count: int, threads: int | None = None):
     """Run one range. Returns ``("summary", partial_json)`` or ``("tables", games_df, detail_df)``."""
     _fault_hook(first)
     if threads is not None:
-        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
     eng = engine(job)
     games, detail = eng.run.play(job.seed, first, count, job.detail and not job.summary_only)
     if job.summary_only:

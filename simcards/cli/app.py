@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 from rich.table import Table
@@ -35,7 +35,7 @@ from simcards.cli.common import (
 from simcards.errors import SimcardsError
 
 
-def _usage_errors() -> tuple[type, ...]:
+def _usage_errors() -> tuple[Any, ...]:
     """The exceptions typer raises for bad command lines, through public names only: recent typer
     (which carries its own click) derives them from ``typer.TyperException``; older typer from
     click's ``ClickException``."""

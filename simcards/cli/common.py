@@ -78,7 +78,7 @@ def announce_compile(game: str) -> None:
     from simcards.nbutil import cache_is_cold
 
     gdef = get_game(game)
-    kernel = Path(sys.modules[type(gdef).__module__].__file__).with_name("kernel.py")  # games/<name>/kernel.py
+    kernel = Path(str(sys.modules[type(gdef).__module__].__file__)).with_name("kernel.py")  # games/<name>/kernel.py
     if gdef.compile_seconds and kernel.exists() and cache_is_cold(kernel):
         note(f"compiling the {game} kernels, once (cached for later runs): about {gdef.compile_seconds} s")
 

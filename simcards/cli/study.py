@@ -309,13 +309,14 @@ def report(
     target = out_dir if out_dir is not None else _in_place(path, shipped) if in_place else Path("reports-out") / path.stem
     loaded = load_spec(path)
     _announce(*(st["game"] for st in loaded["study"]))
-    scaled = games is not None
-    if scaled:
-        loaded = _scaled(loaded, _games(games))
+    count = _games(games) if games is not None else None
+    scaled = count is not None
+    if count is not None:
+        loaded = _scaled(loaded, count)
     with _backend(backend, scheduler):
         paths = build_report(loaded if scaled else path, target, threads=threads, progress=_progress(progress))
     if scaled:  # the spec as run: the shipped one with every study's games replaced
-        (target / "spec.toml").write_text(f"# run with --games {games}: every study plays {_games(games)} games\n"
+        (target / "spec.toml").write_text(f"# run with --games {games}: every study plays {count} games\n"
                                           + path.read_text())
     note(f"wrote {paths['html']} and {paths['markdown']} ({len(paths['tables'])} table files, "
           f"{len(paths['figures'])} figures)")

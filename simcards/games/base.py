@@ -86,7 +86,8 @@ class Game(Protocol):
     def summary_rows(self, summary: dict) -> list[tuple[str, str]]: ...
     def columns(self) -> dict[str, dict[str, str]]: ...
     def metrics(self, rules: Any) -> GameMetrics: ...
-    def replay(self, rules: Any, players: int, strategies: list[Strategy], seed: int, game: int) -> str: ...
+    def replay(self, rules: Any, players: int, strategies: list[Strategy], seed: int, game: int,
+               on_invalid: str = "error") -> str: ...
 
 
 class GameDef:
@@ -150,7 +151,8 @@ class GameDef:
         raise NotImplementedError
 
     # --- one game, by eye ----------------------------------------------------------------------
-    def replay(self, rules, players: int, strategies: list[Strategy], seed: int, game: int) -> str:
+    def replay(self, rules, players: int, strategies: list[Strategy], seed: int, game: int,
+               on_invalid: str = "error") -> str:
         raise NotImplementedError
 
     # --- contract hooks: what tests/contract/ checks every game with (docs/contract.md) ---------

@@ -33,9 +33,11 @@ import math
 import re
 import time
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -43,7 +45,7 @@ from simcards.errors import SimcardsError
 from simcards.studies import StudyResult, compare, equilibrium, tournament, tune
 from simcards.studies.common import fmt_est
 
-KINDS = {
+KINDS: dict[str, tuple[Callable[..., StudyResult], set[str]]] = {
     "compare": (compare, {"game", "variants", "players", "strategies", "games", "seed", "rules", "strong", "weak", "skill",
                           "summary_only"}),
     "tune": (tune, {"game", "strategy", "params", "against", "variant", "players", "games", "seed", "rules",
@@ -284,7 +286,7 @@ def write_study_files(result: StudyResult, out: Path, prefix: str) -> dict:
     from simcards.report import plots
 
     (out / "tables").mkdir(parents=True, exist_ok=True)
-    files = {"tables": [], "figures": []}
+    files: dict[str, list[Any]] = {"tables": [], "figures": []}  # tables: paths; figures: (path, caption)
     for name, df in result.tables.items():
         # every table as Parquet; as CSV too unless it is a long per-game table (keeps reports small)
         exts = ("csv", "parquet") if len(df) <= CSV_MAX_ROWS else ("parquet",)
@@ -340,7 +342,7 @@ def write_report(results: list[StudyResult], out: str | Path, *, title: str = "s
     _drop_earlier_files(out)
     t0 = time.perf_counter() if started is None else started
     sections = []
-    all_files = {"tables": [], "figures": []}
+    all_files: dict[str, list[Path]] = {"tables": [], "figures": []}
     for i, res in enumerate(results, 1):
         prefix = f"{i:02d}-{res.kind}-{_slug(res.meta['game'])}"
         files = write_study_files(res, out, prefix)
@@ -414,7 +416,8 @@ def split_columns(t: Table, most: int = MAX_VALUE_COLUMNS) -> list[Table]:
     parts = []
     for p, start in enumerate(range(1, n + 1, size)):
         cols = [0] + list(range(start, min(n + 1, start + size)))
-        rows, bold = [], set()
+        rows: list[list[str]] = []
+        bold: set[tuple[int, int]] = set()
         for i, row in enumerate(t.rows):
             if all(row[c] == "-" for c in cols[1:]):
                 continue
@@ -529,8 +532,8 @@ def rank_variants(values: dict[str, tuple[float, float, float]], better: str,
 def _beats(a: str, b: str, vals: dict, better: str, diffs: dict, baseline: str | None, f: float) -> bool:
     """Does ``a`` beat ``b`` on this measure (see :func:`rank_variants`)?"""
     if better == "abs":
-        _, a_hi = _abs_interval(*_widen(*vals[a], f))
-        b_lo, _ = _abs_interval(*_widen(*vals[b], f))
+        _, a_hi = _abs_interval(*_widen(vals[a][0], vals[a][1], vals[a][2], f))
+        b_lo, _ = _abs_interval(*_widen(vals[b][0], vals[b][1], vals[b][2], f))
         return a_hi < b_lo
     sign = 1 if better == "low" else -1  # want sign * (b − a) > 0
     if baseline in (a, b) and (b if a == baseline else a) in diffs:
@@ -544,8 +547,8 @@ def _beats(a: str, b: str, vals: dict, better: str, diffs: dict, baseline: str |
         la, ha = _widen(da, la, ha, f)
         lb, hb = _widen(db, lb, hb, f)
     else:
-        la, ha = _widen(*vals[a], f)
-        lb, hb = _widen(*vals[b], f)
+        la, ha = _widen(vals[a][0], vals[a][1], vals[a][2], f)
+        lb, hb = _widen(vals[b][0], vals[b][1], vals[b][2], f)
     return ha < lb if sign > 0 else la > hb
 
 
@@ -564,7 +567,7 @@ def compare_answer(res: StudyResult) -> dict:
     base = names[0]
     speed = _speed_metric(metrics)
     label = lambda m: est.loc[est["metric"] == m, "label"].iloc[0]
-    questions = []
+    questions: list[tuple[str, str, str, str | None, str]] = []
     if speed:
         questions.append(("Fastest", f"fewest {label(speed)}", speed, speed, "low"))
     if "starter_edge" in metrics:
@@ -577,7 +580,9 @@ def compare_answer(res: StudyResult) -> dict:
         diff_metric = "skill_win_rate" if fair.nunique() <= 1 else None
         questions.append(("Rewards skill most", f"{sk.get('strong', 'the stronger')}'s edge over "
                           f"{sk.get('weak', 'the weaker')}", "skill_edge", diff_metric, "high"))
-    rows, bold, lead = [], set(), []
+    rows: list[list[str]] = []
+    bold: set[tuple[int, int]] = set()
+    lead: list[str] = []
     for q, what, metric, diff_metric, better in questions:
         sub = est[est["metric"] == metric].set_index("variant")
         values = {n: (float(sub.at[n, "value"]), float(sub.at[n, "low"]), float(sub.at[n, "high"]))
@@ -647,7 +652,8 @@ def tune_row(res: StudyResult) -> list[str]:
         sel &= tab[p] == s["best"][p]
     b = tab[sel].iloc[0]
     d = s.get("best_minus_runner_up") or {}  # Estimate.as_dict(): value, ci95
-    diff = human(d["value"], *d["ci95"], "pct", signed=True).replace("%", " pts", 1) if "ci95" in d else "-"
+    diff = (human(d["value"], d["ci95"][0], d["ci95"][1], "pct", signed=True).replace("%", " pts", 1)
+            if "ci95" in d else "-")
     fair = float(b["fair_share"])
     win = human(b["win_rate"], b["win_rate_low"], b["win_rate_high"], "pct")
     verdict = "yes" if _yes(s.get("significant")) else "no"
@@ -870,8 +876,8 @@ def page_data(title: str, intro: str, sections, out: Path, created: str, total: 
                             "data": base64.b64encode(path.read_bytes()).decode("ascii")})
         raw = [(p.name, p.relative_to(out).as_posix()) for p in files["tables"]
                if p.suffix == ".csv" or p.with_suffix(".csv") not in files["tables"]]
-        items, rules = method_items(res)
-        rules = split_columns(rules) if rules is not None else []
+        items, rules_table = method_items(res)
+        rules = split_columns(rules_table) if rules_table is not None else []
         studies.append({"title": res.title, "text": res.meta.get("text", "").strip(), "notes": res.notes,
                         "tables": detail_tables(res), "figures": figures, "raw": raw,
                         "method": items, "rules": rules})

@@ -250,8 +250,8 @@ def symmetric_nash(game: SymmetricGame, starts: int = 16, seed: int = 0, tol: fl
         ends += [x, polish(game, x)]
     regret = [float(max(game.regrets(x).max(), 0.0)) for x in ends]
     distinct: list[np.ndarray] = []
-    for x, r in zip(ends, regret):
-        if r <= tol and not any(np.max(np.abs(x - d)) < 1e-3 for d in distinct):
+    for x, reg in zip(ends, regret):
+        if reg <= tol and not any(np.max(np.abs(x - d)) < 1e-3 for d in distinct):
             distinct.append(x)
     order = sorted(range(len(ends)), key=lambda j: (round(regret[j], 9), -_entropy(ends[j])))
     best = ends[order[0]]

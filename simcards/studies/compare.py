@@ -281,12 +281,13 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
         interrupted = True
     finally:
         bar.close()
+    assert mo is not None  # the first block finished (else the KeyboardInterrupt was re-raised)
     long = pd.DataFrame([r for v in runs for r in _rate_rows(v, mo, scale)])
     if "significant" not in long:
         long["significant"] = np.nan
     diffs = _holm_flags(pd.DataFrame([r for v in runs[1:] for r in _diff_rows(runs[0], v, mo, scale)]))
     wide = _wide(long, names)
-    t0 = arenas[0]
+    first_arena = arenas[0]
     notes = []
     if interrupted:
         notes.append(f"Interrupted after {done:,} of {games:,} games per variant: every estimate covers the "
@@ -307,7 +308,7 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
                          + "; ".join(f"{r.variant} {r.label} {_signed(r.diff, r.format)}" for r in sig.itertuples()) + ".")
         else:
             notes.append(f"No difference is significant ({control}).")
-    meta = study_meta("compare", t0, seed, variants=names, games=games,
+    meta = study_meta("compare", first_arena, seed, variants=names, games=games,
                  strategies=[s.spec for s in runs[0].seats],
                  skill={"strong": strong_s.spec, "weak": weak_s.spec, "lineups": _lineups_meta(runs)} if skill else None,
                  rules={n: t.rules.as_dict() for n, t in zip(names, arenas)},
@@ -318,8 +319,8 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
     if not summary_only:
         out_tables["games"] = pd.concat([df for v in runs for df in game_rows[v.name]], ignore_index=True)
     counts = {t.players for t in arenas}
-    title = (f"{t0.gdef.title}: {', '.join(names)} ({t0.players} players)" if len(counts) == 1 else
-             f"{t0.gdef.title}: {', '.join(f'{n} ({t.players}p)' for n, t in zip(names, arenas))}")
+    title = (f"{first_arena.gdef.title}: {', '.join(names)} ({first_arena.players} players)" if len(counts) == 1 else
+             f"{first_arena.gdef.title}: {', '.join(f'{n} ({t.players}p)' for n, t in zip(names, arenas))}")
     return StudyResult("compare", title,
                        out_tables, {"variants": names}, notes, meta)
 

@@ -200,8 +200,8 @@ def equilibrium(game: str, strategies: list[str] | str | None = None, *, family:
             if not room.any():
                 break
             score = np.where(room, _importance(eq_game, eq.mixture, se), -1.0)
-            chosen = np.argsort(-score)[:max(1, len(profiles) // 4)]
-            chosen = [p for p in chosen if score[p] > 0] or [int(np.argmax(score))]
+            top = np.argsort(-score)[:max(1, len(profiles) // 4)]
+            chosen = [int(p) for p in top if score[p] > 0] or [int(np.argmax(score))]
             for p in chosen:
                 c = int(min(batch, games - sums.deals[p]))
                 sums.add(p, int(sums.deals[p]), _play_profile(t, strats, profiles[p], seed, int(sums.deals[p]), c))
@@ -282,7 +282,7 @@ def _result(t: Arena, strats: list[Strategy], profiles: np.ndarray, sums: Payoff
     pay_rows = []
     for p, counts in enumerate(profiles):
         label = " + ".join(f"{int(c)}×{names[i]}" for i, c in enumerate(counts) if c)
-        for i in np.flatnonzero(counts):
+        for i in map(int, np.flatnonzero(counts)):
             pay_rows.append({"profile": label, "strategy": names[i], "players": int(counts[i]),
                              "win_share": means[p, i], "low": means[p, i] - Z95 * se[p, i],
                              "high": means[p, i] + Z95 * se[p, i], "deals": int(sums.deals[p]),

@@ -187,7 +187,7 @@ def tune(game: str, strategy: str, params, *, against: str | None = None, varian
         w = a.cat("won")
         est = unit_mean(w)
         mg = mean_ci(a.cat("margin"))
-        row = {n: v for n, v in zip(names, a.values)}
+        row: dict[str, Any] = {n: v for n, v in zip(names, a.values)}
         row.update({"spec": a.strat.spec, **est_cols("win_rate", est), "fair_share": a.fair,
                     **est_cols("margin", mg), "deals": w.size, "games": w.size * len(lineups)})
         if adaptive:
@@ -279,7 +279,7 @@ def _identical_arms(arms: list[_Arm], names: list[str]) -> list[str]:
     return out
 
 
-def _e(est: Estimate):
+def _e(est: Estimate) -> tuple[float, float, float]:
     return est.value, est.low, est.high
 
 
