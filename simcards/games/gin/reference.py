@@ -35,8 +35,9 @@ from simcards.games.gin.layout import (
     EV_UPCARD_CHOICE,
     EV_WALL,
     LOG_WIDTH,
+    MELD_VARIANTS,
+    VALUE_SCHEMES,
 )
-from simcards.games.gin.layout import MELD_VARIANTS, VALUE_SCHEMES
 from simcards.games.gin.rules import (
     HAND_SIZE,
     MATCH_HAND_POINTS,
@@ -45,8 +46,8 @@ from simcards.games.gin.rules import (
     SPADES,
     GinRules,
 )
-from simcards.rng import new_state, rand_below, shuffle
 from simcards.policy import reference_choice
+from simcards.rng import new_state, rand_below, shuffle
 
 
 # ----- Section 1: cards --------------------------------------------------------------------------

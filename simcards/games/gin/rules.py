@@ -218,7 +218,7 @@ class GinRules:
         scheme = VALUE_SCHEMES["standard"]
         for r in range(13):
             arr[R_VALUES + r] = scheme[r]  # values of the knock card (G-V-OKLA: face cards 10)
-        for key, (index, width) in hand_sections(self).items():
+        for key, (index, _width) in hand_sections(self).items():
             arr[key] = index
         arr[R_H_WIDTH] = hand_width(self)
         return arr

@@ -215,7 +215,7 @@ def rollout(me, opp, dw_me, dw_opp, stock, ns, top, p, force, limit, rules, mv, 
     the player, 1: the opponent); the stock is ``stock[:ns]``, drawn from the end, ``top`` the
     pile's top card. ``force`` (0 stock, 1 pile top, -1 policy) fixes the first draw. Returns the
     hand's points from the player's side (a hand that reaches the wall is void, G-WALL-1)."""
-    for turn in range(ROLLOUT_TURNS):
+    for _turn in range(ROLLOUT_TURNS):
         if ns <= 2:
             return 0
         m = me if p == 0 else opp
@@ -379,7 +379,7 @@ def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng):
     if params[P_FILTER] > 0:
         drew = popcount(view[V_OPP_DISCARDS]) - popcount(view[V_OPP_TOOK])
         extra = min(max(drew, 0), int(params[P_FILTER]))
-    for s in range(k):
+    for _s in range(k):
         opp = sample_deal(pool, n_pool, n_opp, extra, known, buf, stock, scratch, mv, rng)
         dw_opp = deadwood(opp, mv)
         for j in range(n_cand):

@@ -23,10 +23,6 @@ import numpy as np
 from numba import njit
 
 from simcards.games.two_hundred.layout import (
-    V_ACTIVE,
-    V_BIDS,
-    V_PASSED,
-    V_VOIDS,
     BIT_OF_FACE,
     FACE_OF_BIT,
     K_BID,
@@ -42,14 +38,17 @@ from simcards.games.two_hundred.layout import (
     LANE_POINTS,
     NO_TRUMP,
     ORDER_POINTS,
+    V_ACTIVE,
     V_BID,
     V_BIDDER,
+    V_BIDS,
     V_CALLED,
     V_LEAD_SUIT,
     V_N_ACTIVE,
     V_N_IN,
     V_OWN_SEEN,
     V_PARTNER,
+    V_PASSED,
     V_PLAYED,
     V_SCORES,
     V_SEAT,
@@ -57,11 +56,20 @@ from simcards.games.two_hundred.layout import (
     V_TRICK_POINTS,
     V_TRUMP,
     V_UP,
+    V_VOIDS,
     V_WIN_FACE,
     V_WIN_SEAT,
 )
 from simcards.games.two_hundred.rules import (
-    R_CALL, R_DECK, R_DECK_MASK, R_DUMMIES, R_KITTY, R_NO_TRUMP, R_SEATS, R_SIDES, R_TARGET,
+    R_CALL,
+    R_DECK,
+    R_DECK_MASK,
+    R_DUMMIES,
+    R_KITTY,
+    R_NO_TRUMP,
+    R_SEATS,
+    R_SIDES,
+    R_TARGET,
 )
 from simcards.rng import rand_below
 

@@ -21,8 +21,20 @@ import numpy as np
 from simcards.cards import RANKS, SUITS, card_code
 from simcards.games.two_hundred import layout as L
 from simcards.games.two_hundred.layout import (
-    EV_BID, EV_CALL, EV_DEAL, EV_DISCARD, EV_GAME, EV_HAND, EV_KITTY, EV_OUT, EV_PLAY, EV_REVEAL, EV_SCORE, EV_TRICK,
-    EV_TRUMP, LOG_WIDTH,
+    EV_BID,
+    EV_CALL,
+    EV_DEAL,
+    EV_DISCARD,
+    EV_GAME,
+    EV_HAND,
+    EV_KITTY,
+    EV_OUT,
+    EV_PLAY,
+    EV_REVEAL,
+    EV_SCORE,
+    EV_TRICK,
+    EV_TRUMP,
+    LOG_WIDTH,
 )
 from simcards.games.two_hundred.rules import TwoHundredRules
 from simcards.policy import reference_choice

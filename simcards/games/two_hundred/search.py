@@ -58,15 +58,21 @@ from simcards.games.two_hundred.layout import (
 from simcards.games.two_hundred.policies import (
     P_RAISE,
     SID_INFORMED,
-    builtin_choose as _builtin_choose,
-    builtin_decide as _builtin_decide,
-    builtin_play as _builtin_play,
     _follow,
     _lead,
     _next_active,
     friend,
     informed_card,
     informed_table,
+)
+from simcards.games.two_hundred.policies import (
+    builtin_choose as _builtin_choose,
+)
+from simcards.games.two_hundred.policies import (
+    builtin_decide as _builtin_decide,
+)
+from simcards.games.two_hundred.policies import (
+    builtin_play as _builtin_play,
 )
 from simcards.games.two_hundred.rules import (
     FAIL_POINTS_MINUS_BID,

@@ -27,15 +27,15 @@ from simcards.games.yaniv.layout import (
     EV_ONDER,
     EV_REQUEST,
     EV_RESHUFFLE,
-    EV_SLAM,
     EV_ROUND,
     EV_SCORE,
+    EV_SLAM,
     EV_UPCARD,
     LOG_WIDTH,
 )
 from simcards.games.yaniv.rules import HAND_SIZE, YanivRules
-from simcards.rng import new_state, rand_below, shuffle
 from simcards.policy import reference_choice
+from simcards.rng import new_state, rand_below, shuffle
 
 
 # ----- Section 1: cards ------------------------------------------------------------------------

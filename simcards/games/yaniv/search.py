@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcards.games.yaniv.fast import _best_draw, _group_cost
-from simcards.games.yaniv.groups import SCRATCH, available_faces, hand_total, take_from_group
-from simcards.games.yaniv.fast import threshold_turn
+from simcards.games.yaniv.fast import _best_draw, _group_cost, threshold_turn
+from simcards.games.yaniv.groups import SCRATCH, available_faces, hand_total
 from simcards.games.yaniv.layout import (
     K_CALL,
     K_DISCARD,
@@ -51,16 +50,18 @@ from simcards.games.yaniv.policies import (
     P_RESET_AIM,
     P_STOCK,
     RANK,
-    SID_RANDOM,
-    SID_THRESHOLD,
     _summary,
     _variant_decide,
     builds_group,
-    kernel_decide as plain_kernel_decide,
-    builtin_decide as plain_builtin_decide,
     lands_on_reset,
     threshold_calls,
     threshold_decide,
+)
+from simcards.games.yaniv.policies import (
+    builtin_decide as plain_builtin_decide,
+)
+from simcards.games.yaniv.policies import (
+    kernel_decide as plain_kernel_decide,
 )
 from simcards.games.yaniv.rules import (
     MAX_RESET_SCORE,
