@@ -84,6 +84,21 @@ def rebind(module_globals: dict, names: tuple[str, ...], cache_key: str | None =
     return scope
 
 
+def compiled_as(fn, name: str, jit, **constants):
+    """``fn`` (a plain function or a jitted one) compiled by ``jit`` under the name ``name``, with
+    module constants replaced by ``constants``. numba caches a function on disk under its file and
+    name, so a copy compiled with other options or constants needs a name of its own (``cache``
+    is not among a dispatcher's target options: ``jit`` must ask for it again)."""
+    import types as pytypes
+
+    py = getattr(fn, "py_func", fn)
+    scope = dict(py.__globals__)
+    scope.update(constants)
+    copy = pytypes.FunctionType(py.__code__, scope, name)
+    copy.__qualname__ = name
+    return jit(copy)
+
+
 def cache_dir(anchor):
     """Where numba keeps the cache of the file defining ``anchor`` (NUMBA_CACHE_DIR, __pycache__
     or a user cache)."""

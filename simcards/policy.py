@@ -2,7 +2,7 @@
 report its failures in one line.
 
 A user policy (``simcards.strategy.register``) is called by the kernels through a small dispatcher
-each game builds (``_chain`` in the game's ``game`` module). Built-in strategies cannot return an
+(``chain``, built by ``simcards.games.engine.KernelBinding``). Built-in strategies cannot return an
 option out of range, so only that dispatcher checks: ``checked_choice`` plays option 0 instead and
 records the first bad decision (strategy id, kind, index, options) and a count in ``BAD_WIDTH``
 slots of the public view (``layout.V_BAD``); the kernel copies them to the game's output row
@@ -32,12 +32,21 @@ ON_INVALID = ("error", "first")
 RAISED = -(1 << 62)  # in the index slot: the policy raised an exception (numba drops its message)
 
 
-def chain(inner, sid0: int, fn, slot: int, checked: bool = False, jit=njit):
-    """A decision function (the games sharing the ``decide(kind, sid, params, ...)`` signature)
-    that sends strategy ``sid0`` to the user policy ``fn`` and the rest to ``inner``; ``checked``
-    (the kernel's): an index out of range becomes option 0, recorded in ``view[slot:]``, and an
-    exception is recorded too (the reference engine checks in Python). ``jit``: the game's jit
-    decorator."""
+def chain(inner, sid0: int, fn, slot: int, checked: bool = False, jit=njit, seat_slot: int | None = None):
+    """A decision function that sends strategy ``sid0`` to the user policy ``fn`` and the rest to
+    ``inner``; ``checked`` (the kernel's): an index out of range becomes option 0, recorded in
+    ``view[slot:]``, and an exception is recorded too (the reference engine checks in Python).
+    ``jit``: the game's jit decorator.
+
+    A user policy is always called as ``fn(kind, params, hand, n, opts, n_opts, view, rules, rng)``.
+    Kernels call their decision function in one of two forms: with the deciding seat's parameter
+    row and hand size, ``decide(kind, sid, params, hand, n, ...)`` (Yaniv, Gin), or, with
+    ``seat_slot``, with the whole parameter table and a card mask,
+    ``decide(kind, sid, table, hand, opts, ...)``, the deciding seat at ``view[seat_slot]`` (Two
+    Hundred, whose built-in strategy reads its partner's row); the policy then gets that seat's
+    row and ``n`` = the cards in the mask."""
+    if seat_slot is not None:
+        return _table_chain(inner, sid0, fn, slot, checked, jit, seat_slot)
     if checked:
         def decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
             if sid == sid0:
@@ -53,6 +62,36 @@ def chain(inner, sid0: int, fn, slot: int, checked: bool = False, jit=njit):
                 return fn(kind, params, hand, n, opts, n_opts, view, rules, rng)
             return inner(kind, sid, params, hand, n, opts, n_opts, view, rules, rng)
     return jit(decide)
+
+
+def _table_chain(inner, sid0: int, fn, slot: int, checked: bool, jit, seat_slot: int):
+    """``chain`` for kernels that pass the parameter table and a card mask."""
+    if checked:
+        def decide(kind, sid, table, hand, opts, n_opts, view, rules, rng):
+            if sid == sid0:
+                try:
+                    c = fn(kind, table[view[seat_slot]], hand, mask_count(hand), opts, n_opts, view, rules, rng)
+                except Exception:  # recorded, reported after the batch (check_games)
+                    return raised(sid0, kind, n_opts, view, slot)
+                return checked_choice(c, sid0, kind, n_opts, view, slot)
+            return inner(kind, sid, table, hand, opts, n_opts, view, rules, rng)
+    else:
+        def decide(kind, sid, table, hand, opts, n_opts, view, rules, rng):
+            if sid == sid0:
+                return fn(kind, table[view[seat_slot]], hand, mask_count(hand), opts, n_opts, view, rules, rng)
+            return inner(kind, sid, table, hand, opts, n_opts, view, rules, rng)
+    return jit(decide)
+
+
+@njit(cache=True)
+def mask_count(mask):
+    """Cards in a card mask (set bits)."""
+    n = np.int64(0)
+    m = np.int64(mask)
+    while m != 0:
+        m &= m - 1
+        n += 1
+    return n
 
 
 @njit(cache=True)

@@ -170,7 +170,7 @@ def test_user_policy_plugs_in():
     from simcards.strategy import register
 
     @njit(cache=False)
-    def lowest(kind, params, hand, opts, n_opts, view, rules, rng):
+    def lowest(kind, params, hand, n, opts, n_opts, view, rules, rng):
         if kind == L.K_BID:
             return 1 if n_opts > 1 and view[L.V_BID] == 0 and params[0] > 0 else 0
         if kind == L.K_TRUMP:

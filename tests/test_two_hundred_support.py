@@ -88,7 +88,7 @@ def kernel_run(specs, seed, game, rules=None):
     """(transcript rows, per-game row, per-deal rows) of one game played by the kernel."""
     rules = rules or GAME.build_rules(None)
     strats = GAME.strategies(specs, rules.players)
-    _, _, play_game, _ = engine_for(strats)
+    _, play_game, _ = engine_for(strats)
     sids, params = seat_arrays(strats, rules)
     log = np.zeros((60_000, LOG_WIDTH), dtype=np.int64)
     og = np.zeros(L.G_WIDTH, dtype=np.int64)

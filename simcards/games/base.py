@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 import pandas as pd
 
-from simcards.options import format_value, specs
+from simcards import policy
 from simcards.games.analysis import GameMetrics
+from simcards.games.engine import KernelBinding
+from simcards.options import format_value, specs
 from simcards.strategy import Family, Strategy, seat_strategies
 
 
@@ -51,14 +53,96 @@ def options_table(rules_class: type, defaults: Any) -> list[OptionInfo]:
 
 
 class GameRun:
-    """A compiled engine for one (rules, players, strategies) configuration."""
+    """A compiled engine for one (rules, players, strategies) configuration.
+
+    The machinery is the same for every game: the seat arrays, the engine bound to the
+    strategies (``engine.KernelBinding``), the batch call with what a user policy does wrong
+    turned into one line, and the detail table's overflow replay. A game supplies ``binding``,
+    the output widths, ``batch_args`` and the hooks below."""
 
     on_invalid = "error"  # a user policy's option index out of range: stop, or "first" (simcards.policy)
+    binding: KernelBinding  # the game's kernel
+    kinds: dict[int, str] = {}  # decision kinds by code, for messages (policy.kind_names)
+    games_width = 0  # columns of the per-game output (layout.G_WIDTH)
+    bad_slot = 0  # where a game's output records a policy's bad index (layout.G_BAD)
+    units_slot = 0  # the per-game output column counting detail rows (rounds, hands, deals)
+    unit = "round"  # the detail table's unit column
+
+    def __init__(self, rules, strategies: Sequence[Strategy], sids: np.ndarray, params: np.ndarray):
+        self.rules = rules
+        self.encoded = rules.encode()
+        self.strategies = list(strategies)
+        self.sids, self.params = sids, params
+        self.custom = any(s.family.decide is not None for s in strategies)
+        with policy.reported(self.strategies, self.kinds):
+            self.engine = self.binding.engine(self.strategies)
+            self._batch(0, 0, 1, np.zeros((1, self.games_width), np.int64), 1)  # compile (or load) now
+
+    # --- the game's hooks ----------------------------------------------------------------------
+    def batch_args(self) -> tuple:
+        """What the kernel's ``play_batch`` takes between ``count`` and the output arrays."""
+        return (self.encoded, self.sids, self.params)
+
+    def detail_width(self) -> int:
+        """Columns of a detail row."""
+        raise NotImplementedError
+
+    def first_pass(self) -> int:
+        """Detail rows written per game in a first pass (longer games are replayed alone)."""
+        raise NotImplementedError
+
+    def games_frame(self, games: np.ndarray, first: int) -> pd.DataFrame:
+        raise NotImplementedError
+
+    def detail_frame(self, rows: np.ndarray, n_units: np.ndarray, cap: int, first: int) -> pd.DataFrame:
+        """The detail table of ``len(n_units)`` games from ``rows`` (``cap`` rows per game; a
+        game whose ``n_units`` is 0 contributes nothing)."""
+        raise NotImplementedError
+
+    def play_reference(self, seed: int, game: int, decide) -> Any:
+        """Play one game in the reference engine with ``decide`` (``on_invalid="first"``)."""
+        raise NotImplementedError
+
+    # --- the machinery -------------------------------------------------------------------------
+    def _batch(self, seed: int, first: int, count: int, games: np.ndarray, cap: int) -> np.ndarray:
+        detail = np.zeros((count * cap, self.detail_width()), dtype=np.int32)
+        self.engine.play_batch(seed, first, count, *self.batch_args(), games, detail, cap)
+        return detail
+
+    def raw(self, seed: int, first: int, count: int, cap: int) -> tuple[np.ndarray, np.ndarray]:
+        """The kernel's output arrays for games ``first .. first+count-1`` with ``cap`` detail
+        rows per game; a policy's bad index or exception becomes one line (``policy.check_games``)."""
+        games = np.zeros((count, self.games_width), dtype=np.int64)
+        with policy.reported(self.strategies, self.kinds):
+            detail = self._batch(seed, first, count, games, cap)
+        policy.check_games(games, self.bad_slot, first, policy.names_of(self.strategies), self.kinds,
+                           self.on_invalid, lambda g: self.explain(seed, g))
+        return games, detail
+
+    def explain(self, seed: int, game: int) -> str | None:
+        """What a policy that raised in the kernel says when the reference engine plays that game."""
+        return policy.exception_text(lambda: self.play_reference(seed, game, self.engine.decide))
 
     def play(self, seed: int, first: int, count: int, detail: bool) -> tuple[pd.DataFrame, pd.DataFrame | None]:
         """Games ``first .. first+count-1`` of ``seed``: the per-game table and (if ``detail``) the
         per-round/hand/deal table, both with a ``game`` column holding the global game index."""
-        raise NotImplementedError
+        cap = self.first_pass() if detail else 0
+        games, rows = self.raw(seed, first, count, cap)
+        games_df = self.games_frame(games, first)
+        if self.custom and "invalid_decisions" not in games_df:  # option indices out of range, played as 0
+            games_df["invalid_decisions"] = games[:, self.bad_slot].astype(np.int32)
+        if not detail:
+            return games_df, None
+        n_units = games[:, self.units_slot]
+        long = np.flatnonzero(n_units > cap)
+        parts = [self.detail_frame(rows, np.where(n_units > cap, 0, n_units), cap, first)]  # long games next
+        for i in long:  # rare: replay the game alone with room for every row (same game, same seed)
+            g, r = self.raw(seed, first + int(i), 1, int(n_units[i]))
+            parts.append(self.detail_frame(r, g[:, self.units_slot], int(n_units[i]), first + int(i)))
+        detail_df = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+        if len(long):
+            detail_df = detail_df.sort_values(["game", self.unit], kind="stable", ignore_index=True)
+        return games_df, detail_df
 
 
 @runtime_checkable

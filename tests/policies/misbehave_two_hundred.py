@@ -8,7 +8,7 @@ from simcards.strategy import register
 
 
 @njit
-def misbehave(kind, params, hand, opts, n_opts, view, rules, rng):
+def misbehave(kind, params, hand, n, opts, n_opts, view, rules, rng):
     if kind == K_PLAY:
         if params[0] == 1:
             return 99

@@ -16,7 +16,8 @@ def _anchor():
 
 # numba invalidates a cached function only when its own file changes; the Gin kernel inlines the
 # meld solver and the policies: drop every cached Gin function when any file it is built from changes.
-_SOURCES = sorted(_HERE.glob("*.py")) + [_HERE.parent.parent / m for m in ("rng.py", "nbutil.py")]
+_SOURCES = sorted(_HERE.glob("*.py")) + [_HERE.parent.parent / m
+                                         for m in ("rng.py", "nbutil.py", "games/transcript.py")]
 drop_stale_cache(_anchor, _SOURCES, tuple(p.stem for p in _SOURCES if p.parent == _HERE), "gin")
 
 from simcards.games.gin.melds import Arrangement, best_melds, min_deadwood  # noqa: E402, F401

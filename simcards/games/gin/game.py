@@ -7,10 +7,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from numba import njit, types
 
 from simcards.cards import card_code
+from simcards.games import engine
 from simcards.games.base import GameDef, GameRun, OptionInfo, SeatLabel, full_log, options_table
+from simcards.games.engine import CARD_ARRAY, OPTION_ROWS, KernelBinding, policy_signature
 from simcards.games.gin import layout as L
 from simcards.games.gin import rules as R
 from simcards.games.gin import kernel
@@ -96,97 +97,43 @@ FAMILIES["mc"] = Family(
     decide=search.mc_decide,
 )
 
-def _chain(inner, sid0: int, fn, checked: bool = False):
-    """``simcards.policy.chain`` with this game's view slot and jit decorator."""
-    return policy.chain(inner, sid0, fn, L.V_BAD, checked, jit=njit)
-
-
-# The decision signature a user policy is compiled for, alone, before any kernel is built.
-_A1, _A2 = types.Array(types.int64, 1, "C"), types.Array(types.int64, 2, "C")
-POLICY_SIGNATURE = (types.int64, types.Array(types.float64, 1, "C"), _A1, types.int64, _A2, types.int64, _A1, _A1,
-                    types.Array(types.uint64, 1, "C"))
+BINDING = KernelBinding("gin", policy_signature(CARD_ARRAY, OPTION_ROWS), builtin_decide, builtin_decide,
+                        kernel.make_engine, L.V_BAD)
 KINDS = policy.kind_names(L)
-
-
-_ENGINES: dict[tuple, tuple] = {}
-
-
-def engine_for(strategies: list[Strategy]):
-    """(decide, play_game, play_batch): built-ins use the kernel cached on disk; user policies get
-    an engine of their own, compiled once per process."""
-    custom = sorted({s.family for s in strategies if s.family.decide is not None}, key=lambda f: f.sid)
-    if not custom:
-        return builtin_decide, kernel.play_game, kernel.play_batch
-    key = tuple((f.sid, id(f.decide)) for f in custom)
-    if key not in _ENGINES:
-        for fam in custom:
-            policy.compile_policy(fam, POLICY_SIGNATURE)
-        decide = checked = builtin_decide  # the reference engine's and the kernel's
-        for fam in custom:
-            decide = _chain(decide, fam.sid, fam.decide)
-            checked = _chain(checked, fam.sid, fam.decide, checked=True)
-        _ENGINES[key] = (decide, *kernel.make_engine(checked, policy.engine_key("gin", custom)))
-    return _ENGINES[key]
-
-
-def seat_arrays(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:
-    sids = np.array([s.family.sid for s in strategies], dtype=np.int64)
-    width = max(len(s.vector()) for s in strategies)
-    params = np.stack([s.vector(width) for s in strategies]).astype(np.float64)
-    return sids, params
-
+POLICY_SIGNATURE = BINDING.signature
+engine_for = BINDING.engine
+seat_arrays = engine.seat_arrays
 
 HANDS_PER_GAME = 48  # hand rows written per game in a first pass; longer games are replayed alone
 
 
 class GinRun(GameRun):
+    binding = BINDING
+    kinds = KINDS
+    games_width = L.G_WIDTH
+    bad_slot = L.G_BAD
+    units_slot = L.G_HANDS
+    unit = "hand"
+
     def __init__(self, rules: R.GinRules, strategies: list[Strategy]):
-        self.rules = rules
-        self.encoded = rules.encode()
-        self.width = R.hand_width(rules)
-        self.sids, self.params = seat_arrays(strategies)
-        self.strategies = list(strategies)
-        self.custom = any(s.family.decide is not None for s in strategies)
-        with policy.reported(strategies, KINDS):
-            _, _, self.batch = engine_for(strategies)
-            self.batch(0, 0, 1, self.encoded, self.sids, self.params, np.zeros((1, L.G_WIDTH), np.int64),
-                       np.zeros((1, self.width), np.int32), 1)
+        super().__init__(rules, strategies, *seat_arrays(strategies))
 
-    def raw(self, seed: int, first: int, count: int, hand_cap: int):
-        games = np.zeros((count, L.G_WIDTH), dtype=np.int64)
-        hands = np.zeros((count * hand_cap, self.width), dtype=np.int32)
-        with policy.reported(self.strategies, KINDS):
-            self.batch(seed, first, count, self.encoded, self.sids, self.params, games, hands, hand_cap)
-        policy.check_games(games, L.G_BAD, first, policy.names_of(self.strategies), KINDS, self.on_invalid,
-                           lambda g: self.explain(seed, g))
-        return games, hands
+    def detail_width(self) -> int:
+        return R.hand_width(self.rules)
 
-    def explain(self, seed: int, game: int) -> str | None:
-        """What a policy that raised in the kernel says when the reference engine plays that game."""
+    def first_pass(self) -> int:
+        return HANDS_PER_GAME * self.rules.tables
+
+    def games_frame(self, games: np.ndarray, first: int) -> pd.DataFrame:
+        return games_frame(games, first, self.rules)
+
+    def detail_frame(self, rows: np.ndarray, n_units: np.ndarray, cap: int, first: int) -> pd.DataFrame:
+        return hands_frame(rows, n_units, cap, first, self.rules)
+
+    def play_reference(self, seed: int, game: int, decide):
         from simcards.games.gin.reference import play_reference
 
-        decide = engine_for(self.strategies)[0]
-        return policy.exception_text(lambda: play_reference(self.rules, self.sids, self.params, seed, game, decide,
-                                                            on_invalid="first"))
-
-    def play(self, seed: int, first: int, count: int, detail: bool):
-        cap = HANDS_PER_GAME * self.rules.tables if detail else 0
-        games, hands = self.raw(seed, first, count, cap)
-        games_df = games_frame(games, first, self.rules)
-        if self.custom:  # user policies: option indices out of range (played as option 0)
-            games_df["invalid_decisions"] = games[:, L.G_BAD].astype(np.int32)
-        if not detail:
-            return games_df, None
-        n_hands = games[:, L.G_HANDS]
-        parts = [hands_frame(hands, n_hands, cap, first, self.rules)]
-        long = np.flatnonzero(n_hands > cap)
-        for i in long:  # rare: replay that game alone with room for every hand (same seed, same game)
-            g, h = self.raw(seed, first + int(i), 1, int(n_hands[i]))
-            parts.append(hands_frame(h, g[:, L.G_HANDS], int(n_hands[i]), first + int(i), self.rules))
-        detail_df = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
-        if len(long):
-            detail_df = detail_df.sort_values(["game", "hand"], kind="stable", ignore_index=True)
-        return games_df, detail_df
+        return play_reference(self.rules, self.sids, self.params, seed, game, decide, on_invalid="first")
 
 
 def _nullable(values: np.ndarray, dtype: str = "Int8"):

@@ -44,6 +44,8 @@ from simcards.games.gin.melds import (
     value_of_mask,
 )
 from simcards.games.gin.policies import builtin_decide
+from simcards.games.transcript import log_cards as _log_cards
+from simcards.games.transcript import log_event_c as _log
 from simcards.nbutil import borrow, keep_alive, rebind
 from simcards.rng import rand_below, seed_state, shuffle
 
@@ -60,27 +62,6 @@ S_SIZE = 21  # S_TAKEN: cards taken from the pile this turn (G-V-MJ); S_TABLE0/1
 HR_SIZE = 20  # HR_MJ0/1: G-V-MJ points per position; HR_TV0/1: value each put on the table
 SCRATCH_ENDS = 16
 SCRATCH_MASK = 63  # scratch[63]: the mask whose removal deadwoods scratch[0..51] hold
-
-
-@njit(cache=True, inline="always")
-def _log(log, n_log, event, hand, seat, a, b, c):
-    if n_log < log.shape[0]:
-        log[n_log, 0] = event
-        log[n_log, 1] = hand
-        log[n_log, 2] = seat
-        log[n_log, 3] = a
-        log[n_log, 4] = b
-        log[n_log, 5] = c
-    return n_log + 1
-
-
-@njit(cache=True, inline="always")
-def _log_cards(log, n_log, cards, n):
-    row = n_log - 1
-    if row < log.shape[0]:
-        for j in range(min(n, L.MAX_HAND)):
-            log[row, 6 + j] = cards[j]
-    return n_log
 
 
 @njit(cache=True, inline="always")
@@ -720,7 +701,7 @@ def deal_hand(rules, rng, deck, deck2, hands, hand_n, masks, pile, took, discs, 
         add_card(hands, hand_n, masks, st[S_FIRST], deck[stock_n])
     for p in range(2):
         n_log = _log(log, n_log, EV_DEAL, hand_no, st[S_SEAT0 + p], hand_n[p], 0, 0)
-        n_log = _log_cards(log, n_log, hands[p], hand_n[p])
+        n_log = _log_cards(log, n_log, hands[p], hand_n[p], 6)
     st[S_PILE_N] = 0
     st[S_PILE_MASK] = 0
     if rules[R.R_UPCARD] != 0:
@@ -1498,13 +1479,16 @@ _ENGINE_FUNCTIONS = ("ask", "discard_phase", "choose_arrangement", "mj_draw", "f
                      "play_batch")
 
 
-def make_engine(custom_decide, cache_key: str | None = None):
-    """``(play_game, play_batch)`` calling ``custom_decide`` instead of the built-in strategies.
+def make_engine(custom_decide=None, cache_key: str | None = None):
+    """``(play_game, play_batch)`` calling ``custom_decide`` instead of the built-in strategies
+    (None: the built-in engine).
 
     The kernel is written once, at module level, around the global name ``decide`` (so the
     built-in engine is cached on disk). For user policies the functions that reach ``decide`` are
     rebuilt over a copy of this module's globals in which ``decide`` is the user's dispatcher;
     these copies are compiled once per process (numba cannot cache functions that close over
     other dispatchers)."""
+    if custom_decide is None:
+        return play_game, play_batch
     scope = rebind(globals(), _ENGINE_FUNCTIONS, cache_key, decide=custom_decide)  # cached under the key
     return scope["play_game"], scope["play_batch"]

@@ -7,10 +7,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from numba import njit, types
 
 from simcards.cards import card_code
+from simcards.games import engine
 from simcards.games.base import GameDef, GameRun, OptionInfo, SeatLabel, full_log, options_table
+from simcards.games.engine import CARD_MASK, OPTION_VALUES, KernelBinding, policy_signature
 from simcards.games.two_hundred import layout as L
 from simcards.games.two_hundred import rules as R
 from simcards.games.two_hundred.kernel import LOG_WIDTH, make_engine
@@ -87,68 +88,20 @@ FAMILIES["mc"] = Family(
     ),
 )
 
-def _chain(inner, sid0: int, fn, checked: bool = False):
-    """A decision function that sends strategy ``sid0`` to a user policy and the rest inward;
-    ``checked`` (the kernel's): an index out of range becomes option 0, recorded in the view
-    (``simcards.policy``; the reference engine checks in Python). (Not cached on disk: a closure
-    over a dispatcher never hits numba's cache, it only grows it.)"""
-    slot = L.V_BAD
-
-    if checked:
-        @njit(cache=False)
-        def decide(kind, sid, table, hand, opts, n_opts, view, rules, rng):
-            if sid == sid0:
-                try:
-                    c = fn(kind, table[view[V_SEAT]], hand, opts, n_opts, view, rules, rng)
-                except Exception:  # recorded, reported after the batch (policy.check_games)
-                    return policy.raised(sid0, kind, n_opts, view, slot)
-                return policy.checked_choice(c, sid0, kind, n_opts, view, slot)
-            return inner(kind, sid, table, hand, opts, n_opts, view, rules, rng)
-    else:
-        @njit(cache=False)
-        def decide(kind, sid, table, hand, opts, n_opts, view, rules, rng):
-            if sid == sid0:
-                return fn(kind, table[view[V_SEAT]], hand, opts, n_opts, view, rules, rng)
-            return inner(kind, sid, table, hand, opts, n_opts, view, rules, rng)
-
-    return decide
-
-
-# The decision signature a user policy is compiled for, alone, before any kernel is built.
-_A1 = types.Array(types.int64, 1, "C")
-POLICY_SIGNATURE = (types.int64, types.Array(types.float64, 1, "C"), types.int64, _A1, types.int64, _A1, _A1,
-                    types.Array(types.uint64, 1, "C"))
+# The kernel hands its decision function the whole parameter table (the heuristic reads its
+# partner's row) and a card mask; a user policy gets its seat's row and the mask (policy.chain).
+BINDING = KernelBinding("two-hundred", policy_signature(CARD_MASK, OPTION_VALUES), builtin_decide, builtin_decide,
+                        make_engine, L.V_BAD, seat_slot=V_SEAT)
 KINDS = policy.kind_names(L)
-
-
-_ENGINES: dict[tuple, tuple] = {}
-
-
-def engine_for(strategies: list[Strategy]):
-    """(decide, play_deal, play_game, play_batch) for these strategies: built-ins share one
-    cached engine; user policies get an engine of their own, compiled once per process."""
-    custom = sorted({s.family for s in strategies if s.family.decide is not None}, key=lambda f: f.sid)
-    key = tuple((f.sid, id(f.decide)) for f in custom)
-    if key not in _ENGINES:
-        for fam in custom:
-            policy.compile_policy(fam, POLICY_SIGNATURE)
-        decide = checked = builtin_decide  # the reference engine's and the kernel's
-        for fam in custom:
-            decide = _chain(decide, fam.sid, fam.decide)
-            checked = _chain(checked, fam.sid, fam.decide, checked=True)
-        _ENGINES[key] = (decide, *make_engine(checked, policy.engine_key("two-hundred", custom) if custom else None))
-    return _ENGINES[key]
+POLICY_SIGNATURE = BINDING.signature
+engine_for = BINDING.engine
 
 
 def seat_arrays(strategies: list[Strategy], rules: R.TwoHundredRules | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Strategy ids and the parameter table, one row per seat at the table: a T-V-2P dummy
     (seats 2 and 3) is played by the player opposite, with that player's strategy."""
     seats = rules.seats if rules is not None else len(strategies)
-    per_seat = [strategies[s if s < len(strategies) else (s + 2) % 4] for s in range(seats)]
-    width = max(len(s.vector()) for s in per_seat)
-    sids = np.array([s.family.sid for s in per_seat], dtype=np.int64)
-    params = np.stack([s.vector(width) for s in per_seat]).astype(np.float64)
-    return sids, params
+    return engine.seat_arrays([strategies[s if s < len(strategies) else (s + 2) % 4] for s in range(seats)])
 
 
 # Deals written per game in a first pass; games with more are replayed with room for all.
@@ -156,50 +109,33 @@ DEALS_PER_GAME = 48
 
 
 class TwoHundredRun(GameRun):
+    binding = BINDING
+    kinds = KINDS
+    games_width = L.G_WIDTH
+    bad_slot = L.G_BAD
+    units_slot = L.G_DEALS
+    unit = "deal"
+
     def __init__(self, rules: R.TwoHundredRules, players: int, strategies: list[Strategy]):
-        self.rules = rules
-        self.encoded = rules.encode()
         self.players = players
-        self.sids, self.params = seat_arrays(strategies, rules)
-        self.strategies = list(strategies)
-        with policy.reported(strategies, KINDS):
-            _, _, _, self.batch = engine_for(strategies)
-            self.batch(0, 0, 1, self.encoded, self.sids, self.params,
-                       np.zeros((1, L.G_WIDTH), np.int64), np.zeros((1, L.D_WIDTH), np.int32), 1)
+        super().__init__(rules, strategies, *seat_arrays(strategies, rules))
 
-    def raw(self, seed: int, first: int, count: int, row_cap: int):
-        games = np.zeros((count, L.G_WIDTH), dtype=np.int64)
-        deals = np.zeros((count * row_cap, L.D_WIDTH), dtype=np.int32)
-        with policy.reported(self.strategies, KINDS):
-            self.batch(seed, first, count, self.encoded, self.sids, self.params, games, deals, row_cap)
-        policy.check_games(games, L.G_BAD, first, policy.names_of(self.strategies), KINDS, self.on_invalid,
-                           lambda g: self.explain(seed, g))
-        return games, deals
+    def detail_width(self) -> int:
+        return L.D_WIDTH
 
-    def explain(self, seed: int, game: int) -> str | None:
-        """What a policy that raised in the kernel says when the reference engine plays that game."""
+    def first_pass(self) -> int:
+        return DEALS_PER_GAME
+
+    def games_frame(self, games: np.ndarray, first: int) -> pd.DataFrame:
+        return games_frame(games, first, self.rules)
+
+    def detail_frame(self, rows: np.ndarray, n_units: np.ndarray, cap: int, first: int) -> pd.DataFrame:
+        return deals_frame(rows, n_units, cap, first, self.rules)
+
+    def play_reference(self, seed: int, game: int, decide):
         from simcards.games.two_hundred.reference import play_reference
 
-        decide = engine_for(self.strategies)[0]
-        return policy.exception_text(lambda: play_reference(self.rules, self.sids, self.params, seed, game, decide,
-                                                            on_invalid="first"))
-
-    def play(self, seed: int, first: int, count: int, detail: bool):
-        cap = DEALS_PER_GAME if detail else 0
-        games, deals = self.raw(seed, first, count, cap)
-        games_df = games_frame(games, first, self.rules)
-        if not detail:
-            return games_df, None
-        n_deals = games[:, L.G_DEALS]
-        long = np.flatnonzero(n_deals > cap)
-        parts = [deals_frame(deals, np.where(n_deals > cap, 0, n_deals), cap, first, self.rules)]  # long games next
-        for i in long:  # rare: replay the game alone with room for every deal (same game, same seed)
-            g, d = self.raw(seed, first + int(i), 1, int(n_deals[i]))
-            parts.append(deals_frame(d, g[:, L.G_DEALS], int(n_deals[i]), first + int(i), self.rules))
-        detail_df = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
-        if len(long):
-            detail_df = detail_df.sort_values(["game", "deal"], kind="stable", ignore_index=True)
-        return games_df, detail_df
+        return play_reference(self.rules, self.sids, self.params, seed, game, decide, on_invalid="first")
 
 
 def games_frame(games: np.ndarray, first: int, rules: R.TwoHundredRules = R.STANDARD) -> pd.DataFrame:

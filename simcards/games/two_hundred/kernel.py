@@ -4,8 +4,8 @@ the end of a game, a batch — for every table of two-hundred.md, from the encod
 The engine is written once, as plain functions that call the globals ``decide`` and each other
 by name (``auction``, ``play_tricks``, ``play_deal``, ``play_game``). The built-in engine binds
 them to ``policies.builtin_decide`` at module level, so numba's on-disk cache works across
-processes (closures over a dispatcher never hit the cache). ``make_engine(decide)`` binds the
-same code to a decision function that also knows user policies (compiled once per process). A
+processes (closures over a dispatcher never hit the cache). ``make_engine(decide)`` rebuilds the
+same code around a decision function that also knows user policies (``nbutil.rebind``). A
 batch runs in parallel over chunks of games; game ``g`` draws only from its own stream
 ``(seed, g)`` and writes only its own rows, so results do not depend on threads or batch size.
 Hands are lane masks (``layout``); nothing is allocated inside the deal loop.
@@ -18,7 +18,6 @@ at the hole is treated are all read from ``rules``.
 from __future__ import annotations
 
 from pathlib import Path
-from types import FunctionType
 
 import numpy as np
 from numba import njit, prange
@@ -127,8 +126,9 @@ from simcards.games.two_hundred.rules import (
     R_STEP,
     R_TARGET,
 )
+from simcards.games.transcript import log_event as _log
 from simcards.games.two_hundred.search import builtin_choose, builtin_decide, builtin_play  # every built-in family
-from simcards.nbutil import borrow, drop_stale_cache, keyed_cache
+from simcards.nbutil import borrow, drop_stale_cache, rebind
 from simcards.rng import rand_below, seed_state, shuffle
 
 
@@ -137,10 +137,11 @@ def _anchor():
 
 
 # numba invalidates a cached function only when its own file changes, not when a function or a
-# constant it uses (policies.py, layout.py, rules.py, rng.py, nbutil.py) does: drop the engine's
+# constant it uses (policies.py, layout.py, rules.py, rng.py, nbutil.py, transcript.py) does: drop the engine's
 # and the policies' cached functions when any of those files changes.
 _HERE = Path(__file__).resolve().parent
-_SOURCES = sorted(_HERE.glob("*.py")) + [_HERE.parent.parent / m for m in ("rng.py", "nbutil.py")]
+_SOURCES = sorted(_HERE.glob("*.py")) + [_HERE.parent.parent / m
+                                         for m in ("rng.py", "nbutil.py", "games/transcript.py")]
 drop_stale_cache(_anchor, _SOURCES, tuple(p.stem for p in _SOURCES if p.parent == _HERE), "kernel")
 
 # The decision kinds as plain int64 values: numba compiles a separate copy of a called function
@@ -281,17 +282,6 @@ def game_end(scores, side_mask, cs, ps, dealer, rules):
     if left & (left - 1) == 0:
         return best_side(left, scores, dealer, n_seats, n_sides), left, 1
     return -1, left, 0
-
-
-@njit(cache=True, inline="always")
-def _log(log, n_log, event, deal, seat, a, b):
-    if n_log < log.shape[0]:
-        log[n_log, 0] = event
-        log[n_log, 1] = deal
-        log[n_log, 2] = seat
-        log[n_log, 3] = a
-        log[n_log, 4] = b
-    return n_log + 1
 
 
 @njit(cache=True, inline="always")
@@ -806,30 +796,6 @@ def _play_batch(seed, first_game, count, rules, sids, params, out_games, out_dea
 
 
 # ----- binding ---------------------------------------------------------------------------------
-# (name, plain function, jit options): compiled in this order, each into the globals the next sees.
-_ENGINE = (
-    ("auction", _auction, {"inline": "always"}),
-    ("contract", _contract, {"inline": "always"}),
-    ("play_tricks", _play_tricks, {"inline": "always"}),
-    ("play_deal", _play_deal, {"inline": "always"}),
-    ("play_game", _play_game, {}),
-    ("play_batch", _play_batch, {"parallel": True}),
-)
-
-
-def _bind(decide_fn, cache: bool, cache_key: str | None = None):
-    """Compile the engine with ``decide`` bound to ``decide_fn`` (a fresh globals dict per binding;
-    a user policy's engine is cached on disk under ``cache_key``, see ``nbutil.keyed_cache``)."""
-    g = dict(_ENGINE_GLOBALS)
-    g["decide"] = decide_fn
-    g["decide_play"] = decide_fn
-    g["decide_once"] = decide_fn
-    for name, fn, options in _ENGINE:
-        g[name] = keyed_cache(njit(cache=cache, **options)(FunctionType(fn.__code__, g, name)), cache_key)
-    return g["play_deal"], g["play_game"], g["play_batch"]
-
-
-_ENGINE_GLOBALS = globals()
 # The built-in engine: module-level globals, so the compiled code is cached on disk.
 decide = builtin_choose  # bids, kitty, trump, call: random inline, the heuristic a call
 decide_play = builtin_play  # card play, inlined into the trick loop
@@ -841,11 +807,17 @@ play_deal = njit(cache=True, inline="always")(_play_deal)
 play_game = njit(cache=True)(_play_game)
 play_batch = njit(cache=True, parallel=True)(_play_batch)
 
+# What reaches a decision function, rebuilt (in this order) around a user-policy dispatcher.
+_ENGINE_FUNCTIONS = ("auction", "contract", "play_tricks", "play_deal", "play_game", "play_batch")
 
-def make_engine(decide_fn, cache_key: str | None = None):
-    """``(play_deal, play_game, play_batch)`` around ``decide_fn(kind, sid, table, hand, opts,
-    n_opts, view, rules, rng)``, where ``table`` is the (seats × 8) parameter table and the
-    deciding seat is ``view[V_SEAT]``. The built-in decision function gets the cached engine."""
-    if decide_fn is builtin_decide:
-        return play_deal, play_game, play_batch
-    return _bind(decide_fn, cache=False, cache_key=cache_key)
+
+def make_engine(decide_fn=None, cache_key: str | None = None):
+    """``(play_game, play_batch)`` around ``decide_fn(kind, sid, table, hand, opts, n_opts, view,
+    rules, rng)``, where ``table`` is the (seats × 8) parameter table and the deciding seat is
+    ``view[V_SEAT]`` (None: the built-in engine, cached on disk). The copy is rebuilt over this
+    module's globals by ``nbutil.rebind`` and cached under ``cache_key``."""
+    if decide_fn is None:
+        return play_game, play_batch
+    scope = rebind(globals(), _ENGINE_FUNCTIONS, cache_key, decide=decide_fn, decide_play=decide_fn,
+                   decide_once=decide_fn)
+    return scope["play_game"], scope["play_batch"]

@@ -15,7 +15,7 @@ def _anchor():
 
 drop_stale_cache(
     _anchor,
-    [_HERE / f"{m}.py" for m in (*_CACHED, "layout", "rules")] + [_HERE.parent.parent / m for m in ("rng.py", "nbutil.py")],
+    [_HERE / f"{m}.py" for m in (*_CACHED, "layout", "rules")] + [_HERE.parent.parent / m for m in ("rng.py", "nbutil.py", "games/transcript.py")],
     _CACHED,
     "yaniv",
 )

@@ -6,9 +6,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from numba import types
 
+from simcards.games import engine
 from simcards.games.base import GameDef, GameRun, OptionInfo, SeatLabel, full_log, options_table
+from simcards.games.engine import CARD_ARRAY, OPTION_ROWS, KernelBinding, policy_signature
 from simcards.games.yaniv import layout as L
 from simcards.games.yaniv import rules as R
 from simcards.games.yaniv import kernel
@@ -94,44 +95,12 @@ FAMILIES["mc"] = Family(
     True,
 )
 
-def _chain(inner, sid0: int, fn, checked: bool = False):
-    """``simcards.policy.chain`` with this game's view slot and jit decorator."""
-    return policy.chain(inner, sid0, fn, L.V_BAD, checked, jit=njit_by_type())
-
-
-# The decision signature a user policy is compiled for, alone, before any kernel is built.
-_A1, _A2 = types.Array(types.int64, 1, "C"), types.Array(types.int64, 2, "C")
-POLICY_SIGNATURE = (types.int64, types.Array(types.float64, 1, "C"), _A1, types.int64, _A2, types.int64, _A1, _A1,
-                    types.Array(types.uint64, 1, "C"))
-KINDS = policy.kind_names(L)
-
-
-_ENGINES: dict[tuple, tuple] = {}
-
-
-def engine_for(strategies: list[Strategy]):
-    """(decide, play_game, play_batch) for these strategies: built-ins use the kernel cached on
-    disk; user policies get a ``play_round`` of their own, compiled once per process (the game
-    and batch functions are the cached ones, handed that ``play_round``)."""
-    custom = sorted({s.family for s in strategies if s.family.decide is not None}, key=lambda f: f.sid)
-    if not custom:
-        return _BUILTIN
-    key = tuple((f.sid, id(f.decide)) for f in custom)
-    if key not in _ENGINES:
-        for fam in custom:
-            policy.compile_policy(fam, POLICY_SIGNATURE)
-        decide = builtin_decide  # what the reference engine asks
-        in_kernel = kernel_decide  # what the kernel asks (threshold's call/discard/draw are its own)
-        for fam in custom:
-            decide = _chain(decide, fam.sid, fam.decide)
-            in_kernel = _chain(in_kernel, fam.sid, fam.decide, checked=True)
-        _ENGINES[key] = (decide, *_engine(kernel.make_engine(in_kernel, policy.engine_key("yaniv", custom))))
-    return _ENGINES[key]
-
-
-def _engine(play_round=None):
-    """``(play_game, play_batch)`` of the kernel, playing their rounds with ``play_round`` (None:
-    the built-in engine, ``kernel.play_round_threshold`` whenever ``kernel.threshold_only``)."""
+def _build(decide=None, cache_key: str | None = None):
+    """``(play_game, play_batch)`` of the kernel, playing their rounds with a ``play_round`` rebuilt
+    around ``decide`` (None: the built-in engine, ``kernel.play_round_threshold`` whenever
+    ``kernel.threshold_only``); the game and batch functions are the cached ones, handed that
+    ``play_round``."""
+    play_round = None if decide is None else kernel.make_engine(decide, cache_key)
 
     def round_fn(rules, sids):
         if play_round is not None:
@@ -149,18 +118,19 @@ def _engine(play_round=None):
     return play_game, play_batch
 
 
-_BUILTIN = (builtin_decide, *_engine())
+# The kernel asks ``kernel_decide`` (threshold's call/discard/draw are its own), the reference
+# engine ``builtin_decide``.
+BINDING = KernelBinding("yaniv", policy_signature(CARD_ARRAY, OPTION_ROWS), builtin_decide, kernel_decide, _build,
+                        L.V_BAD, jit=njit_by_type())
+KINDS = policy.kind_names(L)
+POLICY_SIGNATURE = BINDING.signature
+engine_for = BINDING.engine
 
 
 def seat_arrays(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:
     """Strategy ids and parameter rows. The rows are ``policies.N_PARAMS`` (24) wide, wider than
     ``simcards.strategy.N_PARAMS`` (8): the threshold family has 12 parameters, mc 20."""
-    sids = np.array([s.family.sid for s in strategies], dtype=np.int64)
-    params = np.zeros((len(strategies), N_PARAMS), dtype=np.float64)
-    for p, s in enumerate(strategies):
-        for i, (_, v) in enumerate(s.values):
-            params[p, i] = v
-    return sids, params
+    return engine.seat_arrays(strategies, N_PARAMS)
 
 
 # Rounds written per game in a first pass; games with more are replayed with room for all.
@@ -168,54 +138,36 @@ ROUNDS_PER_GAME = 64
 
 
 class YanivRun(GameRun):
+    binding = BINDING
+    kinds = KINDS
+    games_width = L.G_WIDTH
+    bad_slot = L.G_BAD
+    units_slot = L.G_ROUNDS
+    unit = "round"
+
     def __init__(self, rules: R.YanivRules, players: int, strategies: list[Strategy]):
-        self.rules = rules
-        self.encoded = rules.encode()
         self.players = players
-        self.sids, self.params = seat_arrays(strategies)
-        self.strategies = list(strategies)
-        self.custom = any(s.family.decide is not None for s in strategies)
-        with policy.reported(strategies, KINDS):
-            _, _, self.batch = engine_for(strategies)
-            self.batch(0, 0, 1, self.encoded, players, self.sids, self.params,
-                       np.zeros((1, L.G_WIDTH), np.int64), np.zeros((1, L.round_width(players)), np.int32), 1)
+        super().__init__(rules, strategies, *seat_arrays(strategies))
 
-    def raw(self, seed: int, first: int, count: int, round_cap: int):
-        games = np.zeros((count, L.G_WIDTH), dtype=np.int64)
-        rounds = np.zeros((count * round_cap, L.round_width(self.players)), dtype=np.int32)
-        with policy.reported(self.strategies, KINDS):
-            self.batch(seed, first, count, self.encoded, self.players, self.sids, self.params, games, rounds,
-                       round_cap)
-        policy.check_games(games, L.G_BAD, first, policy.names_of(self.strategies), KINDS, self.on_invalid,
-                           lambda g: self.explain(seed, g))
-        return games, rounds
+    def batch_args(self) -> tuple:
+        return (self.encoded, self.players, self.sids, self.params)
 
-    def explain(self, seed: int, game: int) -> str | None:
-        """What a policy that raised in the kernel says when the reference engine plays that game."""
+    def detail_width(self) -> int:
+        return L.round_width(self.players)
+
+    def first_pass(self) -> int:
+        return ROUNDS_PER_GAME
+
+    def games_frame(self, games: np.ndarray, first: int) -> pd.DataFrame:
+        return games_frame(games, first, self.players, self.rules)
+
+    def detail_frame(self, rows: np.ndarray, n_units: np.ndarray, cap: int, first: int) -> pd.DataFrame:
+        return rounds_frame(rows, n_units, cap, first, self.players)
+
+    def play_reference(self, seed: int, game: int, decide):
         from simcards.games.yaniv.reference import play_reference
 
-        decide = engine_for(self.strategies)[0]
-        return policy.exception_text(lambda: play_reference(self.rules, self.players, self.sids, self.params, seed,
-                                                            game, decide, on_invalid="first"))
-
-    def play(self, seed: int, first: int, count: int, detail: bool):
-        cap = ROUNDS_PER_GAME if detail else 0
-        games, rounds = self.raw(seed, first, count, cap)
-        games_df = games_frame(games, first, self.players, self.rules)
-        if self.custom:  # user policies: option indices out of range (played as option 0)
-            games_df["invalid_decisions"] = games[:, L.G_BAD].astype(np.int32)
-        if not detail:
-            return games_df, None
-        n_rounds = games[:, L.G_ROUNDS]
-        parts = [rounds_frame(rounds, n_rounds, cap, first, self.players)]
-        long = np.flatnonzero(n_rounds > cap)
-        for i in long:  # rare: replay the game alone with room for every round (same game, same seed)
-            g, r = self.raw(seed, first + int(i), 1, int(n_rounds[i]))
-            parts.append(rounds_frame(r, g[:, L.G_ROUNDS], int(n_rounds[i]), first + int(i), self.players))
-        detail_df = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
-        if len(long):
-            detail_df = detail_df.sort_values(["game", "round"], kind="stable", ignore_index=True)
-        return games_df, detail_df
+        return play_reference(self.rules, self.players, self.sids, self.params, seed, game, decide, on_invalid="first")
 
 
 # Section-5 counters: (column, games-array column, the option that makes it appear).

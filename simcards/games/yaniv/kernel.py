@@ -9,8 +9,6 @@ depend on threads or batch size.
 from __future__ import annotations
 
 
-import types as pytypes
-
 import numpy as np
 from numba import njit, prange, types
 
@@ -123,8 +121,10 @@ from simcards.games.yaniv.rules import (
 )
 from simcards.games.yaniv.fast import threshold_turn
 from simcards.games.yaniv.policies import SID_THRESHOLD, threshold_calls
+from simcards.games.transcript import called_cards as _log_cards
+from simcards.games.transcript import called_event as _log
 from simcards.games.yaniv.search import kernel_decide as decide  # the built-ins, informed and mc too
-from simcards.nbutil import borrow, keep_alive, njit_by_type, rebind
+from simcards.nbutil import borrow, compiled_as, keep_alive, njit_by_type, rebind
 from simcards.rng import rand_below, seed_state, shuffle
 
 # The working memory of one game, carved out of a single int64 array.
@@ -211,27 +211,6 @@ def apply_reset(score, rules):
         if new >= 0:
             return new
     return score
-
-
-@njit_by_type(cache=True, _nrt=False)
-def _log(log, n_log, event, rnd, seat, a, b):
-    if n_log < log.shape[0]:
-        log[n_log, 0] = event
-        log[n_log, 1] = rnd
-        log[n_log, 2] = seat
-        log[n_log, 3] = a
-        log[n_log, 4] = b
-    return n_log + 1
-
-
-@njit_by_type(cache=True, _nrt=False)
-def _log_cards(log, n_log, cards, n):
-    """Attach cards to the event just logged."""
-    row = n_log - 1
-    if row < log.shape[0]:
-        for j in range(min(n, ROW)):
-            log[row, 5 + j] = cards[j]
-    return n_log
 
 
 @njit_by_type(cache=True, _nrt=False, inline="always")
@@ -475,7 +454,7 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
     for p in range(players):
         if logging and alive[p]:
             n_log = _log(log, n_log, EV_HAND, rnd, p, hand_n[p], 0)
-            n_log = _log_cards(log, n_log, hands[p], hand_n[p])
+            n_log = _log_cards(log, n_log, hands[p], hand_n[p], 5)
     stock_n -= 1
     prev[0] = stock[stock_n]
     prev_n = 1
@@ -622,7 +601,7 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
             mem_throw(view, seat, thrown, length)
         if logging:
             n_log = _log(log, n_log, EV_DISCARD, rnd, seat, length, a)
-            n_log = _log_cards(log, n_log, thrown, length)
+            n_log = _log_cards(log, n_log, thrown, length, 5)
         # Y-DRAW-1/2: the stock or an available card of the previous discard.
         if not THRESHOLD_ONLY and viewed:
             view[V_STOCK] = stock_n
@@ -711,18 +690,11 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
         count[C_ONDER] += n_claims - 1
     return caller, turn, seat, n_claims, n_log
 
-def _compiled_as(fn, name, **constants):
-    """The jitted ``fn`` compiled again under the name ``name`` (cached on disk under that name)
-    with module constants replaced by ``constants``."""
-    scope = dict(fn.py_func.__globals__)
-    scope.update(constants)
-    copy = pytypes.FunctionType(fn.py_func.__code__, scope, name)
-    copy.__qualname__ = name
-    # ``cache`` is not among the target options: ask for it again, or the copy compiles every run
-    return njit_by_type(cache=True, **{k: v for k, v in fn.targetoptions.items() if k != "nopython"})(copy)
-
-
-play_round_threshold = _compiled_as(play_round, "play_round_threshold", THRESHOLD_ONLY=True)
+# ``cache`` is not among the target options: ask for it again, or the copy compiles every run
+play_round_threshold = compiled_as(
+    play_round, "play_round_threshold",
+    njit_by_type(cache=True, **{k: v for k, v in play_round.targetoptions.items() if k != "nopython"}),
+    THRESHOLD_ONLY=True)
 
 
 def threshold_only(rules, sids) -> bool:
