@@ -8,16 +8,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simcards import policy
 from simcards.cards import card_code
 from simcards.games import engine
 from simcards.games.base import GameDef, GameRun, OptionInfo, SeatLabel, full_log, options_table
 from simcards.games.engine import CARD_ARRAY, OPTION_ROWS, KernelBinding, policy_signature
+from simcards.games.gin import kernel, search
 from simcards.games.gin import layout as L
 from simcards.games.gin import rules as R
-from simcards.games.gin import kernel
-from simcards.games.gin import search
 from simcards.games.gin.policies import NEVER, SID_INFORMED, SID_KNOCK, SID_MC, SID_RANDOM, SID_SIMPLE, builtin_decide
-from simcards import policy
 from simcards.stats.estimates import mean_ci, proportion_ci, ratio_ci
 from simcards.strategy import Family, Param, Strategy
 

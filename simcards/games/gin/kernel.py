@@ -19,11 +19,26 @@ import numpy as np
 from numba import njit, prange
 
 from simcards.games.gin import layout as L
-from simcards.games.gin.layout import (  # the transcript events (layout.py declares them)
-    EV_DEAL, EV_DISCARD, EV_DRAW, EV_HAND_END, EV_KNOCK, EV_KNOCK_CARD, EV_LAST, EV_LAYOFF, EV_LEDGER, EV_MJ_SCORE,
-    EV_PICKUP, EV_SCORE, EV_TABLE_LAYOFF, EV_UPCARD, EV_UPCARD_CHOICE, EV_WALL, LOG_WIDTH,
-)
 from simcards.games.gin import rules as R
+from simcards.games.gin.layout import (  # the transcript events (layout.py declares them)
+    EV_DEAL,
+    EV_DISCARD,
+    EV_DRAW,
+    EV_HAND_END,
+    EV_KNOCK,
+    EV_KNOCK_CARD,
+    EV_LAST,
+    EV_LAYOFF,
+    EV_LEDGER,
+    EV_MJ_SCORE,
+    EV_PICKUP,
+    EV_SCORE,
+    EV_TABLE_LAYOFF,
+    EV_UPCARD,
+    EV_UPCARD_CHOICE,
+    EV_WALL,
+    LOG_WIDTH,
+)
 from simcards.games.gin.melds import (
     LANE,
     LOW_RANK,
@@ -48,7 +63,6 @@ from simcards.games.transcript import log_cards as _log_cards
 from simcards.games.transcript import log_event_c as _log
 from simcards.nbutil import borrow, keep_alive, rebind
 from simcards.rng import rand_below, seed_state, shuffle
-
 
 # A hand in progress (int64 state array): the piles, then what the deal fixed for the hand.
 (S_STOCK, S_PILE_N, S_PILE_MASK, S_TURN, S_HAND, S_LIMIT, S_STAKE, S_KCARD, S_MV, S_SEAT0, S_SEAT1,

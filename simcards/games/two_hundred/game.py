@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simcards import policy
 from simcards.cards import card_code
 from simcards.games import engine
 from simcards.games.base import GameDef, GameRun, OptionInfo, SeatLabel, full_log, options_table
@@ -18,7 +19,6 @@ from simcards.games.two_hundred.kernel import LOG_WIDTH, make_engine
 from simcards.games.two_hundred.layout import V_SEAT
 from simcards.games.two_hundred.policies import SID_HEURISTIC, SID_INFORMED, SID_MC, SID_RANDOM
 from simcards.games.two_hundred.search import builtin_decide
-from simcards import policy
 from simcards.stats.estimates import mean_ci, proportion_ci, ratio_ci
 from simcards.strategy import Family, Param, Strategy, seat_strategies
 

@@ -22,7 +22,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit, prange
 
-from simcards.games.two_hundred.layout import (
+from simcards.games.transcript import log_event as _log
+from simcards.games.two_hundred.layout import (  # the transcript events (layout.py declares them)
     BIT_OF_FACE,
     D_BID,
     D_BIDDER,
@@ -39,12 +40,25 @@ from simcards.games.two_hundred.layout import (
     D_TRUMP,
     DEAL_CAP,
     DECKS,
+    EV_BID,
+    EV_CALL,
+    EV_DEAL,
+    EV_DISCARD,
+    EV_GAME,
+    EV_HAND,
+    EV_KITTY,
+    EV_OUT,
+    EV_PLAY,
+    EV_REVEAL,
+    EV_SCORE,
+    EV_TRICK,
+    EV_TRUMP,
     FACE_OF_BIT,
+    G_BAD,
     G_CAPPED,
     G_DEALS,
     G_FAILED,
     G_FIRST_DEALER,
-    G_BAD,
     G_HOLE,
     G_INVALID,
     G_MADE,
@@ -64,6 +78,7 @@ from simcards.games.two_hundred.layout import (
     LANE_FULL,
     LANE_LOW,
     LANE_POINTS,
+    LOG_WIDTH,
     MAX_DECK,
     MAX_OPTIONS,
     MAX_SEATS,
@@ -99,10 +114,6 @@ from simcards.games.two_hundred.layout import (
     V_WIN_SEAT,
     VIEW_SIZE,
 )
-from simcards.games.two_hundred.layout import (  # the transcript events (layout.py declares them)
-    EV_BID, EV_CALL, EV_DEAL, EV_DISCARD, EV_GAME, EV_HAND, EV_KITTY, EV_OUT, EV_PLAY, EV_REVEAL, EV_SCORE,
-    EV_TRICK, EV_TRUMP, LOG_WIDTH,
-)
 from simcards.games.two_hundred.rules import (
     FAIL_POINTS_MINUS_BID,
     R_CALL,
@@ -126,7 +137,6 @@ from simcards.games.two_hundred.rules import (
     R_STEP,
     R_TARGET,
 )
-from simcards.games.transcript import log_event as _log
 from simcards.games.two_hundred.search import builtin_choose, builtin_decide, builtin_play  # every built-in family
 from simcards.nbutil import borrow, drop_stale_cache, rebind
 from simcards.rng import rand_below, seed_state, shuffle
@@ -357,9 +367,9 @@ def deal_cards(rules, deck, dealer, active, nxt, hands, piles, pile_n, view):
         pos = 0
         for r in range(3):
             size = 3 if r < 2 else each - 6
-            for i in range(n_cards(active)):
+            for _ in range(n_cards(active)):
                 s = nxt[s]
-                for c in range(size):
+                for _c in range(size):
                     hands[s] |= np.int64(1) << BIT_OF_FACE[deck[pos]]
                     pos += 1
             if r < 2:

@@ -7,16 +7,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simcards import policy
 from simcards.games import engine
 from simcards.games.base import GameDef, GameRun, OptionInfo, SeatLabel, full_log, options_table
 from simcards.games.engine import CARD_ARRAY, OPTION_ROWS, KernelBinding, policy_signature
+from simcards.games.yaniv import kernel
 from simcards.games.yaniv import layout as L
 from simcards.games.yaniv import rules as R
-from simcards.games.yaniv import kernel
 from simcards.games.yaniv.policies import N_PARAMS, SID_RANDOM, SID_THRESHOLD
 from simcards.games.yaniv.search import SID_INFORMED, SID_MC, builtin_decide, kernel_decide
 from simcards.nbutil import njit_by_type
-from simcards import policy
 from simcards.stats.estimates import mean_ci, proportion_ci, ratio_ci
 from simcards.strategy import Family, Param, Strategy
 

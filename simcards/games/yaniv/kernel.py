@@ -8,10 +8,12 @@ depend on threads or batch size.
 
 from __future__ import annotations
 
-
 import numpy as np
 from numba import njit, prange, types
 
+from simcards.games.transcript import called_cards as _log_cards
+from simcards.games.transcript import called_event as _log
+from simcards.games.yaniv.fast import threshold_turn
 from simcards.games.yaniv.groups import (
     SCRATCH,
     available_faces,
@@ -20,20 +22,26 @@ from simcards.games.yaniv.groups import (
     slam_position,
     take_from_group,
 )
-from simcards.games.yaniv.layout import (
+from simcards.games.yaniv.layout import (  # the transcript events (layout.py declares them)
     DECK_MAX,
+    EV_CALL,
+    EV_DISCARD,
+    EV_DRAW,
+    EV_GRANT,
+    EV_HAND,
+    EV_ONDER,
+    EV_REQUEST,
+    EV_RESHUFFLE,
+    EV_ROUND,
+    EV_SCORE,
+    EV_SLAM,
+    EV_UPCARD,
     G_ASAFS,
     G_BAD,
     G_CALLS,
     G_CAPPED,
     G_CAPPED_ROUNDS,
-    G_GRANTED,
-    G_ONDER,
-    G_ONDER_WINS,
     G_OVERCALLS,
-    G_REQ_BLOCKED,
-    G_REQUESTS,
-    G_SLAMS,
     G_PLAYOFF_ROUNDS,
     G_ROUNDS,
     G_SCORES,
@@ -48,9 +56,11 @@ from simcards.games.yaniv.layout import (
     K_OVERCALL,
     K_REQUEST,
     K_SLAM,
+    LOG_WIDTH,
     MAX_HAND,
     MAX_OPTIONS,
     MAX_PLAYERS,
+    N_FACES,
     RD_ASAF,
     RD_CALLER,
     RD_CAPPED,
@@ -68,9 +78,11 @@ from simcards.games.yaniv.layout import (
     V_ALIVE_N,
     V_AVAIL,
     V_AVAIL_N,
+    V_BAD,
     V_CALLER,
     V_CALLER_BEATEN,
     V_CALLER_CALLS,
+    V_KNOWN,
     V_ONDER_N,
     V_PLAYERS,
     V_REQ_FACE,
@@ -79,6 +91,7 @@ from simcards.games.yaniv.layout import (
     V_ROUND,
     V_SCORES,
     V_SEAT,
+    V_SEEN,
     V_SIZES,
     V_STARTER,
     V_STOCK,
@@ -86,17 +99,11 @@ from simcards.games.yaniv.layout import (
     V_THROWN_N,
     V_TOTAL,
     V_TURN,
-    V_BAD,
-    V_KNOWN,
-    V_SEEN,
-    N_FACES,
     VIEW_SIZE,
 )
-from simcards.games.yaniv.layout import (  # the transcript events (layout.py declares them)
-    EV_CALL, EV_DISCARD, EV_DRAW, EV_GRANT, EV_HAND, EV_ONDER, EV_REQUEST, EV_RESHUFFLE, EV_ROUND, EV_SCORE,
-    EV_SLAM, EV_UPCARD, LOG_WIDTH,
-)
+from simcards.games.yaniv.policies import SID_THRESHOLD, threshold_calls
 from simcards.games.yaniv.rules import (
+    MAX_RESET_SCORE,
     OTHERS_HAND,
     OTHERS_HIGHER,
     R_ASAF,
@@ -108,21 +115,16 @@ from simcards.games.yaniv.rules import (
     R_KLUFT_PEN,
     R_LIMIT,
     R_ONDER_ANY,
-    R_OVERCALL,
-    R_REQUESTS,
-    R_SLAM,
     R_OTHERS,
     R_OUT_OVER,
+    R_OVERCALL,
     R_PICKUP,
+    R_REQUESTS,
     R_RESET,
+    R_SLAM,
     R_THREE,
     R_THREE_ONCE,
-    MAX_RESET_SCORE,
 )
-from simcards.games.yaniv.fast import threshold_turn
-from simcards.games.yaniv.policies import SID_THRESHOLD, threshold_calls
-from simcards.games.transcript import called_cards as _log_cards
-from simcards.games.transcript import called_event as _log
 from simcards.games.yaniv.search import kernel_decide as decide  # the built-ins, informed and mc too
 from simcards.nbutil import borrow, compiled_as, keep_alive, njit_by_type, rebind
 from simcards.rng import rand_below, seed_state, shuffle
