@@ -359,7 +359,7 @@ class TwoHundred(GameDef):
         """The contract hook (``GameDef.transcripts``): both engines' event logs of one game."""
         from simcards.games.two_hundred.reference import play_reference
 
-        decide, _, play_game, _ = engine_for(strategies)
+        decide, play_game, _ = engine_for(strategies)
         sids, params = seat_arrays(strategies, rules)
         rows, out = np.zeros((0, L.D_WIDTH), dtype=np.int32), np.zeros(L.G_WIDTH, dtype=np.int64)
         k = full_log(lambda log: play_game(game, seed, rules.encode(), sids, params, out, rows, 0, log),

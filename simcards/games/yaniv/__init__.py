@@ -6,7 +6,7 @@ from simcards.nbutil import drop_stale_cache
 
 _HERE = Path(__file__).resolve().parent
 # The jitted Yaniv modules (cached by numba) and everything their code inlines from elsewhere.
-_CACHED = ("kernel", "fast", "policies", "groups")
+_CACHED = ("kernel", "fast", "policies", "groups", "search")
 
 
 def _anchor():

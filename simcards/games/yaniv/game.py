@@ -70,7 +70,9 @@ FAMILIES["informed"] = Family(
     (Param("call", 60, 0, 60, "never call above this total (the rules' limit applies too)"),
      *_SHARED,
      Param("risk", 0.2, 0, 1, "call when the estimated probability of Asaf is at most this"),
-     Param("deny", 3.0, 0, 30, "cost of leaving the next player a card that builds a group with its known cards")),
+     Param("deny", 3.0, 0, 30, "cost of leaving the next player a card that builds a group with its known cards"),
+     Param("patience", 100, 0, 1000, "call whenever allowed once the round has lasted this many discards (a table of "
+           "cautious players would otherwise wait for each other)", integer=True)),
 )
 FAMILIES["mc"] = Family(
     "mc", SID_MC,
@@ -91,7 +93,9 @@ FAMILIES["mc"] = Family(
      Param("low", 1, 0, 10, "opponents keep low cards: each of their unseen cards is sampled as the lowest of "
            "1 + low unseen cards", integer=True),
      Param("risk", 0.2, 0, 1, "the heuristic (informed's) call: estimated Asaf probability at most this"),
-     Param("deny", 3.0, 0, 30, "the heuristic (informed's) discard: cost of feeding the next player")),
+     Param("deny", 3.0, 0, 30, "the heuristic (informed's) discard: cost of feeding the next player"),
+     Param("patience", 100, 0, 1000, "the heuristic (informed's) call: call whenever allowed once the round has "
+           "lasted this many discards", integer=True)),
     True,
 )
 

@@ -89,8 +89,8 @@ SID_INFORMED = 2
 SID_MC = 3
 # Parameters 0..11 of both families are threshold's (same meaning, same slots), for the decisions
 # they play as threshold and for mc's rollouts; their own follow.
-P_RISK, P_DENY = 12, 13  # informed
-P_K, P_OPP_CALL, P_SEARCH, P_DEPTH, P_PRIOR, P_LOW, P_MC_RISK, P_MC_DENY = range(12, 20)  # mc
+P_RISK, P_DENY, P_PATIENCE = 12, 13, 14  # informed
+P_K, P_OPP_CALL, P_SEARCH, P_DEPTH, P_PRIOR, P_LOW, P_MC_RISK, P_MC_DENY, P_MC_PATIENCE = range(12, 21)  # mc
 S_CALL, S_DISCARD, S_DRAW = 1, 2, 4  # mc's ``search`` bits
 ONE = np.int64(1)
 MAX_VALUE = 14  # card values are 0..13 in every preset
@@ -215,9 +215,11 @@ def next_alive(seat, view, rules):
 
 # --- informed ------------------------------------------------------------------------------------
 @njit_by_type(cache=True, _nrt=True)
-def informed_call(hand, n, view, rules, params, risk):
+def informed_call(hand, n, view, rules, params, risk, patience):
     """Call within ``call`` when the estimated Asaf probability is at most ``risk`` (or, as
-    threshold, to land on a reset). Kluft: threshold's rule."""
+    threshold, to land on a reset), and whenever a call is allowed once the round has lasted
+    ``patience`` discards: a table of cautious players who know each other's low cards would
+    otherwise wait for each other until the turn cap. Kluft: threshold's rule."""
     total = view[V_TOTAL]
     if rules[R_KLUFT] != 0:
         return threshold_calls(view[V_SCORES + view[V_SEAT]], total, params, rules)
@@ -225,6 +227,8 @@ def informed_call(hand, n, view, rules, params, risk):
         return 1
     if total > params[P_CALL]:
         return 0
+    if view[V_TURN] >= patience:
+        return 1
     return 1 if asaf_probability(hand, n, view, rules) <= risk else 0
 
 
@@ -286,7 +290,7 @@ def informed_discard(hand, n, opts, n_opts, view, rules, params, deny):
 @njit_by_type(cache=True, _nrt=True)
 def informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     if kind == K_CALL:
-        return informed_call(hand, n, view, rules, params, params[P_RISK])
+        return informed_call(hand, n, view, rules, params, params[P_RISK], params[P_PATIENCE])
     if kind == K_DISCARD:
         return informed_discard(hand, n, opts, n_opts, view, rules, params, params[P_DENY])
     if kind == K_DRAW:
@@ -467,6 +471,8 @@ def mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
         return mc_heuristic(kind, params, hand, n, opts, n_opts, view, rules, rng)
     if n_opts == 1:
         return 0
+    if kind == K_CALL and view[V_TURN] >= params[P_MC_PATIENCE]:  # a long round: call, as informed does
+        return mc_heuristic(kind, params, hand, n, opts, n_opts, view, rules, rng)
     prior = mc_heuristic(kind, params, hand, n, opts, n_opts, view, rules, rng)
     low = int(params[P_LOW])
     me = view[V_SEAT]
@@ -575,7 +581,7 @@ def mc_heuristic(kind, params, hand, n, opts, n_opts, view, rules, rng):
     """mc's choice without search: informed's call and discard (its ``risk`` and ``deny``),
     threshold's draw and section-5 decisions."""
     if kind == K_CALL:
-        return informed_call(hand, n, view, rules, params, params[P_MC_RISK])
+        return informed_call(hand, n, view, rules, params, params[P_MC_RISK], params[P_MC_PATIENCE])
     if kind == K_DISCARD:
         return informed_discard(hand, n, opts, n_opts, view, rules, params, params[P_MC_DENY])
     if kind == K_DRAW:
