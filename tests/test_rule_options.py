@@ -86,7 +86,7 @@ def test_every_option_declares_a_defined_rule_its_allowed_values_and_help(game):
 @pytest.mark.parametrize("game", list(GAMES))
 def test_the_listing_shows_what_the_parser_reads_back(game):
     gdef, cls = get_game(game), GAMES[game]
-    listed = gdef.options()
+    listed = gdef.rule_options()
     assert [o.name for o in listed] == list(specs(cls))
     defaults = gdef.build_rules(None)
     for o in listed:
@@ -110,7 +110,7 @@ def _outside(spec) -> str | None:
 @pytest.mark.parametrize("game", list(GAMES))
 def test_a_value_outside_the_listing_is_refused_naming_the_listed_values(game):
     gdef, cls = get_game(game), GAMES[game]
-    listed = {o.name: o for o in gdef.options()}
+    listed = {o.name: o for o in gdef.rule_options()}
     tried = 0
     for name, spec in specs(cls).items():
         text = _outside(spec)
@@ -129,7 +129,7 @@ def _errors(capsys) -> list[str]:
 
 
 def test_rule_through_the_cli_gives_one_line_naming_the_allowed_values(capsys):
-    allowed = {o.name: o.allowed for o in get_game("yaniv").options()}["decks"]
+    allowed = {o.name: o.allowed for o in get_game("yaniv").rule_options()}["decks"]
     code = main(["simulate", "yaniv", "--rule", "decks=3", "--games", "10", "--no-progress"])
     assert code != 0 and _errors(capsys) == [f"error: yaniv rules: decks=3; allowed: {allowed} (Y-CARD-3)"]
     code = main(["simulate", "two-hundred", "--rule", "target=lots", "--games", "10", "--no-progress"])
@@ -142,7 +142,7 @@ def test_the_game_docs_table_every_option_with_its_declared_default(game, doc):
     lines = (ROOT / "docs" / doc).read_text().splitlines()
     # the option table: option | default | allowed | rule ... (preset tables have fewer columns)
     rows = [line.split("|")[1:3] for line in lines if line.startswith("| `") and line.count("|") >= 5]
-    for o in get_game(game).options():
+    for o in get_game(game).rule_options():
         first = next(((names, default) for names, default in rows if f"`{o.name}`" in names), None)
         assert first is not None, f"{o.name} is not in docs/{doc}"
         assert first[1].strip() == o.default, o.name

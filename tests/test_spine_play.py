@@ -115,7 +115,7 @@ def resolved(monkeypatch):
 
 
 def test_every_entry_point_resolves_a_runspec_and_plays_through_the_one_loop(resolved, capsys):
-    from simcards.studies.common import Table
+    from simcards.studies.common import Arena as Table
 
     simcards.simulate("yaniv", games=20, seed=1)
     assert len(resolved["resolve"]) == 1 and len(resolved["loop"]) == 1
@@ -131,7 +131,7 @@ def test_every_entry_point_resolves_a_runspec_and_plays_through_the_one_loop(res
 
 
 def test_study_table_rows_equal_simulate_rows():
-    from simcards.studies.common import Table
+    from simcards.studies.common import Arena as Table
 
     t = Table("yaniv", players=3)
     rows = t.play([t.strategy("random")] * 3, 7, 0, 120)
@@ -142,7 +142,7 @@ def test_study_table_rows_equal_simulate_rows():
 def test_the_old_loops_are_gone():
     package = Path(simcards.__file__).parent
     assert not (package / "runner.py").exists()  # run_chunked (dead), play_games (a test's only)
-    assert not hasattr(simcards.api, "_run") and not hasattr(simcards.studies.common.Table, "_play_on")
+    assert not hasattr(simcards.api, "_run") and not hasattr(simcards.studies.common.Arena, "_play_on")
 
 
 def test_summary_rows_say_their_seat_as_data():

@@ -278,7 +278,7 @@ def friend(view, hand, seat, other):
 
 
 @njit(cache=True, inline="always")
-def _lead(table, row, hand, unseen, trump, contractor):
+def lead_card(table, row, hand, unseen, trump, contractor):
     tl = (hand >> (LANE * trump)) & LANE_FULL  # 0 without trumps: LANE * NO_TRUMP is above the deck
     ut = (unseen >> (LANE * trump)) & LANE_FULL
     # Draw trumps with the boss trump while the opponents may still hold some.
@@ -304,7 +304,7 @@ def _lead(table, row, hand, unseen, trump, contractor):
 
 
 @njit(cache=True, inline="always")
-def _follow(table, row, hand, unseen, trump, seat, view):
+def follow_card(table, row, hand, unseen, trump, seat, view):
     lead = view[V_LEAD_SUIT]
     wb = BIT_OF_FACE[view[V_WIN_FACE]]
     ws = view[V_WIN_SEAT]
@@ -503,9 +503,9 @@ def _play(table, row, hand, opts, n_opts, view, rules):
     trump = view[V_TRUMP]
     unseen = rules[R_DECK_MASK] & ~view[V_PLAYED] & ~hand & ~view[V_OWN_SEEN]
     if view[V_N_IN] == 0:
-        b = _lead(table, row, hand, unseen, trump, friend(view, hand, seat, view[V_BIDDER]))
+        b = lead_card(table, row, hand, unseen, trump, friend(view, hand, seat, view[V_BIDDER]))
     else:
-        b = _follow(table, row, hand, unseen, trump, seat, view)
+        b = follow_card(table, row, hand, unseen, trump, seat, view)
     lead = view[V_LEAD_SUIT]
     legal = hand
     if lead >= 0 and (hand >> (LANE * lead)) & LANE_FULL:
@@ -565,7 +565,7 @@ N_INFORMED = 12
 
 
 @njit(cache=True, inline="always")
-def _next_active(seat, active, n_seats):
+def next_active(seat, active, n_seats):
     s = seat
     for _ in range(n_seats):
         s = s + 1 if s + 1 < n_seats else 0
@@ -615,7 +615,7 @@ def _threat_after(view, hand, seat, wbit, lead, unseen, trump, rules):
     n_left = view[V_N_ACTIVE] - view[V_N_IN] - 1
     o = seat
     for _ in range(n_left):
-        o = _next_active(o, view[V_ACTIVE], rules[R_SEATS])
+        o = next_active(o, view[V_ACTIVE], rules[R_SEATS])
         if not friend(view, hand, seat, o) and _may_beat(view, o, wbit, lead, unseen, trump):
             return True
     return False
@@ -628,7 +628,7 @@ def _opp_trumps(view, hand, seat, unseen, trump, rules):
         return False
     o = seat
     for _ in range(view[V_N_ACTIVE] - 1):
-        o = _next_active(o, view[V_ACTIVE], rules[R_SEATS])
+        o = next_active(o, view[V_ACTIVE], rules[R_SEATS])
         if not friend(view, hand, seat, o) and not _void(view, o, trump):
             return True
     return False
@@ -660,7 +660,7 @@ def _ilead(table, row, hand, unseen, trump, seat, view, rules):
         partner_void = False
         o = seat
         for _ in range(view[V_N_ACTIVE] - 1):
-            o = _next_active(o, view[V_ACTIVE], n_seats)
+            o = next_active(o, view[V_ACTIVE], n_seats)
             if friend(view, hand, seat, o):
                 if _void(view, o, s) and not _void(view, o, trump) and ut:
                     partner_void = True

@@ -58,12 +58,12 @@ from simcards.games.two_hundred.layout import (
 from simcards.games.two_hundred.policies import (
     P_RAISE,
     SID_INFORMED,
-    _follow,
-    _lead,
-    _next_active,
+    follow_card,
     friend,
     informed_card,
     informed_table,
+    lead_card,
+    next_active,
 )
 from simcards.games.two_hundred.policies import (
     builtin_choose as _builtin_choose,
@@ -203,7 +203,7 @@ def _apply(rv, hands, seat, b, trump, active, n_seats):
         rv[V_WIN_FACE] = -1
         rv[V_TRICK_POINTS] = 0
         return ws
-    return _next_active(seat, active, n_seats)
+    return next_active(seat, active, n_seats)
 
 
 @njit(cache=True)
@@ -224,9 +224,9 @@ def rollout(table, row, hands, rv, rules, seat, n_tricks, informed):
         else:
             unseen = deck & ~rv[V_PLAYED] & ~h
             if rv[V_N_IN] == 0:
-                b = _lead(table, row, h, unseen, trump, friend(rv, h, seat, rv[V_BIDDER]))
+                b = lead_card(table, row, h, unseen, trump, friend(rv, h, seat, rv[V_BIDDER]))
             else:
-                b = _follow(table, row, h, unseen, trump, seat, rv)
+                b = follow_card(table, row, h, unseen, trump, seat, rv)
         seat = _apply(rv, hands, seat, b, trump, active, n_seats)
 
 
@@ -305,7 +305,7 @@ def _holders(view, rules, seat, hand, n_tricks, need, voids, seats):
     o = view[V_LEADER]
     for _ in range(view[V_N_IN]):
         played_now |= 1 << o
-        o = _next_active(o, active, n_seats)
+        o = next_active(o, active, n_seats)
     n_h = 0
     for o in range(n_seats):
         if o != seat and (active >> o) & 1:

@@ -61,7 +61,7 @@ def _builds(card, counts, lanes, spare):
 
 
 @njit_by_type(cache=True, _nrt=False, inline="always")
-def _best_draw(avail, n_avail, thrown_max, counts, lanes, jokers, wild, keep, stock, rules):
+def best_draw(avail, n_avail, thrown_max, counts, lanes, jokers, wild, keep, stock, rules):
     """``(cost, index)`` of the best draw once a group is thrown (``policies._draw_cost`` for every
     available card, the stock first at cost ``stock``); index -1 is the stock."""
     spare = 1 if wild and jokers > 0 else 0
@@ -92,7 +92,7 @@ def _kept(pairs, counts, rules):
 
 
 @njit_by_type(cache=True, _nrt=False, inline="always")
-def _group_cost(cards, length, total, counts, lanes, twice, jokers, pairs, avail, n_avail, wild, keep, stock,
+def group_cost(cards, length, total, counts, lanes, twice, jokers, pairs, avail, n_avail, wild, keep, stock,
                 top_only, params, rules):
     """``(cost, pick)`` of throwing the group ``cards[:length]`` (as laid) from a hand summarised
     as in ``threshold_turn``: ``policies.threshold_decide``'s cost, operation for operation, and
@@ -120,7 +120,7 @@ def _group_cost(cards, length, total, counts, lanes, twice, jokers, pairs, avail
                 once |= bit
             else:
                 gone |= bit
-    draw, pick = _best_draw(avail, n_avail, thrown_max, left_counts, lanes & ~gone, left_jokers, wild, keep, stock,
+    draw, pick = best_draw(avail, n_avail, thrown_max, left_counts, lanes & ~gone, left_jokers, wild, keep, stock,
                             rules)
     cost = total - shed + draw - keep * _kept(pairs, left_counts, rules)
     if length >= 3 and (cards[0] >= 52 or cards[length - 1] >= 52) and natural:
@@ -196,7 +196,7 @@ def threshold_turn(hand, n, rules, params, total, stock_n, avail, n_avail, out, 
     best_cost = 1e18
     best_pick = -1
     for a in range(rows):
-        cost, pick = _group_cost(out[a, 1:], out[a, 0], total, counts, lanes, twice, jokers, pairs, avail, n_avail,
+        cost, pick = group_cost(out[a, 1:], out[a, 0], total, counts, lanes, twice, jokers, pairs, avail, n_avail,
                                  wild, keep, stock, top_only, params, rules)
         if cost < best_cost:
             best_cost = cost

@@ -129,7 +129,7 @@ def _draw_cost(card, value, counts, lanes, jokers, wild, thrown_max, keep, stock
 
 
 @njit_by_type(cache=True, _nrt=False, inline="always")
-def _summary(hand, n):
+def hand_summary(hand, n):
     """(rank counts 4 bits a rank, faces present as bits, jokers, any face held twice)."""
     counts = np.int64(0)
     lanes = np.int64(0)
@@ -177,7 +177,7 @@ def threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     if kind == K_CALL:
         return threshold_calls(view[V_SCORES + view[V_SEAT]], view[V_TOTAL], params, rules)
     if kind >= K_OVERCALL:
-        return _variant_decide(kind, params, hand, n, opts, n_opts, view, rules)
+        return variant_decide(kind, params, hand, n, opts, n_opts, view, rules)
     keep = params[P_KEEP]
     wild = rules[R_WILD] != 0
     if kind == K_DISCARD:
@@ -186,7 +186,7 @@ def threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
         total = view[V_TOTAL]
         # The whole hand summarised once: rank counts (4 bits a rank), faces present, jokers,
         # ranks held twice or more (the only ones a kept set can come from).
-        counts_all, lanes_all, jokers_all, dup = _summary(hand, n)
+        counts_all, lanes_all, jokers_all, dup = hand_summary(hand, n)
         pairs = 0
         for r in range(13):
             if counts_all >> (4 * r) & 14:
@@ -249,7 +249,7 @@ def threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
         v = rules[R_VALUES + view[V_THROWN + j]]
         if v > thrown_max:
             thrown_max = v
-    counts, lanes, jokers, _ = _summary(hand, n)
+    counts, lanes, jokers, _ = hand_summary(hand, n)
     best = 0
     best_cost = 1e18
     for o in range(n_opts):
@@ -309,7 +309,7 @@ def _group_score(card, hand, n, params, rules, skip):
 
 
 @njit_by_type(cache=True, _nrt=False)
-def _variant_decide(kind, params, hand, n, opts, n_opts, view, rules):
+def variant_decide(kind, params, hand, n, opts, n_opts, view, rules):
     """The threshold family's section-5 decisions (each tunable):
     overcall only to land on a reset (``reset_aim``); request the available card scoring lowest
     (value minus ``group`` if it builds a group) when that score is at most ``request``; refuse a
@@ -360,4 +360,4 @@ def kernel_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
     decisions come here: ``threshold_decide``'s table scoring stays out of the compiled kernel."""
     if sid == SID_RANDOM:
         return random_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
-    return _variant_decide(kind, params, hand, n, opts, n_opts, view, rules)
+    return variant_decide(kind, params, hand, n, opts, n_opts, view, rules)

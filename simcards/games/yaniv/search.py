@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcards.games.yaniv.fast import _best_draw, _group_cost, threshold_turn
+from simcards.games.yaniv.fast import best_draw, group_cost, threshold_turn
 from simcards.games.yaniv.groups import SCRATCH, available_faces, hand_total
 from simcards.games.yaniv.layout import (
     K_CALL,
@@ -50,12 +50,12 @@ from simcards.games.yaniv.policies import (
     P_RESET_AIM,
     P_STOCK,
     RANK,
-    _summary,
-    _variant_decide,
     builds_group,
+    hand_summary,
     lands_on_reset,
     threshold_calls,
     threshold_decide,
+    variant_decide,
 )
 from simcards.games.yaniv.policies import (
     builtin_decide as plain_builtin_decide,
@@ -236,7 +236,7 @@ def informed_call(hand, n, view, rules, params, risk, patience):
 def informed_discard(hand, n, opts, n_opts, view, rules, params, deny):
     """Threshold's discard cost (``fast._group_cost``) plus ``deny`` for every card the next
     player could take from the group that builds a set or run with the cards known in its hand."""
-    counts, lanes, jokers, _ = _summary(hand, n)
+    counts, lanes, jokers, _ = hand_summary(hand, n)
     twice = np.int64(0)
     seen_lanes = np.int64(0)
     ranks = np.int64(0)
@@ -274,7 +274,7 @@ def informed_discard(hand, n, opts, n_opts, view, rules, params, deny):
     best_cost = 1e18
     for a in range(n_opts):
         length = opts[a, 0]
-        cost, _ = _group_cost(opts[a, 1:], length, view[V_TOTAL], counts, lanes, twice, jokers, pairs, avail,
+        cost, _ = group_cost(opts[a, 1:], length, view[V_TOTAL], counts, lanes, twice, jokers, pairs, avail,
                               view[V_AVAIL_N], wild, params[P_KEEP], stock, top_only, params, rules)
         if deny > 0:
             m = available_faces(opts[a, 1:], length, rules[R_PICKUP], faces)
@@ -295,7 +295,7 @@ def informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
         return informed_discard(hand, n, opts, n_opts, view, rules, params, params[P_DENY])
     if kind == K_DRAW:
         return threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
-    return _variant_decide(kind, params, hand, n, opts, n_opts, view, rules)
+    return variant_decide(kind, params, hand, n, opts, n_opts, view, rules)
 
 
 # --- mc: rollouts ------------------------------------------------------------------------------------
@@ -467,7 +467,7 @@ def mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     bit = S_CALL if kind == K_CALL else (S_DISCARD if kind == K_DISCARD else (S_DRAW if kind == K_DRAW else 0))
     if bit == 0 or rules[R_KLUFT] != 0 or not (search & bit) or n_opts > MAX_HAND + 4:
         if kind >= K_OVERCALL:
-            return _variant_decide(kind, params, hand, n, opts, n_opts, view, rules)
+            return variant_decide(kind, params, hand, n, opts, n_opts, view, rules)
         return mc_heuristic(kind, params, hand, n, opts, n_opts, view, rules, rng)
     if n_opts == 1:
         return 0
@@ -531,9 +531,9 @@ def mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
                     thrown_max = max(thrown_max, rules[R_VALUES + thrown[j]])
                     m = remove_card(mine, m, thrown[j])
                 # the draw after it: threshold's, for the hand left
-                counts, lanes, jokers, _ = _summary(mine, m)
+                counts, lanes, jokers, _ = hand_summary(mine, m)
                 stock_cost = params[P_STOCK] if stock_n > 0 else 1e9
-                _, pick = _best_draw(v_avail, n_avail, thrown_max, counts, lanes, jokers, rules[R_WILD] != 0,
+                _, pick = best_draw(v_avail, n_avail, thrown_max, counts, lanes, jokers, rules[R_WILD] != 0,
                                      params[P_KEEP], stock_cost, rules)
                 if pick < 0 and stock_n == 0:
                     pick = 0
@@ -586,7 +586,7 @@ def mc_heuristic(kind, params, hand, n, opts, n_opts, view, rules, rng):
         return informed_discard(hand, n, opts, n_opts, view, rules, params, params[P_MC_DENY])
     if kind == K_DRAW:
         return threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
-    return _variant_decide(kind, params, hand, n, opts, n_opts, view, rules)
+    return variant_decide(kind, params, hand, n, opts, n_opts, view, rules)
 
 
 # --- dispatchers -------------------------------------------------------------------------------------
