@@ -3,7 +3,6 @@ stderr, the first-run compile notice, and the options spelled the same in every 
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -74,13 +73,20 @@ def announce_compile(game: str) -> None:
     """Say so before the first run of a game compiles its kernels (numba's cache is still empty)."""
     if VERBOSITY["level"] < 0:
         return
-    from simcards.games import get_game
+    import importlib.util
+
+    from simcards.games import GAMES, canonical, get_game
     from simcards.nbutil import cache_is_cold
 
-    gdef = get_game(game)
-    kernel = Path(str(sys.modules[type(gdef).__module__].__file__)).with_name("kernel.py")  # games/<name>/kernel.py
-    if gdef.compile_seconds and kernel.exists() and cache_is_cold(kernel):
-        note(f"compiling the {game} kernels, once (cached for later runs): about {gdef.compile_seconds} s")
+    # Locate the kernel without importing the game: importing a kernel may already compile it.
+    spec = importlib.util.find_spec(GAMES[canonical(game)])
+    if spec is None or spec.origin is None:
+        return
+    kernel = Path(spec.origin).with_name("kernel.py")  # games/<name>/kernel.py
+    if kernel.exists() and cache_is_cold(kernel):
+        seconds = get_game(game).compile_seconds
+        if seconds:
+            note(f"compiling the {game} kernels, once (cached for later runs): about {seconds} s")
 
 
 def interrupted_exit() -> typer.Exit:
