@@ -69,7 +69,8 @@ def test_strategy_specs_and_toml_presets():
         GAME.strategies(["greedy"], 2)
 
 
-def test_user_plugin_policy():
+@pytest.mark.slow  # compiles a Gin kernel of its own (~1 min cold); the fast lane rebuilds Yaniv's for a user
+def test_user_plugin_policy():  # policy (test_policy_safety), through the same KernelBinding
     sim = simcards.simulate("gin", games=60, seed=2,
                             strategies=[str(ROOT / "simcards/data/strategies/gin/lowball.py") + ":lowball:knock_at=2", "simple"])
     hands = sim.hands

@@ -162,7 +162,8 @@ def test_long_games_keep_every_deal():
     assert (deals.groupby("game")["deal"].max().to_numpy() == games["deals"].to_numpy()).all()
 
 
-def test_user_policy_plugs_in():
+@pytest.mark.slow  # compiles a Two Hundred kernel of its own (~1 min cold); the fast lane rebuilds Yaniv's for a
+def test_user_policy_plugs_in():  # user policy (test_policy_safety), through the same KernelBinding
     # Principle 4: a user policy with the public signature, registered by name, runs in both engines,
     # on the standard table and on the variants' new decisions (discard, call, a dummy's cards).
     from numba import njit

@@ -19,7 +19,10 @@ PLUGIN = str(ROOT / "simcards" / "data" / "strategies" / "yaniv" / "greedy.py")
 PRESET_NAMES = list(PRESETS)
 SPECS = ["random", "threshold", "threshold:call=0,keep=1,stock=14,joker_end=20",
          str(ROOT / "simcards" / "data" / "strategies" / "yaniv" / "cautious.toml"), str(ROOT / "simcards" / "data" / "strategies" / "yaniv" / "bold.toml"),
-         PLUGIN + ":greedy", str(ROOT / "simcards" / "data" / "strategies" / "yaniv" / "greedy.toml")]
+         # the shipped plug-in compiles a Yaniv kernel of its own (~30 s cold): slow lane; the fast lane plays a user
+         # policy in both engines in test_policy_safety
+         *(pytest.param(s, marks=pytest.mark.slow) for s in (
+             PLUGIN + ":greedy", str(ROOT / "simcards" / "data" / "strategies" / "yaniv" / "greedy.toml")))]
 
 
 @pytest.mark.parametrize("spec", SPECS)
