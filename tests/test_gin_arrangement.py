@@ -140,13 +140,17 @@ def arrangement_decisions(rules, specs, seed, games):
     return seen
 
 
-def test_strategies_choose_among_arrangements_g_lay_0():
+@pytest.mark.parametrize("deny_games,max_games", [
+    (12, 6),  # games to 300 in the reference engine (~0.5 s each): these already hold both deny choices
+    pytest.param(40, 25, marks=pytest.mark.slow),
+])
+def test_strategies_choose_among_arrangements_g_lay_0(deny_games, max_games):
     # `simple` (and knock without deny) always lays out row 0; knock:deny=1 picks a row of least
     # expected lay-off points and sometimes leaves the default; `random` is uniform over the rows.
     # Every row has the minimum deadwood and a distinct arrangement.
     rules = GAME.build_rules("standard", {"game_target": 300})
-    seen = arrangement_decisions(rules, ["knock:deny=1", "simple"], 5, range(40))
-    seen += arrangement_decisions(rules, ["knock:max=10", "simple"], 5, range(25))
+    seen = arrangement_decisions(rules, ["knock:deny=1", "simple"], 5, range(deny_games))
+    seen += arrangement_decisions(rules, ["knock:max=10", "simple"], 5, range(max_games))
     by = {}
     for spec, rows, choice, view in seen:
         assert len(rows) >= 2 and len(set(rows[:, 0].tolist())) == len(rows)

@@ -40,13 +40,37 @@ def reference_games(game: str, family: str, n: int) -> range:
     return range(1 if (game, family) in SLOW_FAMILIES else n)
 
 
-def default_table(gdef, family: str | list[str]):
-    """(rules, players, strategies) of the game's default variant with ``family`` at every seat
-    (or a list of families, one per seat, repeated around the table)."""
+def table_families(gdef, family: str, mirror: bool = False) -> list[str]:
+    """The families around ``family``'s table (repeated around it): ``family`` alone, at every seat.
+    A family with an engine of its own (``Family.decide``, e.g. Gin's informed and mc) sits instead
+    with the game's other such families (unless ``mirror``): each engine is a whole kernel compile
+    (~1 min of CPU cold), and this one is the engine the every-family table and the game's own
+    strong-player tests use, so the fast lane compiles it once; the mirror tables (one engine per
+    family) are checked in the slow lane."""
+    own = [name for name, fam in gdef.families().items() if fam.decide is not None]
+    if mirror or family not in own:
+        return [family]
+    return [family, *(name for name in own if name != family)]
+
+
+def seat_specs(gdef, players: int, family: str | list[str], mirror: bool = False) -> list[str]:
+    """One spec per seat: ``family``'s table (``table_families``), or a list of families repeated around it."""
+    fams = table_families(gdef, family, mirror) if isinstance(family, str) else family
+    return [fams[p % len(fams)] for p in range(players)]
+
+
+def default_table(gdef, family: str | list[str], mirror: bool = False):
+    """(rules, players, strategies) of the game's default variant with ``family``'s table
+    (``table_families``), or a list of families, one per seat, repeated around the table."""
     rules = gdef.build_rules(None)
     players = gdef.players_for(rules)
-    specs = [family] if isinstance(family, str) else [family[p % len(family)] for p in range(players)]
-    return rules, players, gdef.strategies(specs, players)
+    return rules, players, gdef.strategies(seat_specs(gdef, players, family, mirror), players)
+
+
+def own_engine_cases() -> list:
+    """The (game, family) whose fast-lane table is not the mirror one (``table_families``)."""
+    return [(g, f) for g in game_names() for f in game_def(g).families()
+            if table_families(game_def(g), f) != [f] and (g, f) not in SLOW_FAMILIES]
 
 
 _RANGE = re.compile(r"^(-?\d+)\.\.(-?\d+)$")

@@ -12,18 +12,35 @@ import pytest
 import simcards
 from simcards.errors import SimcardsError
 from simcards.games import get_game
-from tests.contract.registry import family_cases, option_cases
+from tests.contract.registry import family_cases, option_cases, own_engine_cases, seat_specs
 
 CAP_GAMES = 300
+
+
+def table(game: str, family: str, mirror: bool = False) -> list[str]:
+    """One spec per seat of the default table: ``family``'s table (registry.table_families)."""
+    gdef = get_game(game)
+    return seat_specs(gdef, gdef.players_for(gdef.build_rules(None)), family, mirror)
 
 
 @pytest.mark.parametrize("game,family", family_cases())
 def test_games_end_within_their_caps(game, family):
     """No game (and no round/hand/deal) stops at a cap with built-in strategies."""
-    sim = simcards.simulate(game, games=CAP_GAMES, seed=11, strategies=[family], detail=False, threads=1)
+    assert_no_caps(game, table(game, family))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game,family", own_engine_cases())
+def test_games_end_within_their_caps_at_mirror_tables(game, family):
+    """The same with a family that has an engine of its own at every seat (its own compile)."""
+    assert_no_caps(game, table(game, family, mirror=True))
+
+
+def assert_no_caps(game: str, specs: list[str]) -> None:
+    sim = simcards.simulate(game, games=CAP_GAMES, seed=11, strategies=specs, detail=False, threads=1)
     capped = {c: int(sim.games[c].sum()) for c in sim.games.columns if c.startswith("capped")}
     assert "capped" in capped, f"{game}: the per-game table has no 'capped' column"
-    assert all(v == 0 for v in capped.values()), f"{game} {family}: {capped}"
+    assert all(v == 0 for v in capped.values()), f"{game} {specs}: {capped}"
 
 
 def _two_threads() -> int:
@@ -33,11 +50,12 @@ def _two_threads() -> int:
 @pytest.mark.parametrize("game,family", family_cases())
 def test_every_family_is_reproducible(game, family):
     """Same seed → the same tables (per game and per unit), for 1 or 2 threads and any chunking."""
-    one = simcards.simulate(game, games=40, seed=5, strategies=[family], threads=1, chunk=40)
-    two = simcards.simulate(game, games=40, seed=5, strategies=[family], threads=_two_threads(), chunk=7)
+    specs = table(game, family)
+    one = simcards.simulate(game, games=40, seed=5, strategies=specs, threads=1, chunk=40)
+    two = simcards.simulate(game, games=40, seed=5, strategies=specs, threads=_two_threads(), chunk=7)
     pd.testing.assert_frame_equal(one.games, two.games)
     pd.testing.assert_frame_equal(one.detail, two.detail)
-    other = simcards.simulate(game, games=40, seed=6, strategies=[family], threads=1, chunk=40)
+    other = simcards.simulate(game, games=40, seed=6, strategies=specs, threads=1, chunk=40)
     assert not one.games.equals(other.games), "another seed plays other games"
 
 
@@ -45,10 +63,11 @@ def test_every_family_is_reproducible(game, family):
 def test_every_family_is_legal_only(game, family):
     """A built-in never chooses an option out of range: the kernel stops the run on one
     (``invalid_option="error"``), or counts it (``"first"``) where the table has the counter."""
-    sim = simcards.simulate(game, games=100, seed=3, strategies=[family], detail=False, invalid_option="first")
+    specs = table(game, family)
+    sim = simcards.simulate(game, games=100, seed=3, strategies=specs, detail=False, invalid_option="first")
     if "invalid_decisions" in sim.games:
         assert int(sim.games["invalid_decisions"].sum()) == 0
-    simcards.simulate(game, games=100, seed=3, strategies=[family], detail=False, invalid_option="error")
+    simcards.simulate(game, games=100, seed=3, strategies=specs, detail=False, invalid_option="error")
 
 
 @pytest.mark.parametrize("game,option,value", option_cases())
