@@ -73,3 +73,49 @@ def test_report_spec_with_an_equilibrium_study(tmp_path):
     paths = build_report(spec, tmp_path / "r")
     md = (tmp_path / "r" / "report.md").read_text()
     assert "If every player adapts" in md and paths["figures"]
+
+
+def test_adaptive_stops_when_no_profile_left_moves_the_regrets():
+    # an unreachable target: the old loop then filled every profile to the flat grid one at a time;
+    # profiles the mixture puts no weight on (random against random) gain nothing from more deals
+    res = equilibrium("yaniv", ["random", "threshold:call=1", "threshold:call=3"], players=2, games=400, seed=2,
+                      bootstrap=0, target=1e-9)
+    pay = res.tables["payoffs"].drop_duplicates("profile").set_index("profile")["deals"]
+    assert res.summary["games_played"] < res.summary["flat_grid_games"]
+    assert pay["2×random"] < 400
+    assert pay.max() == 400  # the profiles that decide the answer still get every deal
+
+
+def test_same_tables_whatever_the_thread_count():
+    a = equilibrium("yaniv", ["threshold", "threshold:call=2"], players=3, games=120, seed=5, bootstrap=5, threads=1)
+    b = equilibrium("yaniv", ["threshold", "threshold:call=2"], players=3, games=120, seed=5, bootstrap=5, threads=2)
+    for name in a.tables:
+        assert a.tables[name].equals(b.tables[name]), name
+
+
+def test_game_length_at_the_equilibrium_and_per_strategy():
+    # Y-CALL-1: a player may call only at or under the threshold, so a table calling at 0 (jokers
+    # alone) plays far more rounds than one calling at 5
+    res = equilibrium("yaniv", ["threshold:call=0", "threshold"], variant="fast", players=2, games=150, seed=4,
+                      bootstrap=0)
+    lt = res.tables["length"].set_index("table")
+    assert lt.loc["everyone plays threshold:call=0", "rounds"] > 2 * lt.loc["everyone plays threshold", "rounds"]
+    assert lt.loc["everyone plays threshold", "turns"] > lt.loc["everyone plays threshold", "rounds"]
+    pure = res.summary["support"][0]
+    if len(res.summary["support"]) == 1:  # a pure equilibrium lasts as long as that strategy's self-play
+        assert math.isclose(res.summary["rounds_at_equilibrium"], lt.loc[f"everyone plays {pure}", "rounds"])
+
+
+def test_edge_notes_say_whether_the_sweep_or_the_game_ends_there():
+    from simcards.studies.common import Arena
+    from simcards.studies.equilibrium import edge_notes, population
+
+    t = Arena("yaniv", "fast", 2)  # Y-V-LIMIT: calls only at or under 7
+    strats = population(t, family="threshold", params=["call=0,3,7"])
+    low, mid, high = (edge_notes(t, strats, np.eye(3)[i]) for i in range(3))
+    assert mid == []
+    assert len(low) == 1 and "call=0, the lowest value that can be played" in low[0]
+    assert len(high) == 1 and "call=7" in high[0] and "Y-V-LIMIT" in high[0]
+    inner = population(t, family="threshold", params=["call=2..4"])
+    note = edge_notes(t, inner, np.eye(3)[2])
+    assert len(note) == 1 and "extend the sweep" in note[0]

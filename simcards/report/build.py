@@ -226,7 +226,21 @@ def display_tables(result: StudyResult) -> list[tuple[str, pd.DataFrame]]:
             index=list(e["strategy"]), columns=list(e["strategy"]))
         m = m.map(lambda v: f"{v:.1%}").reset_index().rename(columns={"strategy": "row among column →"})
         out.append(("Win share of one player of the row's strategy when every other side plays the column's", m))
+        if "length" in result.tables:
+            out.append(("How long games last (95% interval over deals): at the equilibrium (every side drawing "
+                        "from the mixture) and with every side on one strategy", _length_display(result)))
     return out
+
+
+def _length_display(result: StudyResult) -> pd.DataFrame:
+    """The study's length table as text cells: units (rounds, hands) and turns per game."""
+    lt, unit = result.tables["length"], result.summary.get("unit", "rounds")
+    d = pd.DataFrame({"table": lt["table"]})
+    for col in (unit, "turns"):
+        if col in lt:
+            d[f"{col} per game"] = [human(v, lo, hi, "num") for v, lo, hi in
+                                    zip(lt[col], lt[f"{col}_low"], lt[f"{col}_high"])]
+    return d
 
 
 def _share(v: float, lo: float, hi: float) -> str:
@@ -714,7 +728,33 @@ def equilibrium_answer(res: StudyResult) -> dict:
                  f"({human(top['alpha_rank'], top['alpha_rank_low'], top['alpha_rank_high'], 'pct')}).",
                  f"{s['games_played']:,} games were played over {s['profiles']:,} profiles; a flat grid would have "
                  f"played {s['flat_grid_games']:,}."]
+    lead += s.get("edges", [])
+    length = _length_sentence(res)
+    if length:
+        lead.append(length)
     return {"title": res.title, "lead": lead, "table": None, "sentences": sentences}
+
+
+def _length_sentence(res: StudyResult) -> str:
+    """Game length at the equilibrium against a table where everyone plays the family's default
+    (the population's strategy named by the family alone), when there is one."""
+    if "length" not in res.tables:
+        return ""
+    lt, unit = res.tables["length"].set_index("table"), res.summary.get("unit", "rounds")
+    names = list(res.tables["equilibrium"]["strategy"])
+    base = next((n for n in names if ":" not in n), None)
+    if base is None or f"everyone plays {base}" not in lt.index:
+        return ""
+
+    def cell(row) -> str:
+        text = f"{human(row[unit], row[f'{unit}_low'], row[f'{unit}_high'], 'num')} {unit}"
+        if "turns" in row:
+            text += f" and {human(row['turns'], row['turns_low'], row['turns_high'], 'num')} turns"
+        return text
+
+    eq, dflt = lt.loc["equilibrium mixture"], lt.loc[f"everyone plays {base}"]
+    return (f"A game at the equilibrium lasts {cell(eq)}; with everyone on the default `{base}`, {cell(dflt)} "
+            f"({eq[unit] / dflt[unit]:.1f}× the {unit}).")
 
 
 def answers(results: list[StudyResult]) -> list[dict]:

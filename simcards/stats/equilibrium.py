@@ -288,6 +288,11 @@ def alpha_rank(game: SymmetricGame, alpha: float = 50.0, population: int = 50) -
         raise ValueError("the population must be at least the number of players at a table")
     scale = float(np.nanmax(game.payoffs) - np.nanmin(game.payoffs)) or 1.0
     index = {tuple(c): p for p, c in enumerate(game.profiles)}
+    # With p of the m players mutants, the n−1 others at a player's table are drawn from the other
+    # m−1 players without replacement: h_r[p−1, j] = P(j mutants among a mutant's others),
+    # h_s[p−1, j] the same for a resident (p = 1 .. m−1, j = 0 .. n−1).
+    h_r = np.array([[_hypergeom(j, m - 1, p - 1, n - 1) for j in range(n)] for p in range(1, m)])
+    h_s = np.array([[_hypergeom(j, m - 1, p, n - 1) for j in range(n)] for p in range(1, m)])
 
     def pay(r: int, s: int, mutants_at_table: int, me: int) -> float:
         c = np.zeros(k, dtype=np.int64)
@@ -295,26 +300,15 @@ def alpha_rank(game: SymmetricGame, alpha: float = 50.0, population: int = 50) -
         c[s] += n - mutants_at_table
         return float(game.payoffs[index[tuple(c)], me]) / scale
 
-    def fitness(r: int, s: int, p: int) -> tuple[float, float]:
-        """Mean payoffs of a mutant (r) and a resident (s) when p of the m players are mutants; the
-        n−1 others at a player's table are drawn from the other m−1 players without replacement."""
-        f_r = f_s = 0.0
-        for j in range(n):  # j mutants among the n−1 others
-            w_r = _hypergeom(j, m - 1, p - 1, n - 1)
-            w_s = _hypergeom(j, m - 1, p, n - 1)
-            if w_r and j + 1 <= n:
-                f_r += w_r * pay(r, s, j + 1, r)
-            if w_s and j <= n - 1:
-                f_s += w_s * pay(r, s, j, s)
-        return f_r, f_s
-
     c_mat = np.zeros((k, k))
     for s in range(k):
         for r in range(k):
             if r == s:
                 continue
-            diffs = [fitness(r, s, p) for p in range(1, m)]
-            logs = np.cumsum([-alpha * (fr - fs) for fr, fs in diffs])
+            # a mutant's payoff with j mutants among its others (j + 1 at the table), a resident's with j
+            a_r = np.array([pay(r, s, j + 1, r) for j in range(n)])
+            a_s = np.array([pay(r, s, j, s) for j in range(n)])
+            logs = np.cumsum(-alpha * (h_r @ a_r - h_s @ a_s))
             rho = 1.0 / (1.0 + np.exp(np.clip(logs, -700, 700)).sum())
             c_mat[s, r] = rho / (k - 1)
         c_mat[s, s] = 1.0 - c_mat[s].sum()

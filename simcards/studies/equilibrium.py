@@ -37,6 +37,7 @@ from simcards.studies.tune import parse_values
 
 BLOCKS = 64  # deals are summed into this many blocks (deal i → block i mod BLOCKS) for the bootstrap
 MAX_PROFILES = 5000
+NEGLIGIBLE = 10  # a profile whose noise moves no regret by a tenth of the target is not played further
 
 
 def population(t: Arena, strategies: list[str] | str | None = None, family: str | None = None,
@@ -96,20 +97,25 @@ class PayoffSums:
     block_n: np.ndarray  # (profiles, BLOCKS) deals per block
     sq: np.ndarray  # (profiles, strategies) Σ payoff²
     deals: np.ndarray  # (profiles,)
+    length: np.ndarray  # (profiles, 2 measures, 2) per deal, averaged over seatings: Σ x and Σ x² (units, turns)
 
     @classmethod
     def empty(cls, profiles: int, k: int) -> PayoffSums:
         return cls(np.zeros((profiles, k, BLOCKS)), np.zeros((profiles, BLOCKS)), np.zeros((profiles, k)),
-                   np.zeros(profiles, np.int64))
+                   np.zeros(profiles, np.int64), np.zeros((profiles, 2, 2)))
 
-    def add(self, p: int, first: int, pay: np.ndarray) -> None:
-        """``pay``: (strategies, deals) per-deal payoffs of profile ``p`` for deals first, first+1, ..."""
+    def add(self, p: int, first: int, pay: np.ndarray, length: np.ndarray | None = None) -> None:
+        """``pay``: (strategies, deals) per-deal payoffs of profile ``p`` for deals first, first+1, ...;
+        ``length``: (2, deals) the deals' units and turns per game (mean over the seatings)."""
         block = (first + np.arange(pay.shape[1])) % BLOCKS
         for i in range(pay.shape[0]):
             self.blocks[p, i] += np.bincount(block, weights=pay[i], minlength=BLOCKS)
         self.block_n[p] += np.bincount(block, minlength=BLOCKS)
         self.sq[p] += (pay ** 2).sum(axis=1)
         self.deals[p] += pay.shape[1]
+        if length is not None:
+            self.length[p, :, 0] += length.sum(axis=1)
+            self.length[p, :, 1] += (length ** 2).sum(axis=1)
 
     def means(self, weights: np.ndarray | None = None) -> np.ndarray:
         """(profiles, strategies) mean payoffs; ``weights`` (BLOCKS,) resamples the blocks."""
@@ -125,20 +131,26 @@ class PayoffSums:
 
 
 def _play_profile(t: Arena, strats: list[Strategy], counts: np.ndarray, seed: int, first: int,
-                  count: int) -> np.ndarray:
+                  count: int) -> tuple[np.ndarray, np.ndarray]:
     """(strategies, deals): each strategy's win share per deal in this profile — the share of its
-    sides' seatings that won, averaged over the profile's seatings (0 for strategies not in it)."""
+    sides' seatings that won, averaged over the profile's seatings (0 for strategies not in it);
+    and (2, deals): the games' length per deal (units, turns; 0 when the game counts no turns),
+    averaged over the seatings."""
     k = len(strats)
     pay = np.zeros((k, count))
+    length = np.zeros((2, count))
     lineups = profile_lineups(counts)
     for lu in lineups:
         df = t.play(t.lineup_strats(lu, strats), seed, first, count)
         winner = t.m.winner_side(df, t.players)
         for side, i in enumerate(lu):
             pay[i] += (winner == side)
+        length[0] += df[t.m.units].to_numpy(np.float64)
+        if t.m.turns is not None:
+            length[1] += df[t.m.turns].to_numpy(np.float64)
     present = counts > 0
     pay[present] /= (len(lineups) * counts[present])[:, None]
-    return pay
+    return pay, length / len(lineups)
 
 
 def _importance(game: SymmetricGame, x: np.ndarray, se: np.ndarray) -> np.ndarray:
@@ -180,36 +192,42 @@ def equilibrium(game: str, strategies: list[str] | str | None = None, *, family:
         raise SimcardsError(f"{k} strategies at {n} sides make {len(profiles):,} profiles; at most "
                             f"{MAX_PROFILES:,} (use fewer strategies)")
     lineups = [len(profile_lineups(c)) for c in profiles]
-    batch = whole_count(batch if batch is not None else max(50, games // 8), "batch", 1, games) if adaptive \
+    batch = whole_count(batch if batch is not None else min(games, max(50, games // 8)), "batch", 1, games) if adaptive \
         else games
     sums = PayoffSums.empty(len(profiles), k)
     flat_games = games * sum(lineups)
     bar = study_progress(flat_games, "equilibrium", progress)
     try:
         for p, counts in enumerate(profiles):
-            sums.add(p, 0, _play_profile(t, strats, counts, seed, 0, batch))
+            sums.add(p, 0, *_play_profile(t, strats, counts, seed, 0, batch))
             bar.advance(batch * lineups[p])
         while adaptive:
-            eq_game = _game(n, profiles, sums.means())
-            eq = symmetric_nash(eq_game)
-            se = sums.std_errors()
-            half = _regret_half_width(eq_game, eq.mixture, se)
-            if half <= target:
+            chosen = _next_profiles(n, profiles, sums, games, target)
+            if not chosen:
                 break
-            room = sums.deals < games
-            if not room.any():
-                break
-            score = np.where(room, _importance(eq_game, eq.mixture, se), -1.0)
-            top = np.argsort(-score)[:max(1, len(profiles) // 4)]
-            chosen = [int(p) for p in top if score[p] > 0] or [int(np.argmax(score))]
             for p in chosen:
                 c = int(min(batch, games - sums.deals[p]))
-                sums.add(p, int(sums.deals[p]), _play_profile(t, strats, profiles[p], seed, int(sums.deals[p]), c))
+                sums.add(p, int(sums.deals[p]), *_play_profile(t, strats, profiles[p], seed, int(sums.deals[p]), c))
                 bar.advance(c * lineups[p])
     finally:
         bar.close()
     return _result(t, strats, profiles, sums, lineups, seed, games, adaptive, bootstrap, flat_games,
                    time.perf_counter() - t0)
+
+
+def _next_profiles(n: int, profiles: np.ndarray, sums: PayoffSums, games: int, target: float) -> list[int]:
+    """The profiles the next adaptive step plays: of those with deals left, up to a quarter, the
+    ones whose noise moves the regrets at the current mixture most — and only those that move them
+    by more than ``target`` / ``NEGLIGIBLE`` (a profile the mixture puts no weight on gains nothing
+    from more deals). Empty: the regrets are pinned down, or no profile left matters."""
+    game = _game(n, profiles, sums.means())
+    eq = symmetric_nash(game)
+    se = sums.std_errors()
+    if _regret_half_width(game, eq.mixture, se) <= target:
+        return []
+    score = np.where(sums.deals < games, _importance(game, eq.mixture, se), 0.0)
+    top = np.argsort(-score, kind="stable")[:max(1, len(profiles) // 4)]
+    return [int(p) for p in top if score[p] * Z95 > target / NEGLIGIBLE]
 
 
 def _game(n: int, profiles: np.ndarray, means: np.ndarray) -> SymmetricGame:
@@ -242,6 +260,70 @@ def _invasion_table(names: list[str], profiles: np.ndarray, means: np.ndarray, s
             p = index[tuple(c)]
             rows.append({"strategy": name, "field": field_name, "win_share": means[p, i],
                          "low": means[p, i] - Z95 * se[p, i], "high": means[p, i] + Z95 * se[p, i]})
+    return pd.DataFrame(rows)
+
+
+def edge_notes(t: Arena, strats: list[Strategy], mixture: np.ndarray) -> list[str]:
+    """For a family swept over values: whether the equilibrium's support reaches an end of a swept
+    range, and what that end is — the lowest value the family allows, the highest the rules let
+    matter (``GameMetrics.param_limits``), or only where the sweep stopped (then extend it)."""
+    fams = {s.family.name for s in strats}
+    if len(fams) != 1:
+        return []
+    fam = strats[0].family
+    limits = t.m.param_limits(fam.name, t.rules) if t.m.param_limits is not None else {}
+    support = [s for s, w in zip(strats, mixture) if w > 1e-3]
+    out = []
+    for prm in fam.params:
+        vals = sorted({float(dict(s.values)[prm.name]) for s in strats})
+        if len(vals) < 2:
+            continue
+        held = {float(dict(s.values)[prm.name]) for s in support}
+        top = min(prm.high, limits.get(prm.name, (prm.high, ""))[0])
+        for end, bound, word in ((vals[0], prm.low, "lowest"), (vals[-1], top, "highest")):
+            if end not in held:
+                continue
+            if end == bound:
+                why = (limits[prm.name][1] if word == "highest" and prm.name in limits
+                       else f"the {fam.name} family allows no {'lower' if word == 'lowest' else 'higher'} value")
+                out.append(f"The equilibrium plays {prm.name}={end:g}, the {word} value that can be played ({why}): "
+                           "the sweep cannot be extended that way.")
+            else:
+                out.append(f"The equilibrium plays {prm.name}={end:g}, the {word} value of the sweep: extend the sweep "
+                           "to see whether it moves further.")
+    return out
+
+
+def _profile_probabilities(profiles: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """The chance of each profile when every side draws its strategy from the mixture ``x``."""
+    n = int(profiles[0].sum())
+    coef = np.array([math.factorial(n) / np.prod([math.factorial(int(c)) for c in row]) for row in profiles])
+    return coef * np.prod(np.where(profiles > 0, x[None, :] ** profiles, 1.0), axis=1)
+
+
+def _length_table(t: Arena, names: list[str], profiles: np.ndarray, sums: PayoffSums,
+                  x: np.ndarray) -> pd.DataFrame:
+    """How long games last at the equilibrium (every side drawing from the mixture: each profile
+    weighted by its chance) and when every side plays one strategy: units (rounds, hands) and turns
+    per game with normal 95% intervals over deals (the equilibrium's treats the profiles as
+    independent, which the common deals make slightly conservative or liberal; the mixture's own
+    uncertainty is not in it)."""
+    n = np.maximum(sums.deals, 1)[:, None]
+    mean = sums.length[:, :, 0] / n
+    var = np.maximum(sums.length[:, :, 1] / n - mean ** 2, 0.0) * n / np.maximum(n - 1, 1)
+    se2 = var / n
+    rows = []
+    prob = _profile_probabilities(profiles, x)
+    pure = {int(np.argmax(c)): p for p, c in enumerate(profiles) if c.max() == t.k}
+    cases = [("equilibrium mixture", prob)] + [(f"everyone plays {names[i]}", np.eye(len(profiles))[pure[i]])
+                                               for i in range(len(names))]
+    for label, w in cases:
+        m, s = w @ mean, np.sqrt((w ** 2) @ se2)
+        row = {"table": label, t.m.units: m[0], f"{t.m.units}_low": m[0] - Z95 * s[0],
+               f"{t.m.units}_high": m[0] + Z95 * s[0]}
+        if t.m.turns is not None:
+            row.update({"turns": m[1], "turns_low": m[1] - Z95 * s[1], "turns_high": m[1] + Z95 * s[1]})
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -289,6 +371,7 @@ def _result(t: Arena, strats: list[Strategy], profiles: np.ndarray, sums: Payoff
                              "seatings": lineups[p]})
     pay_df = pd.DataFrame(pay_rows)
     invasion = _invasion_table(names, profiles, means, se, n)
+    length = _length_table(t, names, profiles, sums, eq.mixture)
     played = int(sum(int(sums.deals[p]) * lineups[p] for p in range(len(profiles))))
     support = [names[i] for i in np.argsort(-eq.mixture) if eq.mixture[i] > 1e-3]
     summary = {
@@ -301,7 +384,11 @@ def _result(t: Arena, strats: list[Strategy], profiles: np.ndarray, sums: Payoff
         "flat_grid_games": flat_games,
         "profiles": len(profiles),
         "fair_share": 1 / n,
+        "unit": t.m.units,
+        f"{t.m.units}_at_equilibrium": float(length[t.m.units].iloc[0]),
     }
+    if t.m.turns is not None:
+        summary["turns_at_equilibrium"] = float(length["turns"].iloc[0])
     notes = [
         f"Symmetric equilibrium ({eq.method}): "
         + ", ".join(f"{names[i]} {eq.mixture[i]:.1%}" for i in np.argsort(-eq.mixture) if eq.mixture[i] > 1e-3)
@@ -310,11 +397,14 @@ def _result(t: Arena, strats: list[Strategy], profiles: np.ndarray, sums: Payoff
         + (f" (adaptive; a flat grid of {games:,} deals per profile would take {flat_games:,})" if adaptive else "")
         + f"; intervals from {bootstrap} bootstrap resamples of the deals.",
     ]
+    edges = edge_notes(t, strats, eq.mixture)
+    summary["edges"] = edges
+    notes += edges
     if eq.found > 1:
         notes.append(f"Replicator dynamics reached {eq.found} distinct equilibria from different starts: "
                      "the table has several, and which is played depends on where play starts.")
     meta = study_meta("equilibrium", t, seed, variant=t.variant, rules=t.rules.as_dict(), strategies=names, games=games,
                       adaptive=adaptive, bootstrap=bootstrap, games_played=played, elapsed_seconds=elapsed)
     title = f"Equilibrium of {k} strategies, {t.gdef.title} ({t.variant}, {t.players} players)"
-    tables = {"equilibrium": eq_df, "invasion": invasion, "payoffs": pay_df}
+    tables = {"equilibrium": eq_df, "invasion": invasion, "payoffs": pay_df, "length": length}
     return StudyResult("equilibrium", title, tables, summary, notes, meta)
