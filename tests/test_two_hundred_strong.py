@@ -284,7 +284,7 @@ def test_informed_bid_offset_and_threat():
     view[L.V_PARTNER] = -1
     view[L.V_ACTIVE] = 0b1111
     view[L.V_N_ACTIVE] = 4
-    hand = _mask([_face(0, "A"), _face(0, "K"), _face(0, "T"), _face(0, "8"), _face(1, "A"), _face(2, "9"),
+    hand = _mask([_face(0, "A"), _face(0, "K"), _face(0, "T"), _face(0, "8"), _face(1, "7"), _face(2, "9"),
                   _face(2, "8"), _face(3, "7"), _face(3, "8")])
     params = _informed(threat=1.0)
     _, e = best_trump(hand, params[1] * 1.0)  # the partner allowance of one 9-card partner
