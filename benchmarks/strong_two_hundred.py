@@ -69,7 +69,7 @@ def main() -> None:
     threads = [int(x) for x in a.threads.split(",")]
     for spec in a.specs or list(TARGETS):
         numba.set_num_threads(max(threads))
-        match(spec, a.against, a.preset, 1, a.seed + 10**6)  # compile / warm
+        match(spec, a.against, a.preset, 2, a.seed + 10**6)  # compile / warm
         r = match(spec, a.against, a.preset, a.games, a.seed)
         line = (f"{a.preset} {r['spec']} vs {a.against} (seed {a.seed}): {100 * r['win']:.1f}% "
                 f"[{100 * r['lo']:.1f}, {100 * r['hi']:.1f}] of {r['games']} games, {r['deals_per_game']:.2f} deals a game")
