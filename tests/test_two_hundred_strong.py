@@ -11,14 +11,22 @@ import pytest
 
 from simcards.games.two_hundred import layout as L
 from simcards.games.two_hundred.game import FAMILIES, GAME
-from simcards.games.two_hundred.policies import SID_INFORMED, SID_MC, heuristic_decide, informed_decide
-from simcards.games.two_hundred.search import builtin_decide, mc_decide, sample_hands
+from simcards.games.two_hundred.policies import (
+    N_INFORMED,
+    SID_INFORMED,
+    SID_MC,
+    best_trump,
+    heuristic_decide,
+    informed_decide,
+)
+from simcards.games.two_hundred.search import P_K, builtin_decide, mc_decide, sample_hands
 from tests.test_two_hundred_engines import _differential
 
 STRONG = [
     ("standard", ["informed", "heuristic"], {}),
     ("standard", ["mc:k=3", "heuristic"], {}),
     ("standard", ["mc:k=2,rollout=1,search=1", "informed"], {"no_trump": "true", "fail_score": "points_minus_bid"}),
+    ("standard", ["informed:boff=8,threat=1.5,drawlow=3,short=3", "mc:k=2,rollout=1,search=5,short=3,drawlow=2"], {}),
     ("kitty", ["mc:k=2", "informed"], {}),
     ("le-rough", ["informed", "mc:k=2"], {}),
     ("cutthroat", ["mc:k=2", "informed", "heuristic", "random"], {}),
@@ -38,8 +46,9 @@ def test_strong_engines_agree(preset, specs, overrides):
 def test_families_listed_with_parameters():
     assert FAMILIES["informed"].sid == SID_INFORMED and FAMILIES["mc"].sid == SID_MC
     names = [p.name for p in FAMILIES["mc"].params]
-    assert names[:12] == [p.name for p in FAMILIES["informed"].params]
-    assert names[12:] == ["k", "search", "margin", "win", "rollout"]
+    assert names[:N_INFORMED] == [p.name for p in FAMILIES["informed"].params]
+    assert names[N_INFORMED:] == ["k", "search", "margin", "win", "rollout"]
+    assert names.index("k") == P_K
     assert all(p.help for p in FAMILIES["mc"].params)
 
 
@@ -147,7 +156,7 @@ def test_no_peeking(family, decide):
     assert a != b
     params = np.array([v.default for v in FAMILIES[family].params], dtype=np.float64)
     if family == "mc":
-        params[12] = 8  # k
+        params[P_K] = 8
     picks = []
     for state in (a, b):
         # What the engine would pass for this state: the view of public facts and the own hand
@@ -198,3 +207,94 @@ def test_strong_families_reproducible_any_threads():
     g2, _ = run.raw(3, 0, 8, 0)
     g3 = np.concatenate([run.raw(3, 0, 5, 0)[0], run.raw(3, 5, 3, 0)[0]])
     assert (g1 == g2).all() and (g1 == g3).all()
+
+
+def _informed(**values):
+    params = np.array([v.default for v in FAMILIES["informed"].params], dtype=np.float64)
+    names = [p.name for p in FAMILIES["informed"].params]
+    for k, v in values.items():
+        params[names.index(k)] = v
+    return params
+
+
+def _decide(kind, params, hand, opts, n, view, rules):
+    return int(informed_decide(kind, params, hand, opts, n, view, rules, np.zeros(1, dtype=np.uint64)))
+
+
+def test_informed_short_gives_from_the_shortest_side_suit():
+    # Seat 1 leads the 7♠ (no points: below ruff_min, so no ruff); seat 2 is void in spades
+    # (T-PLAY-1: any card) and holds a trump. With short=0 it gives the cheapest card, the 8♦;
+    # with short=1 (discarding; the default 3 includes it) the lowest pointless card of its
+    # shortest side suit, the J♣ of J♣ Q♣, to be void in clubs sooner; short=2 (leading only)
+    # does not change a discard.
+    rules, view, _, _ = _position()
+    view[L.V_LEADER] = 1
+    view[L.V_N_IN] = 1
+    view[L.V_WIN_SEAT] = 1
+    view[L.V_WIN_FACE] = _face(0, "7")
+    view[L.V_TRICK_FACES] = _face(0, "7")
+    view[L.V_TRICK_FACES + 1] = -1
+    view[L.V_TRICK_POINTS] = 0
+    view[L.V_PLAYED] = int(view[L.V_PLAYED]) & ~int(_bit(_face(0, "K")))
+    hand = _mask([_face(1, "7"), _face(2, "8"), _face(2, "9"), _face(2, "J"), _face(3, "J"), _face(3, "Q")])
+    opts, n = _opts(hand, -1)  # no spade: any card
+    faces = [int(f) for f in opts[:n]]
+    assert faces[_decide(L.K_PLAY, _informed(short=0), hand, opts, n, view, rules)] == _face(2, "8")
+    assert faces[_decide(L.K_PLAY, _informed(short=2), hand, opts, n, view, rules)] == _face(2, "8")
+    assert faces[_decide(L.K_PLAY, _informed(short=1), hand, opts, n, view, rules)] == _face(3, "J")
+    assert faces[_decide(L.K_PLAY, _informed(), hand, opts, n, view, rules)] == _face(3, "J")
+
+
+def test_informed_drawlow_leads_a_low_trump_when_long_without_the_boss():
+    # Seat 2 leads for the contract side (seat 0 bid) holding 7♥ 8♥ 9♥ of trumps; T♥ and J♥ are
+    # unseen and seat 1 has not shown void in hearts, so an opponent may hold one. Without the
+    # boss trump, with drawlow=0 it leads its cheapest side card (8♦); drawlow=3 (and the
+    # default 2) leads the 7♥ to pull trumps; drawlow=4 needs four trumps.
+    rules, view, _, _ = _position()
+    view[L.V_LEADER] = 2
+    view[L.V_N_IN] = 0
+    view[L.V_LEAD_SUIT] = -1
+    view[L.V_WIN_SEAT] = -1
+    view[L.V_WIN_FACE] = -1
+    view[L.V_TRICK_FACES] = -1
+    view[L.V_TRICK_FACES + 1] = -1
+    view[L.V_TRICK_POINTS] = 0
+    hand = _mask([_face(1, "7"), _face(1, "8"), _face(1, "9"), _face(2, "8"), _face(2, "9"), _face(2, "J")])
+    opts, n = _opts(hand, -1)
+    faces = [int(f) for f in opts[:n]]
+    assert faces[_decide(L.K_PLAY, _informed(drawlow=0, short=0), hand, opts, n, view, rules)] == _face(2, "8")
+    assert faces[_decide(L.K_PLAY, _informed(drawlow=4, short=0), hand, opts, n, view, rules)] == _face(2, "8")
+    assert faces[_decide(L.K_PLAY, _informed(drawlow=3), hand, opts, n, view, rules)] == _face(1, "7")
+    assert faces[_decide(L.K_PLAY, _informed(), hand, opts, n, view, rules)] == _face(1, "7")
+
+
+def test_informed_bid_offset_and_threat():
+    # T-BID-2: the first bid is 50. A hand whose limit (aggr × estimate) is just under 50 passes;
+    # boff adds points to the limit, and threat scales it when the opponents are within 50 of the
+    # target (T-END-1: any contract of theirs would end the game).
+    rules = GAME.build_rules("standard").encode()
+    view = np.zeros(L.VIEW_SIZE, dtype=np.int64)
+    view[L.V_TRICK_FACES:L.V_TRICK_FACES + L.MAX_SEATS] = -1
+    for s in range(L.MAX_SEATS):
+        view[L.V_SIDE + s] = s % 2 if s < 4 else -1
+    view[L.V_BIDDER] = -1
+    view[L.V_TRUMP] = -1
+    view[L.V_LEAD_SUIT] = -1
+    view[L.V_CALLED] = -1
+    view[L.V_PARTNER] = -1
+    view[L.V_ACTIVE] = 0b1111
+    view[L.V_N_ACTIVE] = 4
+    hand = _mask([_face(0, "A"), _face(0, "K"), _face(0, "T"), _face(0, "8"), _face(1, "7"), _face(2, "9"),
+                  _face(2, "8"), _face(3, "7"), _face(3, "8")])
+    params = _informed(threat=1.0)
+    _, e = best_trump(hand, params[1] * 1.0)  # the partner allowance of one 9-card partner
+    limit = e * params[0]
+    assert 40 < limit < 50, limit  # the position is as described
+    opts = np.zeros(L.MAX_OPTIONS, dtype=np.int64)
+    opts[1:4] = [50, 55, 60]
+    assert _decide(L.K_BID, params, hand, opts, 4, view, rules) == 0
+    assert _decide(L.K_BID, _informed(boff=51 - limit), hand, opts, 4, view, rules) == 1
+    assert _decide(L.K_BID, _informed(threat=1.25), hand, opts, 4, view, rules) == 0  # not near yet
+    view[L.V_SCORES + 1] = 150
+    assert _decide(L.K_BID, _informed(threat=51 / limit), hand, opts, 4, view, rules) == 1
+    assert _decide(L.K_BID, params, hand, opts, 4, view, rules) == 0

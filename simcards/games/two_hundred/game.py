@@ -49,7 +49,7 @@ FAMILIES = {
     ),
 }
 # The heuristic's parameters with the defaults tuned for the informed play (standard preset,
-# against heuristic, seeds apart from the reported ones), then its own.
+# against heuristic, seeds 7 and 8, apart from the reported ones), then its own.
 _INFORMED_PARAMS = tuple(replace(p, default=18.0) if p.name == "partner" else p
                          for p in FAMILIES["heuristic"].params) + (
     Param("pbid", 0.35, 0.0, 1.5, "a partner who bid X is credited with pbid × X points in the bid estimate"),
@@ -57,6 +57,13 @@ _INFORMED_PARAMS = tuple(replace(p, default=18.0) if p.name == "partner" else p
     Param("popp", 1.0, 0.0, 2.0, "over an opponent's bid, bid up to this multiple of the usual limit"),
     Param("pend", 1.0, 0.0, 2.0, "when making the lowest raise would reach the target, bid up to this multiple "
           "of the usual limit"),
+    Param("boff", 0.0, -40.0, 40.0, "points added to the bid limit (limit = aggr × estimate + boff)"),
+    Param("threat", 1.1, 0.0, 2.0, "when an opponent side is within the minimum bid of the target, bid up to "
+          "this multiple of the usual limit"),
+    Param("drawlow", 2, 0, 9, "on the contract side, without the boss trump but with at least this many "
+          "trumps, lead the lowest trump while an opponent may hold one; 0 never", integer=True),
+    Param("short", 3, 0, 3, "with trumps in hand, give cards from the shortest side suit to make a void, a bit "
+          "mask: 1 when discarding, 2 when leading", integer=True),
 )
 FAMILIES["informed"] = Family(
     "informed", SID_INFORMED,

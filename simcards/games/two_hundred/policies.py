@@ -66,6 +66,7 @@ from simcards.games.two_hundred.rules import (
     R_DECK_MASK,
     R_DUMMIES,
     R_KITTY,
+    R_MIN_BID,
     R_NO_TRUMP,
     R_SEATS,
     R_SIDES,
@@ -561,7 +562,9 @@ def builtin_decide(kind, sid, table, hand, opts, n_opts, view, rules, rng):
 SID_INFORMED = 2
 SID_MC = 3
 P_PBID, P_PPASS, P_POPP, P_PEND = 8, 9, 10, 11
-N_INFORMED = 12
+P_BOFF, P_THREAT, P_DRAWLOW, P_SHORT = 12, 13, 14, 15
+N_INFORMED = 16
+S_DISCARD, S_LEAD = 1, 2  # bits of ``short``
 
 
 @njit(cache=True, inline="always")
@@ -635,6 +638,30 @@ def _opp_trumps(view, hand, seat, unseen, trump, rules):
 
 
 @njit(cache=True, inline="always")
+def _give(table, row, hand, side, trump, bit):
+    """The card to give away from ``side`` (the side cards; all of ``hand`` if none): the
+    heuristic's cheapest card, or with the ``bit`` of ``short`` set and trumps in hand, a card
+    without points from the shortest side suit, to make a void to ruff in later."""
+    if not side:
+        return _pick(hand, trump, False)
+    if not (int(table[row, P_SHORT]) & bit) or trump >= 4 or ((hand >> (LANE * trump)) & LANE_FULL) == 0:
+        return _pick(side, trump, False)
+    best = -1
+    best_key = 1 << 30
+    for s in range(4):
+        lane = (side >> (LANE * s)) & LANE_FULL
+        n = LANE_COUNT[lane]
+        while lane:
+            o = LANE_LOW[lane]
+            lane &= lane - 1
+            key = ORDER_POINTS[o] * 256 + n * 16 + o
+            if key < best_key:
+                best_key = key
+                best = LANE * s + o
+    return best
+
+
+@njit(cache=True, inline="always")
 def _ilead(table, row, hand, unseen, trump, seat, view, rules):
     """Informed lead: draw trumps only while an opponent may hold one; cash a boss side card
     that no opponent can ruff (most unseen points first); else give the partner a ruff in a suit
@@ -645,6 +672,9 @@ def _ilead(table, row, hand, unseen, trump, seat, view, rules):
     contractor = friend(view, hand, seat, view[V_BIDDER])
     if table[row, P_DRAW] >= 0.5 and contractor and tl and opp_t and LANE_HIGH[tl] > LANE_HIGH[ut]:
         return LANE * trump + LANE_HIGH[tl]
+    drawlow = table[row, P_DRAWLOW]
+    if drawlow > 0 and contractor and opp_t and LANE_COUNT[tl] >= drawlow:
+        return LANE * trump + LANE_LOW[tl]  # long in trumps without the boss: pull two for one
     n_seats = rules[R_SEATS]
     best = -1
     best_key = -1
@@ -678,7 +708,7 @@ def _ilead(table, row, hand, unseen, trump, seat, view, rules):
     if ruff_suit >= 0:
         return _pick(hand & (LANE_FULL << (LANE * ruff_suit)), trump, False)
     side = hand & ~(LANE_FULL << (LANE * trump)) if trump < 4 else hand
-    return _pick(side if side else hand, trump, False)
+    return _give(table, row, hand, side, trump, S_LEAD)
 
 
 @njit(cache=True, inline="always")
@@ -717,7 +747,7 @@ def _ifollow(table, row, hand, unseen, trump, seat, view, rules):
                 return b
             beat &= beat - 1
     side = hand & ~(LANE_FULL << (LANE * trump)) if trump < 4 else hand
-    return _pick(side if side else hand, trump, False)
+    return _give(table, row, hand, side, trump, S_DISCARD)
 
 
 @njit(cache=True, inline="always")
@@ -757,6 +787,18 @@ def informed_credit(table, row, hand, view, rules):
     return credit, seen
 
 
+@njit(cache=True, inline="always")
+def _opp_near(view, seat, rules):
+    """Is another side within the minimum bid of the target (T-BID-2): a contract it makes wins it
+    the game (T-END-1), and so may the points it takes defending?"""
+    mine = view[V_SIDE + seat]
+    for t in range(rules[R_SEATS]):
+        if (view[V_ACTIVE] >> t) & 1 and view[V_SIDE + t] != mine:
+            if view[V_SCORES + view[V_SIDE + t]] + rules[R_MIN_BID] >= rules[R_TARGET]:
+                return True
+    return False
+
+
 @njit(cache=True)
 def informed_bid(table, row, hand, opts, view, rules):
     """The informed bid: the heuristic's rule on an estimate whose partner allowance is updated
@@ -771,11 +813,13 @@ def informed_bid(table, row, hand, opts, view, rules):
         _, e = best_trump_called(hand, credit, rules[R_DECK_MASK])
     else:
         _, e = best_trump(hand | seen, credit)
-    limit = e * table[row, P_AGGR]
+    limit = e * table[row, P_AGGR] + table[row, P_BOFF]
     if hb >= 0 and view[V_SIDE + hb] != view[V_SIDE + seat]:
         limit *= table[row, P_POPP]  # contest the opponents' contract more (or less) keenly
     if view[V_SCORES + view[V_SIDE + seat]] + opts[1] >= rules[R_TARGET]:
         limit *= table[row, P_PEND]  # making this contract wins the game (T-END-1: even on a tie)
+    if _opp_near(view, seat, rules):
+        limit *= table[row, P_THREAT]  # any contract of theirs, or a good defence, ends the game
     if opts[1] <= limit:
         return 1
     return 0

@@ -56,6 +56,7 @@ from simcards.games.two_hundred.layout import (
     V_WIN_SEAT,
 )
 from simcards.games.two_hundred.policies import (
+    N_INFORMED,
     P_RAISE,
     SID_INFORMED,
     follow_card,
@@ -89,8 +90,8 @@ from simcards.games.two_hundred.rules import (
 )
 from simcards.rng import rand_below
 
-# mc parameters (after the informed family's twelve)
-P_K, P_SEARCH, P_MARGIN, P_WIN, P_ROLLOUT = 12, 13, 14, 15, 16
+# mc parameters (after the informed family's)
+P_K, P_SEARCH, P_MARGIN, P_WIN, P_ROLLOUT = N_INFORMED, N_INFORMED + 1, N_INFORMED + 2, N_INFORMED + 3, N_INFORMED + 4
 S_PLAY, S_BID, S_TRUMP = 1, 2, 4
 _TRIES = 20  # sampling attempts before the voids are ignored (the last attempt)
 
