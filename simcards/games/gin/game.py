@@ -64,6 +64,16 @@ _INFORMED_PARAMS = tuple(dataclasses.replace(p, default=8) if p.name == "take" e
     Param("outs", 1, 0, 5, "discard: credit (points) per unseen card that would meld with the cards kept"),
     Param("safe", 1, 0, 20, "discard: penalty (points) per card the opponent is known to hold that it melds with"),
     Param("hint", 0, 0, 10, "discard: credit (points) per card the opponent discarded or passed that it melds with"),
+    Param("late", 1, 1, NEVER, "knock: from this own turn of the hand on, lower the threshold by fall per turn"),
+    Param("fall", 0, 0, 10, "knock: threshold lowered by this per own turn from turn late on (the undercut risk grows)"),
+    Param("wary", 0, 0, 10, "knock: threshold lowered by this per card the opponent took from the pile and holds"),
+    Param("finish", 0, 0, 1000, "knock at the hand's full limit once the own score is within this of the target "
+          "(0: never)"),
+    Param("swap", NEVER, 0, NEVER, "draw: also take the pile's top card when the informed score after the best "
+          "discard beats the hand's by this much (99: never)"),
+    Param("reach", 0, 0, 20, "discard: credit x the deadwood an unseen card would meld with the cards kept, "
+          "averaged over the unseen cards"),
+    Param("fade", 0, 0, 30, "discard: scale the outs/reach credits by max(0, 1 - (own turn - 1) / fade) (0: off)"),
 )
 FAMILIES["informed"] = Family(
     "informed", SID_INFORMED,
