@@ -79,15 +79,16 @@ def out_stats(m10, dw, unseen, mv):
 @njit(cache=True)
 def out_credit(params, view, m10, dw, unseen, mv):
     """The discard score's credit for the outs of the kept 10 cards (``outs``, ``reach``, ``fade``)."""
-    if params[P_OUTS] == 0 and params[P_REACH] == 0:
-        return 0.0
+    scale = 1.0
+    if params[P_FADE] > 0:
+        scale = max(0.0, 1.0 - view[V_MY_TURNS] / params[P_FADE])
+    if scale == 0 or (params[P_OUTS] == 0 and params[P_REACH] == 0):
+        return 0.0  # late in the hand the outs count for nothing: skip counting them
     n, pts = out_stats(m10, dw, unseen, mv)
     credit = params[P_OUTS] * n
     if params[P_REACH] != 0:
         credit += params[P_REACH] * pts / max(popcount(unseen), 1)
-    if params[P_FADE] > 0:
-        credit *= max(0.0, 1.0 - view[V_MY_TURNS] / params[P_FADE])
-    return credit
+    return credit * scale
 
 
 @njit(cache=True)
