@@ -6,11 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from simcards.games.gin import informed as I
 from simcards.games.gin import kernel as K
 from simcards.games.gin import layout as L
 from simcards.games.gin import search as S
 from simcards.games.gin.game import GAME, seat_arrays
-from simcards.games.gin.melds import SCRATCH_SIZE, removal_deadwoods
+from simcards.games.gin.melds import SCRATCH_SIZE, VALUES_MV, min_deadwood, removal_deadwoods
 from simcards.rng import new_state
 from tests.test_gin_engines import assert_same_game
 
@@ -65,7 +66,10 @@ def discard_options(me):
     return opts
 
 
-@pytest.mark.parametrize("spec", ["informed", "informed:safe=4,hint=2", "mc", "mc:k=24,draw=1,knock=1",
+INFORMED_ALL = "informed:swap=0,wary=1,finish=50,late=2,fall=1,reach=3,fade=20"  # every informed rule on
+
+
+@pytest.mark.parametrize("spec", ["informed", "informed:safe=4,hint=2", INFORMED_ALL, "mc", "mc:k=24,draw=1,knock=1",
                                   "mc:k=24,filter=0,z=0,draw=1,knock=1"])
 def test_no_peeking_same_view_same_decision_g_info_1(spec):
     # G-INFO-1: two states the player cannot tell apart — the same own hand, pile, pickups,
@@ -148,6 +152,7 @@ def test_mc_search_finds_the_gin_draw():
 def test_engines_agree_informed_and_mc():
     rules = GAME.build_rules("standard")
     assert_same_game(rules, ["informed", "simple"], 21, range(4))
+    assert_same_game(rules, [INFORMED_ALL, "informed"], 24, range(2))
     assert_same_game(rules, [MC, "informed:safe=3,hint=1,outs=2"], 22, range(2))
 
 
@@ -178,3 +183,84 @@ def test_mc_same_results_any_thread_count():
     import pandas as pd
 
     pd.testing.assert_frame_equal(g1, pd.concat(g2, ignore_index=True))
+
+
+def informed_params(spec):
+    return seat_arrays(GAME.strategies([spec], 2))[1][0]
+
+
+def test_informed_knock_threshold_g_knock_1():
+    # G-KNOCK-1 timing: gin_after (default 8: only gin from own turn 8), late/fall (lower the
+    # threshold per own turn), wary (per card the opponent holds from the pile), finish (full
+    # limit near the target); never below 0, so gin always goes out.
+    me = [0, 1, 2, 16, 17, 31, 44, 12, 25, 38]
+    view, rules = build_view(me, [], [5], [[], [20]], [[5], []], [[], []], stock_n=20)
+    assert S.known_opp(view) == bits([20])  # the opponent took the 8 of diamonds and holds it
+    view[L.V_TARGET], view[L.V_OPP_SCORE] = 100, 0
+
+    def thr(spec, my_turns, my_score=0):
+        view[L.V_MY_TURNS] = my_turns
+        view[L.V_MY_SCORE] = my_score
+        return I.informed_threshold(informed_params(spec), view)
+
+    assert thr("informed", 6) == 10 and thr("informed", 7) == 0
+    late = "informed:gin_after=99,late=3,fall=2"
+    assert [thr(late, t) for t in (0, 1, 2, 4, 30)] == [10, 10, 8, 4, 0]
+    assert thr("informed:gin_after=99,wary=2.5", 0) == 7.5
+    assert thr("informed:finish=20", 12, my_score=79) == 0
+    assert thr("informed:finish=20", 12, my_score=80) == 10
+    kopts = np.zeros((L.MAX_OPTIONS, L.OPT_W), dtype=np.int64)
+    kopts[1] = [1, 0, 0, 0]
+    view[L.V_MY_TURNS] = 30
+    hand = np.array(sorted(me), dtype=np.int64)
+    assert S.informed_decide(L.K_KNOCK, informed_params(late), hand, 10, kopts, 2, view, rules,
+                             new_state(1, 0)) == 1  # gin goes out whatever the threshold
+
+
+def test_informed_out_credit_reach_and_fade():
+    # outs counts the unseen cards that would be melded with the kept 10, reach their mean melded
+    # deadwood (checked against the exact solver), and fade scales both down to 0 at own turn fade + 1.
+    m10 = [0, 13, 4, 5, 20, 34, 35, 48, 11, 50]
+    mask = np.int64(bits(m10))
+    dw = min_deadwood(m10)
+    unseen_l = [c for c in range(52) if c not in m10 and c % 3 != 0]
+    unseen = np.int64(bits(unseen_l))
+    gains = [dw + VALUES_MV[0, u] - min_deadwood(m10 + [u]) for u in unseen_l]
+    want_n = sum(g > 0 for g in gains)
+    want_pts = sum(g for g in gains if g > 0)
+    assert want_n > 3 and want_pts > 0
+    assert I.out_stats(mask, dw, unseen, 0) == (want_n, want_pts)
+    view = np.zeros(L.VIEW_SIZE, dtype=np.int64)
+    p = informed_params("informed:outs=1.5,reach=2,fade=10")
+    full = 1.5 * want_n + 2 * want_pts / len(unseen_l)
+    for turns, scale in ((0, 1.0), (5, 0.5), (10, 0.0), (20, 0.0)):
+        view[L.V_MY_TURNS] = turns
+        assert I.out_credit(p, view, mask, dw, unseen, 0) == pytest.approx(full * scale)
+
+
+def test_informed_swap_takes_a_card_that_improves_the_score():
+    # swap: the gain of taking the pile's top card is the informed score of the 10 held cards minus
+    # the best score after taking it and throwing another card (G-TURN-2: not the card taken);
+    # informed takes it exactly when the gain reaches swap (the card melds with nothing here and
+    # take is off, so only swap can take it).
+    me = [0, 14, 28, 42, 4, 18, 32, 7, 21, 48]  # A, 2, 3, 4 of four suits, 5s, 8s, 10: no meld
+    card = 11  # the queen of the first suit: no meld either
+    view, rules = build_view(me, [], [card], [[], []], [[], [card]], [[], []], stock_n=20)
+    view[L.V_MY_TURNS] = 1
+    unseen = S.unseen_cards(view)
+    p = informed_params("informed:take=99,gin_after=99")
+
+    def score(cards):
+        dw = min_deadwood(cards)
+        return dw - I.out_credit(p, view, np.int64(bits(cards)), dw, unseen, 0)
+
+    want = score(me) - min(score([x for x in me if x != c] + [card]) for c in me)
+    assert I.swap_gain(p, view, card, unseen, rules) == pytest.approx(want)
+    dw10 = min_deadwood(me)
+    dw11 = min_deadwood(me + [card])
+    assert dw11 == dw10 + VALUES_MV[0, card]  # the queen melds with nothing
+    after = min(min_deadwood([x for x in me if x != c] + [card]) for c in me)
+    for swap, took in ((want, True), (want + 0.01, False)):
+        q = p.copy()
+        q[I.P_SWAP] = swap
+        assert I.informed_wants(L.K_DRAW, card, dw10, dw11, after, q, view, rules, unseen) == took

@@ -31,10 +31,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simcards.games.gin.informed import N_INFORMED_PARAMS, informed_threshold, informed_wants, out_credit
 from simcards.games.gin.layout import (
     K_DISCARD,
     K_DRAW,
     K_KNOCK,
+    K_LAST,
+    K_UPCARD,
+    V_DW,
     V_LIMIT,
     V_MASK,
     V_MY_SCORE,
@@ -64,8 +68,8 @@ from simcards.games.gin.rules import R_GIN, R_MJ, R_MV, R_TIE_UNDERCUT, R_UNDERC
 from simcards.rng import rand_below
 
 N_KNOCK_PARAMS = 11  # the knock family's vector comes first (policies.P_*)
-P_OUTS, P_SAFE, P_HINT = 11, 12, 13  # informed
-P_K, P_WIDTH, P_DRAW, P_KNOCK, P_GOAL, P_FILTER, P_Z = 14, 15, 16, 17, 18, 19, 20  # mc
+P_OUTS, P_SAFE, P_HINT = 11, 12, 13  # informed (then informed.P_LATE ...)
+P_K, P_WIDTH, P_DRAW, P_KNOCK, P_GOAL, P_FILTER, P_Z = range(N_INFORMED_PARAMS, N_INFORMED_PARAMS + 7)  # mc
 FULL = (np.int64(1) << 52) - 1
 OPP_CARDS = 10  # the opponent's hand while the player decides (G-DEAL-1)
 ROLLOUT_TURNS = 120  # a rollout stops (void) after this many turns (the kernel's TURN_CAP is larger)
@@ -135,8 +139,7 @@ def discard_costs(params, opts, n_opts, view, rules, out):
         c = opts[a, 0]
         dw = opts[a, 1]
         cost = float(dw)
-        if params[P_OUTS] != 0:
-            cost -= params[P_OUTS] * live_outs(mask & ~bit(c), dw, unseen, mv)
+        cost -= out_credit(params, view, mask & ~bit(c), dw, unseen, mv)
         if params[P_SAFE] != 0:
             cost += params[P_SAFE] * partners(c, known, corner)
         if params[P_HINT] != 0:
@@ -165,8 +168,15 @@ def informed_discard(params, opts, n_opts, view, rules):
 
 @njit(cache=True)
 def informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
-    if kind == K_DISCARD and rules[R_MJ] == 0:
+    if rules[R_MJ] != 0:  # G-V-MJ: a different hand, the knock family's play
+        return knock_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
+    if kind == K_DISCARD:
         return informed_discard(params, opts, n_opts, view, rules)
+    if kind == K_KNOCK:
+        return 1 if opts[1, 1] <= informed_threshold(params, view) else 0
+    if kind == K_UPCARD or kind == K_DRAW or kind == K_LAST:
+        return 1 if informed_wants(kind, opts[1, 1], view[V_DW], opts[1, 2], opts[1, 3], params, view, rules,
+                                   unseen_cards(view)) else 0
     return knock_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
 
 
