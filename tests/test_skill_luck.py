@@ -140,3 +140,30 @@ def test_skill_rows_do_not_depend_on_blocks_or_threads(monkeypatch):
     other = compare("high-card", ["standard", "quick"], threads=2, **kw)
     for table in ("estimates", "differences"):
         assert one.tables[table].equals(other.tables[table]), table
+
+
+def test_cli_shows_the_skill_rows_at_80_columns(capsys, monkeypatch):
+    from rich.console import Console
+
+    import simcards.cli.study as cs
+    from simcards.cli import main
+
+    monkeypatch.setattr(cs, "out", Console(width=80))
+    code = main(["compare", "high-card", "--variant", "quick,standard", "-n", "60", "--strong", "greedy",
+                 "--weak", "random", "--no-progress"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert max(len(line) for line in out.splitlines()) <= 80
+    for words in ("5-game match", "variance share:", "players", "luck", "95% sure"):
+        assert words in out, words
+
+
+def test_games_to_be_sure_for_a_small_edge():
+    """A 51% player needs thousands of games (the binomial coefficients of such lengths overflow a
+    float: the computation must not)."""
+    from simcards.stats.equilibrium import games_to_be_sure
+
+    n = games_to_be_sure(0.51)
+    assert 6000 < n < 7500  # normal approximation: (1.645 / (2 × 0.01))² ≈ 6,765
+    assert match_win_probability(0.51, n) >= 0.95 > match_win_probability(0.51, n - 2)
+    assert games_to_be_sure(0.5001) is None  # past 100,001 games

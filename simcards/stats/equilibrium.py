@@ -335,11 +335,7 @@ def _hypergeom(j: int, total: int, good: int, draws: int) -> float:
 def match_win_probability(p: float, games: int) -> float:
     """The chance that a player who wins each game with probability ``p`` (independently) wins a
     match of ``games`` games: more than half of them; a tie on an even length counts one half."""
-    k = np.arange(games + 1)
-    pmf = np.array([math.comb(games, int(j)) for j in k], dtype=np.float64) * p ** k * (1 - p) ** (games - k)
-    win = pmf[k * 2 > games].sum()
-    tie = pmf[k * 2 == games].sum()
-    return float(win + tie / 2)
+    return float(match_win_many(p, games))  # scipy's binomial: exact binomial coefficients overflow a float past ~1,000 games
 
 
 def games_to_be_sure(p: float, level: float = 0.95, most: int = 100_001) -> int | None:
