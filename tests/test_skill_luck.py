@@ -167,3 +167,21 @@ def test_games_to_be_sure_for_a_small_edge():
     assert 6000 < n < 7500  # normal approximation: (1.645 / (2 × 0.01))² ≈ 6,765
     assert match_win_probability(0.51, n) >= 0.95 > match_win_probability(0.51, n - 2)
     assert games_to_be_sure(0.5001) is None  # past 100,001 games
+
+
+def test_report_answer_says_where_skill_explains_most():
+    from simcards.report.build import compare_answer, compare_tables
+
+    res = compare("high-card", ["quick", "standard"], strong="greedy", weak="random", games=300, seed=3,
+                  threads=1, summary_only=True)
+    ans = compare_answer(res)
+    row = next(r for r in ans["table"].rows if r[0].startswith("Skill explains most"))
+    assert row[1] == "standard" and row[4] == "yes"
+    text = " ".join(ans["lead"])
+    assert "Skill explains most: **standard**" in text
+    assert "10-game matches" in text and "95% sure" in text and "in quick it wins" in text
+    none = compare("high-card", ["quick", "standard"], strong="random", weak="random", games=100, seed=3,
+                   threads=1, summary_only=True)
+    per_variant = compare_tables(none)[0].rows
+    assert next(r for r in per_variant if r[0] == "games to win a match 95% sure")[1:] == ["∞ [∞, ∞]"] * 2
+    assert "no match length makes the stronger player 95% sure to win" in " ".join(compare_answer(none)["lead"])
