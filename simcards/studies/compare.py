@@ -78,6 +78,7 @@ def _variant_columns(v: _Variant, df: pd.DataFrame, sk: Matchup | None, scale: i
     if sk is not None:  # lineups won, on the study's common scale (variants may differ in sides)
         cols[v.col("skill")] = sk.won_lineups * (scale // len(v.lineups))
         # the match score: a win 2, a game nobody won (capped) 1, on the scale 2·scale
+        assert sk.seat_won is not None  # play_matchup fills it
         undecided = len(v.lineups) - sk.seat_won.sum(axis=1)
         cols[v.col("score")] = (2 * sk.won_lineups + undecided) * (scale // len(v.lineups))
     return cols
@@ -93,6 +94,7 @@ SHARE_PARTS = (("skill", "players"), ("seat", "seats"), ("luck", "luck"))
 def _add_groups(v: _Variant, sk: Matchup, first: int, count: int) -> None:
     """Add one block's skill games to its deal groups: a deal's group is its index mod
     ``BOOT_GROUPS``, so the groups (and the bootstrap) do not depend on blocks or threads."""
+    assert sk.seat_won is not None
     k = sk.seat_won.shape[1]
     if v.groups is None:
         v.groups = np.zeros((BOOT_GROUPS, 3 + k), np.int64)
@@ -133,9 +135,13 @@ def _bootstrap(runs: list[_Variant], done: int, seed: int) -> None:
         v.boot = _skill_stats(v, weights @ g)
 
 
+def _deals(v: _Variant) -> int:
+    return int(v.groups[:, 0].sum()) if v.groups is not None else 0
+
+
 def _percentile(v: _Variant, name: str) -> Estimate:
     lo, hi = np.quantile(v.boot[name], [0.025, 0.975])
-    return Estimate(v.point[name], float(min(lo, v.point[name])), float(max(hi, v.point[name])), int(v.groups[:, 0].sum()))
+    return Estimate(v.point[name], float(min(lo, v.point[name])), float(max(hi, v.point[name])), _deals(v))
 
 
 def _games_needed(p: Estimate) -> Estimate:
@@ -286,7 +292,7 @@ def _boot_diff(base: _Variant, other: _Variant, name: str, z: float) -> Estimate
     bootstrap (both variants' deal groups drawn alike), so that ``p_value`` can invert it."""
     d = other.point[name] - base.point[name]
     se = float(np.std(other.boot[name] - base.boot[name], ddof=1))
-    return Estimate(d, d - z * se, d + z * se, int(other.groups[:, 0].sum()))
+    return Estimate(d, d - z * se, d + z * se, _deals(other))
 
 
 def _holm_flags(diffs: pd.DataFrame) -> pd.DataFrame:
