@@ -276,7 +276,7 @@ def test_the_answer_comes_first(report):
     parser.feed(page[answer:page.index('<section class="study">')])
     first = parser.tables[0]
     assert first[0] == ["question", "answer", "value [95% interval]", "runner-up", "ranking significant?"]
-    assert [r[0].split(":")[0] for r in first[1:]] == ["Fastest", "Fairest", "Rewards skill most"]
+    assert [r[0].split(":")[0] for r in first[1:]] == ["Fastest", "Fairest", "Rewards skill most", "Skill explains most"]
     assert {r[1] for r in first[1:]} <= {"standard", "two-player"}
     assert "Ranking significant: the answer beats the other variant" in page[answer:page.index('<section class="study">')]
     assert "Best value of each sweep" in page[answer:] and "Strongest:" in page[answer:page.index('<section class="study">')]

@@ -44,6 +44,7 @@ import pandas as pd
 from simcards.errors import SimcardsError
 from simcards.studies import StudyResult, compare, equilibrium, tournament, tune
 from simcards.studies.common import fmt_est
+from simcards.studies.compare import games_text
 
 KINDS: dict[str, tuple[Callable[..., StudyResult], set[str]]] = {
     "compare": (compare, {"game", "variants", "players", "strategies", "games", "seed", "rules", "strong", "weak", "skill",
@@ -594,6 +595,9 @@ def compare_answer(res: StudyResult) -> dict:
         diff_metric = "skill_win_rate" if fair.nunique() <= 1 else None
         questions.append(("Rewards skill most", f"{sk.get('strong', 'the stronger')}'s edge over "
                           f"{sk.get('weak', 'the weaker')}", "skill_edge", diff_metric, "high"))
+    if "skill_share" in metrics:
+        questions.append(("Skill explains most", "the players' share of the variance of results",
+                          "skill_share", "skill_share", "high"))
     rows: list[list[str]] = []
     bold: set[tuple[int, int]] = set()
     lead: list[str] = []
@@ -634,6 +638,8 @@ def compare_answer(res: StudyResult) -> dict:
             sentences.append(f"The {who}'s edge over the fair share is significant (95%, each variant on its own) in "
                              + _and(sig) + (f"; not in {_and(not_sig)}." if not_sig else ".") if sig else
                              f"The {who}'s edge over the fair share is not significant in any variant (95%, each on its own).")
+    if "skill_share" in metrics:
+        sentences.append(_skill_luck_sentence(res))
     table = None
     if rows:
         k = len(names) - 1
@@ -644,6 +650,34 @@ def compare_answer(res: StudyResult) -> dict:
                       + f": by its difference from {base} when one of the two is {base}, otherwise by "
                         "non-overlapping intervals (conservative). The edges are win rate − fair share.")
     return {"title": res.title, "lead": sentences, "table": table, "sentences": []}
+
+
+def _skill_luck_sentence(res: StudyResult) -> str:
+    """Skill versus luck in words: for the variants where skill explains most and least, how
+    often the stronger player wins one game and a 10-game match, the games a match needs to be 95%
+    sure, and how the variance of results splits between players, seats and luck."""
+    est = res.tables["estimates"]
+    sk = res.meta.get("skill") or {}
+    shares = est[est["metric"] == "skill_share"].sort_values("value", ascending=False)
+    picks = list(dict.fromkeys([shares["variant"].iloc[0], shares["variant"].iloc[-1]]))
+
+    def get(v: str, metric: str):
+        return est[(est["variant"] == v) & (est["metric"] == metric)].iloc[0]
+
+    def pct(v: str, metric: str) -> str:
+        r = get(v, metric)
+        return human(r["value"], r["low"], r["high"], "pct")
+
+    parts = []
+    for v in picks:
+        g = get(v, "games_to_be_sure")
+        needs = ("no match length makes the stronger player 95% sure to win" if not math.isfinite(g["high"]) else
+                 f"a match needs {games_text(g['value'], g['low'], g['high'])} games to make it 95% sure")
+        parts.append(f"in {v} it wins {pct(v, 'match_win_1')} of single games and {pct(v, 'match_win_10')} of "
+                     f"10-game matches; {needs}; the players explain {pct(v, 'skill_share')} of the variance of "
+                     f"results, the seats {pct(v, 'seat_share')} and luck {pct(v, 'luck_share')}")
+    return (f"Skill against luck ({sk.get('strong', 'the stronger')} against {sk.get('weak', 'the weaker')}, "
+            f"seat-rotated): " + "; ".join(parts) + ".")
 
 
 def _yes(flag) -> bool:
@@ -794,6 +828,9 @@ def compare_tables(res: StudyResult) -> list[Table]:
                 row.append("-")
                 continue
             h = hit.iloc[0]
+            if h["format"] == "games":  # may be ∞: the stronger player is no better
+                row.append(games_text(h["value"], h["low"], h["high"]))
+                continue
             row.append(human(h["value"], h["low"], h["high"], h["format"], signed=h["metric"].endswith("edge"), decimals=d))
             if _yes(h.get("significant")):
                 bold.add((i, j))
@@ -849,6 +886,15 @@ def method_items(res: StudyResult) -> tuple[list[str], Table | None]:
                    "the seat rotations of each variant: " + "; ".join(f"{k} {_lineups(v)}" for k, v in lu.items()))
             items.append(f"skill: `{sk['strong']}` against `{sk['weak']}`, {m['games']:,} deals × {rot} "
                          "(seat by seat, 0 = the stronger)")
+            if "groups" in sk:
+                items.append("skill against luck: the chance to win a match of n games and the games a match needs "
+                             "to be 95% sure come from the per-game score (a game nobody won counts ½), their "
+                             "intervals from the score's 95% interval through those monotone functions; the variance "
+                             "of per-seat results (1: the seat won) is split into players, seats and the rest (luck) "
+                             f"by a two-way analysis of variance, with percentile intervals from {sk['resamples']:,} "
+                             f"bootstrap resamples of {sk['groups']} deal groups (deal index mod {sk['groups']}); "
+                             "their differences between variants: normal intervals with the paired bootstrap's "
+                             "standard error (the same resamples for every variant)")
         shared, table = _rules_split(m["rules"])
         if shared:
             items.append(("rules of every variant: " if len(m["rules"]) > 1 else "rules: ") + shared)

@@ -329,11 +329,7 @@ def _hypergeom(j: int, total: int, good: int, draws: int) -> float:
 def match_win_probability(p: float, games: int) -> float:
     """The chance that a player who wins each game with probability ``p`` (independently) wins a
     match of ``games`` games: more than half of them; a tie on an even length counts one half."""
-    k = np.arange(games + 1)
-    pmf = np.array([math.comb(games, int(j)) for j in k], dtype=np.float64) * p ** k * (1 - p) ** (games - k)
-    win = pmf[k * 2 > games].sum()
-    tie = pmf[k * 2 == games].sum()
-    return float(win + tie / 2)
+    return float(match_win_many(p, games))  # scipy's binomial: exact binomial coefficients overflow a float past ~1,000 games
 
 
 def games_to_be_sure(p: float, level: float = 0.95, most: int = 100_001) -> int | None:
@@ -409,4 +405,46 @@ def variance_shares(results: np.ndarray, strategy: np.ndarray, seat: np.ndarray)
     out["luck"] = max(total_ss / n - out["skill"] - out["seat"], 0.0)
     total = sum(out.values())
     out.update({f"{k}_share": (v / total if total > 0 else 0.0) for k, v in list(out.items())})
+    return out
+
+
+def match_win_many(p, games: int) -> np.ndarray:
+    """``match_win_probability`` for an array of per-game probabilities at once."""
+    from scipy.stats import binom
+
+    p = np.clip(np.asarray(p, dtype=np.float64), 0.0, 1.0)
+    win = binom.sf(games // 2, games, p)  # more than half
+    tie = binom.pmf(games // 2, games, p) if games % 2 == 0 else 0.0
+    return np.asarray(win + np.asarray(tie) / 2, dtype=np.float64)
+
+
+def win_variance_shares(deals, strong, weak, seats, lineups: int, strong_seats: int) -> dict[str, np.ndarray]:
+    """``variance_shares`` of the per-seat 0/1 results (1: that seat won the game) of a seat-rotated
+    head-to-head of two strategies, from its sums alone (so a study needs no per-game arrays, and a
+    bootstrap can recompute it from resampled sums).
+
+    Every deal is played in ``lineups`` lineups of ``k`` seats; the strong strategy holds
+    ``strong_seats`` of those lineups × k seats and each strategy holds each seat equally often, so
+    the two factors are orthogonal and the residual sum of squares is the total minus both factors'.
+    ``deals``, ``strong``, ``weak`` (wins of each strategy) broadcast; ``seats[..., s]`` are the wins
+    at seat s. Returns arrays ``skill``, ``seat``, ``luck`` and their ``*_share``."""
+    deals = np.asarray(deals, dtype=np.float64)
+    seats = np.asarray(seats, dtype=np.float64)
+    k = seats.shape[-1]
+    n = deals * lineups * k
+    wins = np.asarray(strong, dtype=np.float64) + np.asarray(weak, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        base = wins ** 2 / n
+        ss_total = wins - base  # Σy² = Σy for 0/1 results
+        ss_skill = (np.asarray(strong, dtype=np.float64) ** 2 / (deals * strong_seats)
+                    + np.asarray(weak, dtype=np.float64) ** 2 / (deals * (lineups * k - strong_seats)) - base)
+        ss_seat = (seats ** 2).sum(axis=-1) / (deals * lineups) - base
+        df_res = n - 1 - 1 - (k - 1)
+        ms_res = np.where(df_res > 0, (ss_total - ss_skill - ss_seat) / df_res, 0.0)
+        out = {"skill": np.maximum((ss_skill - ms_res) / n, 0.0),
+               "seat": np.maximum((ss_seat - (k - 1) * ms_res) / n, 0.0)}
+        out["luck"] = np.maximum(ss_total / n - out["skill"] - out["seat"], 0.0)
+        total = out["skill"] + out["seat"] + out["luck"]
+        for name in ("skill", "seat", "luck"):
+            out[f"{name}_share"] = np.where(total > 0, out[name] / np.where(total > 0, total, 1.0), 0.0)
     return out

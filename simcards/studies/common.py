@@ -123,6 +123,7 @@ class Matchup:
     undecided: int  # games nobody won (capped)
     fair: float  # strategy 0's expected win share if it were no better than strategy 1
     lineups: int
+    seat_won: np.ndarray | None = None  # (deals, sides): lineups in which each side won the deal
 
     @property
     def deals(self) -> int:
@@ -136,10 +137,12 @@ def play_matchup(t: Arena, s0: Strategy, s1: Strategy, lineups: list[tuple[int, 
     margin = np.zeros(count)
     wins0 = wins1 = undecided = 0
     fair = 0.0
+    seat_won = np.zeros((count, t.k), np.int64)
     for lu in lineups:
         df = t.play(t.lineup_strats(lu, [s0, s1]), seed, first, count)
         mine = [side for side, i in enumerate(lu) if i == 0]
         w_side = t.m.winner_side(df, t.players)
+        seat_won += np.asarray(w_side)[:, None] == np.arange(t.k)[None, :]
         mine_won = np.isin(w_side, mine)
         won += mine_won
         lost += (w_side >= 0) & ~mine_won
@@ -149,7 +152,7 @@ def play_matchup(t: Arena, s0: Strategy, s1: Strategy, lineups: list[tuple[int, 
         margin += np.mean([t.m.margin(df, side, t.players) for side in mine], axis=0)
         fair += len(mine) / t.k
     n = len(lineups)
-    return Matchup(won / n, won, lost / n, margin / n, wins0, wins1, undecided, fair / n, n)
+    return Matchup(won / n, won, lost / n, margin / n, wins0, wins1, undecided, fair / n, n, seat_won)
 
 
 def whole_count(value, what: str, low: int = 1, high: int = MAX_STUDY_GAMES) -> int:

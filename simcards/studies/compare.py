@@ -18,6 +18,7 @@ from simcards.games import get_game
 from simcards.games.analysis import FAIR_SCALE
 from simcards.play import chunks, set_threads
 from simcards.stats.differences import HOLM, holm, p_value, shifted, significant, z_for
+from simcards.stats.equilibrium import games_to_be_sure, match_win_many, win_variance_shares
 from simcards.stats.estimates import Z95, Estimate
 from simcards.stats.moments import Moments
 from simcards.strategy import Strategy
@@ -47,6 +48,11 @@ class _Variant:
     lineups: list[tuple[int, ...]] = field(default_factory=list)
     seconds: float = 0.0
     fair: float = math.nan  # the strong strategy's fair win share over the skill lineups
+    # skill versus luck: sums over the skill lineups per deal group (deal index mod BOOT_GROUPS):
+    # deals, strong wins, weak wins, then wins per side; and the bootstrap replicates built from them
+    groups: np.ndarray | None = None
+    boot: dict[str, np.ndarray] = field(default_factory=dict)
+    point: dict[str, float] = field(default_factory=dict)
 
     def col(self, what: str) -> str:
         return f"{self.name}.{what}"
@@ -71,7 +77,102 @@ def _variant_columns(v: _Variant, df: pd.DataFrame, sk: Matchup | None, scale: i
         cols[v.col(f"{o.name}:d")] = o.denom(df)
     if sk is not None:  # lineups won, on the study's common scale (variants may differ in sides)
         cols[v.col("skill")] = sk.won_lineups * (scale // len(v.lineups))
+        # the match score: a win 2, a game nobody won (capped) 1, on the scale 2·scale
+        assert sk.seat_won is not None  # play_matchup fills it
+        undecided = len(v.lineups) - sk.seat_won.sum(axis=1)
+        cols[v.col("score")] = (2 * sk.won_lineups + undecided) * (scale // len(v.lineups))
     return cols
+
+
+# ----- skill versus luck -------------------------------------------------------------------------
+MATCH_GAMES = (1, 5, 10, 25)  # match lengths whose win probability a compare shows
+BOOT_GROUPS = 200  # deal groups the bootstrap resamples (bounded memory whatever the games)
+BOOT_REPS = 2000
+SHARE_PARTS = (("skill", "players"), ("seat", "seats"), ("luck", "luck"))
+
+
+def _add_groups(v: _Variant, sk: Matchup, first: int, count: int) -> None:
+    """Add one block's skill games to its deal groups: a deal's group is its index mod
+    ``BOOT_GROUPS``, so the groups (and the bootstrap) do not depend on blocks or threads."""
+    assert sk.seat_won is not None
+    k = sk.seat_won.shape[1]
+    if v.groups is None:
+        v.groups = np.zeros((BOOT_GROUPS, 3 + k), np.int64)
+    decided = sk.seat_won.sum(axis=1)
+    rows = np.column_stack([np.ones(count, np.int64), sk.won_lineups, decided - sk.won_lineups, sk.seat_won])
+    np.add.at(v.groups, (first + np.arange(count)) % BOOT_GROUPS, rows)
+
+
+def _strong_seats(v: _Variant) -> int:
+    return sum(side == 0 for lu in v.lineups for side in lu)
+
+
+def _skill_stats(v: _Variant, sums: np.ndarray) -> dict[str, np.ndarray]:
+    """Skill-versus-luck statistics from deal-group sums (last axis as ``_Variant.groups``): the
+    variance shares of the per-seat results and the chance to win a match of each length."""
+    deals, strong, weak, seats = sums[..., 0], sums[..., 1], sums[..., 2], sums[..., 3:]
+    games = deals * len(v.lineups)
+    out = {name: val for name, val in win_variance_shares(
+        deals, strong, weak, seats, len(v.lineups), _strong_seats(v)).items() if name.endswith("_share")}
+    with np.errstate(divide="ignore", invalid="ignore"):
+        score = (strong + (games - strong - weak) / 2) / games  # a game nobody won counts ½
+    for n in MATCH_GAMES:
+        out[f"match_win_{n}"] = match_win_many(score, n)
+    return out
+
+
+def _bootstrap(runs: list[_Variant], done: int, seed: int) -> None:
+    """Percentile-bootstrap replicates of every variant's skill statistics, resampling the deal
+    groups with the same draws for every variant (so that differences stay paired)."""
+    used = min(done, BOOT_GROUPS)
+    rng = np.random.default_rng([seed, 18])
+    weights = rng.multinomial(used, np.full(used, 1 / used), size=BOOT_REPS)
+    for v in runs:
+        if v.groups is None:
+            continue
+        g = v.groups[:used].astype(np.float64)
+        v.point = {name: float(x) for name, x in _skill_stats(v, g.sum(axis=0)).items()}
+        v.boot = _skill_stats(v, weights @ g)
+
+
+def _deals(v: _Variant) -> int:
+    return int(v.groups[:, 0].sum()) if v.groups is not None else 0
+
+
+def _percentile(v: _Variant, name: str) -> Estimate:
+    lo, hi = np.quantile(v.boot[name], [0.025, 0.975])
+    return Estimate(v.point[name], float(min(lo, v.point[name])), float(max(hi, v.point[name])), _deals(v))
+
+
+def _games_needed(p: Estimate) -> Estimate:
+    """``games_to_be_sure`` of a per-game win probability and its interval (the function falls as
+    p rises: the ends of p's interval map to the other ends); inf when the stronger player is not
+    better (p ≤ ½) or would need more than 100,001 games."""
+    g = lambda q: math.inf if math.isnan(q) else (games_to_be_sure(q) or math.inf)  # noqa: E731
+    return Estimate(g(p.value), g(p.high), g(p.low), p.n)
+
+
+def games_text(value: float, low: float, high: float) -> str:
+    """A number of games with its interval; ∞ where the stronger player is no better (or needs
+    more than 100,001 games)."""
+    f = lambda x: "∞" if not math.isfinite(x) else f"{int(x):,}"  # noqa: E731
+    return f"{f(value)} [{f(low)}, {f(high)}]" if not math.isnan(low) else f(value)
+
+
+def _skill_luck_rows(v: _Variant, mo: Moments, scale: int, add) -> None:
+    """How often the stronger wins a match of each length, the games a match needs before it
+    wins with 95%, and the variance shares of the per-seat results (players, seats, luck)."""
+    p = mo.fraction_mean(v.col("score"), 2 * scale)
+    mapped = "p's 95% interval through the (increasing) match-win function"
+    for n in MATCH_GAMES:
+        lo, val, hi = (float(match_win_many(q, n)) for q in (p.low, p.value, p.high))
+        add("skill", f"match_win_{n}", f"stronger wins a {n}-game match", Estimate(val, lo, hi, p.n), "pct",
+            method=mapped)
+    add("skill", "games_to_be_sure", "games to win a match 95% sure", _games_needed(p), "games",
+        method="p's 95% interval through games_to_be_sure (decreasing)")
+    for part, who in SHARE_PARTS:
+        add("skill", f"{part}_share", f"variance share: {who}", _percentile(v, f"{part}_share"), "pct",
+            method=f"percentile bootstrap over {BOOT_GROUPS} deal groups")
 
 
 def _rate_rows(v: _Variant, mo: Moments, scale: int) -> list[dict]:
@@ -124,6 +225,7 @@ def _rate_rows(v: _Variant, mo: Moments, scale: int) -> list[dict]:
         edge = shifted(est, v.fair)
         add("skill", "skill_edge", "skill edge (win rate − fair share)", edge, "pct", significant=significant(edge),
             fair=v.fair)
+        _skill_luck_rows(v, mo, scale, add)
     return rows
 
 
@@ -176,10 +278,21 @@ def _diff_rows(base: _Variant, other: _Variant, mo: Moments, scale: int) -> list
     if base.lineups and other.lineups:
         add("skill_win_rate", "stronger strategy's win rate",
             lambda z: mo.bounded_diff(b("skill"), o("skill"), scale, paired, z), "pct")
+        for name, label in [("skill_share", "variance share: players")] + [
+                (f"match_win_{n}", f"stronger wins a {n}-game match") for n in MATCH_GAMES if n > 1]:
+            add(name, label, lambda z, name=name: _boot_diff(base, other, name, z), "pct")
     for oc in m.outcomes:
         nb, db, no, do = b(f"{oc.name}:n"), b(f"{oc.name}:d"), o(f"{oc.name}:n"), o(f"{oc.name}:d")
         add(oc.name, oc.label, lambda z, nb=nb, db=db, no=no, do=do: mo.share_diff(nb, db, no, do, paired, z), "pct")
     return rows
+
+
+def _boot_diff(base: _Variant, other: _Variant, name: str, z: float) -> Estimate:
+    """other − base of a skill statistic: the normal interval with the standard error of the paired
+    bootstrap (both variants' deal groups drawn alike), so that ``p_value`` can invert it."""
+    d = other.point[name] - base.point[name]
+    se = float(np.std(other.boot[name] - base.boot[name], ddof=1))
+    return Estimate(d, d - z * se, d + z * se, _deals(other))
 
 
 def _holm_flags(diffs: pd.DataFrame) -> pd.DataFrame:
@@ -260,6 +373,7 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
     try:
         for block in chunks(games, block_size()):
             cols: dict[str, np.ndarray] = {}
+            matchups: list[tuple[_Variant, Matchup]] = []
             for v in runs:
                 v.arena.progress = bar
                 t0 = time.perf_counter()
@@ -269,11 +383,14 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
                 v.seconds += time.perf_counter() - t0
                 if sk is not None:
                     v.fair = sk.fair
+                    matchups.append((v, sk))
                 cols.update(_variant_columns(v, df, sk, scale, det))
                 _count_lengths(lengths[v.name], df[v.arena.m.units].to_numpy())
                 if not summary_only:
                     game_rows[v.name].append(_game_rows(v, df))
             mo = Moments.of(cols) + mo
+            for v, sk in matchups:  # once the block is complete (an interrupted one counts nowhere)
+                _add_groups(v, sk, block.first, block.count)
             done += block.count
     except KeyboardInterrupt:
         if mo is None:
@@ -282,6 +399,8 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
     finally:
         bar.close()
     assert mo is not None  # the first block finished (else the KeyboardInterrupt was re-raised)
+    if skill:
+        _bootstrap(runs, done, seed)
     long = pd.DataFrame([r for v in runs for r in _rate_rows(v, mo, scale)])
     if "significant" not in long:
         long["significant"] = np.nan
@@ -310,7 +429,8 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
             notes.append(f"No difference is significant ({control}).")
     meta = study_meta("compare", first_arena, seed, variants=names, games=games,
                  strategies=[s.spec for s in runs[0].seats],
-                 skill={"strong": strong_s.spec, "weak": weak_s.spec, "lineups": _lineups_meta(runs)} if skill else None,
+                 skill={"strong": strong_s.spec, "weak": weak_s.spec, "lineups": _lineups_meta(runs),
+                        "groups": BOOT_GROUPS, "resamples": BOOT_REPS} if skill else None,
                  rules={n: t.rules.as_dict() for n, t in zip(names, arenas)},
                  timings_seconds={v.name: round(v.seconds, 3) for v in runs},
                  games_played=sum(t.games_played for t in arenas), summary_only=summary_only,
@@ -360,7 +480,8 @@ def _wide(long: pd.DataFrame, names: list[str]) -> pd.DataFrame:
         sub = long[long["variant"] == name]
         row = {"variant": name}
         for r in sub.itertuples():
-            row[r.label] = fmt_est(r.value, r.low, r.high, r.format)
+            row[r.label] = (games_text(r.value, r.low, r.high) if r.format == "games" else
+                            fmt_est(r.value, r.low, r.high, r.format))
         rows.append(row)
     first = long.drop_duplicates("label")
     order = sorted(range(len(first)), key=lambda i: (GROUPS.index(first["group"].iloc[i]), i))
