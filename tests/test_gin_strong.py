@@ -246,10 +246,10 @@ def test_rollout_own_knock_threshold_and_take():
 
 def test_early_stop_rule():
     total = np.array([0.0, 50.0, -40.0])
-    total2 = np.array([0.0, 100.0 * 40, 100.0 * 40])
-    assert S.settled(total, total2, 3, 40, 2.0)  # both challengers far from 0 (mean ±1.25, SE ~0.3)
+    total2 = np.array([0.0, 2.0 * 40, 2.0 * 40])
+    assert S.settled(total, total2, 3, 40, 2.0)  # both far from 0: means 1.25 and -1 (SE 0.10 and 0.16)
     total[2] = -2.0
-    assert not S.settled(total, total2, 3, 40, 2.0)  # one undecided
+    assert not S.settled(total, total2, 3, 40, 2.0)  # one undecided: mean -0.05, SE 0.22
 
 
 def test_prune_skips_rollouts_of_clearly_worse_discards():
