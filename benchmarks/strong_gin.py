@@ -24,19 +24,22 @@ sys.path.insert(0, os.path.dirname(HERE))  # benchmark the checkout this file is
 
 
 def win_rate(spec: str, games: int, seed: int, base: str = "simple", threads: int | None = None):
-    """(win rate, 95% half-width, games played, games/s, turns/s) of ``spec`` against ``base``."""
+    """(win rate, 95% half-width, games played, games/s, turns/s, games per CPU-second) of ``spec``
+    against ``base``."""
     import simcards
 
     t = time.perf_counter()
+    c = time.process_time()
     a = simcards.simulate("gin", games=games, seed=seed, strategies=[spec, base], detail=False,
                           threads=threads).games
     b = simcards.simulate("gin", games=games, seed=seed, strategies=[base, spec], detail=False,
                           threads=threads).games
     dt = time.perf_counter() - t
+    dc = time.process_time() - c  # every thread's CPU time: the cost on a machine others share
     w = np.concatenate([(a.winner == 0).to_numpy(), (b.winner == 1).to_numpy()]).astype(float)
     half = 1.96 * w.std(ddof=1) / np.sqrt(len(w))
     turns = a.turns.sum() + b.turns.sum()
-    return w.mean(), half, len(w), len(w) / dt, turns / dt
+    return w.mean(), half, len(w), len(w) / dt, turns / dt, len(w) / dc
 
 
 def main(argv=None) -> None:
@@ -48,20 +51,20 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
     import numba
 
-    win_rate("simple", 2, 0)  # compile outside the timings
-    for spec in args.specs:
+    for spec in args.specs:  # compile outside the timings (a strong family's engine plays simple too)
         win_rate(spec, 2, 0)
     print(f"{'strategy':<28} {'win % vs simple':>18} {'games':>6}")
     for spec in args.specs:
-        m, h, n, _, _ = win_rate(spec, args.games, args.seed)
+        m, h, n, _, _, _ = win_rate(spec, args.games, args.seed)
         print(f"{spec:<28} {100 * m:6.1f} [{100 * (m - h):.1f}, {100 * (m + h):.1f}] {n:>6}", flush=True)
-    print(f"\n{'strategy':<28} {'threads':>7} {'games/s':>9} {'turns/s':>9}  (machine shared: a floor)")
+    print(f"\n{'strategy':<28} {'threads':>7} {'games/s':>9} {'turns/s':>9} {'games/CPU-s':>11}  (machine shared: "
+          f"wall rates are a floor; load average {os.getloadavg()[0]:.1f})")
     for spec in args.specs:
         for threads in (1, 2):
             if threads > numba.config.NUMBA_NUM_THREADS:
                 continue
-            _, _, n, rate, turns = win_rate(spec, args.speed_games, args.seed + 1, threads=threads)
-            print(f"{spec:<28} {threads:>7} {rate:9.1f} {turns:9.0f}", flush=True)
+            _, _, n, rate, turns, cpu = win_rate(spec, args.speed_games, args.seed + 1, threads=threads)
+            print(f"{spec:<28} {threads:>7} {rate:9.1f} {turns:9.0f} {cpu:11.1f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -16,13 +16,15 @@ from simcards.rng import new_state
 from tests.test_gin_engines import assert_same_game
 
 MC = "mc:k=6,draw=1,knock=1"  # few samples (the engines-agree games stay fast), every search on
+MC_ALL = "mc:k=20,draw=1,knock=1,fit=4,rtake=6,rknock=8,stop=0.5,prune=20"  # every mc parameter off its default
 
 
 def test_families_listed_with_parameters():
     fams = GAME.families()
     assert {"informed", "mc"} <= set(fams)
     assert {"outs", "safe", "hint", "take", "max"} <= {p.name for p in fams["informed"].params}
-    assert {"k", "width", "draw", "knock", "goal", "filter", "z"} <= {p.name for p in fams["mc"].params}
+    assert {"k", "width", "draw", "knock", "goal", "filter", "z", "fit", "rtake", "rknock", "stop", "prune"} <= {
+        p.name for p in fams["mc"].params}
     assert fams["mc"].stochastic
 
 
@@ -70,7 +72,7 @@ INFORMED_ALL = "informed:swap=0,wary=1,finish=50,late=2,fall=1,reach=3,fade=20" 
 
 
 @pytest.mark.parametrize("spec", ["informed", "informed:safe=4,hint=2", INFORMED_ALL, "mc", "mc:k=24,draw=1,knock=1",
-                                  "mc:k=24,filter=0,z=0,draw=1,knock=1"])
+                                  "mc:k=24,filter=0,z=0,draw=1,knock=1", MC_ALL])
 def test_no_peeking_same_view_same_decision_g_info_1(spec):
     # G-INFO-1: two states the player cannot tell apart — the same own hand, pile, pickups,
     # discards and passes, but different hidden cards (the opponent's unknown cards and the stock)
@@ -154,6 +156,7 @@ def test_engines_agree_informed_and_mc():
     assert_same_game(rules, ["informed", "simple"], 21, range(4))
     assert_same_game(rules, [INFORMED_ALL, "informed"], 24, range(2))
     assert_same_game(rules, [MC, "informed:safe=3,hint=1,outs=2"], 22, range(2))
+    assert_same_game(rules, ["simple", MC_ALL], 24, range(1))
 
 
 @pytest.mark.parametrize("variant", ["oklahoma", "straight", "deal-11", "three-player", "four-player", "mahjong",
@@ -264,3 +267,90 @@ def test_informed_swap_takes_a_card_that_improves_the_score():
         q = p.copy()
         q[I.P_SWAP] = swap
         assert I.informed_wants(L.K_DRAW, card, dw10, dw11, after, q, view, rules, unseen) == took
+
+
+def test_fitted_deal_keeps_hands_that_fit_the_opponents_throws():
+    # The opponent discarded/declined the 7s of spades and hearts (6, 19) and the 10 of diamonds
+    # (35): a simple-like player keeps a card that melds, so a hand holding two more 7s, or a run
+    # through the 10 of diamonds, is unlikely. With tries the kept samples avoid them; the deal is
+    # still a partition of the pool (10 cards to the opponent, the rest the stock).
+    rng = new_state(3, 0)
+    shown = np.int64(bits([6, 19, 35]))
+    pool = np.array([c for c in range(52) if c not in (6, 19, 35, 0, 1, 2, 3, 4)], dtype=np.int64)
+    buf = np.empty(52, dtype=np.int64)
+    stock = np.empty(52, dtype=np.int64)
+    best_stock = np.empty(52, dtype=np.int64)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    odd = {}
+    for tries in (1, 32):
+        odd[tries] = 0
+        for _ in range(300):
+            opp = S.fitted_deal(pool, len(pool), 10, 0, np.int64(0), shown, tries, buf, stock, best_stock, scratch, 0,
+                                rng)
+            odd[tries] += S.odd_cards(opp, shown, 0) > 0
+            opp_cards = [c for c in range(52) if opp >> c & 1]
+            assert len(opp_cards) == 10
+            assert sorted(list(stock[:len(pool) - 10]) + opp_cards) == sorted(pool)
+    assert odd[1] > 30 and odd[32] == 0
+
+
+def test_odd_cards_counts_throws_that_meld_with_the_hand():
+    # the 7 of spades (6) melds with the 7s of diamonds and clubs (32, 45); the 4 of spades (3)
+    # melds with nothing in the hand
+    hand = np.int64(bits([32, 45, 0, 14, 28, 9, 23, 11, 25, 51]))
+    assert S.odd_cards(hand, np.int64(bits([6])), 0) == 1
+    assert S.odd_cards(hand, np.int64(bits([6, 3])), 0) == 1
+    assert S.odd_cards(hand, np.int64(bits([3])), 0) == 0
+
+
+def test_rollout_own_knock_threshold_and_take():
+    # The player holds A-2-3 of spades, the 4s of hearts, diamonds, clubs, 7-8-9 of hearts and the
+    # 2 of hearts (deadwood 2), the opponent a hand far from knocking. From the stock (the 10 of
+    # spades comes first) simple throws it and knocks at once; with rknock=0 the player plays on.
+    me = np.int64(bits([0, 1, 2, 16, 29, 42, 19, 20, 21, 14]))
+    opp = np.int64(bits([4, 5, 30, 31, 47, 48, 8, 36, 37, 50]))
+    stock = np.array([9, 10, 22, 23, 24, 33, 34, 11, 12, 25, 38, 51][::-1], dtype=np.int64)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    ends = np.zeros((S.ENDS_ROWS, 14), dtype=np.int64)
+    idx = np.zeros(S.ENDS_ROWS, dtype=np.int64)
+    rules = GAME.build_rules("standard").encode()
+    dw_opp = S.deadwood(opp, 0)
+
+    def run(top, force, take, knock):
+        return S.rollout(me, opp, 2, dw_opp, stock.copy(), len(stock), top, 0, force, 10, rules, 0, scratch, ends,
+                         idx, take, knock)
+
+    at_once = run(-1, -1, 99.0, 99.0)
+    assert at_once == S.knock_points(me, opp, rules, 0, ends, idx) > 0
+    assert run(-1, -1, 99.0, 0.0) != at_once
+    # the ace of hearts (13) on the pile: no meld, no knock at rknock=0, but it lowers the deadwood
+    # by 1 (it replaces the 2 of hearts): simple draws from the stock, rtake=1 takes it
+    assert run(13, -1, 99.0, 0.0) == run(13, 0, 99.0, 0.0)
+    assert run(13, -1, 1.0, 0.0) == run(13, 1, 99.0, 0.0)
+    assert run(13, 1, 99.0, 0.0) != run(13, 0, 99.0, 0.0)
+
+
+def test_early_stop_rule():
+    total = np.array([0.0, 50.0, -40.0])
+    total2 = np.array([0.0, 2.0 * 40, 2.0 * 40])
+    assert S.settled(total, total2, 3, 40, 2.0)  # both far from 0: means 1.25 and -1 (SE 0.10 and 0.16)
+    total[2] = -2.0
+    assert not S.settled(total, total2, 3, 40, 2.0)  # one undecided: mean -0.05, SE 0.22
+
+
+def test_prune_skips_rollouts_of_clearly_worse_discards():
+    # Discarding the king of clubs (51) leaves deadwood 2; every other discard breaks a meld or
+    # keeps the king (informed scores 8+ points worse): with prune=5 mc plays the heuristic's discard without
+    # sampling (the rng is untouched); without prune it samples.
+    me = [0, 1, 2, 16, 29, 42, 19, 20, 21, 14, 51]
+    view, rules = build_view(me, list(range(30, 40)), [5], [[], []], [[5], []], [[], []], stock_n=30)
+    opts = discard_options(me)
+    for spec, moved in (("mc:prune=5", False), ("mc", True)):
+        strat = GAME.strategies([spec], 2)[0]
+        _, params = seat_arrays([strat])
+        rng = new_state(4, 0)
+        before = rng.copy()
+        a = strat.family.decide(L.K_DISCARD, params[0], np.array(sorted(me), dtype=np.int64), 11, opts, 11, view, rules,
+                                rng)
+        assert opts[a, 0] == 51
+        assert (rng != before).any() == moved

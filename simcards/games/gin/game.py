@@ -90,10 +90,11 @@ FAMILIES["informed"] = Family(
 FAMILIES["mc"] = Family(
     "mc", SID_MC,
     "Monte Carlo search: k deals of the unseen cards (the opponent's known pickups placed in its hand), each "
-    "option played to the end of the hand with simple for both, common samples; searches the draw, the discard "
-    "(width best by informed) and the knock; other decisions (and Mahjong gin, G-V-MJ) by informed",
+    "option played to the end of the hand with simple for both, common samples, opponent hands that fit its "
+    "discards and passes; searches the draw, the discard (width best by informed) and the knock; other decisions "
+    "(and Mahjong gin, G-V-MJ) by informed",
     _INFORMED_PARAMS + (
-        Param("k", 32, 1, 1024, "samples (determinized deals) per searched decision", True),
+        Param("k", 64, 1, 1024, "samples (determinized deals) per searched decision", True),
         Param("width", 3, 1, 11, "discard candidates searched (the best by the informed score; 1: no search)", True),
         Param("draw", 0, 0, 1, "1: search the draw (pile top vs stock; off by default: it measured no better)", True),
         Param("knock", 0, 0, 1, "1: search the knock (knock now vs play on; gin always goes out; off by default: it "
@@ -105,6 +106,16 @@ FAMILIES["mc"] = Family(
               True),
         Param("z", 1, 0, 5, "keep the heuristic's choice unless another option's mean gain over it in the same "
               "samples is above z standard errors"),
+        Param("fit", 8, 0, 64, "sampled opponent hands: deal up to this many times, keeping the first hand that "
+              "melds with none of the cards the opponent discarded or declined (else the fewest; 0 or 1: off)", True),
+        Param("rtake", NEVER, 1, NEVER, "rollouts: the player also takes a pile card that lowers its deadwood by at "
+              "least this (99: never, as simple)"),
+        Param("rknock", NEVER, 0, NEVER, "rollouts: the player knocks only at this deadwood or under (gin always; "
+              "99: at once, as simple)"),
+        Param("stop", 0, 0, 10, "stop sampling early (after 16 samples, checked every 8) once every option's mean "
+              "gain over the heuristic's choice is more than this many standard errors from 0 (0: never)"),
+        Param("prune", 0, 0, 100, "search only the discards whose informed score is within this many points of the "
+              "best's (0: the width best, whatever their score)"),
     ),
     True,
     decide=search.mc_decide,

@@ -14,14 +14,19 @@ it melds with - hint x opponent discards/passes it melds with``; a live out is a
 would meld with the kept hand. Draws and knocks follow ``knock`` (``wants_card``,
 ``knock_threshold``).
 
-``mc`` (the informed params, then ``k``, ``width``, ``draw``, ``knock``, ``goal``) searches three
-decisions by determinized rollouts: the draw (pile top vs stock), the discard (among the
-``width`` best by the informed score) and the knock (knock now vs play on). Each of the ``k``
-samples deals the opponent its known cards plus random unseen cards up to 10 and stacks the rest
-as the stock, in a random order; every option is played in the same samples (common random
-numbers) to the end of the hand with the ``simple`` policy for both players, and scored by the
-hand's points from the player's side (``goal`` > 0: points capped at what either side needs to
-reach the target, plus ``goal`` for reaching it). Other decisions, and whole games under Mahjong
+``mc`` (the informed params, then ``k``, ``width``, ``draw``, ``knock``, ``goal``, ``filter``, ``z``,
+``fit``, ``rtake``, ``rknock``, ``stop``, ``prune``) searches three decisions by determinized
+rollouts: the draw (pile top vs stock), the discard (among the ``width`` best by the informed
+score, ``prune``: within that many points of the best) and the knock (knock now vs play on). Each
+of the ``k`` samples deals the opponent its known cards plus random unseen cards up to 10
+(``filter``: drawn and thrown back as a kept hand; ``fit``: redealt until the hand melds with none
+of the cards it discarded or declined) and stacks the rest as the stock, in a random order; every
+option is played in the same samples (common random numbers) to the end of the hand with the
+``simple`` policy for both players (``rtake``/``rknock``: the player's own take and knock rule in
+the rollouts), and scored by the hand's points from the player's side (``goal`` > 0: points capped
+at what either side needs to reach the target, plus ``goal`` for reaching it). The heuristic's
+choice stands unless another option gains ``z`` standard errors over it (``stop``: sampling ends
+early once every option is that clearly settled). Other decisions, and whole games under Mahjong
 gin (G-V-MJ, a different hand), are the informed heuristic's. Rollouts ignore G-TURN-3 and
 G-WALL-2/3 refinements (a hand that reaches the wall is void, G-WALL-1).
 """
@@ -70,10 +75,12 @@ from simcards.rng import rand_below
 N_KNOCK_PARAMS = 11  # the knock family's vector comes first (policies.P_*)
 P_OUTS, P_SAFE, P_HINT = 11, 12, 13  # informed (then informed.P_LATE ...)
 P_K, P_WIDTH, P_DRAW, P_KNOCK, P_GOAL, P_FILTER, P_Z = range(N_INFORMED_PARAMS, N_INFORMED_PARAMS + 7)  # mc
+P_FIT, P_RTAKE, P_RKNOCK, P_STOP, P_PRUNE = range(N_INFORMED_PARAMS + 7, N_INFORMED_PARAMS + 12)  # mc: sampler, own rollout policy, effort
 FULL = (np.int64(1) << 52) - 1
 OPP_CARDS = 10  # the opponent's hand while the player decides (G-DEAL-1)
 ROLLOUT_TURNS = 120  # a rollout stops (void) after this many turns (the kernel's TURN_CAP is larger)
 ENDS_ROWS = 16
+STOP_MIN, STOP_EVERY = 16, 8  # early stop (``stop``): first checked after 16 samples, then every 8
 
 
 @njit(cache=True, inline="always")
@@ -220,16 +227,21 @@ def simple_discard(m11, taken, scratch, mv):
 
 
 @njit(cache=True)
-def rollout(me, opp, dw_me, dw_opp, stock, ns, top, p, force, limit, rules, mv, scratch, ends, idx):
-    """Play the hand on with the ``simple`` policy for both from the draw of position ``p`` (0:
-    the player, 1: the opponent); the stock is ``stock[:ns]``, drawn from the end, ``top`` the
-    pile's top card. ``force`` (0 stock, 1 pile top, -1 policy) fixes the first draw. Returns the
-    hand's points from the player's side (a hand that reaches the wall is void, G-WALL-1)."""
+def rollout(me, opp, dw_me, dw_opp, stock, ns, top, p, force, limit, rules, mv, scratch, ends, idx,
+            my_take, my_knock):
+    """Play the hand on from the draw of position ``p`` (0: the player, 1: the opponent); the
+    stock is ``stock[:ns]``, drawn from the end, ``top`` the pile's top card. ``force`` (0 stock,
+    1 pile top, -1 policy) fixes the first draw. The opponent plays ``simple``; the player plays
+    ``simple`` but also takes a pile card that lowers its deadwood by ``my_take`` points or more
+    and knocks only at deadwood <= ``my_knock`` (gin always goes out). Returns the hand's points
+    from the player's side (a hand that reaches the wall is void, G-WALL-1)."""
+    my_at = min(limit, my_knock)
     for _turn in range(ROLLOUT_TURNS):
         if ns <= 2:
             return 0
         m = me if p == 0 else opp
         dw = dw_me if p == 0 else dw_opp
+        at = my_at if p == 0 else limit
         take = force == 1
         if force < 0 and top >= 0:
             m11 = m | bit(top)
@@ -238,7 +250,7 @@ def rollout(me, opp, dw_me, dw_opp, stock, ns, top, p, force, limit, rules, mv, 
                 take = True
             else:
                 _, after = simple_discard(m11, top, scratch, mv)
-                take = after <= limit
+                take = after <= at or (p == 0 and dw - after >= my_take)
         if take:
             card = top
             m11 = m | bit(card)
@@ -259,7 +271,7 @@ def rollout(me, opp, dw_me, dw_opp, stock, ns, top, p, force, limit, rules, mv, 
         else:
             opp = m
             dw_opp = dw
-        if dw <= limit:
+        if dw <= at or dw == 0:
             pts = knock_points(me, opp, rules, mv, ends, idx) if p == 0 else knock_points(opp, me, rules, mv, ends, idx)
             return pts if p == 0 else -pts
         p = 1 - p
@@ -319,6 +331,48 @@ def sample_deal(pool, n_pool, n_opp, extra, known, buf, stock, scratch, mv, rng)
 
 
 @njit(cache=True)
+def odd_cards(opp, shown, mv):
+    """How many of ``shown`` (cards the opponent discarded or declined) would go into a meld with
+    the sampled hand ``opp``: a ``simple``-like player keeps such a card rather than throw it or
+    let it lie, so a sample with many is an unlikely one."""
+    dw = deadwood(opp, mv)
+    count = 0
+    m = shown & ~opp
+    while m != 0:
+        low = m & -m
+        m ^= low
+        if deadwood(opp | low, mv) < dw + VALUES_MV[mv, popcount(low - 1)]:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def fitted_deal(pool, n_pool, n_opp, extra, known, shown, tries, buf, stock, best_stock, scratch, mv, rng):
+    """``sample_deal`` up to ``tries`` times, keeping the first deal whose opponent hand melds
+    with none of ``shown`` (else the one with the fewest such cards); the stock lands in
+    ``stock``. Rejection, not weights: every kept sample counts the same."""
+    best = sample_deal(pool, n_pool, n_opp, extra, known, buf, stock, scratch, mv, rng)
+    if tries <= 1 or shown == 0:
+        return best
+    best_odd = odd_cards(best, shown, mv)
+    n_stock = n_pool - n_opp
+    t = 1
+    while best_odd > 0 and t < tries:
+        t += 1
+        for i in range(n_stock):
+            best_stock[i] = stock[i]
+        opp = sample_deal(pool, n_pool, n_opp, extra, known, buf, stock, scratch, mv, rng)
+        odd = odd_cards(opp, shown, mv)
+        if odd < best_odd:
+            best = opp
+            best_odd = odd
+        else:  # keep the earlier deal
+            for i in range(n_stock):
+                stock[i] = best_stock[i]
+    return best
+
+
+@njit(cache=True)
 def mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     if rules[R_MJ] != 0 or view[V_TAKE_MUST_KNOCK] != 0:
         return informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
@@ -329,6 +383,18 @@ def mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     if kind == K_DISCARD and params[P_WIDTH] > 1:
         return mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng)
     return informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
+
+
+@njit(cache=True)
+def settled(total, total2, n_cand, done, stop):
+    """Early stop: every challenger's mean gain over the heuristic's choice is more than ``stop``
+    standard errors away from zero (more samples would not change which side of it it is on)."""
+    for j in range(1, n_cand):
+        mean = total[j] / done
+        var = max(total2[j] / done - mean * mean, 0.0)
+        if abs(mean) <= stop * np.sqrt(var / done):
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -365,6 +431,9 @@ def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng):
             for a in range(n_opts):
                 if not used[a] and (best < 0 or better(costs[a], opts[a, 0], costs[best], opts[best, 0])):
                     best = a
+            if j > 0 and params[P_PRUNE] > 0 and costs[best] > costs[cand[0]] + params[P_PRUNE]:
+                n_cand = j  # the rest are worse by the heuristic's margin: not worth rollouts
+                break
             used[best] = True
             cand[j] = best
     else:  # draw: the heuristic's choice first; knock: knock first
@@ -389,27 +458,38 @@ def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng):
     if params[P_FILTER] > 0:
         drew = popcount(view[V_OPP_DISCARDS]) - popcount(view[V_OPP_TOOK])
         extra = min(max(drew, 0), int(params[P_FILTER]))
+    shown = (view[V_OPP_DISCARDS] | view[V_OPP_PASSED]) & ~known
+    tries = int(params[P_FIT])
+    best_stock = np.empty(52, dtype=np.int64)
+    my_take = params[P_RTAKE]
+    my_knock = params[P_RKNOCK]
+    stop = params[P_STOP]
+    done = 0
     for _s in range(k):
-        opp = sample_deal(pool, n_pool, n_opp, extra, known, buf, stock, scratch, mv, rng)
+        if stop > 0 and done >= STOP_MIN and done % STOP_EVERY == 0 and settled(total, total2, n_cand, done, stop):
+            break
+        done += 1
+        opp = fitted_deal(pool, n_pool, n_opp, extra, known, shown, tries, buf, stock, best_stock, scratch, mv, rng)
         dw_opp = deadwood(opp, mv)
         for j in range(n_cand):
             a = cand[j]
             if kind == K_DISCARD:
                 c = opts[a, 0]
                 m10 = mask & ~bit(c)
-                if opts[a, 1] <= limit:  # a knocking discard: the rollout policy knocks
+                if opts[a, 1] <= limit:  # a knocking discard: the player knocks (informed's knock)
                     pts = knock_points(m10, opp, rules, mv, ends, idx)
                 else:
                     pts = rollout(m10, opp, opts[a, 1], dw_opp, stock, ns, c, 1, -1, limit, rules, mv, scratch,
-                                  ends, idx)
+                                  ends, idx, my_take, my_knock)
             elif kind == K_DRAW:
-                pts = rollout(mask, opp, dw_me, dw_opp, stock, ns, top, 0, a, limit, rules, mv, scratch, ends, idx)
+                pts = rollout(mask, opp, dw_me, dw_opp, stock, ns, top, 0, a, limit, rules, mv, scratch, ends, idx,
+                              my_take, my_knock)
             else:  # K_KNOCK
                 if a == 1:
                     pts = knock_points(mask, opp, rules, mv, ends, idx)
                 else:
                     pts = rollout(mask, opp, opts[0, 1], dw_opp, stock, ns, top, 1, -1, limit, rules, mv, scratch,
-                                  ends, idx)
+                                  ends, idx, my_take, my_knock)
             vals[j] = utility(pts, params, view)
         for j in range(1, n_cand):
             d = vals[j] - vals[0]
@@ -420,9 +500,9 @@ def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng):
     best = 0
     best_gain = 0.0
     for j in range(1, n_cand):
-        mean = total[j] / k
-        var = max(total2[j] / k - mean * mean, 0.0)
-        if mean > params[P_Z] * np.sqrt(var / k) and mean > best_gain + 1e-9:
+        mean = total[j] / done
+        var = max(total2[j] / done - mean * mean, 0.0)
+        if mean > params[P_Z] * np.sqrt(var / done) and mean > best_gain + 1e-9:
             best = j
             best_gain = mean
     return cand[best]
