@@ -699,11 +699,12 @@ def cost_display(res: StudyResult) -> tuple[str, pd.DataFrame]:
     threads) and per CPU-second, in its matchup against the cost reference."""
     c, info = res.tables["cost"], res.meta["cost"]
     unit = info["decision_unit"] or "decisions"
+    on = f"{info['threads']} thread{'s' if info['threads'] != 1 else ''}"
     d = pd.DataFrame({
-        "strategy": c["strategy"], "games": c["games"].map(lambda v: f"{int(v):,}"),
+        "strategy": c["strategy"],
         f"{unit} per game": c["decisions_per_game"].map(lambda v: "-" if not math.isfinite(v) else f"{v:.1f}"),
-        f"games/s ({info['threads']} threads)": c["games_per_s"].map(_rate),
-        f"{unit}/s ({info['threads']} threads)": c["decisions_per_s"].map(_rate),
+        f"games/s ({on})": c["games_per_s"].map(_rate),
+        f"{unit}/s ({on})": c["decisions_per_s"].map(_rate),
         "games per CPU-s": c["games_per_cpu_s"].map(_rate),
         f"{unit} per CPU-s": c["decisions_per_cpu_s"].map(_rate),
     })
@@ -720,8 +721,8 @@ def _cost_words(res: StudyResult, spec: str) -> str:
     slower = ref["games_per_cpu_s"] / me["games_per_cpu_s"] if me["games_per_cpu_s"] > 0 else float("nan")
     rel = (f", {slower:.3g}× the CPU time a game of {info['reference']} self-play takes" if spec != info["reference"]
            and math.isfinite(slower) else "")
-    return (f"it plays {_rate(me['games_per_s'])} games a second against {info['reference']} on "
-            f"{info['threads']} threads{dec}{rel}")
+    on = f"{info['threads']} thread{'s' if info['threads'] != 1 else ''}"
+    return f"it plays {_rate(me['games_per_s'])} games a second against {info['reference']} on {on}{dec}{rel}"
 
 
 def tournament_answer(res: StudyResult) -> dict:
