@@ -738,7 +738,8 @@ def tournament_answer(res: StudyResult) -> dict:
     if "cost" in res.tables:
         ref = res.meta["cost"]["reference"]
         vs = pairs[(pairs["strategy"] == top["strategy"]) & (pairs["opponent"] == ref)]
-        won = human(*(float(vs[c].iloc[0]) for c in ("win_rate", "win_rate_low", "win_rate_high")), "pct") if len(vs) else ""
+        won = (human(float(vs["win_rate"].iloc[0]), float(vs["win_rate_low"].iloc[0]),
+                     float(vs["win_rate_high"].iloc[0]), "pct") if len(vs) else "")
         against = f" Against {ref} it wins {won}." if won else ""
         lead[0] += against + f" At what cost: {_cost_words(res, top['strategy'])}."
     return {"title": res.title, "lead": lead, "table": None, "sentences": []}
