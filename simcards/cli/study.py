@@ -229,6 +229,7 @@ def tournament(
     progress: ProgressOpt = True,
     backend: BackendOpt = None,
     scheduler: SchedulerOpt = None,
+    cost: Annotated[Optional[str], typer.Option("--cost", help="one of the strategies: measure every strategy's games/s and decisions/s in its matchup against it (a cost table)")] = None,
 ) -> None:
     """Round robin with seat rotation: a win-rate matrix with 95% intervals and Bradley–Terry
     ratings (Elo scale)."""
@@ -238,7 +239,7 @@ def tournament(
     _announce(game)
     with _backend(backend, scheduler):
         res = run(game, _split(strategies), variant=variant, players=players, games=games, seed=seed,
-                  rules=rule_overrides(rule), threads=threads, progress=_progress(progress, json_out))
+                  rules=rule_overrides(rule), threads=threads, progress=_progress(progress, json_out), cost=cost)
     _print(res, json_out, out_dir)
 
 

@@ -61,6 +61,10 @@ ParamLimits = Callable[[str, Any], dict[str, tuple[float, str]]]
 # (per-unit detail table, game indices, players) → per game: units won by the unit's starter,
 # units with a winner, and Σ fair share over those units × ``FAIR_SCALE`` (whole numbers)
 UnitStarter = Callable[[pd.DataFrame, np.ndarray, int], tuple[np.ndarray, np.ndarray, np.ndarray]]
+# (games, per-unit detail table, players) → per game (rows, in the games' order) and seat (columns),
+# the decisions that seat took, in the game's ``decision_unit``; counted from what the engine
+# writes anyway (the per-unit table), so the kernels do no extra work for it
+SeatDecisions = Callable[[pd.DataFrame, pd.DataFrame, int], np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,8 @@ class GameMetrics:
     param_limits: ParamLimits | None = None  # tune warns about swept values above a limit
     weak: str = "random"  # compare's default weaker side for the skill row
     unit_starter: UnitStarter | None = None  # the unit-level starter edge (needs the detail table)
+    seat_decisions: SeatDecisions | None = None  # a player's decisions (the cost of a strategy); None: not counted
+    decision_unit: str = "decisions"  # what one counted decision is, e.g. "turns"
 
     @property
     def units(self) -> str:

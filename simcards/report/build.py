@@ -51,7 +51,7 @@ KINDS: dict[str, tuple[Callable[..., StudyResult], set[str]]] = {
                           "summary_only"}),
     "tune": (tune, {"game", "strategy", "params", "against", "variant", "players", "games", "seed", "rules",
                     "adaptive", "batch", "alpha", "confirm"}),
-    "tournament": (tournament, {"game", "strategies", "variant", "players", "games", "seed", "rules"}),
+    "tournament": (tournament, {"game", "strategies", "variant", "players", "games", "seed", "rules", "cost"}),
     "equilibrium": (equilibrium, {"game", "strategies", "family", "params", "variant", "players", "games", "seed",
                                   "rules", "adaptive", "batch", "target", "bootstrap"}),
 }
@@ -100,7 +100,7 @@ def check_spec(spec: dict, where: str = "spec") -> dict:
 
 # What a spec value must be (the study functions check ranges and names themselves).
 _TYPES = {"game": str, "variant": str, "strong": str, "weak": str, "against": str, "strategy": str, "title": str,
-          "text": str, "skill": bool, "adaptive": bool, "summary_only": bool, "players": int, "seed": int,
+          "text": str, "cost": str, "skill": bool, "adaptive": bool, "summary_only": bool, "players": int, "seed": int,
           "batch": int, "alpha": float, "variants": (str, list), "strategies": (str, list), "params": (str, list, dict),
           "games": (int, list), "rules": dict}
 _TYPE_WORDS = {str: "a string", bool: "true or false", int: "a whole number", float: "a number", dict: "a table"}
@@ -212,6 +212,8 @@ def display_tables(result: StudyResult) -> list[tuple[str, pd.DataFrame]]:
         })
         out.append(("Ratings (Bradley–Terry, 95% interval)", d))
         out.append(("Win rate of the row against the column (95% interval)", result.tables["matrix"]))
+        if "cost" in result.tables:
+            out.append(cost_display(result))
     elif result.kind == "equilibrium":
         e = result.tables["equilibrium"]
         d = pd.DataFrame({
@@ -733,6 +735,44 @@ def tune_answer(results: list[StudyResult]) -> dict:
     return {"title": "Best value of each sweep", "lead": lead, "table": table, "sentences": sentences}
 
 
+def _rate(v: float) -> str:
+    """A rate for people: three significant digits, thousands separated (- when not counted)."""
+    if v is None or not math.isfinite(v):
+        return "-"
+    return f"{v:,.0f}" if v >= 100 else f"{v:.3g}"
+
+
+def cost_display(res: StudyResult) -> tuple[str, pd.DataFrame]:
+    """(caption, table): each strategy's games and decisions per second (wall clock, the study's
+    threads) and per CPU-second, in its matchup against the cost reference."""
+    c, info = res.tables["cost"], res.meta["cost"]
+    unit = info["decision_unit"] or "decisions"
+    on = f"{info['threads']} thread{'s' if info['threads'] != 1 else ''}"
+    d = pd.DataFrame({
+        "strategy": c["strategy"],
+        f"{unit} per game": c["decisions_per_game"].map(lambda v: "-" if not math.isfinite(v) else f"{v:.1f}"),
+        f"games/s ({on})": c["games_per_s"].map(_rate),
+        f"{unit}/s ({on})": c["decisions_per_s"].map(_rate),
+        "games per CPU-s": c["games_per_cpu_s"].map(_rate),
+        f"{unit} per CPU-s": c["decisions_per_cpu_s"].map(_rate),
+    })
+    return (f"Cost: each strategy against {info['reference']} ({unit} of the strategy's own seats)", d)
+
+
+def _cost_words(res: StudyResult, spec: str) -> str:
+    """How fast ``spec`` plays, against the cost reference's own speed."""
+    c = res.tables["cost"].set_index("strategy")
+    info = res.meta["cost"]
+    me, ref = c.loc[spec], c.loc[info["reference"]]
+    unit = info["decision_unit"]
+    dec = f" and {_rate(me['decisions_per_s'])} of its {unit} a second" if unit else ""
+    slower = ref["games_per_cpu_s"] / me["games_per_cpu_s"] if me["games_per_cpu_s"] > 0 else float("nan")
+    rel = (f", {slower:.3g}× the CPU time a game of {info['reference']} self-play takes" if spec != info["reference"]
+           and math.isfinite(slower) else "")
+    on = f"{info['threads']} thread{'s' if info['threads'] != 1 else ''}"
+    return f"it plays {_rate(me['games_per_s'])} games a second against {info['reference']} on {on}{dec}{rel}"
+
+
 def tournament_answer(res: StudyResult) -> dict:
     rat, pairs = res.tables["ratings"], res.tables["pairs"]
     top, second = rat.iloc[0], rat.iloc[1]
@@ -742,7 +782,15 @@ def tournament_answer(res: StudyResult) -> dict:
          f"{top['rating_high']:.0f}] (Elo scale); against the runner-up {second['strategy']} it wins "
          f"{human(h2h['win_rate'], h2h['win_rate_low'], h2h['win_rate_high'], 'pct')} of head-to-head games — "
          + ("significantly more than half." if sig else "not significantly more than half: the two are not separated."))
-    return {"title": res.title, "lead": [s], "table": None, "sentences": []}
+    lead = [s]
+    if "cost" in res.tables:
+        ref = res.meta["cost"]["reference"]
+        vs = pairs[(pairs["strategy"] == top["strategy"]) & (pairs["opponent"] == ref)]
+        won = (human(float(vs["win_rate"].iloc[0]), float(vs["win_rate_low"].iloc[0]),
+                     float(vs["win_rate_high"].iloc[0]), "pct") if len(vs) else "")
+        against = f" Against {ref} it wins {won}." if won else ""
+        lead[0] += against + f" At what cost: {_cost_words(res, top['strategy'])}."
+    return {"title": res.title, "lead": lead, "table": None, "sentences": []}
 
 
 def equilibrium_answer(res: StudyResult) -> dict:

@@ -28,18 +28,21 @@ from simcards.studies.common import (
     unit_mean,
     whole_count,
 )
+from simcards.studies.cost import Cost, cost_table, load_average, self_play_cost, timed_matchup
 
 
 def tournament(game: str, strategies: list[str] | str, *, variant: str | None = None, players: int | None = None,
                games: int = 1000, seed: int = 0, rules: dict[str, Any] | None = None, threads: int | None = None,
-               progress: bool = False) -> StudyResult:
+               progress: bool = False, cost: str | None = None) -> StudyResult:
     """Round robin: every pair of strategies head to head (alternating sides, every rotation,
     same deals for every pair), a win-rate matrix with 95% intervals and Bradley–Terry ratings
-    (Elo scale, mean 0) with 95% intervals."""
+    (Elo scale, mean 0) with 95% intervals. With ``cost`` (one of the strategies, the reference):
+    a ``cost`` table, each strategy's games and decisions per second in its matchup against the
+    reference (the reference's own row: self-play on as many games), see :mod:`simcards.studies.cost`."""
     t = Arena(game, variant, players, rules)
     seed = study_seed(seed)
     games = whole_count(games, "games")
-    set_threads(threads)
+    n_threads = set_threads(threads)
     if isinstance(strategies, str):
         strategies = [s.strip() for s in split_specs(strategies)]
     strats = [t.strategy(s) for s in strategies]
@@ -50,15 +53,23 @@ def tournament(game: str, strategies: list[str] | str, *, variant: str | None = 
     if len(set(specs)) != len(specs):
         raise SimcardsError(f"--strategies lists the same strategy twice: {', '.join(specs)}")
     k = len(strats)
+    ref = _cost_reference(t, cost, specs)
     lineups = pair_lineups(t.k)
-    bar = study_progress(k * (k - 1) // 2 * games * len(lineups), f"tournament {t.game}", progress)
+    extra = games * len(lineups) if ref is not None else 0  # the reference's self-play
+    bar = study_progress(k * (k - 1) // 2 * games * len(lineups) + extra, f"tournament {t.game}", progress)
     t.progress = bar
     wins = np.zeros((k, k))
     pairs = []
+    costs: dict[int, Cost] = {}
+    load = load_average()
     t0 = time.perf_counter()
     try:
         for i, j in itertools.combinations(range(k), 2):
-            mu = play_matchup(t, strats[i], strats[j], lineups, seed, 0, games)
+            if ref in (i, j):  # the pair that measures the other one's cost
+                who = j if i == ref else i
+                mu, costs[who] = timed_matchup(t, strats[i], strats[j], lineups, seed, 0, games, strats[who])
+            else:
+                mu = play_matchup(t, strats[i], strats[j], lineups, seed, 0, games)
             wins[i, j] += mu.wins0
             wins[j, i] += mu.wins1
             est = unit_mean(mu.won)
@@ -72,6 +83,8 @@ def tournament(game: str, strategies: list[str] | str, *, variant: str | None = 
             pairs.append({"strategy": specs[j], "opponent": specs[i], **est_cols("win_rate", back),
                           "p": p, **est_cols("margin", Estimate(-mg.value, -mg.high, -mg.low, mg.n)),
                           "games": games * len(lineups), "undecided": mu.undecided})
+        if ref is not None:
+            costs[ref] = self_play_cost(t, strats[ref], seed, 0, games * len(lineups))
     finally:
         bar.close()
     elapsed = time.perf_counter() - t0
@@ -100,11 +113,38 @@ def tournament(game: str, strategies: list[str] | str, *, variant: str | None = 
              f"{1 / (1 + 10 ** (-(rat.iloc[0]['rating'] - rat.iloc[-1]['rating']) / 400)):.0%} of head-to-head games.",
              f"A pair is significant when its win rate differs from the fair share under {HOLM} over the "
              f"{len(pair_df)} rows of the pairs table."]
+    tables = {"ratings": rat, "matrix": matrix.reset_index(), "pairs": pair_df}
+    extra_meta = {}
+    if ref is not None:
+        tables["cost"] = cost_table([costs[i] for i in range(k)], t.m.decision_unit, n_threads)
+        extra_meta = {"cost": {"reference": specs[ref], "threads": n_threads, "load_average": load,
+                               "decision_unit": t.m.decision_unit if t.m.seat_decisions is not None else None}}
+        notes.append(_cost_note(specs[ref], t.m.decision_unit if t.m.seat_decisions is not None else None,
+                                n_threads, load))
     meta = study_meta("tournament", t, seed, variant=t.variant, rules=t.rules.as_dict(), strategies=specs,
                  lineups=[list(lu) for lu in lineups], games=games, games_played=t.games_played,
-                 rating_anchor=list(ratings.anchor), elapsed_seconds=round(elapsed, 3))
+                 rating_anchor=list(ratings.anchor), elapsed_seconds=round(elapsed, 3), **extra_meta)
     return StudyResult("tournament", f"{t.gdef.title} ({t.variant}, {t.players} players): round robin of {k} strategies",
-                       {"ratings": rat, "matrix": matrix.reset_index(), "pairs": pair_df},
-                       {"ratings": dict(zip(rat["strategy"], rat["rating"]))}, notes, meta)
+                       tables, {"ratings": dict(zip(rat["strategy"], rat["rating"]))}, notes, meta)
+
+
+def _cost_reference(t: Arena, cost: str | None, specs: list[str]) -> int | None:
+    """The index of the ``cost`` reference among the strategies (None: no cost table)."""
+    if cost is None:
+        return None
+    spec = t.strategy(cost).spec
+    if spec not in specs:
+        raise SimcardsError(f"cost={cost!r}: the cost reference must be one of the strategies ({', '.join(specs)})")
+    return specs.index(spec)
+
+
+def _cost_note(ref: str, unit: str | None, threads: int, load: float | None) -> str:
+    what = (f"and the player's own {unit} (the decisions its seats took) per second" if unit else
+            "(these rules have no decision count)")
+    busy = f" The 1-minute load average was {load:g} when it started." if load is not None else ""
+    return (f"Cost: games per second of each strategy's matchup against {ref} (its seat rotations, these "
+            f"deals; {ref}'s own row: self-play on as many games) on {threads} thread(s), {what}; per second "
+            "of wall clock and per CPU-second (all threads), the engine compiled beforehand. The wall clock "
+            "counts what other jobs on the machine took; CPU seconds much less so." + busy)
 
 

@@ -66,6 +66,9 @@ METRICS = GameMetrics(
                       lambda df: (df["winner"] == df["starter"]).to_numpy(np.int64),
                       lambda df: np.ones(len(df), np.int64)),),
     weak="random",
+    # H-PLAY-2: every seat plays one card (one decision) a round
+    seat_decisions=lambda games, rounds, players: np.repeat(games["rounds"].to_numpy(np.int64)[:, None], players, 1),
+    decision_unit="cards played",
 )
 
 

@@ -3,6 +3,8 @@ are the seats, three seats (G-V-3P), or two teams (G-V-4P: team t = seats t, t+2
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 
@@ -24,6 +26,23 @@ def _margin(df: pd.DataFrame, side: int, players: int) -> np.ndarray:
     return own - (finals.sum(axis=1) - own) / (finals.shape[1] - 1)
 
 
+def _seat_turns(games: pd.DataFrame, hands: pd.DataFrame, players: int) -> np.ndarray:
+    """Turns each seat took per game, two players (a turn: a draw, then a discard or the knock;
+    the last-chance take of G-WALL-2 is one too). The first turn is the upcard taker's, else the
+    non-dealer's (G-FIRST-1); then the two alternate, so the first mover has the odd turns."""
+    first = hands["upcard_taker"].to_numpy(dtype=np.float64, na_value=np.nan)
+    dealer = hands["dealer"].to_numpy(np.int64)
+    first = np.where(np.isnan(first), 1 - dealer, first).astype(np.int64)
+    t = hands["turns"].to_numpy(np.int64)
+    per_hand = np.zeros((len(hands), 2), dtype=np.int64)
+    rows = np.arange(len(hands))
+    per_hand[rows, first] = (t + 1) // 2
+    per_hand[rows, 1 - first] = t // 2
+    out = np.zeros((len(games), 2), dtype=np.int64)
+    np.add.at(out, np.searchsorted(games["game"].to_numpy(), hands["game"].to_numpy()), per_hand)
+    return out
+
+
 METRICS = GameMetrics(
     unit="hand", turns="turns", starter_label="first dealer",
     n_sides=_sides, side_of_seat=_side,
@@ -42,5 +61,12 @@ METRICS = GameMetrics(
 )
 
 
+# Turns are counted where the hands table says who moved first: two players, the upcard offered
+# first (no 11-card deal, G-V-DEAL11; no second deck, G-V-OKLA; no Mahjong gin, G-V-MJ).
+COUNTED = dataclasses.replace(METRICS, seat_decisions=_seat_turns, decision_unit="turns")
+
+
 def metrics(rules) -> GameMetrics:
-    return METRICS
+    plain = (rules.upcard and not rules.deal_11 and not rules.mahjong
+             and not (rules.oklahoma and rules.knock_card == "second_deck"))
+    return COUNTED if plain and rules.players == 2 else METRICS

@@ -25,6 +25,15 @@ OUTCOMES = (
 )
 
 
+def _cards_played(each: int):
+    """Cards each seat played per game: every seat plays its whole hand in a deal that is not thrown
+    in (T-PLAY-1; T-BID-5: a thrown-in deal has no play). Bids and the trump call are not counted."""
+    def count(games: pd.DataFrame, deals: pd.DataFrame, players: int) -> np.ndarray:
+        played = games["deals"].to_numpy(np.int64) - games["throw_ins"].to_numpy(np.int64)
+        return np.repeat((played * each)[:, None], players, axis=1)
+    return count
+
+
 def metrics(rules) -> GameMetrics:
     """The metrics under ``rules``: the variant's table decides the sides (``rules.sides``; side
     of seat s = s % sides)."""
@@ -37,4 +46,7 @@ def metrics(rules) -> GameMetrics:
         margin=_margin, outcomes=OUTCOMES,
         deck_fields=("deck", "kitty", "seats"),
         weak="heuristic:aggr=0.3",  # a timid bidder: heuristic beats it ~78% (not ~100% as random)
+        # every seat a player (T-V-2P's dummies are played by their owners: not counted)
+        seat_decisions=_cards_played(rules.cards_each) if rules.seats == rules.players else None,
+        decision_unit="cards played",
     )

@@ -3,6 +3,9 @@ a side, scores are penalties, a round has a starter (Y-START-1, Y-START-2)."""
 
 from __future__ import annotations
 
+import dataclasses
+from functools import partial
+
 import numpy as np
 import pandas as pd
 
@@ -35,6 +38,31 @@ def _round_starter(rounds: pd.DataFrame, games: np.ndarray, players: int):
     return tuple(out)
 
 
+def _seat_turns(games: pd.DataFrame, rounds: pd.DataFrame, players: int, ccw: bool = False) -> np.ndarray:
+    """Turns each seat took per game (a turn: the call, or a discard and a draw). In a round the
+    players still in it (a hand total in the rounds table) move in turn from the starter (Y-PLAY-2,
+    skipping the eliminated); ``turns`` counts the discards and the caller's call is one turn more
+    (Y-CALL-1: at the start of its turn). Section-5 side decisions (requests, slams) are not turns."""
+    inside = np.stack([rounds[f"hand_{s}"].notna().to_numpy() for s in range(players)], axis=1)
+    step = -1 if ccw else 1
+    starter = rounds["starter"].to_numpy(np.int64)
+    seats = (starter[:, None] + step * np.arange(players)[None, :]) % players  # play order from the starter
+    moving = np.take_along_axis(inside, seats, axis=1)
+    pos = np.cumsum(moving, axis=1) - 1  # each seat's place among the players in the round
+    m = moving.sum(axis=1)[:, None]
+    t = rounds["turns"].to_numpy(np.int64)[:, None]
+    by_order = np.where(moving, np.maximum(0, (t - pos + m - 1) // np.maximum(m, 1)), 0)
+    per_round = np.zeros_like(by_order)
+    np.put_along_axis(per_round, seats, by_order, axis=1)
+    caller = rounds["caller"].to_numpy(dtype=np.float64, na_value=np.nan)
+    called = ~np.isnan(caller)
+    per_round[np.flatnonzero(called), caller[called].astype(np.int64)] += 1
+    idx = np.searchsorted(games["game"].to_numpy(), rounds["game"].to_numpy())
+    out = np.zeros((len(games), players), dtype=np.int64)
+    np.add.at(out, idx, per_round)
+    return out
+
+
 def _limits(family: str, rules) -> dict[str, tuple[float, str]]:
     """The threshold family calls at or under ``call``; the rules forbid a call above the call
     limit (Y-CALL-1, Y-V-LIMIT) unless overcalls are allowed (Y-V-OVERCALL)."""
@@ -53,8 +81,10 @@ METRICS = GameMetrics(
     param_limits=_limits,
     unit_starter=_round_starter,
     weak="threshold:keep=0",  # greedy shedding: threshold beats it ~71% (4 players), not ~100% as random
+    seat_decisions=_seat_turns, decision_unit="turns",
 )
+METRICS_CCW = dataclasses.replace(METRICS, seat_decisions=partial(_seat_turns, ccw=True))  # Y-PLAY-2
 
 
 def metrics(rules) -> GameMetrics:
-    return METRICS
+    return METRICS_CCW if rules.direction == "counterclockwise" else METRICS
