@@ -243,7 +243,8 @@ def test_round_starter_counts_on_a_hand_made_rounds_table():
         "hand_2": pd.array([9, 6, 9, pd.NA], dtype="Int16"),  # game 11: seat 2 is out
         "hand_3": pd.array([9, 9, 9, 5], dtype="Int16"),  # game 11: caller 1 ties 3 and 0: 3 is first after 1
     })
-    won, units, fair = get_game("yaniv").metrics(None).unit_starter(rounds, np.array([10, 11]), 4)
+    yaniv = get_game("yaniv")
+    won, units, fair = yaniv.metrics(yaniv.build_rules("israeli")).unit_starter(rounds, np.array([10, 11]), 4)
     assert list(won) == [2, 1] and list(units) == [2, 1]
     assert list(fair) == [2 * FAIR_SCALE // 4, FAIR_SCALE // 3]
 
