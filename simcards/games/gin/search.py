@@ -120,20 +120,6 @@ def partners(card, cards, corner):
 
 
 @njit(cache=True)
-def live_outs(m10, dw, unseen, mv):
-    """Unseen cards that would be melded if added to the 10 cards ``m10`` (deadwood ``dw``)."""
-    count = 0
-    m = unseen
-    while m != 0:
-        low = m & -m
-        m ^= low
-        u = popcount(low - 1)
-        if deadwood(m10 | low, mv) < dw + VALUES_MV[mv, u]:
-            count += 1
-    return count
-
-
-@njit(cache=True)
 def discard_costs(params, opts, n_opts, view, rules, out):
     """The informed score of each discard option (lower is better) into ``out[:n_opts]``."""
     mv = rules[R_MV]
