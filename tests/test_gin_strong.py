@@ -16,14 +16,14 @@ from simcards.rng import new_state
 from tests.test_gin_engines import assert_same_game
 
 MC = "mc:k=6,draw=1,knock=1"  # few samples (the engines-agree games stay fast), every search on
-MC_ALL = "mc:k=20,draw=1,knock=1,fit=4,rtake=6,rknock=8,stop=0.5,prune=20"  # every mc parameter off its default
+MC_ALL = "mc:k=20,draw=1,knock=1,fit=4,rtake=6,rknock=8,stop=0.5,prune=20,rgin=6"  # every mc parameter off its default
 
 
 def test_families_listed_with_parameters():
     fams = GAME.families()
     assert {"informed", "mc"} <= set(fams)
     assert {"outs", "safe", "hint", "take", "max"} <= {p.name for p in fams["informed"].params}
-    assert {"k", "width", "draw", "knock", "goal", "filter", "z", "fit", "rtake", "rknock", "stop", "prune"} <= {
+    assert {"k", "width", "draw", "knock", "goal", "filter", "z", "fit", "rtake", "rknock", "stop", "prune", "rgin"} <= {
         p.name for p in fams["mc"].params}
     assert fams["mc"].stochastic
 
@@ -316,13 +316,16 @@ def test_rollout_own_knock_threshold_and_take():
     rules = GAME.build_rules("standard").encode()
     dw_opp = S.deadwood(opp, 0)
 
-    def run(top, force, take, knock):
+    def run(top, force, take, knock, turn=1, gin=99.0):
         return S.rollout(me, opp, 2, dw_opp, stock.copy(), len(stock), top, 0, force, 10, rules, 0, scratch, ends,
-                         idx, take, knock)
+                         idx, take, knock, turn, gin)
 
     at_once = run(-1, -1, 99.0, 99.0)
     assert at_once == S.knock_points(me, opp, rules, 0, ends, idx) > 0
     assert run(-1, -1, 99.0, 0.0) != at_once
+    # rgin (G-KNOCK-1, informed's gin_after): from own turn 8 on only gin; before it, the knock
+    assert run(-1, -1, 99.0, 99.0, turn=7, gin=8.0) == at_once
+    assert run(-1, -1, 99.0, 99.0, turn=8, gin=8.0) == run(-1, -1, 99.0, 0.0)
     # the ace of hearts (13) on the pile: no meld, no knock at rknock=0, but it lowers the deadwood
     # by 1 (it replaces the 2 of hearts): simple draws from the stock, rtake=1 takes it
     assert run(13, -1, 99.0, 0.0) == run(13, 0, 99.0, 0.0)

@@ -95,7 +95,7 @@ FAMILIES["mc"] = Family(
     "(and Mahjong gin, G-V-MJ) by informed",
     _INFORMED_PARAMS + (
         Param("k", 64, 1, 1024, "samples (determinized deals) per searched decision", True),
-        Param("width", 3, 1, 11, "discard candidates searched (the best by the informed score; 1: no search)", True),
+        Param("width", 4, 1, 11, "discard candidates searched (the best by the informed score; 1: no search)", True),
         Param("draw", 0, 0, 1, "1: search the draw (pile top vs stock; off by default: it measured no better)", True),
         Param("knock", 0, 0, 1, "1: search the knock (knock now vs play on; gin always goes out; off by default: it "
               "measured no better)", True),
@@ -116,6 +116,8 @@ FAMILIES["mc"] = Family(
               "gain over the heuristic's choice is more than this many standard errors from 0 (0: never)"),
         Param("prune", 0, 0, 100, "search only the discards whose informed score is within this many points of the "
               "best's (0: the width best, whatever their score)"),
+        Param("rgin", 8, 1, NEVER, "rollouts: from this own turn of the hand on the player goes only gin, as "
+              "informed's gin_after, and a searched discard knocks only at informed's threshold (99: as simple)"),
     ),
     True,
     decide=search.mc_decide,

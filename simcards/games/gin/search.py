@@ -47,6 +47,7 @@ from simcards.games.gin.layout import (
     V_LIMIT,
     V_MASK,
     V_MY_SCORE,
+    V_MY_TURNS,
     V_OPP_DISCARDS,
     V_OPP_PASSED,
     V_OPP_SCORE,
@@ -68,7 +69,7 @@ from simcards.games.gin.melds import (
     popcount,
     removal_deadwoods,
 )
-from simcards.games.gin.policies import knock_decide
+from simcards.games.gin.policies import NEVER, knock_decide
 from simcards.games.gin.rules import R_GIN, R_MJ, R_MV, R_TIE_UNDERCUT, R_UNDERCUT
 from simcards.rng import rand_below
 
@@ -76,6 +77,7 @@ N_KNOCK_PARAMS = 11  # the knock family's vector comes first (policies.P_*)
 P_OUTS, P_SAFE, P_HINT = 11, 12, 13  # informed (then informed.P_LATE ...)
 P_K, P_WIDTH, P_DRAW, P_KNOCK, P_GOAL, P_FILTER, P_Z = range(N_INFORMED_PARAMS, N_INFORMED_PARAMS + 7)  # mc
 P_FIT, P_RTAKE, P_RKNOCK, P_STOP, P_PRUNE = range(N_INFORMED_PARAMS + 7, N_INFORMED_PARAMS + 12)  # mc: sampler, own rollout policy, effort
+P_RGIN = N_INFORMED_PARAMS + 12  # mc: the own rollout policy's gin-only turn
 FULL = (np.int64(1) << 52) - 1
 OPP_CARDS = 10  # the opponent's hand while the player decides (G-DEAL-1)
 ROLLOUT_TURNS = 120  # a rollout stops (void) after this many turns (the kernel's TURN_CAP is larger)
@@ -214,12 +216,13 @@ def simple_discard(m11, taken, scratch, mv):
 
 @njit(cache=True)
 def rollout(me, opp, dw_me, dw_opp, stock, ns, top, p, force, limit, rules, mv, scratch, ends, idx,
-            my_take, my_knock):
+            my_take, my_knock, my_turn, my_gin):
     """Play the hand on from the draw of position ``p`` (0: the player, 1: the opponent); the
     stock is ``stock[:ns]``, drawn from the end, ``top`` the pile's top card. ``force`` (0 stock,
     1 pile top, -1 policy) fixes the first draw. The opponent plays ``simple``; the player plays
     ``simple`` but also takes a pile card that lowers its deadwood by ``my_take`` points or more
-    and knocks only at deadwood <= ``my_knock`` (gin always goes out). Returns the hand's points
+    and knocks only at deadwood <= ``my_knock`` (gin always goes out), and only gin from its own
+    turn ``my_gin`` on (``my_turn``: the own turn number of its next turn in the rollout). Returns the hand's points
     from the player's side (a hand that reaches the wall is void, G-WALL-1)."""
     my_at = min(limit, my_knock)
     for _turn in range(ROLLOUT_TURNS):
@@ -227,7 +230,7 @@ def rollout(me, opp, dw_me, dw_opp, stock, ns, top, p, force, limit, rules, mv, 
             return 0
         m = me if p == 0 else opp
         dw = dw_me if p == 0 else dw_opp
-        at = my_at if p == 0 else limit
+        at = (my_at if my_turn < my_gin else 0) if p == 0 else limit
         take = force == 1
         if force < 0 and top >= 0:
             m11 = m | bit(top)
@@ -254,6 +257,7 @@ def rollout(me, opp, dw_me, dw_opp, stock, ns, top, p, force, limit, rules, mv, 
         if p == 0:
             me = m
             dw_me = dw
+            my_turn += 1
         else:
             opp = m
             dw_opp = dw
@@ -449,6 +453,10 @@ def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng):
     best_stock = np.empty(52, dtype=np.int64)
     my_take = params[P_RTAKE]
     my_knock = params[P_RKNOCK]
+    my_gin = params[P_RGIN]
+    turn = view[V_MY_TURNS] + 1  # the own turn deciding now
+    # with ``rgin`` the search knows informed's knock timing: a discard knocks only at its threshold
+    knock_at = informed_threshold(params, view) if my_gin < NEVER else float(limit)
     stop = params[P_STOP]
     done = 0
     for _s in range(k):
@@ -462,20 +470,20 @@ def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng):
             if kind == K_DISCARD:
                 c = opts[a, 0]
                 m10 = mask & ~bit(c)
-                if opts[a, 1] <= limit:  # a knocking discard: the player knocks (informed's knock)
+                if opts[a, 1] <= knock_at:  # a knocking discard: the player knocks (informed's knock)
                     pts = knock_points(m10, opp, rules, mv, ends, idx)
                 else:
                     pts = rollout(m10, opp, opts[a, 1], dw_opp, stock, ns, c, 1, -1, limit, rules, mv, scratch,
-                                  ends, idx, my_take, my_knock)
+                                  ends, idx, my_take, my_knock, turn + 1, my_gin)
             elif kind == K_DRAW:
                 pts = rollout(mask, opp, dw_me, dw_opp, stock, ns, top, 0, a, limit, rules, mv, scratch, ends, idx,
-                              my_take, my_knock)
+                              my_take, my_knock, turn, my_gin)
             else:  # K_KNOCK
                 if a == 1:
                     pts = knock_points(mask, opp, rules, mv, ends, idx)
                 else:
                     pts = rollout(mask, opp, opts[0, 1], dw_opp, stock, ns, top, 1, -1, limit, rules, mv, scratch,
-                                  ends, idx, my_take, my_knock)
+                                  ends, idx, my_take, my_knock, turn + 1, my_gin)
             vals[j] = utility(pts, params, view)
         for j in range(1, n_cand):
             d = vals[j] - vals[0]
