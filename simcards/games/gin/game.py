@@ -118,6 +118,11 @@ FAMILIES["mc"] = Family(
               "best's (0: the width best, whatever their score)"),
         Param("rgin", 8, 1, NEVER, "rollouts: from this own turn of the hand on the player goes only gin, as "
               "informed's gin_after, and a searched discard knocks only at informed's threshold (99: as simple)"),
+        Param("strict", 0, 0, 1, "sampled opponent hands (with fit): 1 = also count against a sample a deadwood within "
+              "the knock limit after the opponent discarded (simple would have knocked) and a latest discard that was "
+              "not a lowest-deadwood one of the sampled hand"),
+        Param("rout", 0, 0, 5, "rollouts: the player discards by deadwood after minus this credit per live out of "
+              "the cards kept (unseen cards that meld with them, by bits), scaled by informed's fade (0: as simple)"),
     ),
     True,
     decide=search.mc_decide,
