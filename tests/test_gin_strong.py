@@ -439,3 +439,30 @@ def test_strict_checks_read_the_view():
     assert S.strict_checks(view) == (10, 20)  # taken by the player this turn
     view2, _ = build_view(me, [], [5], [[], []], [[5], []], [[], []], stock_n=20)
     assert S.strict_checks(view2) == (-1, -1)  # it has not discarded this hand
+
+
+@pytest.mark.parametrize("mv", [0, 1])
+def test_rollout_take_shortcut_is_exact(mv):
+    # cannot_want (the rollouts skip the take computation with it) may say "declines" only when
+    # the take rule computed in full declines too: the card melds with nothing (G-MELD-4), the best
+    # discard after taking it cannot knock at `at` nor gain `take`; and it must fire often (it is
+    # what makes the rollouts faster). mv 1: runs round the corner, aces 15 (G-V-TED).
+    rng = np.random.default_rng(11)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    corner = S.CORNER[mv] != 0
+    vmax = VALUES_MV[mv].max()
+    skipped = 0
+    for _ in range(3000):
+        cards = rng.choice(52, 11, replace=False)
+        m, top = np.int64(bits(cards[:10])), int(cards[10])
+        dw = S.deadwood(m, mv)
+        at = float(rng.choice([0, 5, 10, 99]))
+        take = float(rng.choice([2, 6, 99]))
+        m11 = m | (np.int64(1) << top)
+        dw11 = removal_deadwoods(m11, scratch, mv)
+        after = S.simple_discard(m11, top, scratch, mv)[1]
+        wants = dw11 < dw + VALUES_MV[mv, top] or after <= at or dw - after >= take
+        if S.cannot_want(m, dw, top, at, vmax, take, corner, mv):
+            skipped += 1
+            assert not wants
+    assert skipped > 600
