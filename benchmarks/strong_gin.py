@@ -72,7 +72,8 @@ def main(argv=None) -> None:
 
     for spec in args.specs:  # compile outside the timings (a strong family's engine plays simple too)
         win_rate(spec, 2, 0)
-    print(f"{'strategy':<28} {'win % vs simple':>18} {'games':>6}" + ("   paired diff vs the first" if args.paired else ""))
+    head = f"{'strategy':<28} {'win % vs simple':>18} {'games':>6}"
+    print(head + ("   paired diff vs the first" if args.paired else ""))
     first = None
     for spec in args.specs:
         w = wins(spec, args.games, args.seed)[0]

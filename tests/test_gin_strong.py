@@ -16,7 +16,8 @@ from simcards.rng import new_state
 from tests.test_gin_engines import assert_same_game
 
 MC = "mc:k=6,draw=1,knock=1"  # few samples (the engines-agree games stay fast), every search on
-MC_ALL = "mc:k=20,draw=1,knock=1,fit=4,rtake=6,rknock=8,stop=0.5,prune=20,rgin=6,strict=1,rout=1.5"  # every mc parameter off its default
+# every mc parameter off its default
+MC_ALL = "mc:k=20,draw=1,knock=1,fit=4,rtake=6,rknock=8,stop=0.5,prune=20,rgin=6,strict=1,rout=1.5"
 
 
 def test_families_listed_with_parameters():

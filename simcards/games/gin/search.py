@@ -15,17 +15,17 @@ would meld with the kept hand. Draws and knocks follow ``knock`` (``wants_card``
 ``knock_threshold``).
 
 ``mc`` (the informed params, then ``k``, ``width``, ``draw``, ``knock``, ``goal``, ``filter``, ``z``,
-``fit``, ``rtake``, ``rknock``, ``stop``, ``prune``, ``rgin``, ``strict``, ``rout``) searches three decisions by determinized
-rollouts: the draw (pile top vs stock), the discard (among the ``width`` best by the informed
+``fit``, ``rtake``, ``rknock``, ``stop``, ``prune``, ``rgin``, ``strict``, ``rout``) searches three
+decisions by determinized rollouts: the draw (pile top vs stock), the discard (among the ``width`` best by the informed
 score, ``prune``: within that many points of the best) and the knock (knock now vs play on). Each
 of the ``k`` samples deals the opponent its known cards plus random unseen cards up to 10
 (``filter``: drawn and thrown back as a kept hand; ``fit``: redealt until the hand melds with none
 of the cards it discarded or declined; ``strict``: nor holds a hand ``simple`` would have knocked
-with, nor one whose lowest-deadwood discard was not its latest discard) and stacks the rest as the stock, in a random order; every
-option is played in the same samples (common random numbers) to the end of the hand with the
-``simple`` policy for both players (``rtake``/``rknock``/``rgin``: the player's own take and knock
-rule in the rollouts; ``rout``: its discards credit the live outs of the cards kept, a cheap form
-of informed's), and scored by the hand's points from the player's side (``goal`` > 0: points capped
+with, nor one whose lowest-deadwood discard was not its latest discard) and stacks the rest as
+the stock, in a random order; every option is played in the same samples (common random
+numbers) to the end of the hand with the ``simple`` policy for both players
+(``rtake``/``rknock``/``rgin``: the player's own take and knock rule in the rollouts; ``rout``: its
+discards credit the live outs of the cards kept, a cheap form of informed's), and scored by the hand's points from the player's side (``goal`` > 0: points capped
 at what either side needs to reach the target, plus ``goal`` for reaching it). The heuristic's
 choice stands unless another option gains ``z`` standard errors over it (``stop``: sampling ends
 early once every option is that clearly settled). Other decisions, and whole games under Mahjong
