@@ -25,8 +25,9 @@ with, nor one whose lowest-deadwood discard was not its latest discard) and stac
 the stock, in a random order; every option is played in the same samples (common random
 numbers) to the end of the hand with the ``simple`` policy for both players
 (``rtake``/``rknock``/``rgin``: the player's own take and knock rule in the rollouts; ``rout``: its
-discards credit the live outs of the cards kept, a cheap form of informed's), and scored by the hand's points from the player's side (``goal`` > 0: points capped
-at what either side needs to reach the target, plus ``goal`` for reaching it). The heuristic's
+discards credit the live outs of the cards kept, a cheap form of informed's), and scored by the
+hand's points from the player's side (``goal`` > 0: points capped at what either side needs to
+reach the target, plus ``goal`` for reaching it). The heuristic's
 choice stands unless another option gains ``z`` standard errors over it (``stop``: sampling ends
 early once every option is that clearly settled). Other decisions, and whole games under Mahjong
 gin (G-V-MJ, a different hand), are the informed heuristic's. Rollouts ignore G-TURN-3 and
