@@ -16,14 +16,16 @@ from simcards.rng import new_state
 from tests.test_gin_engines import assert_same_game
 
 MC = "mc:k=6,draw=1,knock=1"  # few samples (the engines-agree games stay fast), every search on
-MC_ALL = "mc:k=20,draw=1,knock=1,fit=4,rtake=6,rknock=8,stop=0.5,prune=20,rgin=6"  # every mc parameter off its default
+# every mc parameter off its default
+MC_ALL = "mc:k=20,draw=1,knock=1,fit=4,rtake=6,rknock=8,stop=0.5,prune=20,rgin=6,strict=1,rout=1.5"
 
 
 def test_families_listed_with_parameters():
     fams = GAME.families()
     assert {"informed", "mc"} <= set(fams)
     assert {"outs", "safe", "hint", "take", "max"} <= {p.name for p in fams["informed"].params}
-    assert {"k", "width", "draw", "knock", "goal", "filter", "z", "fit", "rtake", "rknock", "stop", "prune", "rgin"} <= {
+    assert {"k", "width", "draw", "knock", "goal", "filter", "z", "fit", "rtake", "rknock", "stop", "prune", "rgin",
+            "strict", "rout"} <= {
         p.name for p in fams["mc"].params}
     assert fams["mc"].stochastic
 
@@ -357,3 +359,111 @@ def test_prune_skips_rollouts_of_clearly_worse_discards():
                                 rng)
         assert opts[a, 0] == 51
         assert (rng != before).any() == moved
+
+
+# A-2-3 of spades and 5-6-7 of diamonds melded; J-Q of hearts (23, 24) a run draw; the 9 of clubs
+# (47), 8 of spades (7) and 4 of clubs (42) alone
+DRAW_HAND = [0, 1, 2, 30, 31, 32, 23, 24, 47, 7, 42]
+
+
+def test_meld_outs_are_the_cards_that_would_meld():
+    # meld_outs (mc's cheap out count in rollouts) against the exact definition: a card is an out
+    # when adding it lowers the deadwood by less than its value (G-MELD-4: it goes into a meld)
+    kept = [c for c in DRAW_HAND if c != 47]
+    exact = {u for u in range(52) if u not in kept
+             and min_deadwood(kept + [u]) < min_deadwood(kept) + VALUES_MV[0, u]}
+    got = S.meld_outs(np.int64(bits(kept)), False)
+    assert {c for c in range(52) if got >> c & 1} == exact == {3, 29, 33, 22, 25}
+    pair = S.meld_outs(np.int64(bits([6, 19])), False)  # two 7s: the other two 7s
+    assert {c for c in range(52) if pair >> c & 1} == {32, 45}
+    corner = S.meld_outs(np.int64(bits([12, 0])), True)  # K-A of spades round the corner (G-V-TED): Q, 2
+    assert {c for c in range(52) if corner >> c & 1} == {11, 1}
+
+
+def test_rollout_own_discard_keeps_live_outs():
+    # simple throws the queen of hearts (10 points, the higher rank of the tie with the jack); with
+    # the outs credit (mc's rout) the player throws the 9 of clubs instead and keeps the J-Q of
+    # hearts with its two live outs (10 and K of hearts) — unless both are dead (in the pile)
+    m11 = np.int64(bits(DRAW_HAND))
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    removal_deadwoods(m11, scratch, 0)
+    assert S.own_discard(m11, -1, scratch, 0, 0.0, np.int64(0), False)[0] == 24
+    assert S.simple_discard(m11, -1, scratch, 0)[0] == 24
+    c, dw = S.own_discard(m11, -1, scratch, 0, 1.0, np.int64(0), False)
+    assert c == 47 and dw == min_deadwood([x for x in DRAW_HAND if x != 47])
+    assert S.own_discard(m11, -1, scratch, 0, 1.0, np.int64(bits([22, 25])), False)[0] == 24
+    # in a rollout: the player holds the 10 cards without the 9 of clubs and draws it from the
+    # stock; simple throws the queen of hearts, rout the 9 of clubs; the opponent (a run of
+    # diamonds, 22 points of 5s and 6s) draws and throws the king of clubs; the player draws the 10
+    # of hearts: with the J-Q of hearts kept (rout) it melds 10-J-Q, throws the 8 of spades and
+    # knocks with 4; the simple hand cannot knock yet
+    me = np.int64(bits([c for c in DRAW_HAND if c != 47]))
+    opp = np.int64(bits([4, 5, 17, 18, 33, 34, 35, 36, 37, 38]))
+    stock = np.array([47, 51, 22, 10, 11, 12, 13, 14, 15, 26, 27, 28][::-1], dtype=np.int64)  # drawn from the end
+    ends = np.zeros((S.ENDS_ROWS, 14), dtype=np.int64)
+    idx = np.zeros(S.ENDS_ROWS, dtype=np.int64)
+    rules = GAME.build_rules("standard").encode()
+    dw10 = min_deadwood([c for c in DRAW_HAND if c != 47])
+
+    def run(rout):
+        return S.rollout(me, opp, dw10, S.deadwood(opp, 0), stock.copy(), len(stock), -1, 0, 0, 10, rules, 0,
+                         scratch, ends, idx, 99.0, 99.0, 1, 99.0, rout, 0.0, np.int64(0), np.int64(0))
+
+    knocked = run(1.0)
+    melds_with_kq = [0, 1, 2, 30, 31, 32, 22, 23, 24, 42]  # deadwood 4: the 4 of clubs
+    opp_after = np.int64(bits([4, 5, 17, 18, 33, 34, 35, 36, 37, 38]))
+    assert knocked == S.knock_points(np.int64(bits(melds_with_kq)), opp_after, rules, 0, ends, idx) > 0
+    assert run(0.0) != knocked
+    assert run(0.0) != run(1.0)
+
+
+def test_misfit_counts_what_simple_would_not_have_done_g_knock_1():
+    # the opponent discarded and played on: simple knocks at deadwood <= the limit, so a sampled
+    # hand with deadwood 10 or less is unlikely (cap); its latest discard was a lowest-deadwood one
+    # (last): a hand holding an unmatched king would have thrown it rather than the 3 of spades
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    low = np.int64(bits([0, 1, 2, 16, 29, 42, 19, 20, 21, 9]))  # deadwood 10
+    assert S.misfit(low, np.int64(0), -1, -1, np.int64(0), scratch, 0) == 0
+    assert S.misfit(low, np.int64(0), 10, -1, np.int64(0), scratch, 0) == 1
+    assert S.misfit(low, np.int64(0), 9, -1, np.int64(0), scratch, 0) == 0
+    kinged = np.int64(bits([0, 1, 2, 16, 29, 42, 19, 20, 21, 51]))  # the king of clubs unmatched
+    assert S.misfit(kinged, np.int64(0), -1, 4, np.int64(0), scratch, 0) == 1  # it threw the 5 of spades
+    assert S.misfit(kinged, np.int64(0), -1, 12, np.int64(0), scratch, 0) == 0  # it threw the king of spades
+    assert S.misfit(kinged, np.int64(0), -1, 4, np.int64(bits([51])), scratch, 0) == 0  # the king just taken
+
+
+def test_strict_checks_read_the_view():
+    me = [0, 1, 2, 16, 17, 31, 44, 12, 25, 38]
+    view, _ = build_view(me, [], [5, 20], [[], []], [[5], [20]], [[], []], stock_n=20)
+    assert S.strict_checks(view) == (10, 20)  # the opponent's latest discard is the top
+    view[L.V_TAKEN] = 20
+    assert S.strict_checks(view) == (10, 20)  # taken by the player this turn
+    view2, _ = build_view(me, [], [5], [[], []], [[5], []], [[], []], stock_n=20)
+    assert S.strict_checks(view2) == (-1, -1)  # it has not discarded this hand
+
+
+@pytest.mark.parametrize("mv", [0, 1])
+def test_rollout_take_shortcut_is_exact(mv):
+    # cannot_want (the rollouts skip the take computation with it) may say "declines" only when
+    # the take rule computed in full declines too: the card melds with nothing (G-MELD-4), the best
+    # discard after taking it cannot knock at `at` nor gain `take`; and it must fire often (it is
+    # what makes the rollouts faster). mv 1: runs round the corner, aces 15 (G-V-TED).
+    rng = np.random.default_rng(11)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    corner = S.CORNER[mv] != 0
+    vmax = VALUES_MV[mv].max()
+    skipped = 0
+    for _ in range(3000):
+        cards = rng.choice(52, 11, replace=False)
+        m, top = np.int64(bits(cards[:10])), int(cards[10])
+        dw = S.deadwood(m, mv)
+        at = float(rng.choice([0, 5, 10, 99]))
+        take = float(rng.choice([2, 6, 99]))
+        m11 = m | (np.int64(1) << top)
+        dw11 = removal_deadwoods(m11, scratch, mv)
+        after = S.simple_discard(m11, top, scratch, mv)[1]
+        wants = dw11 < dw + VALUES_MV[mv, top] or after <= at or dw - after >= take
+        if S.cannot_want(m, dw, top, at, vmax, take, corner, mv):
+            skipped += 1
+            assert not wants
+    assert skipped > 600

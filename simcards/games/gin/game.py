@@ -94,7 +94,7 @@ FAMILIES["mc"] = Family(
     "discards and passes; searches the draw, the discard (width best by informed) and the knock; other decisions "
     "(and Mahjong gin, G-V-MJ) by informed",
     _INFORMED_PARAMS + (
-        Param("k", 64, 1, 1024, "samples (determinized deals) per searched decision", True),
+        Param("k", 128, 1, 1024, "samples (determinized deals) per searched decision", True),
         Param("width", 4, 1, 11, "discard candidates searched (the best by the informed score; 1: no search)", True),
         Param("draw", 0, 0, 1, "1: search the draw (pile top vs stock; off by default: it measured no better)", True),
         Param("knock", 0, 0, 1, "1: search the knock (knock now vs play on; gin always goes out; off by default: it "
@@ -118,6 +118,11 @@ FAMILIES["mc"] = Family(
               "best's (0: the width best, whatever their score)"),
         Param("rgin", 8, 1, NEVER, "rollouts: from this own turn of the hand on the player goes only gin, as "
               "informed's gin_after, and a searched discard knocks only at informed's threshold (99: as simple)"),
+        Param("strict", 0, 0, 1, "sampled opponent hands (with fit): 1 = also count against a sample a deadwood within "
+              "the knock limit after the opponent discarded (simple would have knocked) and a latest discard that was "
+              "not a lowest-deadwood one of the sampled hand"),
+        Param("rout", 0, 0, 5, "rollouts: the player discards by deadwood after minus this credit per live out of "
+              "the cards kept (unseen cards that meld with them, by bits), scaled by informed's fade (0: as simple)"),
     ),
     True,
     decide=search.mc_decide,

@@ -15,16 +15,19 @@ would meld with the kept hand. Draws and knocks follow ``knock`` (``wants_card``
 ``knock_threshold``).
 
 ``mc`` (the informed params, then ``k``, ``width``, ``draw``, ``knock``, ``goal``, ``filter``, ``z``,
-``fit``, ``rtake``, ``rknock``, ``stop``, ``prune``) searches three decisions by determinized
-rollouts: the draw (pile top vs stock), the discard (among the ``width`` best by the informed
+``fit``, ``rtake``, ``rknock``, ``stop``, ``prune``, ``rgin``, ``strict``, ``rout``) searches three
+decisions by determinized rollouts: the draw (pile top vs stock), the discard (among the ``width`` best by the informed
 score, ``prune``: within that many points of the best) and the knock (knock now vs play on). Each
 of the ``k`` samples deals the opponent its known cards plus random unseen cards up to 10
 (``filter``: drawn and thrown back as a kept hand; ``fit``: redealt until the hand melds with none
-of the cards it discarded or declined) and stacks the rest as the stock, in a random order; every
-option is played in the same samples (common random numbers) to the end of the hand with the
-``simple`` policy for both players (``rtake``/``rknock``: the player's own take and knock rule in
-the rollouts), and scored by the hand's points from the player's side (``goal`` > 0: points capped
-at what either side needs to reach the target, plus ``goal`` for reaching it). The heuristic's
+of the cards it discarded or declined; ``strict``: nor holds a hand ``simple`` would have knocked
+with, nor one whose lowest-deadwood discard was not its latest discard) and stacks the rest as
+the stock, in a random order; every option is played in the same samples (common random
+numbers) to the end of the hand with the ``simple`` policy for both players
+(``rtake``/``rknock``/``rgin``: the player's own take and knock rule in the rollouts; ``rout``: its
+discards credit the live outs of the cards kept, a cheap form of informed's), and scored by the
+hand's points from the player's side (``goal`` > 0: points capped at what either side needs to
+reach the target, plus ``goal`` for reaching it). The heuristic's
 choice stands unless another option gains ``z`` standard errors over it (``stop``: sampling ends
 early once every option is that clearly settled). Other decisions, and whole games under Mahjong
 gin (G-V-MJ, a different hand), are the informed heuristic's. Rollouts ignore G-TURN-3 and
@@ -36,7 +39,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.games.gin.informed import N_INFORMED_PARAMS, informed_threshold, informed_wants, out_credit
+from simcards.games.gin.informed import (
+    N_INFORMED_PARAMS,
+    P_FADE,
+    informed_threshold,
+    informed_wants,
+    out_credit,
+)
 from simcards.games.gin.layout import (
     K_DISCARD,
     K_DRAW,
@@ -56,11 +65,13 @@ from simcards.games.gin.layout import (
     V_STAKE,
     V_STOCK,
     V_TAKE_MUST_KNOCK,
+    V_TAKEN,
     V_TARGET,
     V_TOP,
 )
 from simcards.games.gin.melds import (
     CORNER,
+    LANE,
     SCRATCH_SIZE,
     VALUES_MV,
     best_arrangement,
@@ -78,6 +89,7 @@ P_OUTS, P_SAFE, P_HINT = 11, 12, 13  # informed (then informed.P_LATE ...)
 P_K, P_WIDTH, P_DRAW, P_KNOCK, P_GOAL, P_FILTER, P_Z = range(N_INFORMED_PARAMS, N_INFORMED_PARAMS + 7)  # mc
 P_FIT, P_RTAKE, P_RKNOCK, P_STOP, P_PRUNE = range(N_INFORMED_PARAMS + 7, N_INFORMED_PARAMS + 12)  # mc: sampler, own rollout policy, effort
 P_RGIN = N_INFORMED_PARAMS + 12  # mc: the own rollout policy's gin-only turn
+P_STRICT, P_ROUT = N_INFORMED_PARAMS + 13, N_INFORMED_PARAMS + 14  # mc: sampler checks, own rollout discard
 FULL = (np.int64(1) << 52) - 1
 OPP_CARDS = 10  # the opponent's hand while the player decides (G-DEAL-1)
 ROLLOUT_TURNS = 120  # a rollout stops (void) after this many turns (the kernel's TURN_CAP is larger)
@@ -214,17 +226,86 @@ def simple_discard(m11, taken, scratch, mv):
     return best, best_dw
 
 
+@njit(cache=True, inline="always")
+def meld_outs(m, corner):
+    """Cards not in ``m`` that would go into a meld with it, by bits (cheap, for rollouts): the
+    third or fourth card of a rank held twice or more, a card that makes or extends a run (a card
+    that melds only by breaking another meld counts too)."""
+    s0 = m & LANE
+    s1 = (m >> 13) & LANE
+    s2 = (m >> 26) & LANE
+    s3 = (m >> 39) & LANE
+    pairs = (s0 & s1) | (s0 & s2) | (s0 & s3) | (s1 & s2) | (s1 & s3) | (s2 & s3)
+    out = pairs | (pairs << 13) | (pairs << 26) | (pairs << 39)
+    for s in range(4):
+        x = (m >> (13 * s)) & LANE
+        l1 = x << 1  # bit r: rank r - 1 held
+        l2 = x << 2
+        r1 = x >> 1  # bit r: rank r + 1 held
+        r2 = x >> 2
+        if corner:  # G-V-TED: K-A-2 is a run
+            l1 |= x >> 12
+            l2 |= x >> 11
+            r1 |= (x & 1) << 12
+            r2 |= (x & 3) << 11
+        out |= (((l1 & l2) | (r1 & r2) | (l1 & r1)) & LANE) << (13 * s)
+    return out & ~m
+
+
+@njit(cache=True)
+def own_discard(m11, taken, scratch, mv, credit, dead, corner):
+    """The searching player's rollout discard: ``simple``'s (lowest deadwood after, then the
+    higher rank, then the lower id; never the card just taken) when ``credit`` is 0, else the
+    lowest ``deadwood after - credit x live outs of the cards kept`` (a cheap form of informed's
+    outs credit: outs by ``meld_outs``, live = not in ``dead``, the pile and the opponent's known
+    cards, nor the card thrown). Returns (card, deadwood after)."""
+    if credit <= 0:
+        return simple_discard(m11, taken, scratch, mv)
+    best = -1
+    best_cost = 1e18
+    m = m11
+    while m != 0:
+        low = m & -m
+        m ^= low
+        c = popcount(low - 1)
+        if c == taken:
+            continue
+        cost = scratch[c] - credit * popcount(meld_outs(m11 & ~low, corner) & ~dead & ~low)
+        if cost < best_cost - 1e-9 or (abs(cost - best_cost) <= 1e-9 and c % 13 > best % 13):
+            best = c
+            best_cost = cost
+    return best, scratch[best]
+
+
+@njit(cache=True, inline="always")
+def cannot_want(m, dw, top, at, vmax, take, corner, mv):
+    """True when the rollout's take rule surely declines ``top`` (no deadwood computed): it melds
+    with nothing of ``m`` (not one of ``meld_outs``, a superset of the cards that meld), so
+    whatever card is thrown after taking it the deadwood is at least ``dw + value(top) - vmax``
+    (a thrown card lowers the deadwood by at most its value): too much to knock at ``at`` and
+    (``take``) too little a gain to take it. The same decision as computing it, faster."""
+    if (meld_outs(m, corner) >> top) & 1:
+        return False
+    v = VALUES_MV[mv, top]
+    return dw + v - vmax > at and vmax - v < take
+
+
 @njit(cache=True)
 def rollout(me, opp, dw_me, dw_opp, stock, ns, top, p, force, limit, rules, mv, scratch, ends, idx,
-            my_take, my_knock, my_turn, my_gin):
+            my_take, my_knock, my_turn, my_gin, my_out=0.0, fade=0.0, pile=0, kopp=0):
     """Play the hand on from the draw of position ``p`` (0: the player, 1: the opponent); the
     stock is ``stock[:ns]``, drawn from the end, ``top`` the pile's top card. ``force`` (0 stock,
     1 pile top, -1 policy) fixes the first draw. The opponent plays ``simple``; the player plays
     ``simple`` but also takes a pile card that lowers its deadwood by ``my_take`` points or more
     and knocks only at deadwood <= ``my_knock`` (gin always goes out), and only gin from its own
-    turn ``my_gin`` on (``my_turn``: the own turn number of its next turn in the rollout). Returns the hand's points
-    from the player's side (a hand that reaches the wall is void, G-WALL-1)."""
+    turn ``my_gin`` on (``my_turn``: the own turn number of its next turn in the rollout); with
+    ``my_out`` > 0 it discards by ``own_discard`` with that credit per live out, scaled as
+    informed's by ``fade`` (``pile``, ``kopp``: the pile and the opponent's known cards, kept up
+    to date here). Returns the hand's points from the player's side (a hand that reaches the wall
+    is void, G-WALL-1)."""
     my_at = min(limit, my_knock)
+    corner = CORNER[mv] != 0
+    vmax = VALUES_MV[mv].max()
     for _turn in range(ROLLOUT_TURNS):
         if ns <= 2:
             return 0
@@ -232,7 +313,7 @@ def rollout(me, opp, dw_me, dw_opp, stock, ns, top, p, force, limit, rules, mv, 
         dw = dw_me if p == 0 else dw_opp
         at = (my_at if my_turn < my_gin else 0) if p == 0 else limit
         take = force == 1
-        if force < 0 and top >= 0:
+        if force < 0 and top >= 0 and not cannot_want(m, dw, top, at, vmax, my_take if p == 0 else NEVER, corner, mv):
             m11 = m | bit(top)
             dw11 = removal_deadwoods(m11, scratch, mv)
             if dw11 < dw + VALUES_MV[mv, top]:
@@ -243,6 +324,9 @@ def rollout(me, opp, dw_me, dw_opp, stock, ns, top, p, force, limit, rules, mv, 
         if take:
             card = top
             m11 = m | bit(card)
+            pile &= ~bit(card)
+            if p == 1:
+                kopp |= bit(card)
             if force >= 0:
                 removal_deadwoods(m11, scratch, mv)
         else:
@@ -251,9 +335,15 @@ def rollout(me, opp, dw_me, dw_opp, stock, ns, top, p, force, limit, rules, mv, 
             m11 = m | bit(card)
             removal_deadwoods(m11, scratch, mv)
         force = -1
-        d, dw = simple_discard(m11, card if take else -1, scratch, mv)
+        if p == 0 and my_out > 0:
+            scale = max(0.0, 1.0 - (my_turn - 1) / fade) if fade > 0 else 1.0
+            d, dw = own_discard(m11, card if take else -1, scratch, mv, my_out * scale, pile | kopp, corner)
+        else:
+            d, dw = simple_discard(m11, card if take else -1, scratch, mv)
         m = m11 & ~bit(d)
         top = d
+        pile |= bit(d)
+        kopp &= ~bit(d)
         if p == 0:
             me = m
             dw_me = dw
@@ -337,14 +427,40 @@ def odd_cards(opp, shown, mv):
 
 
 @njit(cache=True)
-def fitted_deal(pool, n_pool, n_opp, extra, known, shown, tries, buf, stock, best_stock, scratch, mv, rng):
+def misfit(opp, shown, cap, last, known, scratch, mv):
+    """How unlikely the sampled hand ``opp`` is for a ``simple``-like opponent: ``odd_cards`` of
+    ``shown``, plus 1 if its deadwood is at or under ``cap`` (>= 0: it discarded and played on,
+    where ``simple`` knocks as soon as it may, G-KNOCK-1), plus 1 if ``last`` (>= 0: its latest
+    discard) would not have been a lowest-deadwood discard of ``opp`` plus ``last`` (``known``
+    cards, taken from the pile, are left out of the comparison: the card just taken may not be
+    thrown, G-TURN-2)."""
+    count = odd_cards(opp, shown, mv) if shown != 0 else 0
+    if cap >= 0 and deadwood(opp, mv) <= cap:
+        count += 1
+    if last >= 0:
+        removal_deadwoods(opp | bit(last), scratch, mv)
+        d_last = scratch[last]
+        m = opp & ~known
+        while m != 0:
+            low = m & -m
+            m ^= low
+            if scratch[popcount(low - 1)] < d_last:
+                count += 1
+                break
+    return count
+
+
+@njit(cache=True)
+def fitted_deal(pool, n_pool, n_opp, extra, known, shown, tries, buf, stock, best_stock, scratch, mv, rng,
+                cap=-1, last=-1):
     """``sample_deal`` up to ``tries`` times, keeping the first deal whose opponent hand melds
-    with none of ``shown`` (else the one with the fewest such cards); the stock lands in
-    ``stock``. Rejection, not weights: every kept sample counts the same."""
+    with none of ``shown`` (else the one with the fewest such cards; with ``cap``/``last``, the
+    fewest ``misfit`` count); the stock lands in ``stock``. Rejection, not weights: every kept
+    sample counts the same."""
     best = sample_deal(pool, n_pool, n_opp, extra, known, buf, stock, scratch, mv, rng)
-    if tries <= 1 or shown == 0:
+    if tries <= 1 or (shown == 0 and cap < 0 and last < 0):
         return best
-    best_odd = odd_cards(best, shown, mv)
+    best_odd = misfit(best, shown, cap, last, known, scratch, mv)
     n_stock = n_pool - n_opp
     t = 1
     while best_odd > 0 and t < tries:
@@ -352,7 +468,7 @@ def fitted_deal(pool, n_pool, n_opp, extra, known, shown, tries, buf, stock, bes
         for i in range(n_stock):
             best_stock[i] = stock[i]
         opp = sample_deal(pool, n_pool, n_opp, extra, known, buf, stock, scratch, mv, rng)
-        odd = odd_cards(opp, shown, mv)
+        odd = misfit(opp, shown, cap, last, known, scratch, mv)
         if odd < best_odd:
             best = opp
             best_odd = odd
@@ -360,6 +476,24 @@ def fitted_deal(pool, n_pool, n_opp, extra, known, shown, tries, buf, stock, bes
             for i in range(n_stock):
                 stock[i] = best_stock[i]
     return best
+
+
+@njit(cache=True)
+def strict_checks(view):
+    """(cap, last) for ``misfit`` from what the player has seen: once the opponent has discarded
+    this hand and not knocked, a ``simple``-like opponent holds more than the hand's limit
+    (G-KNOCK-1); its latest discard is the pile's top (or, once the player took it this turn,
+    the card taken). -1: no such check."""
+    cap = -1
+    if view[V_OPP_DISCARDS] != 0:
+        cap = view[V_LIMIT]
+    last = -1
+    if view[V_TAKEN] >= 0:
+        if (view[V_OPP_DISCARDS] >> view[V_TAKEN]) & 1:
+            last = view[V_TAKEN]
+    elif view[V_TOP] >= 0 and (view[V_OPP_DISCARDS] >> view[V_TOP]) & 1:
+        last = view[V_TOP]
+    return cap, last
 
 
 @njit(cache=True)
@@ -450,10 +584,16 @@ def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng):
         extra = min(max(drew, 0), int(params[P_FILTER]))
     shown = (view[V_OPP_DISCARDS] | view[V_OPP_PASSED]) & ~known
     tries = int(params[P_FIT])
+    cap, last = -1, -1
+    if params[P_STRICT] > 0:
+        cap, last = strict_checks(view)
     best_stock = np.empty(52, dtype=np.int64)
     my_take = params[P_RTAKE]
     my_knock = params[P_RKNOCK]
     my_gin = params[P_RGIN]
+    my_out = params[P_ROUT]
+    fade = params[P_FADE]
+    pile = view[V_PILE]
     turn = view[V_MY_TURNS] + 1  # the own turn deciding now
     # with ``rgin`` the search knows informed's knock timing: a discard knocks only at its threshold
     knock_at = informed_threshold(params, view) if my_gin < NEVER else float(limit)
@@ -463,7 +603,8 @@ def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng):
         if stop > 0 and done >= STOP_MIN and done % STOP_EVERY == 0 and settled(total, total2, n_cand, done, stop):
             break
         done += 1
-        opp = fitted_deal(pool, n_pool, n_opp, extra, known, shown, tries, buf, stock, best_stock, scratch, mv, rng)
+        opp = fitted_deal(pool, n_pool, n_opp, extra, known, shown, tries, buf, stock, best_stock, scratch, mv, rng,
+                          cap, last)
         dw_opp = deadwood(opp, mv)
         for j in range(n_cand):
             a = cand[j]
@@ -474,16 +615,16 @@ def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng):
                     pts = knock_points(m10, opp, rules, mv, ends, idx)
                 else:
                     pts = rollout(m10, opp, opts[a, 1], dw_opp, stock, ns, c, 1, -1, limit, rules, mv, scratch,
-                                  ends, idx, my_take, my_knock, turn + 1, my_gin)
+                                  ends, idx, my_take, my_knock, turn + 1, my_gin, my_out, fade, pile | bit(c), known)
             elif kind == K_DRAW:
                 pts = rollout(mask, opp, dw_me, dw_opp, stock, ns, top, 0, a, limit, rules, mv, scratch, ends, idx,
-                              my_take, my_knock, turn, my_gin)
+                              my_take, my_knock, turn, my_gin, my_out, fade, pile, known)
             else:  # K_KNOCK
                 if a == 1:
                     pts = knock_points(mask, opp, rules, mv, ends, idx)
                 else:
                     pts = rollout(mask, opp, opts[0, 1], dw_opp, stock, ns, top, 1, -1, limit, rules, mv, scratch,
-                                  ends, idx, my_take, my_knock, turn + 1, my_gin)
+                                  ends, idx, my_take, my_knock, turn + 1, my_gin, my_out, fade, pile, known)
             vals[j] = utility(pts, params, view)
         for j in range(1, n_cand):
             d = vals[j] - vals[0]
