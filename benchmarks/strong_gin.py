@@ -7,7 +7,7 @@ half of them are the searching player's). Wall clock: on a shared machine these 
     python benchmarks/strong_gin.py [--games 1000] [--seed 20261202] [--specs informed mc]
 
 Report on seeds that were not used to choose the defaults (the defaults were chosen on seeds
-7, 11 and 13; mc's k=128 on seed 7). ``--paired`` adds each spec's win rate minus the first
+7, 11 and 13; mc's k on seeds 7 and 11). ``--paired`` adds each spec's win rate minus the first
 spec's, per deal seed (the same deals in both seats), with its interval.
 
     python benchmarks/strong_gin.py --specs mc:k=64 mc:k=128 --games 2000 --seed 7 --paired --no-speed

@@ -94,7 +94,7 @@ FAMILIES["mc"] = Family(
     "discards and passes; searches the draw, the discard (width best by informed) and the knock; other decisions "
     "(and Mahjong gin, G-V-MJ) by informed",
     _INFORMED_PARAMS + (
-        Param("k", 128, 1, 1024, "samples (determinized deals) per searched decision", True),
+        Param("k", 64, 1, 1024, "samples (determinized deals) per searched decision", True),
         Param("width", 4, 1, 11, "discard candidates searched (the best by the informed score; 1: no search)", True),
         Param("draw", 0, 0, 1, "1: search the draw (pile top vs stock; off by default: it measured no better)", True),
         Param("knock", 0, 0, 1, "1: search the knock (knock now vs play on; gin always goes out; off by default: it "
