@@ -144,12 +144,20 @@ def _hidden_states(unseen, seed):
         return {0: sorted(rest[:5]), 1: sorted(rest[5:10]), 3: sorted(s3)}
 
 
-@pytest.mark.parametrize("family,decide", [("informed", informed_decide), ("mc", mc_decide)])
-def test_no_peeking(family, decide):
+def _engine_decide(family, params, hand, opts, n, view, rules, rng):
+    """``family``'s decision through the engines' dispatcher (``builtin_decide``, the function
+    the reference engine calls and the kernel inlines), every seat's row set to ``params``."""
+    return builtin_decide(L.K_PLAY, FAMILIES[family].sid, np.tile(params, (4, 1)), hand, opts, n, view, rules, rng)
+
+
+@pytest.mark.parametrize("family", ["informed", "mc"])
+def test_no_peeking(family):
     # Two states the decider cannot tell apart: the same hand and public history (the view), the
     # hidden cards dealt differently to the other seats. The decision function receives only the
     # view, its hand, the options, the rules and the random state, and the same state gives the
-    # same decision in both (mc: the same samples, drawn from the unseen cards only).
+    # same decision in both (mc: the same samples, drawn from the unseen cards only). Asked through
+    # the engines' dispatcher: the public-signature wrappers would compile a second copy of the
+    # search (~75 s of CPU); the slow lane checks that they decide the same.
     rules, view, hand, unseen = _position()
     a = _hidden_states(unseen, 1)
     b = _hidden_states(unseen, 2)
@@ -163,15 +171,23 @@ def test_no_peeking(family, decide):
         # only; the hidden hands are not part of it, so the two calls get equal arguments.
         opts, n = _opts(hand, 0)
         rng = np.array([12345], dtype=np.uint64)
-        picks.append((decide(L.K_PLAY, params, hand, opts, n, view.copy(), rules, rng), int(rng[0])))
+        picks.append((_engine_decide(family, params, hand, opts, n, view.copy(), rules, rng), int(rng[0])))
         assert sum(len(v) for v in state.values()) == bin(unseen).count("1")
     assert picks[0] == picks[1]
-    # and through the engines' dispatcher with a per-seat table
-    table = np.tile(params, (4, 1))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("family,decide", [("informed", informed_decide), ("mc", mc_decide)])
+def test_public_signature_decides_as_the_engines_dispatcher(family, decide):
+    # The families' wrappers with the public policy signature (one parameter row) make the
+    # engines' decision at the no-peeking position.
+    rules, view, hand, _ = _position()
+    params = np.array([v.default for v in FAMILIES[family].params], dtype=np.float64)
+    if family == "mc":
+        params[P_K] = 8
     opts, n = _opts(hand, 0)
-    got = builtin_decide(L.K_PLAY, FAMILIES[family].sid, table, hand, opts, n, view.copy(), rules,
-                         np.array([12345], dtype=np.uint64))
-    assert got == picks[0][0]
+    got = decide(L.K_PLAY, params, hand, opts, n, view.copy(), rules, np.array([12345], dtype=np.uint64))
+    assert got == _engine_decide(family, params, hand, opts, n, view.copy(), rules, np.array([12345], dtype=np.uint64))
 
 
 def test_sampler_deals_only_unseen_cards_with_sizes_and_voids():
