@@ -16,8 +16,9 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # ----- two cores: ``python -m pytest -n 2 --dist loadgroup`` (README, .ci/run) --------------------
 # Compiling the numba engines is most of the suite's CPU (cold: Two Hundred's kernel ~200 s, Gin's
 # ~50 s). Every test that uses a game's engines joins that game's lane (an xdist group), so one
-# worker compiles a kernel and the other never does; tests that use no engine are free to run on
-# either worker and even out the two lanes at the end.
+# worker compiles a kernel (the other, should it need one later, loads it from the shared cache:
+# ``_lock_numba_cache``); tests that use no engine run on whichever worker is free and even out the
+# two lanes at the end.
 LANES = {"two-hundred": "lane-a", "high-card": "lane-a", "gin": "lane-b", "yaniv": "lane-b"}
 _WORDS = {"yaniv": "yaniv", "gin": "gin", "hundred": "two-hundred", "toy": "high-card", "high": "high-card"}
 # Test files whose names do not say which game's engines they use: a file that plays several games
@@ -26,7 +27,7 @@ FILE_GAMES = {"test_cli.py": "yaniv", "test_skill_luck.py": "high-card"}
 TEST_GAMES = {"test_adaptive_spends_fewer_games_than_the_flat_grid_when_the_answer_is_clear": "gin"}  # one Gin test
 # Files that compile no engine (checked on a cold cache, each alone): on whichever worker is free.
 NO_ENGINE = {"test_analysis_moments.py", "test_analysis_plots.py", "test_analysis_stats.py", "test_equilibrium.py",
-             "test_rules_docs.py", "test_spine_hygiene.py", "test_numba_support.py", "test_run_dir.py"}
+             "test_rules_docs.py", "test_spine_hygiene.py", "test_numba_support.py", "test_run_dir.py", "test_lanes.py"}
 
 
 def engine_game(item) -> str | None:
@@ -121,3 +122,8 @@ def _own_numba_cache() -> None:
 
 
 _lock_numba_cache()
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # An xdist worker starts with COLUMNS=80 and LINES=24 in its environment, which rich reads once
+    # at import and keeps (a serial run has none: the tests that set COLUMNS then get that width).
+    for _name in ("COLUMNS", "LINES"):
+        os.environ.pop(_name, None)
