@@ -4,7 +4,7 @@ that game's lane, so ``pytest -n 2 --dist loadgroup`` compiles each kernel in on
 from pathlib import Path
 from types import SimpleNamespace
 
-from tests.conftest import LANES, NO_ENGINE, engine_game
+from tests.conftest import LANES, NO_ENGINE, engine_game, lane
 from tests.contract.registry import game_names
 
 HERE = Path(__file__).parent
@@ -32,3 +32,9 @@ def test_a_test_goes_to_the_game_it_names_its_file_names_or_no_lane():
 
 def test_the_files_without_an_engine_exist():
     assert all((HERE / name).exists() for name in NO_ENGINE)
+
+
+def test_yaniv_own_files_run_in_lane_a_on_the_kernels_lane_b_compiled():
+    assert lane(_item("contract/test_cli.py", "test_cli_simulate", game="yaniv")) == LANES["yaniv"] == "lane-b"
+    assert lane(_item("test_yaniv_engines.py", "test_agree")) == "lane-a"
+    assert lane(_item("test_analysis_stats.py", "test_wilson")) is None
