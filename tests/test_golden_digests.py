@@ -9,6 +9,8 @@ import importlib.util
 import json
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -22,9 +24,27 @@ def _tool():
 EXPECTED = json.loads((ROOT / "tests" / "data" / "digests.json").read_text())
 
 
-def test_seeded_runs_match_the_recorded_digests():
-    assert _tool().run_digests() == EXPECTED["runs"]
+GAMES = ["yaniv", "gin", "two-hundred"]  # one test per game: each compiles only its own game's engines
 
 
-def test_studies_match_the_recorded_digests():
-    assert _tool().study_digests() == EXPECTED["studies"]
+def test_every_recorded_run_and_study_is_checked():
+    tool = _tool()
+    assert {run[0] for run in tool.RUNS} == set(GAMES)
+    assert all(_game_of_study(name) in GAMES for name in EXPECTED["studies"])
+
+
+def _game_of_study(key: str) -> str:
+    return key.split("/")[0].split()[-1]  # "compare yaniv/games" -> "yaniv"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_seeded_runs_match_the_recorded_digests(game):
+    tool = _tool()
+    expected = {key: value for key, value in EXPECTED["runs"].items() if key.startswith(game + "/")}
+    assert expected and tool.run_digests([run for run in tool.RUNS if run[0] == game]) == expected
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_studies_match_the_recorded_digests(game):
+    expected = {key: value for key, value in EXPECTED["studies"].items() if _game_of_study(key) == game}
+    assert expected and _tool().study_digests({game}) == expected

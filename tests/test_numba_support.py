@@ -47,3 +47,24 @@ def test_the_numba_internals_nbutil_relies_on_exist(tmp_path):
     assert callable(cache._index_key)
     keyed = nbutil.keyed_cache(njit(cache=True)(f.py_func), "k" * 20)
     assert keyed(1) == 2
+
+
+def test_numba_cache_saves_wait_for_the_other_workers_lock(tmp_path):
+    # tests/conftest.py: the two test workers share one numba cache; a save (read the index, add
+    # an entry, write index and data) holds a lock beside the index, so a save cannot interleave
+    # with the other worker's (numba itself takes none: numba/numba#4807).
+    import fcntl
+    import threading
+
+    from numba.core.caching import IndexDataCacheFile
+
+    cache = IndexDataCacheFile(str(tmp_path), "kernel.play-1.py311", "stamp")
+    with open(cache._index_path + ".lock", "a") as other:
+        fcntl.flock(other, fcntl.LOCK_EX)  # the other worker is saving
+        saver = threading.Thread(target=cache.save, args=(("sig",), ["compiled"]))
+        saver.start()
+        saver.join(0.5)
+        assert saver.is_alive()  # waits for it
+    saver.join(10)
+    assert not saver.is_alive()
+    assert cache.load(("sig",)) == ["compiled"]

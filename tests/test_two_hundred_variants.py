@@ -288,10 +288,10 @@ def test_kitty_may_go_back_unchanged_t_v_kitty():
 def test_heuristic_buries_no_points_needlessly_t_v_kitty():
     # Strategy (T-V-KITTY, T-V-ROUGH): the heuristic buries cards without points while it has
     # four; with fewer, the cheapest point cards (5s before 10s and Aces).
-    from simcards.games.two_hundred.policies import heuristic_decide
+    from simcards.games.two_hundred.search import builtin_decide  # the engines' dispatcher: no second compile
 
     strat = GAME.strategies(["heuristic"], 4)[0]
-    params = strat.vector()
+    table = np.tile(strat.vector(), (4, 1))  # every seat's row the heuristic's (the decider is seat 0)
 
     def bury(hand, rules):
         hand = list(hand)
@@ -303,8 +303,8 @@ def test_heuristic_buries_no_points_needlessly_t_v_kitty():
             view = np.zeros(L.VIEW_SIZE, dtype=np.int64)
             view[L.V_N_ACTIVE], view[L.V_ACTIVE], view[L.V_BID], view[L.V_TRUMP] = 4, 15, 50, -1
             view[L.V_CALLED] = view[L.V_PARTNER] = -1
-            i = heuristic_decide(L.K_DISCARD, params, np.int64(hand_mask(hand)), opts, len(options), view,
-                                 rules.encode(), new_state(0, 0))
+            i = builtin_decide(L.K_DISCARD, strat.family.sid, table, np.int64(hand_mask(hand)), opts, len(options),
+                               view, rules.encode(), new_state(0, 0))
             out.append(options[i])
             hand.remove(options[i])
         return out

@@ -55,16 +55,19 @@ def run_digests(runs=RUNS) -> dict[str, dict[str, str | None]]:
     return out
 
 
-def study_digests() -> dict[str, str | None]:
+def study_digests(games: set[str] | None = None) -> dict[str, str | None]:
+    """The studies' table digests; ``games``: only the studies of these games (the test checks
+    each game apart, so a test worker compiles only that game's engines)."""
     from simcards.studies import compare, tournament, tune
 
-    results = {
-        "compare yaniv": compare("yaniv", ["israeli", "nepali"], games=120, seed=3, threads=1),
-        "compare gin": compare("gin", ["standard", "oklahoma"], games=60, seed=3, threads=1),
-        "tune yaniv": tune("yaniv", "threshold", ["call=3,5"], games=120, seed=4, threads=1),
-        "tournament two-hundred": tournament("two-hundred", ["heuristic", "heuristic:aggr=0.3"], games=80, seed=5,
-                                             threads=1),
+    studies = {
+        "compare yaniv": ("yaniv", lambda: compare("yaniv", ["israeli", "nepali"], games=120, seed=3, threads=1)),
+        "compare gin": ("gin", lambda: compare("gin", ["standard", "oklahoma"], games=60, seed=3, threads=1)),
+        "tune yaniv": ("yaniv", lambda: tune("yaniv", "threshold", ["call=3,5"], games=120, seed=4, threads=1)),
+        "tournament two-hundred": ("two-hundred", lambda: tournament("two-hundred", ["heuristic", "heuristic:aggr=0.3"],
+                                                                     games=80, seed=5, threads=1)),
     }
+    results = {name: run() for name, (game, run) in studies.items() if games is None or game in games}
     # studies carry timings in their metadata, never in their tables: hash every table
     return {f"{name}/{table}": frame_digest(df) for name, res in results.items() for table, df in res.tables.items()}
 
