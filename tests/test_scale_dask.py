@@ -60,6 +60,18 @@ def test_summary_only_on_workers_matches_local(cluster):
         simcards.simulate("two-hundred", summary_only=True, **kw).summary
 
 
+def test_a_failed_range_is_resubmitted_by_the_client(cluster):
+    """A task error (not a simcards input error) is retried on the same range under a new key.
+
+    Runs before the dead-worker test: a worker the nanny restarts is spawned from this process,
+    which no longer has SIMCARDS_FAULT_KILL, so after a kill only one worker still carries the hook."""
+    be, _ = cluster
+    kw = dict(games=2000, seed=12, chunk=311, summary_only=True)
+    remote = simcards.simulate("two-hundred", backend=be, **kw)
+    assert be.raised.exists(), "the fault hook did not fire"
+    assert remote.summary == simcards.simulate("two-hundred", **kw).summary
+
+
 def test_a_dead_worker_is_retried_by_range_without_losing_or_duplicating(cluster, tmp_path):
     be, marker = cluster
     kw = dict(games=3000, seed=9, chunk=333)
@@ -68,15 +80,6 @@ def test_a_dead_worker_is_retried_by_range_without_losing_or_duplicating(cluster
     local = simcards.simulate("two-hundred", **kw)
     assert list(remote.games["game"]) == list(range(3000))
     pd.testing.assert_frame_equal(local.games, remote.games)
-
-
-def test_a_failed_range_is_resubmitted_by_the_client(cluster):
-    """A task error (not a simcards input error) is retried on the same range under a new key."""
-    be, _ = cluster
-    kw = dict(games=2000, seed=12, chunk=311, summary_only=True)
-    remote = simcards.simulate("two-hundred", backend=be, **kw)
-    assert be.raised.exists(), "the fault hook did not fire"
-    assert remote.summary == simcards.simulate("two-hundred", **kw).summary
 
 
 def test_using_sets_the_backend_for_every_simulate(cluster):
