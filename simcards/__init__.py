@@ -4,6 +4,7 @@
     simcards.compare("yaniv", ["israeli", "nepali"], games=2000)   # studies (simcards.studies)
 """
 
+import simcards.nbutil  # noqa: F401  (first: it sets how numba names what it compiles)
 from simcards.api import simulate  # noqa: F401
 from simcards.version import __version__  # noqa: F401  (declared once, in pyproject.toml)
 

@@ -14,6 +14,33 @@ from numba import carray, njit, types
 from numba.extending import intrinsic
 
 
+def _unique_symbols() -> None:
+    """Give every function numba compiles a random id instead of the next value of a per-process
+    counter. numba names a compiled function's symbol by module, qualified name and that id, so a
+    kernel rebuilt around a policy (``rebind``: same module and name, other code) and the built-in
+    one, compiled in two processes, can get the same symbol; a process that loads both from the
+    disk cache links calls in one to the other's body (numba issue #10486: our Gin ``mc`` then
+    played without searching on a warm cache). Random ids make equal symbols mean equal code."""
+    import secrets
+
+    try:
+        from numba.core.bytecode import FunctionIdentity
+    except ImportError:  # numba internals moved: keep numba's counter
+        return
+
+    class RandomIds:
+        def __iter__(self):
+            return self
+
+        def __next__(self) -> int:
+            return secrets.randbits(62) + 1
+
+    FunctionIdentity._unique_ids = RandomIds()
+
+
+_unique_symbols()
+
+
 def by_type(dispatcher):
     """Make the jitted function ``dispatcher`` compile once per argument *types* when called from
     other jitted code. A plain numba dispatcher compiles a separate copy for every constant value

@@ -68,3 +68,75 @@ def test_numba_cache_saves_wait_for_the_other_workers_lock(tmp_path):
     saver.join(10)
     assert not saver.is_alive()
     assert cache.load(("sig",)) == ["compiled"]
+
+
+_POLICY_MODULE = '''
+from numba import njit
+
+
+@njit(cache=True)
+def policy(x):
+    return x + 1
+
+
+@njit(cache=True)
+def other_policy(x):
+    return x + 2
+
+
+@njit(cache=True)
+def middle(x, n):  # large enough that LLVM calls it instead of inlining it
+    s = 0
+    for i in range(n):
+        s += policy(x + i) * (i % 7) - (s >> 3)
+        if s > 1000000:
+            s = s % 99991
+    return s
+
+
+@njit(cache=True)
+def outer(x):
+    return middle(x, 10) * 10 + middle(x + 3, 20) + middle(x * 2, 30)
+'''
+
+_STEP = '''
+import sys
+sys.path.insert(0, sys.argv[2])
+from simcards.nbutil import rebind
+import polmod
+out = []
+for step in sys.argv[1]:
+    if step == "b":
+        out.append(int(polmod.outer(1)))
+    else:
+        out.append(int(rebind(vars(polmod), ("outer", "middle"), "k" * 20, policy=polmod.other_policy)["outer"](1)))
+print(out)
+'''
+
+
+def test_a_rebuilt_kernel_and_the_built_in_one_cached_by_two_processes_keep_their_own_code(tmp_path):
+    """numba issue #10486: a kernel rebuilt around another policy (``rebind``) has the built-in
+    one's module and name; compiled in two processes with numba's per-process id counter, both got
+    the same symbols, and a third process loading both from the cache ran the built-in body inside
+    the rebuilt kernel (Gin ``mc`` stopped searching on a warm cache). ``nbutil`` gives every
+    compiled function a random id."""
+    import os
+    import subprocess
+    import sys
+
+    from numba.core.bytecode import FunctionIdentity
+
+    assert type(FunctionIdentity._unique_ids).__name__ == "RandomIds"
+    (tmp_path / "polmod.py").write_text(_POLICY_MODULE)
+    (tmp_path / "step.py").write_text(_STEP)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
+
+    def run(steps: str) -> list[int]:
+        out = subprocess.run([sys.executable, str(tmp_path / "step.py"), steps, str(tmp_path)], env=env,
+                             capture_output=True, text=True, check=True).stdout
+        return eval(out)
+
+    built_in, rebuilt = run("b")[0], run("k")[0]  # each compiled alone, by its own process
+    assert built_in != rebuilt
+    assert run("bk") == [built_in, rebuilt]  # both from the cache
+    assert run("kb") == [rebuilt, built_in]
