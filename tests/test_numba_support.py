@@ -100,6 +100,7 @@ def outer(x):
 '''
 
 _STEP = '''
+import json
 import sys
 sys.path.insert(0, sys.argv[2])
 from simcards.nbutil import rebind
@@ -110,7 +111,7 @@ for step in sys.argv[1]:
         out.append(int(polmod.outer(1)))
     else:
         out.append(int(rebind(vars(polmod), ("outer", "middle"), "k" * 20, policy=polmod.other_policy)["outer"](1)))
-print(out)
+print(json.dumps(out))
 '''
 
 
@@ -120,6 +121,7 @@ def test_a_rebuilt_kernel_and_the_built_in_one_cached_by_two_processes_keep_thei
     the same symbols, and a third process loading both from the cache ran the built-in body inside
     the rebuilt kernel (Gin ``mc`` stopped searching on a warm cache). ``nbutil`` gives every
     compiled function a random id."""
+    import json
     import os
     import subprocess
     import sys
@@ -134,7 +136,7 @@ def test_a_rebuilt_kernel_and_the_built_in_one_cached_by_two_processes_keep_thei
     def run(steps: str) -> list[int]:
         out = subprocess.run([sys.executable, str(tmp_path / "step.py"), steps, str(tmp_path)], env=env,
                              capture_output=True, text=True, check=True).stdout
-        return eval(out)
+        return json.loads(out)
 
     built_in, rebuilt = run("b")[0], run("k")[0]  # each compiled alone, by its own process
     assert built_in != rebuilt
