@@ -15,9 +15,13 @@ from simcards.games.gin.melds import SCRATCH_SIZE, VALUES_MV, min_deadwood, remo
 from simcards.rng import new_state
 from tests.test_gin_engines import assert_same_game
 
-MC = "mc:k=6,draw=1,knock=1"  # few samples (the engines-agree games stay fast), every search on
+NO_VIEW = np.zeros(L.VIEW_SIZE, dtype=np.int64)  # a view with no turns recorded
+RNG = new_state(0, 0)
+
+MC = "mc:k=6,draw=1,knock=1,depth=32"  # few samples (the engines-agree games stay fast), every search on, the
+# whole turn record read (a record that differed between the engines would change the samples, then the play)
 # every mc parameter off its default
-MC_ALL = "mc:k=20,draw=1,knock=1,fit=4,rtake=6,rknock=8,stop=0.5,prune=20,rgin=6,strict=1,rout=1.5"
+MC_ALL = "mc:k=20,draw=1,knock=1,fit=4,rtake=6,rknock=8,stop=0.5,prune=20,rgin=6,strict=1,rout=1.5,depth=3,seen=0"
 
 
 def test_families_listed_with_parameters():
@@ -25,7 +29,7 @@ def test_families_listed_with_parameters():
     assert {"informed", "mc"} <= set(fams)
     assert {"outs", "safe", "hint", "take", "max"} <= {p.name for p in fams["informed"].params}
     assert {"k", "width", "draw", "knock", "goal", "filter", "z", "fit", "rtake", "rknock", "stop", "prune", "rgin",
-            "strict", "rout"} <= {
+            "strict", "rout", "depth", "seen"} <= {
         p.name for p in fams["mc"].params}
     assert fams["mc"].stochastic
 
@@ -298,7 +302,7 @@ def test_fitted_deal_keeps_hands_that_fit_the_opponents_throws():
         odd[tries] = 0
         for _ in range(300):
             opp = S.fitted_deal(pool, len(pool), 10, 0, np.int64(0), shown, tries, buf, stock, best_stock, scratch, 0,
-                                rng)
+                                rng, -1, -1, NO_VIEW, 0, 10)
             odd[tries] += S.odd_cards(opp, shown, 0) > 0
             opp_cards = [c for c in range(52) if opp >> c & 1]
             assert len(opp_cards) == 10
@@ -433,13 +437,114 @@ def test_misfit_counts_what_simple_would_not_have_done_g_knock_1():
     # (last): a hand holding an unmatched king would have thrown it rather than the 3 of spades
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     low = np.int64(bits([0, 1, 2, 16, 29, 42, 19, 20, 21, 9]))  # deadwood 10
-    assert S.misfit(low, np.int64(0), -1, -1, np.int64(0), scratch, 0) == 0
-    assert S.misfit(low, np.int64(0), 10, -1, np.int64(0), scratch, 0) == 1
-    assert S.misfit(low, np.int64(0), 9, -1, np.int64(0), scratch, 0) == 0
+    assert S.misfit(low, np.int64(0), -1, -1, np.int64(0), scratch, 0, NO_VIEW, 0, 10, RNG) == 0
+    assert S.misfit(low, np.int64(0), 10, -1, np.int64(0), scratch, 0, NO_VIEW, 0, 10, RNG) == 1
+    assert S.misfit(low, np.int64(0), 9, -1, np.int64(0), scratch, 0, NO_VIEW, 0, 10, RNG) == 0
     kinged = np.int64(bits([0, 1, 2, 16, 29, 42, 19, 20, 21, 51]))  # the king of clubs unmatched
-    assert S.misfit(kinged, np.int64(0), -1, 4, np.int64(0), scratch, 0) == 1  # it threw the 5 of spades
-    assert S.misfit(kinged, np.int64(0), -1, 12, np.int64(0), scratch, 0) == 0  # it threw the king of spades
-    assert S.misfit(kinged, np.int64(0), -1, 4, np.int64(bits([51])), scratch, 0) == 0  # the king just taken
+    assert S.misfit(kinged, np.int64(0), -1, 4, np.int64(0), scratch, 0, NO_VIEW, 0, 10, RNG) == 1  # it threw the 5 of spades
+    assert S.misfit(kinged, np.int64(0), -1, 12, np.int64(0), scratch, 0, NO_VIEW, 0, 10, RNG) == 0  # it threw the king of spades
+    assert S.misfit(kinged, np.int64(0), -1, 4, np.int64(bits([51])), scratch, 0, NO_VIEW, 0, 10, RNG) == 0  # the king just taken
+
+
+def record(card, top, how):
+    """A turn as layout.V_OPP_HIST records it (the layout's documented bit fields)."""
+    return card | ((63 if top < 0 else top) << 6) | {"took": 1 << 12, "stock": 1 << 13, "none": 0}[how]
+
+
+def with_record(view, turns):
+    view = view.copy()
+    view[L.V_OPP_TURNS] = len(turns)
+    for i, t in enumerate(turns):
+        view[L.V_OPP_HIST + i // 4] |= record(*t) << (16 * (i % 4))
+    return view
+
+
+def test_history_misfit_walks_the_opponents_turns_back_g_knock_1():
+    # The opponent holds `hand` now; each recorded turn counts against it what a simple-like player
+    # would not have done with the cards it held then.
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    rng = new_state(4, 0)
+    hand = [1, 2, 3, 6, 19, 32, 8, 22, 23, 24]  # 2-3-4 S, 7 S H D, 9 S, 10-J-Q H: deadwood 9
+    view = with_record(np.zeros(L.VIEW_SIZE, dtype=np.int64), [])
+    opp = np.int64(bits(hand))
+    assert S.history_misfit(opp, view, 32, 5, scratch, 0, rng) == 0  # no turns: nothing to check
+    # it took the 4 of spades (3) from the pile and threw the king of clubs (51): fine
+    took = with_record(view, [(51, 3, "took")])
+    assert S.history_misfit(opp, took, 32, 5, scratch, 0, rng) == 0
+    # the hand it kept has deadwood 9: with a knock limit of 10 simple would have knocked
+    assert S.history_misfit(opp, took, 32, 10, scratch, 0, rng) == 1
+    # it threw the 3 of clubs (41) holding the 9 of spades unmatched: not a lowest-deadwood discard
+    assert S.history_misfit(opp, with_record(view, [(41, 3, "took")]), 32, 5, scratch, 0, rng) == 1
+    # it drew from the stock leaving the 7 of clubs (45) on the pile: it melds with the 7s, whichever
+    # card the draw brought
+    left = with_record(view, [(51, 45, "stock")])
+    assert all(S.history_misfit(opp, left, 32, 5, scratch, 0, rng) == 1 for _ in range(20))
+    # ... but the 6 of diamonds (31) would not have melded, and depth 0 checks nothing
+    assert all(S.history_misfit(opp, with_record(view, [(51, 31, "stock")]), 32, 5, scratch, 0, rng) == 0
+               for _ in range(20))
+    assert S.history_misfit(opp, left, 0, 5, scratch, 0, rng) == 0
+    # two turns: the older one is checked on the hand before the newer draw. Leaving the 5 of
+    # spades (4) melds with 2-3-4 of spades now (most draws), but the 4 came from the pile at the
+    # second turn: at the first the hand held no 4 and leaving the 5 was fine
+    assert sum(S.history_misfit(opp, with_record(view, [(51, 4, "stock")]), 32, 5, scratch, 0, rng)
+               for _ in range(200)) > 120
+    two = with_record(view, [(50, 4, "stock"), (51, 3, "took")])
+    assert all(S.history_misfit(opp, two, 32, 5, scratch, 0, rng) == 0 for _ in range(20))
+
+
+def decoded(view):
+    """The opponent's turns from the view: (card thrown, top card it drew at or -1, how)."""
+    out = []
+    for i in range(int(view[L.V_OPP_TURNS])):
+        r = int(view[L.V_OPP_HIST + i // 4]) >> (16 * (i % 4)) & 0xFFFF
+        top = r >> 6 & 63
+        how = "took" if r & (1 << 12) else "stock" if r & (1 << 13) else "none"
+        out.append((r & 63, -1 if top == 63 else top, how))
+    return out
+
+
+def turns_in_log(log, hand, seat):
+    """The same, read off a reference transcript of the hand so far."""
+    out, top, draw = [], -1, None
+    for row in log:
+        ev, h, who = row[0], row[1], row[2]
+        if h != hand:
+            continue
+        if ev == K.EV_UPCARD:
+            top = row[3]
+        elif ev == K.EV_DRAW and who == seat:
+            draw = (row[4], "took") if row[3] == 1 else (top, "stock")
+        elif ev == K.EV_DISCARD:
+            if who == seat:
+                out.append((row[3], *(draw if draw is not None else (-1, "none"))))
+            top, draw = row[3], None
+    return out
+
+
+@pytest.mark.parametrize("variant,overrides", [("standard", {}), ("deal-11", {}),
+                                               ("oklahoma", {"knock_card": "second_deck"})])
+def test_the_view_records_the_opponents_turns_in_order_g_info_1(variant, overrides):
+    # G-INFO-1: what the opponent did is public, in order: the view's turn record at every decision
+    # is the opponent's draws and discards of the hand as the transcript has them.
+    from simcards.games.gin.game import engine_for
+    from simcards.games.gin.reference import ReferenceGame
+
+    rules = GAME.build_rules(variant, {"game_target": 60, **overrides})
+    strats = GAME.strategies(["simple", "knock:max=4"], 2)
+    decide = engine_for(strats)[0]
+    sids, params = seat_arrays(strats)
+    checked = 0
+
+    def spy(kind, sid, par, hand, n, opts, n_opts, view, enc, rng):
+        nonlocal checked
+        o = game.opponent(int(view[L.V_SEAT]))
+        assert decoded(view) == turns_in_log(game.record.log, int(view[L.V_HAND]), o)
+        checked += int(view[L.V_OPP_TURNS])
+        return decide(kind, sid, par, hand, n, opts, n_opts, view, enc, rng)
+
+    game = ReferenceGame(rules, sids, params, 8, 0, spy)
+    game.play()
+    assert checked > 200
 
 
 def test_strict_checks_read_the_view():

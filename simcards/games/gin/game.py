@@ -123,6 +123,11 @@ FAMILIES["mc"] = Family(
               "not a lowest-deadwood one of the sampled hand"),
         Param("rout", 0, 0, 5, "rollouts: the player discards by deadwood after minus this credit per live out of "
               "the cards kept (unseen cards that meld with them, by bits), scaled by informed's fade (0: as simple)"),
+        Param("depth", 0, 0, 32, "sampled opponent hands (with fit): also count against a sample each of the "
+              "opponent's last depth turns a simple-like player holding it would not have played so (the card "
+              "thrown not a lowest-deadwood one, a kept hand it could knock with, a pile card left that melds)"),
+        Param("seen", 1, 0, 1, "sampled opponent hands (with fit): 1 = count against a sample the cards the "
+              "opponent discarded or declined this hand that meld with it"),
     ),
     True,
     decide=search.mc_decide,

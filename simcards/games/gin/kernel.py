@@ -66,9 +66,13 @@ from simcards.rng import rand_below, seed_state, shuffle
 
 # A hand in progress (int64 state array): the piles, then what the deal fixed for the hand.
 (S_STOCK, S_PILE_N, S_PILE_MASK, S_TURN, S_HAND, S_LIMIT, S_STAKE, S_KCARD, S_MV, S_SEAT0, S_SEAT1,
- S_DPOS, S_DEALER_SEAT, S_SC0, S_SC1, S_THIRD, S_TAKEN, S_N_MELDS, S_TABLE0, S_TABLE1, S_FIRST) = range(21)
-S_SIZE = 21  # S_TAKEN: cards taken from the pile this turn (G-V-MJ); S_TABLE0/1: cards each put on the table;
-# S_FIRST: the position that plays first without an upcard (G-V-OKLA second deck: the last winner)
+ S_DPOS, S_DEALER_SEAT, S_SC0, S_SC1, S_THIRD, S_TAKEN, S_N_MELDS, S_TABLE0, S_TABLE1, S_FIRST, S_HN0,
+ S_HN1) = range(23)
+S_HIST = 23  # each position's turn records this hand (layout.V_OPP_HIST's form), HIST_SLOTS apiece
+HIST_SLOTS = L.HIST_MAX // L.HIST_PER_SLOT
+S_SIZE = S_HIST + 2 * HIST_SLOTS  # S_TAKEN: cards taken from the pile this turn (G-V-MJ); S_TABLE0/1: cards
+# each put on the table; S_FIRST: the position that plays first without an upcard (G-V-OKLA second deck: the
+# last winner); S_HN0/1: turns recorded per position
 # Hand result (int64), positions 0/1 at the table: outcome, knocker, winner (-1: none), points
 # (with the stake), deadwood per position, laid-off mask, discards, upcard taker, stock left, boxes.
 (HR_OUTCOME, HR_KNOCKER, HR_WINNER, HR_POINTS, HR_DW0, HR_DW1, HR_LAID, HR_TURNS, HR_UPCARD, HR_STOCK,
@@ -282,6 +286,9 @@ def set_view(view, p, st, pile, masks, took, discs, passed, my_turns, rules):
     view[L.V_KNOCK_CARD] = st[S_KCARD]
     view[L.V_THIRD_SCORE] = st[S_THIRD]
     view[L.V_PLAYERS] = rules[R.R_PLAYERS]
+    view[L.V_OPP_TURNS] = st[S_HN0 + o]
+    for j in range(HIST_SLOTS):
+        view[L.V_OPP_HIST + j] = st[S_HIST + o * HIST_SLOTS + j]
     if rules[R.R_MJ] != 0:  # G-V-MJ (zero otherwise: the view array starts at 0)
         view[L.V_TABLE_MINE] = st[S_TABLE0 + p]
         view[L.V_TABLE_OPP] = st[S_TABLE0 + o]
@@ -304,6 +311,23 @@ def draw_stock(p, st, deck, hands, hand_n, masks):
     card = deck[st[S_STOCK]]
     add_card(hands, hand_n, masks, p, card)
     return card
+
+
+@njit(cache=True, inline="always")
+def record_turn(p, card, taken, drew, st, pile):
+    """Add the turn position ``p`` just ended by discarding ``card`` to its records (layout's turn
+    record; ``drew``: it drew this turn); the discard is already on the pile, so the top it drew
+    at lies under it."""
+    n = st[S_HN0 + p]
+    if n >= L.HIST_MAX:
+        return
+    if taken >= 0:
+        rec = card | (taken << 6) | L.HIST_TOOK
+    else:
+        under = pile[st[S_PILE_N] - 2] if st[S_PILE_N] >= 2 else L.HIST_NONE
+        rec = card | (under << 6) | (L.HIST_STOCK if drew else 0)
+    st[S_HIST + p * HIST_SLOTS + n // L.HIST_PER_SLOT] |= np.int64(rec) << (L.HIST_BITS * (n % L.HIST_PER_SLOT))
+    st[S_HN0 + p] = n + 1
 
 
 @njit(cache=True)
@@ -347,6 +371,8 @@ def discard_phase(p, taken, must_knock, allow_re, first, st, pile, hands, hand_n
     st[S_PILE_N] += 1
     st[S_PILE_MASK] |= np.int64(1) << card
     discs[p] |= np.int64(1) << card
+    if rules[R.R_MJ] == 0:  # (G-V-MJ takes several cards at once: not recorded)
+        record_turn(p, card, taken, first == 0 or rules[R.R_DEAL11] == 0, st, pile)
     seat = st[S_SEAT0 + p]
     n_log = _log(log, n_log, EV_DISCARD, st[S_HAND], seat, card, a, dw)
     knock = 0
@@ -703,6 +729,9 @@ def deal_hand(rules, rng, deck, deck2, hands, hand_n, masks, pile, took, discs, 
         discs[p] = 0
         passed[p] = 0
         my_turns[p] = 0
+        st[S_HN0 + p] = 0
+    for j in range(2 * HIST_SLOTS):
+        st[S_HIST + j] = 0
     # One card at a time from the top, the non-dealer first; G-V-DEAL11: an 11th to the non-dealer.
     stock_n = 52
     for _ in range(R.HAND_SIZE):

@@ -72,7 +72,21 @@ V_TABLE_MINE = 24  # G-V-MJ: cards this player put on the table (they score for 
 V_TABLE_OPP = 25  # G-V-MJ: cards the opponent put on the table
 V_TABLE = 26  # G-V-MJ: every card in a table meld
 V_BAD = 27  # .. 31: see G_BAD
-VIEW_SIZE = 32
+V_OPP_TURNS = 32  # the opponent's turns this hand recorded in V_OPP_HIST (at most HIST_MAX)
+V_OPP_HIST = 33  # .. 40: the opponent's turns this hand in order (G-INFO-1), HIST_PER_SLOT to a slot
+VIEW_SIZE = V_OPP_HIST + 8
+
+# A turn record (16 bits; turn i sits in view[V_OPP_HIST + i // 4] at bit 16 * (i % 4)): the card
+# discarded, the pile's top card when the player drew (the card taken, or the card left lying;
+# HIST_NONE: no pile), and how it drew (HIST_TOOK: the pile's top; HIST_STOCK: the stock; neither:
+# no draw, G-V-DEAL11's first discard). Later turns are not recorded (no real hand comes near).
+HIST_MAX = 32
+HIST_PER_SLOT = 4
+HIST_BITS = 16
+HIST_CARD = 63  # the discarded card: bits 0-5; the top card: bits 6-11
+HIST_NONE = 63
+HIST_TOOK = 1 << 12
+HIST_STOCK = 1 << 13
 
 # Hand outcomes.
 O_KNOCK, O_GIN, O_UNDERCUT, O_WALL, O_TIE, O_CAPPED = range(6)

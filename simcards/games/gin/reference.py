@@ -443,6 +443,13 @@ class GameRecord:
         return arr
 
 
+def turn_record(card: int, top: int, how: str) -> int:
+    """A turn as the view records it (layout.V_OPP_HIST): the card discarded, the pile's top
+    when the player drew (-1: no pile), how it drew ("took" the top, "stock", "none")."""
+    flags = {"took": L.HIST_TOOK, "stock": L.HIST_STOCK, "none": 0}[how]
+    return card | ((L.HIST_NONE if top < 0 else top) << 6) | flags
+
+
 def _mask(cards) -> int:
     m = 0
     for c in cards:
@@ -543,6 +550,9 @@ class ReferenceGame:
         v[L.V_KNOCK_CARD] = self.knock_card
         v[L.V_THIRD_SCORE] = self.ledger.view_score(self.dealer_seat) if self.rules.players == 3 else -1
         v[L.V_PLAYERS] = self.rules.players
+        v[L.V_OPP_TURNS] = len(self.turns_seen[o])
+        for i, record in enumerate(self.turns_seen[o]):
+            v[L.V_OPP_HIST + i // L.HIST_PER_SLOT] |= turn_record(*record) << (L.HIST_BITS * (i % L.HIST_PER_SLOT))
         if self.rules.mahjong:
             v[L.V_TABLE_MINE] = _mask(self.on_table[seat])
             v[L.V_TABLE_OPP] = _mask(self.on_table[o])
@@ -586,8 +596,12 @@ class ReferenceGame:
         a = self.ask(L.K_DISCARD, seat, options, view)
         card, dw = options[a]
         hand.remove(card)
+        top = self.pile[-1] if self.pile else -1  # the top the player drew at (a card taken is not in the pile)
         self.pile.append(card)
         self.discarded[seat].add(card)
+        if not self.rules.mahjong and len(self.turns_seen[seat]) < L.HIST_MAX:
+            how = "took" if taken >= 0 else ("none" if first and self.rules.deal_11 else "stock")
+            self.turns_seen[seat].append((card, taken if taken >= 0 else top, how))
         self.log(EV_DISCARD, self.hand_no, seat, card, a, dw)
         knock = 0
         if dw <= limit:
@@ -860,6 +874,7 @@ class ReferenceGame:
         self.took = {first: set(), second: set()}
         self.discarded = {first: set(), second: set()}
         self.passed = {first: set(), second: set()}
+        self.turns_seen: dict[int, list[tuple[int, int, str]]] = {first: [], second: []}  # G-INFO-1, in order
         self.my_turns = {first: 0, second: 0}
         self.turn = 0
         self.melds: list[set] = []  # G-V-MJ: the melds on the table

@@ -47,6 +47,12 @@ from simcards.games.gin.informed import (
     out_credit,
 )
 from simcards.games.gin.layout import (
+    HIST_BITS,
+    HIST_CARD,
+    HIST_NONE,
+    HIST_PER_SLOT,
+    HIST_STOCK,
+    HIST_TOOK,
     K_DISCARD,
     K_DRAW,
     K_KNOCK,
@@ -58,9 +64,11 @@ from simcards.games.gin.layout import (
     V_MY_SCORE,
     V_MY_TURNS,
     V_OPP_DISCARDS,
+    V_OPP_HIST,
     V_OPP_PASSED,
     V_OPP_SCORE,
     V_OPP_TOOK,
+    V_OPP_TURNS,
     V_PILE,
     V_STAKE,
     V_STOCK,
@@ -90,6 +98,7 @@ P_K, P_WIDTH, P_DRAW, P_KNOCK, P_GOAL, P_FILTER, P_Z = range(N_INFORMED_PARAMS, 
 P_FIT, P_RTAKE, P_RKNOCK, P_STOP, P_PRUNE = range(N_INFORMED_PARAMS + 7, N_INFORMED_PARAMS + 12)  # mc: sampler, own rollout policy, effort
 P_RGIN = N_INFORMED_PARAMS + 12  # mc: the own rollout policy's gin-only turn
 P_STRICT, P_ROUT = N_INFORMED_PARAMS + 13, N_INFORMED_PARAMS + 14  # mc: sampler checks, own rollout discard
+P_DEPTH, P_SEEN = N_INFORMED_PARAMS + 15, N_INFORMED_PARAMS + 16  # mc: sampler checks on the turn record
 FULL = (np.int64(1) << 52) - 1
 OPP_CARDS = 10  # the opponent's hand while the player decides (G-DEAL-1)
 ROLLOUT_TURNS = 120  # a rollout stops (void) after this many turns (the kernel's TURN_CAP is larger)
@@ -427,13 +436,13 @@ def odd_cards(opp, shown, mv):
 
 
 @njit(cache=True)
-def misfit(opp, shown, cap, last, known, scratch, mv):
+def misfit(opp, shown, cap, last, known, scratch, mv, view, depth, limit, rng, bound=1 << 30):
     """How unlikely the sampled hand ``opp`` is for a ``simple``-like opponent: ``odd_cards`` of
     ``shown``, plus 1 if its deadwood is at or under ``cap`` (>= 0: it discarded and played on,
     where ``simple`` knocks as soon as it may, G-KNOCK-1), plus 1 if ``last`` (>= 0: its latest
     discard) would not have been a lowest-deadwood discard of ``opp`` plus ``last`` (``known``
     cards, taken from the pile, are left out of the comparison: the card just taken may not be
-    thrown, G-TURN-2)."""
+    thrown, G-TURN-2), plus ``history_misfit`` over ``depth`` turns. Counting stops at ``bound``."""
     count = odd_cards(opp, shown, mv) if shown != 0 else 0
     if cap >= 0 and deadwood(opp, mv) <= cap:
         count += 1
@@ -447,20 +456,88 @@ def misfit(opp, shown, cap, last, known, scratch, mv):
             if scratch[popcount(low - 1)] < d_last:
                 count += 1
                 break
+    if depth > 0 and count < bound:
+        count += history_misfit(opp, view, depth, limit, scratch, mv, rng, bound - count)
+    return count
+
+
+@njit(cache=True, inline="always")
+def turn_record(view, i):
+    """The opponent's ``i``-th turn of the hand as the view records it (layout.V_OPP_HIST)."""
+    return (view[V_OPP_HIST + i // HIST_PER_SLOT] >> (HIST_BITS * (i % HIST_PER_SLOT))) & ((1 << HIST_BITS) - 1)
+
+
+@njit(cache=True)
+def history_misfit(opp, view, depth, limit, scratch, mv, rng, bound=1 << 30):
+    """How many of the opponent's last ``depth`` recorded turns a ``simple``-like player who holds
+    ``opp`` now would not have played as it did. Walking back from ``opp``, each turn's 11 cards
+    are the hand after it plus the card it threw; they count against the sample when that card
+    was not a lowest-deadwood discard of them, when the hand it kept would have let it knock
+    (G-KNOCK-1: ``simple`` knocks as soon as it may), and, before a draw from the stock, when the
+    card it left on the pile would have gone into a meld. The card a stock draw brought is not
+    known: one of the 11 that did not come from the pile is taken at random (from ``rng``).
+    Counting stops at ``bound`` (a sample that far off is not kept)."""
+    n = view[V_OPP_TURNS]
+    from_pile = np.int64(0)
+    for i in range(n):
+        rec = turn_record(view, i)
+        if rec & HIST_TOOK:
+            from_pile |= bit((rec >> 6) & HIST_CARD)
+    hand = opp
+    count = 0
+    for i in range(n - 1, max(n - depth, 0) - 1, -1):
+        rec = turn_record(view, i)
+        d = rec & HIST_CARD
+        top = (rec >> 6) & HIST_CARD
+        took = (rec & HIST_TOOK) != 0
+        h11 = hand | bit(d)
+        removal_deadwoods(h11, scratch, mv)
+        kept = scratch[d]
+        if kept <= limit:
+            count += 1
+        m = h11 & ~bit(d)
+        if took:
+            m &= ~bit(top)
+        while m != 0:
+            low = m & -m
+            m ^= low
+            if scratch[popcount(low - 1)] < kept:
+                count += 1
+                break
+        if count >= bound:
+            return count
+        if took:
+            if not (h11 >> top) & 1:
+                return count + 1
+            hand = h11 & ~bit(top)
+        elif rec & HIST_STOCK:
+            cands = h11 & ~from_pile
+            nc = popcount(cands)
+            if nc == 0:
+                return count + 1
+            pick = rand_below(rng, nc)
+            for _ in range(pick):
+                cands &= cands - 1
+            drawn = cands & -cands
+            hand = h11 & ~drawn
+            if top != HIST_NONE and deadwood(hand | bit(top), mv) < scratch[popcount(drawn - 1)] + VALUES_MV[mv, top]:
+                count += 1
+        else:  # the deal's eleventh card thrown (G-V-DEAL11): no draw before it
+            break
     return count
 
 
 @njit(cache=True)
 def fitted_deal(pool, n_pool, n_opp, extra, known, shown, tries, buf, stock, best_stock, scratch, mv, rng,
-                cap=-1, last=-1):
+                cap, last, view, depth, limit):
     """``sample_deal`` up to ``tries`` times, keeping the first deal whose opponent hand melds
     with none of ``shown`` (else the one with the fewest such cards; with ``cap``/``last``, the
     fewest ``misfit`` count); the stock lands in ``stock``. Rejection, not weights: every kept
     sample counts the same."""
     best = sample_deal(pool, n_pool, n_opp, extra, known, buf, stock, scratch, mv, rng)
-    if tries <= 1 or (shown == 0 and cap < 0 and last < 0):
+    if tries <= 1 or (shown == 0 and cap < 0 and last < 0 and (depth <= 0 or view[V_OPP_TURNS] == 0)):
         return best
-    best_odd = misfit(best, shown, cap, last, known, scratch, mv)
+    best_odd = misfit(best, shown, cap, last, known, scratch, mv, view, depth, limit, rng)
     n_stock = n_pool - n_opp
     t = 1
     while best_odd > 0 and t < tries:
@@ -468,7 +545,7 @@ def fitted_deal(pool, n_pool, n_opp, extra, known, shown, tries, buf, stock, bes
         for i in range(n_stock):
             best_stock[i] = stock[i]
         opp = sample_deal(pool, n_pool, n_opp, extra, known, buf, stock, scratch, mv, rng)
-        odd = misfit(opp, shown, cap, last, known, scratch, mv)
+        odd = misfit(opp, shown, cap, last, known, scratch, mv, view, depth, limit, rng, best_odd)
         if odd < best_odd:
             best = opp
             best_odd = odd
@@ -494,6 +571,63 @@ def strict_checks(view):
     elif view[V_TOP] >= 0 and (view[V_OPP_DISCARDS] >> view[V_TOP]) & 1:
         last = view[V_TOP]
     return cap, last
+
+
+@njit(cache=True)
+def unseen_pool(view, pool):
+    """The unseen cards (``unseen_cards``) into ``pool``, by card id; returns how many."""
+    n_pool = 0
+    m = unseen_cards(view)
+    while m != 0:
+        low = m & -m
+        m ^= low
+        pool[n_pool] = popcount(low - 1)
+        n_pool += 1
+    return n_pool
+
+
+@njit(cache=True)
+def sampler_terms(params, view):
+    """What ``fitted_deal`` checks a sampled opponent hand against, from the params and the view:
+    (extra cards it drew from the stock and threw back, the cards it discarded or declined, deals
+    tried, strict's knock cap and latest discard, turns of the record checked)."""
+    extra = 0
+    if params[P_FILTER] > 0:  # the opponent's draws from the stock so far (discards not matched by pickups)
+        drew = popcount(view[V_OPP_DISCARDS]) - popcount(view[V_OPP_TOOK])
+        extra = min(max(drew, 0), int(params[P_FILTER]))
+    shown = np.int64(0)
+    if params[P_SEEN] > 0:
+        shown = (view[V_OPP_DISCARDS] | view[V_OPP_PASSED]) & ~known_opp(view)
+    cap, last = -1, -1
+    if params[P_STRICT] > 0:
+        cap, last = strict_checks(view)
+    return extra, shown, int(params[P_FIT]), cap, last, int(params[P_DEPTH])
+
+
+@njit(cache=True)
+def opponent_marginals(params, view, rules, n, rng):
+    """How many of ``n`` of mc's sampled deals put each card in the opponent's hand (its known
+    cards included): the sampler's belief, to score against the truth
+    (``benchmarks/gin_sampler.py``)."""
+    mv = rules[R_MV]
+    known = known_opp(view)
+    n_opp = OPP_CARDS - popcount(known)
+    pool = np.empty(52, dtype=np.int64)
+    n_pool = unseen_pool(view, pool)
+    counts = np.zeros(52, dtype=np.int64)
+    if n_opp < 0 or n_pool < n_opp:
+        return counts
+    extra, shown, tries, cap, last, depth = sampler_terms(params, view)
+    buf = np.empty(52, dtype=np.int64)
+    stock = np.empty(52, dtype=np.int64)
+    best_stock = np.empty(52, dtype=np.int64)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    for _ in range(n):
+        opp = fitted_deal(pool, n_pool, n_opp, extra, known, shown, tries, buf, stock, best_stock, scratch, mv, rng,
+                          cap, last, view, depth, view[V_LIMIT])
+        for c in range(52):
+            counts[c] += (opp >> c) & 1
+    return counts
 
 
 @njit(cache=True)
@@ -529,16 +663,9 @@ def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng):
     limit = view[V_LIMIT]
     mask = view[V_MASK]
     known = known_opp(view)
-    unseen = unseen_cards(view)
     n_opp = OPP_CARDS - popcount(known)
     pool = np.empty(52, dtype=np.int64)
-    n_pool = 0
-    m = unseen
-    while m != 0:
-        low = m & -m
-        m ^= low
-        pool[n_pool] = popcount(low - 1)
-        n_pool += 1
+    n_pool = unseen_pool(view, pool)
     ns = min(view[V_STOCK], n_pool - n_opp)
     if n_opp < 0 or ns < 0:  # the view does not fit a two-hand table: play the heuristic
         return informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
@@ -577,16 +704,7 @@ def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng):
     k = max(int(params[P_K]), 1)
     dw_me = deadwood(mask, mv) if kind == K_DRAW else 0
     top = view[V_TOP]
-    # the opponent's draws from the stock so far (discards not matched by pile pickups)
-    extra = 0
-    if params[P_FILTER] > 0:
-        drew = popcount(view[V_OPP_DISCARDS]) - popcount(view[V_OPP_TOOK])
-        extra = min(max(drew, 0), int(params[P_FILTER]))
-    shown = (view[V_OPP_DISCARDS] | view[V_OPP_PASSED]) & ~known
-    tries = int(params[P_FIT])
-    cap, last = -1, -1
-    if params[P_STRICT] > 0:
-        cap, last = strict_checks(view)
+    extra, shown, tries, cap, last, depth = sampler_terms(params, view)
     best_stock = np.empty(52, dtype=np.int64)
     my_take = params[P_RTAKE]
     my_knock = params[P_RKNOCK]
@@ -604,7 +722,7 @@ def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng):
             break
         done += 1
         opp = fitted_deal(pool, n_pool, n_opp, extra, known, shown, tries, buf, stock, best_stock, scratch, mv, rng,
-                          cap, last)
+                          cap, last, view, depth, limit)
         dw_opp = deadwood(opp, mv)
         for j in range(n_cand):
             a = cand[j]
