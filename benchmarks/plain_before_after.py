@@ -28,13 +28,15 @@ import numpy as np
 GAMES = {"yaniv": 6000, "gin": 6000, "two-hundred": 30000}  # games per timed run (about 1 CPU-s each)
 
 
-def run(out: str, repeat: int) -> None:
+def run(out: str, repeat: int, only: list[str] | None = None) -> None:
     import simcards
     from simcards.games import get_game
 
     print(f"simcards from {simcards.__file__}", file=sys.stderr)
     best: dict[str, float] = {}
     for game, n in GAMES.items():
+        if only and game not in only:
+            continue
         g = get_game(game)
         for variant in g.presets() if callable(g.presets) else g.presets:  # a method on newer trees
             simcards.simulate(game, variant=variant, games=20, seed=1, threads=1, detail=False)  # compile
@@ -76,12 +78,13 @@ def main(argv=None) -> None:
     r = sub.add_parser("run", help="time every preset of the tree on PYTHONPATH")
     r.add_argument("out", help="JSON file for the best CPU seconds per preset")
     r.add_argument("--repeat", type=int, default=3)
+    r.add_argument("--only", nargs="+", choices=sorted(GAMES), help="these games only (a change that touches one)")
     c = sub.add_parser("compare", help="after/before per preset and the geometric mean")
     c.add_argument("--before", nargs="+", required=True)
     c.add_argument("--after", nargs="+", required=True)
     args = ap.parse_args(argv)
     if args.cmd == "run":
-        run(args.out, args.repeat)
+        run(args.out, args.repeat, args.only)
     else:
         compare(args.before, args.after)
 

@@ -32,6 +32,8 @@ def test_families_listed_with_parameters():
             "strict", "rout", "depth", "seen"} <= {
         p.name for p in fams["mc"].params}
     assert fams["mc"].stochastic
+    deep = dict(GAME.strategies(["deep"], 2)[0].values)  # the shipped preset of the strongest player
+    assert (deep["k"], deep["depth"], deep["seen"], deep["fit"], deep["filter"], deep["stop"]) == (128, 5, 0, 12, 3, 2)
 
 
 def bits(cards):
@@ -41,8 +43,9 @@ def bits(cards):
     return m
 
 
-def build_view(me, opp, pile, took, discs, passed, stock_n):
-    """The view of position 0 in a hand state (kernel.set_view: the engines' own builder)."""
+def build_view(me, opp, pile, took, discs, passed, stock_n, turns=()):
+    """The view of position 0 in a hand state (kernel.set_view: the engines' own builder);
+    ``turns``: the opponent's turn records (card thrown, top card it drew at, how)."""
     rules = GAME.build_rules("standard").encode()
     st = np.zeros(K.S_SIZE, dtype=np.int64)
     st[K.S_STOCK] = stock_n
@@ -54,6 +57,9 @@ def build_view(me, opp, pile, took, discs, passed, stock_n):
     st[K.S_THIRD] = -1
     st[K.S_SEAT1] = 1
     st[K.S_TURN] = 2 * len(discs[1])
+    st[K.S_HN1] = len(turns)
+    for i, t in enumerate(turns):
+        st[K.S_HIST + K.HIST_SLOTS + i // 4] |= record(*t) << (16 * (i % 4))
     pile_arr = np.zeros(52, dtype=np.int64)
     pile_arr[:len(pile)] = pile
     masks = np.array([bits(me), bits(opp)], dtype=np.int64)
@@ -74,16 +80,18 @@ def discard_options(me):
     return opts
 
 
+TURNS = [(20, 5, "stock"), (51, 33, "took")]  # the opponent's turns in the no-peeking states
 INFORMED_ALL = "informed:swap=0,wary=1,finish=50,late=2,fall=1,reach=3,fade=20"  # every informed rule on
 
 
 @pytest.mark.parametrize("spec", ["informed", "informed:safe=4,hint=2", INFORMED_ALL, "mc", "mc:k=24,draw=1,knock=1",
-                                  "mc:k=24,filter=0,z=0,draw=1,knock=1", MC_ALL])
+                                  "mc:k=24,filter=0,z=0,draw=1,knock=1", MC_ALL, "deep"])
 def test_no_peeking_same_view_same_decision_g_info_1(spec):
     # G-INFO-1: two states the player cannot tell apart — the same own hand, pile, pickups,
     # discards and passes, but different hidden cards (the opponent's unknown cards and the stock)
     # — give the same view and, from the same rng state, the same decision at every searched
-    # decision (discard, draw, knock), with the rng left in the same state.
+    # decision (discard, draw, knock), with the rng left in the same state. The opponent's turns
+    # are public (the same record in both); `deep` walks sampled hands back through them.
     rng0 = np.random.default_rng(17)
     me = [0, 1, 2, 16, 17, 31, 44, 12, 25, 38, 9]  # 11 cards: the discard decision
     pile = [5, 20, 51]
@@ -99,7 +107,7 @@ def test_no_peeking_same_view_same_decision_g_info_1(spec):
     for _trial in range(2):
         hidden = list(rng0.permutation(rest))
         opp = [33] + hidden[:9]  # different opponents' hands (and stock orders) each trial
-        view, rules = build_view(me, opp, pile, took, discs, passed, stock_n=len(hidden) - 9)
+        view, rules = build_view(me, opp, pile, took, discs, passed, stock_n=len(hidden) - 9, turns=TURNS)
         assert S.unseen_cards(view) == bits(hidden)  # the sampler's pool: the hidden cards, all of them
         assert S.known_opp(view) == bits([33])
         got = []
@@ -109,7 +117,7 @@ def test_no_peeking_same_view_same_decision_g_info_1(spec):
         got.append(decide(L.K_DISCARD, params[0], hand, 11, opts, 11, view, rules, rng))
         # the draw decision of the 10 cards without the 9 of clubs (47), top card 51
         me10 = [c for c in me if c != 9]
-        view10, rules = build_view(me10, opp, pile, took, discs, passed, stock_n=len(hidden) - 8)
+        view10, rules = build_view(me10, opp, pile, took, discs, passed, stock_n=len(hidden) - 8, turns=TURNS)
         dopts = np.zeros((L.MAX_OPTIONS, L.OPT_W), dtype=np.int64)
         dopts[0, 1] = -1
         dopts[1] = [1, 51, 0, 0]
@@ -122,7 +130,7 @@ def test_no_peeking_same_view_same_decision_g_info_1(spec):
                                   view10, rules, rng))
         got.append(int(rng[0]))
         decisions.append((view.copy(), got))
-    assert (decisions[0][0] == decisions[1][0]).all()
+    assert decisions[0][0][L.V_OPP_TURNS] == 2 and (decisions[0][0] == decisions[1][0]).all()
     assert decisions[0][1] == decisions[1][1]
 
 
