@@ -27,32 +27,35 @@ sys.path.insert(0, os.path.dirname(HERE))  # the checkout this file is in, not a
 def positions(games: int, seed: int, player: str = "informed"):
     """(view, the opponent's hand as a mask) at every discard decision of ``player`` against
     ``simple`` in ``games`` reference games (``player`` in either seat, half the games each)."""
+    out: list = []
+    for g in range(games):
+        record_game(seed, g, g % 2, player, out)
+    return out
+
+
+def record_game(seed: int, g: int, me: int, player: str, out: list) -> None:
+    """Play game ``g`` with ``player`` in seat ``me`` and ``simple`` in the other; append the
+    player's discard positions to ``out``."""
     from simcards.games.gin import layout as L
     from simcards.games.gin.game import GAME, engine_for, seat_arrays
     from simcards.games.gin.reference import ReferenceGame, _mask
 
-    out = []
-    for g in range(games):
-        specs = [player, "simple"] if g % 2 == 0 else ["simple", player]
-        strats = GAME.strategies(specs, 2)
-        decide = engine_for(strats)[0]
-        sids, params = seat_arrays(strats)
-        me = g % 2
+    strats = GAME.strategies([player, "simple"] if me == 0 else ["simple", player], 2)
+    decide = engine_for(strats)[0]
+    sids, params = seat_arrays(strats)
 
-        def spy(kind, sid, par, hand, n, opts, n_opts, view, enc, rng):
-            if kind == L.K_DISCARD and int(view[L.V_SEAT]) == me:
-                out.append((view.copy(), _mask(game.hands[game.opponent(me)])))
-            return decide(kind, sid, par, hand, n, opts, n_opts, view, enc, rng)
+    def spy(kind, sid, par, hand, n, opts, n_opts, view, enc, rng):
+        if kind == L.K_DISCARD and int(view[L.V_SEAT]) == me:
+            out.append((view.copy(), _mask(game.hands[game.opponent(me)])))
+        return decide(kind, sid, par, hand, n, opts, n_opts, view, enc, rng)
 
-        game = ReferenceGame(GAME.build_rules("standard"), sids, params, seed, g, spy)
-        game.play()
-    return out
+    game = ReferenceGame(GAME.build_rules("standard"), sids, params, seed, g, spy)
+    game.play()
 
 
 def score(spec: str, pos, samples: int, seed: int):
     """(log loss, Brier, right cards per sample, seconds) of ``spec``'s sampler over ``pos``; the
     ``uniform`` spec spreads the opponent's unknown cards evenly over the unseen ones."""
-    from simcards.games.gin import layout as L
     from simcards.games.gin import search as S
     from simcards.games.gin.game import GAME
     from simcards.rng import new_state
@@ -81,7 +84,6 @@ def score(spec: str, pos, samples: int, seed: int):
         right += (p * y).sum()
         cards += len(ids)
     dt = time.perf_counter() - t
-    del L
     return loss / cards, brier / cards, right / len(pos), dt
 
 
