@@ -435,6 +435,18 @@ def odd_cards(opp, shown, mv):
     return count
 
 
+@njit(cache=True, inline="always")
+def lower_discard(cards, scratch, dw):
+    """True when throwing one of ``cards`` leaves less deadwood than ``dw`` (``scratch``: the
+    removal deadwoods of the hand): the card thrown was not a lowest-deadwood discard."""
+    while cards != 0:
+        low = cards & -cards
+        cards ^= low
+        if scratch[popcount(low - 1)] < dw:
+            return True
+    return False
+
+
 @njit(cache=True)
 def misfit(opp, shown, cap, last, known, scratch, mv, view, depth, limit, rng, bound=1 << 30):
     """How unlikely the sampled hand ``opp`` is for a ``simple``-like opponent: ``odd_cards`` of
@@ -448,14 +460,8 @@ def misfit(opp, shown, cap, last, known, scratch, mv, view, depth, limit, rng, b
         count += 1
     if last >= 0:
         removal_deadwoods(opp | bit(last), scratch, mv)
-        d_last = scratch[last]
-        m = opp & ~known
-        while m != 0:
-            low = m & -m
-            m ^= low
-            if scratch[popcount(low - 1)] < d_last:
-                count += 1
-                break
+        if lower_discard(opp & ~known, scratch, scratch[last]):
+            count += 1
     if depth > 0 and count < bound:
         count += history_misfit(opp, view, depth, limit, scratch, mv, rng, bound - count)
     return count
@@ -495,15 +501,8 @@ def history_misfit(opp, view, depth, limit, scratch, mv, rng, bound=1 << 30):
         kept = scratch[d]
         if kept <= limit:
             count += 1
-        m = h11 & ~bit(d)
-        if took:
-            m &= ~bit(top)
-        while m != 0:
-            low = m & -m
-            m ^= low
-            if scratch[popcount(low - 1)] < kept:
-                count += 1
-                break
+        if lower_discard(h11 & ~bit(d) & ~(bit(top) if took else np.int64(0)), scratch, kept):
+            count += 1
         if count >= bound:
             return count
         if took:
