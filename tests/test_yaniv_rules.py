@@ -275,6 +275,21 @@ def test_reset_schemes_y_v_reset(engine, scheme, expected):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("scheme", ["standard", "200to150", "fifties", "halve"])
+def test_no_reset_over_the_limit_y_v_reset_decision(engine, scheme):
+    # Y-V-RESET's Decision: a score over out_over is never reset. Under fifties at the default limit
+    # 200, 191 + 59 = 250 and 190 + 110 = 300 are out (not back to 50); 150 + 50 = 200 is at the
+    # limit and resets under every scheme that has 200 in it.
+    rules = ISRAELI.replace(resets=scheme)
+    scores, out, _, _ = _settle(engine, [191, 190, 150, 0], [59, 110, 50, 3], rules)
+    assert scores[:2] == [250, 300] and out == [0, 1]
+    assert scores[2] == {"standard": 100, "200to150": 150, "fifties": 50, "halve": 100}[scheme]
+    # with a higher limit, (c) covers every multiple of 50 up to it
+    high = ISRAELI.replace(resets="fifties", out_over=300)
+    assert _settle(engine, [191, 190, 0], [59, 160, 3], high)[0] == [50, 350, 3]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_double_bust_y_elim_2(engine):
     # 198 and 168; the 168 player calls with 3 and the other also has 3: Asaf → 168+3+30 = 201 and
     # 198+3 = 201. Both are over together and tied: a play-off between them.

@@ -106,7 +106,9 @@ class YanivRules:
         return vals
 
     def reset_table(self) -> dict[int, int]:
-        return dict(_RESET_TABLES[self.resets])
+        """Exact score → new score. Y-V-RESET's Decision: only scores at or under the elimination
+        limit reset; a score over it is eliminated (Y-ELIM-1), whatever the option."""
+        return {s: new for s, new in _RESET_TABLES[self.resets].items() if s <= self.out_over}
 
     # ----- validation -------------------------------------------------------------------
     def validate(self) -> YanivRules:
