@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,18 @@ def _run(args, cwd, timeout=900):
     return res
 
 
+def _see_our_packages(py: Path, cwd: Path) -> None:
+    """``--system-site-packages`` shows the base interpreter's packages only: when the suite itself
+    runs inside a virtual environment (the usual way), numba, pandas... live in that environment's
+    site-packages, so the new one is pointed at them with a ``.pth`` line (after its own, so the
+    wheel's simcards still comes first)."""
+    if sys.prefix == sys.base_prefix:
+        return
+    ours = {sysconfig.get_paths()[key] for key in ("purelib", "platlib")}
+    site = _run([py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], cwd).stdout.strip()
+    (Path(site) / "_simcards_test_parent_env.pth").write_text("".join(f"{p}\n" for p in sorted(ours)))
+
+
 @pytest.mark.slow
 def test_installed_wheel_finds_presets_and_reports_by_name(tmp_path):
     # build from a copy of the sources (a build leaves build/ and *.egg-info behind)
@@ -40,6 +53,7 @@ def test_installed_wheel_finds_presets_and_reports_by_name(tmp_path):
     venv = tmp_path / "venv"
     _run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], tmp_path)
     py, exe = venv / "bin" / "python", venv / "bin" / "simcards"
+    _see_our_packages(py, tmp_path)
     _run([py, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--force-reinstall", str(wheel)], tmp_path)
 
     elsewhere = tmp_path / "elsewhere"
