@@ -31,10 +31,12 @@ def test_wilson_matches_newcombe_1998_reference():
 
 def test_newcombe_difference_matches_reference():
     # Newcombe (1998), Stat Med 17:873, 56/70 vs 48/80, method 10: 0.0524 to 0.3339 for p1 − p2.
-    est = newcombe_diff(48, 80, 56, 70)  # second minus first
+    est = newcombe_diff(48, 80, 56, 70, exact=False)  # second minus first, on plain Wilson
     assert est.value == pytest.approx(0.2)
     assert est.low == pytest.approx(0.0524, abs=5e-5)
     assert est.high == pytest.approx(0.3339, abs=5e-5)
+    widened = newcombe_diff(48, 80, 56, 70)  # the default: on the widened single rates (issue 28)
+    assert widened.low <= est.low and widened.high >= est.high and widened.high - widened.low < 1.1 * (est.high - est.low)
 
 
 def test_z_values():
@@ -138,7 +140,7 @@ def test_bradley_terry_recovers_planted_strengths():
             w = rng.binomial(4000, p)
             wins[i, j], wins[j, i] = w, 4000 - w
     r = bradley_terry(wins)
-    centred = truth - truth.mean()
+    centred = truth - r.weights @ truth  # centred as the fit centres: weighted by information
     assert np.all(np.abs(r.rating - centred) <= 3 * r.se)
     assert list(np.argsort(-r.rating)) == [0, 1, 2, 3]
 

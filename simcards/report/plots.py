@@ -243,6 +243,7 @@ def study_figures(result) -> list[tuple[str, object, str]]:
         rat = result.tables["ratings"]
         data = pd.DataFrame({"label": rat["strategy"], "value": rat["rating"],
                              "err_low": rat["rating"] - rat["rating_low"], "err_high": rat["rating_high"] - rat["rating"]})
+        data[["err_low", "err_high"]] = data[["err_low", "err_high"]].where(np.isfinite(data[["err_low", "err_high"]]))  # no lower bound: no bar
         ax = draw_bars(data, title="Bradley–Terry rating (Elo scale)", ylabel="rating", reference=0.0)
         figs.append(("ratings", ax, "Ratings with 95% intervals"))
     elif kind == "equilibrium":

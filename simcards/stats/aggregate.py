@@ -108,7 +108,8 @@ class RatioPart:
             # Σ(a - r b)² = Σa² - 2 r Σab + r² Σb²
             ssr = _q(self.saa) - 2 * r_exact * _q(self.sab) + r_exact**2 * _q(self.sbb)
             se = math.sqrt(max(float(ssr / (n * (n - 1))), 0.0)) / float(sb / n)
-            est = Estimate(r, r - z * se, r + z * se, n)
+            q = stats.t_quantile(z, n - 1)  # as stats.ratio_ci: small-sample t over n units
+            est = Estimate(r, r - q * se, r + q * se, n)
         if isinstance(self.sa, int) and isinstance(self.sb, int):  # whole counts: as stats.ratio_ci
             return stats.widen_for_counts(est, self.sa, self.sb, self.lo, self.hi, z)
         return stats.clamp(est, self.lo, self.hi) if n > 1 else est

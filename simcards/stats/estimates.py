@@ -99,6 +99,17 @@ def exact_rate(k: float, exposure: float, z: float = Z95) -> tuple[float, float]
     return low / exposure, float(chi2.ppf(1 - a / 2, 2 * k + 2)) / 2 / exposure
 
 
+def t_quantile(z: float, df: float) -> float:
+    """The Student t quantile with ``df`` degrees of freedom at the two-sided level of the normal
+    quantile ``z`` (1.96 → t_df,0.975): the small-sample interval of a mean or ratio over df + 1
+    units, whose standard error is itself estimated (at 20 games z alone covers ~90%)."""
+    from scipy.stats import t
+
+    if not df >= 1 or not math.isfinite(df):
+        return z
+    return float(t.ppf(1 - _alpha(z) / 2, df))
+
+
 def proportion_ci(k: float, n: int, z: float = Z95) -> Estimate:
     """k of n: the Wilson interval widened to contain the exact Clopper–Pearson one, so that its
     coverage holds near 0 and 1 (Wilson's dips to ~84% when about 0.1 events are expected); with
@@ -143,11 +154,29 @@ def widen_for_counts(est: Estimate, events, exposure, lo: float, hi: float, z: f
     under-covers with a few (the exact interval keeps its coverage there); with many events the
     delta interval is the wider one unless the counts are under-dispersed."""
     if lo >= 0 and exposure > 0 and events >= 0:
-        el, eh = count_interval(events, exposure, hi <= 1 and events <= exposure, z)
+        share = hi <= 1 and events <= exposure
+        el, eh = count_interval(events, exposure, share, z)
+        k = effective_events(est, events, exposure, z)
+        if 0 < k < events:  # bunched in few units: the exact interval of that many independent events
+            r = events / exposure
+            kl, kh = count_interval(k, k / r, share and k / r >= k, z)
+            el, eh = min(el, kl), max(eh, kh)
         low = el if math.isnan(est.low) else min(est.low, el)
         high = eh if math.isnan(est.high) else max(est.high, eh)
         est = Estimate(est.value, low, high, est.n)
     return clamp(est, lo, hi)
+
+
+def effective_events(est: Estimate, events: float, exposure: float, z: float = Z95) -> float:
+    """How many independent events the clustered (delta-method) interval ``est`` of ``events /
+    exposure`` is worth: (ratio / its standard error)² (Korn & Graubard's effective sample size,
+    1998). Events that fall one to a unit give about ``events``; events bunched in few units (a
+    game with 6 of them) give about the number of units that hold them, and the exact interval of
+    that many events is the small-sample interval of the clustered ratio. 0 when unknown."""
+    if events <= 0 or not (math.isfinite(est.low) and math.isfinite(est.high)) or est.high <= est.low:
+        return 0.0
+    se = (est.high - est.low) / (2 * (t_quantile(z, est.n - 1) if est.n > 1 else z))
+    return (events / exposure / se) ** 2
 
 
 def _whole(x: np.ndarray) -> bool:
@@ -173,7 +202,8 @@ def ratio_ci(numer, denom, z: float = Z95) -> Estimate:
     else:
         resid = a - r * b
         se = math.sqrt(float((resid**2).sum()) / (n * (n - 1))) / float(b.mean())
-        est = Estimate(r, r - z * se, r + z * se, n)
+        q = t_quantile(z, n - 1)  # the standard error is estimated from n units
+        est = Estimate(r, r - q * se, r + q * se, n)
     if _whole(a) and _whole(b):
         return widen_for_counts(est, float(a.sum()), float(b.sum()), lo, hi, z)
     return clamp(est, lo, hi) if n > 1 else est

@@ -13,7 +13,7 @@ import pandas as pd
 from simcards.errors import SimcardsError
 from simcards.play import set_threads
 from simcards.stats.differences import HOLM, bradley_terry, holm, p_value, shifted
-from simcards.stats.estimates import Z95, Estimate, mean_ci
+from simcards.stats.estimates import Estimate, mean_ci
 from simcards.strategy import split_specs
 from simcards.studies.common import (
     Arena,
@@ -93,9 +93,10 @@ def tournament(game: str, strategies: list[str] | str, *, variant: str | None = 
     # control over all the rows (each pair appears twice, once per side).
     pair_df.insert(pair_df.columns.get_loc("p") + 1, "significant", holm(pair_df["p"].tolist()))
     ratings = bradley_terry(wins, specs)
+    weights = ratings.weights if ratings.weights is not None else np.full(k, 1 / k)
     overall = wins.sum(axis=1) / np.maximum(wins.sum(axis=1) + wins.sum(axis=0), 1)
-    rat = pd.DataFrame({"strategy": specs, "rating": ratings.rating, "rating_low": ratings.rating - Z95 * ratings.se,
-                        "rating_high": ratings.rating + Z95 * ratings.se, "wins": wins.sum(axis=1).astype(int),
+    rat = pd.DataFrame({"strategy": specs, "rating": ratings.rating, "rating_low": ratings.low,
+                        "rating_high": ratings.high, "wins": wins.sum(axis=1).astype(int),
                         "losses": wins.sum(axis=0).astype(int), "win_share": overall})
     rat = rat.sort_values("rating", ascending=False, ignore_index=True)
     matrix = pd.DataFrame(index=specs, columns=specs, dtype=object)
@@ -103,10 +104,12 @@ def tournament(game: str, strategies: list[str] | str, *, variant: str | None = 
         matrix.loc[r.strategy, r.opponent] = fmt_est(r.win_rate, r.win_rate_low, r.win_rate_high, "pct")
     matrix = matrix.fillna("-")
     matrix.index.name = "row beats column"
-    anchor = "" if len(ratings.anchor) == k else (
-        f" over {', '.join(ratings.anchor)}; {', '.join(x for x in specs if x not in ratings.anchor)} never won "
-        "(or never lost) a game: its rating is bounded on one side only, shown with a small prior "
-        "(half a win each way per pair), and kept out of the others' intervals")
+    light = [x for x in specs if x not in ratings.anchor]
+    anchor = (", each strategy weighted by its information, about the games it won when it rarely wins"
+              + ("" if not light else
+                 f"; {', '.join(light)} (almost) never won or never lost: it weighs under 1% of the centre, so its "
+                 "uncertainty stays out of the others' intervals, and its own interval is the exact one of its "
+                 "record (no lower bound when it never won)"))
     notes = [f"Ratings are Bradley–Terry strengths on the Elo scale (mean 0{anchor}): a "
              f"{rat.iloc[0]['rating'] - rat.iloc[-1]['rating']:.0f}-point gap "
              f"between {rat.iloc[0]['strategy']} and {rat.iloc[-1]['strategy']} means the first wins "
@@ -123,7 +126,8 @@ def tournament(game: str, strategies: list[str] | str, *, variant: str | None = 
                                 n_threads, load))
     meta = study_meta("tournament", t, seed, variant=t.variant, rules=t.rules.as_dict(), strategies=specs,
                  lineups=[list(lu) for lu in lineups], games=games, games_played=t.games_played,
-                 rating_anchor=list(ratings.anchor), elapsed_seconds=round(elapsed, 3), **extra_meta)
+                 rating_anchor=list(ratings.anchor), rating_weights=dict(zip(specs, map(float, weights))),
+                 elapsed_seconds=round(elapsed, 3), **extra_meta)
     return StudyResult("tournament", f"{t.gdef.title} ({t.variant}, {t.players} players): round robin of {k} strategies",
                        tables, {"ratings": dict(zip(rat["strategy"], rat["rating"]))}, notes, meta)
 
