@@ -346,18 +346,20 @@ def run(spec: RunSpec, be: Backend, games: int, *, chunk: int, store: RunStore |
     ranges = [(c.first, c.count) for c in chunks(games, chunk)]
     kept = _Kept(spec, [f for f, _ in ranges], store, keep_games, keep_detail)
 
+    t0 = time.perf_counter()
+    be.warm(job)
+    compile_s = time.perf_counter() - t0
+
     todo = ranges
     done_before = 0
+    if store is not None:  # a few games of each chunk played again: what the parts must hold (store.py)
+        store.prove(job, be, kept.agg, ranges)
     if store is not None and store.done:
         todo = [r for r in ranges if not store.is_done(*r)]
         for first, count in ranges:
             if store.is_done(first, count):
                 kept.load_done(first)
                 done_before += count
-
-    t0 = time.perf_counter()
-    be.warm(job)
-    compile_s = time.perf_counter() - t0
 
     bar = Progress(games, "simulating", progress)
     bar.advance(done_before)

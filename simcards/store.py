@@ -20,6 +20,19 @@ checked again and joined in game order (one Parquet row group per chunk) into ``
 ``<detail>.parquet``; only when each joined file has every row are ``summary.json`` written (its
 ``meta.run`` keeps the manifest and the row count and hash of each result file) and the manifest
 and parts removed: a finished directory holds only its results.
+
+A hash only catches accidents: an edited manifest can vouch for any file. So a part must also prove
+what it holds (:class:`_Proof`): the last two games of every chunk are played again from the run's
+seed, rules and strategies (through the normal play path), and each part's rows of those games must
+be the re-played ones (checked at resume and at the join); a summary part carries
+the digests of those games and its partial sums must be those of its chunk (recomputed from the
+games part, or, without tables, counting exactly the chunk's games). At resume a part that fails is
+dropped and played again, like a damaged one; at the join it stops the run with one line.
+
+Nothing is written, truncated or removed through a symbolic link inside the run directory: the lock
+is opened with ``O_NOFOLLOW``, ``parts/`` must be a real directory, every file is written to a new
+temporary file (whatever had its name is removed first, never followed) and renamed into place
+(which replaces a link instead of writing through it). ``DIR`` itself may be a link to a directory.
 """
 
 from __future__ import annotations
@@ -29,9 +42,11 @@ import hashlib
 import json
 import os
 import shutil
+import stat
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import pandas as pd
 
@@ -47,19 +62,48 @@ MAX_CHUNK = 10**7
 # Parquet row-group layout, never a game)
 CONFIG_KEYS = ("game", "variant", "rules", "players", "strategies", "seed", "games", "mode", "detail", "simcards")
 DETAIL_TABLES = ("rounds", "hands", "deals")
+# the result files a run writes (``--format csv`` turns the Parquet tables into CSV): any of them in
+# a directory marks it as holding results, which ``--out`` does not replace without ``--force``
+RESULT_FILES = tuple(f"{t}.{ext}" for t in ("games",) + DETAIL_TABLES for ext in ("parquet", "csv")) + (
+    "summary.json",)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 class DiskError(SimcardsError):
     """Writing results failed (disk full, permissions); what finished is kept."""
 
 
+def new_file(path: Path) -> int:
+    """A new, empty regular file at ``path``, open for writing. Whatever had that name (a temporary
+    file left by a killed run, a symbolic link) is removed first, never followed: ``O_EXCL`` does not
+    follow a link."""
+    while True:
+        try:
+            return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o666)
+        except FileExistsError:
+            os.unlink(path)
+
+
+def _fresh(path: Path) -> Path:
+    """``path`` as a new, empty regular file (for writers that take a path, like pyarrow's)."""
+    os.close(new_file(path))
+    return path
+
+
 def _atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to a new temporary file and rename it to ``path`` (a link there is replaced,
+    not written through)."""
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as fh:
+    with os.fdopen(new_file(tmp), "wb") as fh:
         fh.write(data)
         fh.flush()
         os.fsync(fh.fileno())
     os.replace(tmp, path)
+
+
+def _is_link(path: Path) -> bool:
+    return os.path.islink(path)
 
 
 def sha256(path: Path) -> str:
@@ -141,6 +185,142 @@ def validate_record(rec) -> str | None:
     return None
 
 
+def check_out_dir(out: Path) -> None:
+    """One clear line for an output directory that cannot be one (a link to nothing, a file)."""
+    if _is_link(out) and not out.exists():
+        raise SimcardsError(f"output directory {str(out)!r} is a symbolic link to {os.readlink(out)!r}, which does "
+                            "not exist; create that directory, or give another")
+    if out.exists() and not out.is_dir():
+        raise SimcardsError(f"output directory {str(out)!r} is a file, not a directory; give a directory")
+
+
+def _remove(path: Path) -> None:
+    """Remove a part (a link is removed, not followed)."""
+    if not _is_link(path) and path.is_dir():
+        shutil.rmtree(path)
+    else:
+        path.unlink(missing_ok=True)
+
+
+def probe_games(first: int, count: int) -> range:
+    """The games of a chunk that are played again to check its parts: its last two (one range, so
+    one call; it starts at a chunk's first game only for chunks of one or two games)."""
+    start = max(first, first + count - 2)
+    return range(start, first + count)
+
+
+def _rows(table, game: int):
+    import pyarrow.compute as pc
+
+    return table.filter(pc.equal(table.column("game"), game))
+
+
+def _digest(table) -> str:
+    """A digest of some rows of a table, the same for the same values whatever the Arrow types
+    (an all-null column of one re-played game, a string column in a part)."""
+    text = json.dumps(table.to_pylist(), sort_keys=True, default=repr)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _canonical(data) -> str:
+    return json.dumps(json.loads(json.dumps(data)), sort_keys=True)
+
+
+class _Proof:
+    """What the parts of a run must hold, from a few of its games played again: the last two games
+    of each chunk (:func:`probe_games`), with the run's seed, rules and strategies and summary-only
+    off, through the normal play path (``backends.job.execute``). On the local backend they are
+    played in this process when a chunk is first checked or written (no delay before the run's
+    first chunk); on Dask, all at once as two-game tasks on the workers when the run starts (the
+    client has no engine). Kept as one digest per game and table.
+
+    A games part must hold exactly its range, with those games' rows; a detail part those games'
+    rows; a summary part those games' digests, and the partial sums of its games part (recomputed)
+    or, without tables, a count of exactly its range's games. Forging a part past this needs the
+    re-played rows of the run's own games; only playing every game again would prove more."""
+
+    def __init__(self, job, be, agg, tables: list[str], ranges: list[tuple[int, int]]):
+        self.agg = agg
+        self.tables = tables
+        self.be = be
+        self.job = replace(job, summary_only=False, detail=len(tables) > 1)
+        self.digests: dict[int, dict[str, str]] = {}
+        if be.name != "local":
+            self._play(ranges)
+
+    def _play(self, ranges: list[tuple[int, int]]) -> None:
+        import contextlib
+
+        import pyarrow as pa
+
+        from simcards.backends.job import execute
+
+        probes = sorted({(g.start, len(g)) for g in (probe_games(first, count) for first, count in ranges)
+                         if g[-1] not in self.digests})
+        if not probes:
+            return
+        if self.be.name == "local":  # (not ``be.imap``: a backend that wraps the local one plays only the run)
+            results: Any = ((first, count, execute(self.job, first, count)) for first, count in probes)
+        else:
+            results = self.be.imap(self.job, probes)
+        with contextlib.closing(results):
+            for first, count, result in results:
+                played = {"games": pa.Table.from_pandas(result[1], preserve_index=False)}
+                if len(self.tables) > 1:
+                    played[self.tables[1]] = pa.Table.from_pandas(result[2], preserve_index=False)
+                for g in range(first, first + count):
+                    self.digests[g] = {name: _digest(_rows(table, g)) for name, table in played.items()}
+
+    def _of(self, first: int, count: int) -> dict[int, dict[str, str]]:
+        """The digests of the probe games of a chunk (played now if not yet)."""
+        games = probe_games(first, count)
+        self._play([(first, count)])
+        return {g: self.digests[g] for g in games}
+
+    def probe(self, first: int, count: int) -> dict[str, str]:
+        """What a summary part records of its games."""
+        return {str(g): d["games"] for g, d in self._of(first, count).items()}
+
+    def table_problem(self, name: str, first: int, count: int, table) -> str | None:
+        import numpy as np
+
+        if "game" not in table.column_names:
+            return "has no game column"
+        if name == "games" and (table.num_rows != count or not np.array_equal(
+                table.column("game").to_numpy(), np.arange(first, first + count))):
+            return f"does not hold games {first:,}..{first + count - 1:,} as recorded"
+        for g, digests in self._of(first, count).items():
+            if _digest(_rows(table, g)) != digests[name]:
+                return (f"does not hold this run's games: its game {g:,} is not the one the run's seed plays "
+                        "(a part from another run, or edited)")
+        return None
+
+    def summary_problem(self, first: int, count: int, data: bytes, games) -> str | None:
+        try:
+            rec = json.loads(data)
+        except ValueError:
+            rec = None
+        if not (isinstance(rec, dict) and set(rec) == {"partial", "probe"}):
+            return "is not a summary part this simcards wrote (no partial sums beside its games' digests)"
+        if rec["probe"] != self.probe(first, count):
+            return ("does not hold this run's games: the games it records are not the ones the run's seed plays "
+                    "(a part from another run, or edited)")
+        try:
+            if games is not None:  # its sums must be those of its (checked) games part
+                if _canonical(rec["partial"]) != _canonical(self.agg.dump(self.agg.partial(games.to_pandas()))):
+                    return "does not hold the sums of its games (they differ from those of its games part)"
+                return None
+            partial = self.agg.load(rec["partial"])
+            n = partial.get("games") if isinstance(partial, dict) else None
+            if not isinstance(n, int):
+                n = self.agg.finish(partial).get("games")
+        except Exception as exc:  # an edited part that does not even load
+            return f"cannot be read as partial sums ({type(exc).__name__})"
+        if n is not None and n != count:
+            return f"counts {n:,} games, not the {count:,} of its range"
+        return None
+
+
 class _Lock:
     """An exclusive ``flock`` on ``DIR/.simcards.lock`` (holding the owner's pid) for the whole run:
     a second process cannot write, resume or clean the directory meanwhile. The kernel drops the
@@ -154,7 +334,7 @@ class _Lock:
         except ImportError:  # pragma: no cover - no flock on this platform: no lock
             return
         while True:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            fd = self._open(out)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError as exc:
@@ -171,9 +351,27 @@ class _Lock:
             if same:
                 break
             os.close(fd)
+        if os.fstat(fd).st_nlink != 1:  # a hard link: truncating it would empty a file elsewhere
+            os.close(fd)
+            raise SimcardsError(f"{self.path} has other names (a hard link), so simcards will not write its pid "
+                                f"into it: remove {self.path} (or choose another directory)")
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
         self.fd = fd
+
+    def _open(self, out: Path) -> int:
+        """The lock file, never through a symbolic link, and only a regular file."""
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | _NOFOLLOW | _CLOEXEC | os.O_NONBLOCK, 0o644)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP or _is_link(self.path):
+                raise SimcardsError(f"{self.path} is a symbolic link; simcards does not write through links in a "
+                                    f"run directory: remove it (or choose another directory)") from None
+            raise SimcardsError(f"cannot open {str(self.path)!r}: {exc.strerror or exc}") from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise SimcardsError(f"{self.path} is not a regular file; remove it (or choose another directory)")
+        return fd
 
     def release(self) -> None:
         if self.fd is None:
@@ -202,6 +400,7 @@ class RunStore:
         self.chunk = chunk
         self.replayed: list[tuple[int, int]] = []  # done ranges dropped at resume (damaged parts)
         self.warn = warn or (lambda msg: None)
+        self.proof: _Proof | None = None  # set by :meth:`prove` when the run starts
         self._check_writable()
         self._lock = _Lock(self.out)
         try:
@@ -217,6 +416,12 @@ class RunStore:
         manifest = self.out / MANIFEST
         summary = self.out / SUMMARY
         self.created = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        if _is_link(self.parts):  # parts are written, and stray temporary files removed, only in DIR itself
+            raise SimcardsError(f"{self.parts} is a symbolic link; simcards keeps a run's parts only in a real "
+                                f"directory inside {str(self.out)!r}: remove the link (or choose another directory)")
+        if self.parts.exists() and not self.parts.is_dir():
+            raise SimcardsError(f"{self.parts} is not a directory; remove it (or choose another directory)")
+        taken = [n for n in RESULT_FILES if os.path.lexists(self.out / n)]
         if manifest.exists() and not resume:
             if not force:
                 raise SimcardsError(f"{str(self.out)!r} holds an unfinished run ({self._describe(manifest)}); continue "
@@ -248,12 +453,19 @@ class RunStore:
                                     f"another directory, --resume {self.out} to read it back, or --force to "
                                     "replace it")
             self._clear()
+        elif taken and not resume:  # a user's own games.parquet... is not replaced without --force
+            if not force:
+                raise SimcardsError(f"{str(self.out)!r} holds {taken[0]}, which this run would replace (it is not "
+                                    "part of a simcards run record); choose another directory, or --force to "
+                                    "replace it")
+            self._clear()
         elif resume and any(p for p in self.out.iterdir() if not p.name.startswith(".")):
             raise SimcardsError(f"--resume {self.out}: that directory holds no simcards run (no {MANIFEST}); "
                                 "give the directory of an interrupted run, or an empty/new one to start")
         self.parts.mkdir(exist_ok=True)
         for stray in self.parts.glob("*.tmp"):  # a write cut short by a kill (we hold the lock)
-            stray.unlink()
+            if _is_link(stray) or stray.is_file():  # (a link is removed, not followed)
+                stray.unlink()
         self._write_manifest("running")
 
     def _open_complete(self, summary: Path) -> None:
@@ -298,19 +510,21 @@ class RunStore:
             return "its record is unreadable"
 
     def _clear(self) -> None:
-        """--force: remove the run this directory holds (its results, manifest and parts)."""
-        for name in ("games",) + DETAIL_TABLES:
-            (self.out / f"{name}.parquet").unlink(missing_ok=True)
-        (self.out / SUMMARY).unlink(missing_ok=True)
-        (self.out / MANIFEST).unlink(missing_ok=True)
-        shutil.rmtree(self.parts, ignore_errors=True)
+        """--force: remove the run this directory holds (its results, manifest and parts; a link among
+        them is removed, never what it points to)."""
+        for name in RESULT_FILES + (MANIFEST,):
+            path = self.out / name
+            if _is_link(path) or path.is_file():
+                path.unlink()
+        shutil.rmtree(self.parts, ignore_errors=True)  # (checked to be a real directory)
 
     # --- checks ------------------------------------------------------------------------------------
     def _check_writable(self) -> None:
+        check_out_dir(self.out)
         try:
             self.out.mkdir(parents=True, exist_ok=True)
             probe = self.out / f".simcards-write-test-{os.getpid()}"
-            probe.write_text("")
+            os.close(new_file(probe))
             probe.unlink()
         except OSError as exc:
             raise SimcardsError(f"cannot write to output directory {str(self.out)!r}: {exc.strerror or exc}") from None
@@ -336,8 +550,12 @@ class RunStore:
         the one recorded when it was written (truncated, or copied from another run)."""
         path = self.parts / name
         record = self.files.get(name)
+        if _is_link(path):  # never read through a link either (it is removed, not followed)
+            return "is a symbolic link, not a file this run wrote"
         if not path.exists():
             return "is missing"
+        if not path.is_file():
+            return "is not a file"
         if record is None:
             return "has no row count and hash in the manifest"
         if path.stat().st_size == 0:
@@ -346,20 +564,62 @@ class RunStore:
             return "is not the file this run wrote (its hash differs: truncated, changed or from another run)"
         return None
 
+    def _drop(self, first: int, name: str, problem: str) -> None:
+        """Forget a done chunk whose part ``name`` fails a check: its parts are removed and its games
+        played again (same games, same results)."""
+        count = self.done.pop(first)
+        self.replayed.append((first, count))
+        for n in self._part_names(first):
+            _remove(self.parts / n)
+            self.files.pop(n, None)
+        self.warn(f"{self.parts / name} {problem}; games {first:,}..{first + count - 1:,} are played "
+                  "again (same games, same results)")
+
     def _drop_damaged(self) -> None:
         """At resume: every done chunk whose parts fail a check is played again (same games)."""
         for first in sorted(self.done):
             for name in self._part_names(first):
                 problem = self._part_problem(name)
                 if problem:
-                    count = self.done.pop(first)
-                    self.replayed.append((first, count))
-                    for n in self._part_names(first):
-                        (self.parts / n).unlink(missing_ok=True)
-                        self.files.pop(n, None)
-                    self.warn(f"{self.parts / name} {problem}; games {first:,}..{first + count - 1:,} are played "
-                              "again (same games, same results)")
+                    self._drop(first, name, problem)
                     break
+
+    def prove(self, job, be, agg, ranges: list[tuple[int, int]]) -> None:
+        """When the run starts (after the engine is warm): check every done chunk's parts against
+        its probe games played again (:class:`_Proof`) and drop each chunk whose parts do not hold
+        them (a part copied from another run, or edited along with the manifest): it is played
+        again, like a damaged part, so such a directory never gets stuck. The same checks run at the
+        join, and summary parts record their probe games' digests. ``agg`` is the run's Aggregator."""
+        self.proof = _Proof(job, be, agg, self.tables, ranges)
+        dropped = False
+        for first in sorted(self.done):
+            found = self._content_problem(first, self.done[first])
+            if found:
+                self._drop(first, *found)
+                dropped = True
+        if dropped:
+            self._write_manifest("running")
+
+    def _content_problem(self, first: int, count: int) -> tuple[str, str] | None:
+        """(part name, problem) for the first part of a done chunk that does not prove its content."""
+        import pyarrow.parquet as pq
+
+        assert self.proof is not None
+        games = None
+        for name in self.tables:
+            path = self._part(name, first)
+            try:
+                table = pq.read_table(path)
+            except Exception as exc:  # a hash edited to match a file that is not Parquet
+                return path.name, f"cannot be read ({type(exc).__name__})"
+            problem = self.proof.table_problem(name, first, count, table)
+            if problem:
+                return path.name, problem
+            if name == "games":
+                games = table
+        path = self._part("summary", first, "json")
+        problem = self.proof.summary_problem(first, count, path.read_bytes(), games)
+        return (path.name, problem) if problem else None
 
     # --- state ---------------------------------------------------------------------------------------
     def record(self, final: bool = False) -> dict:
@@ -408,7 +668,7 @@ class RunStore:
             table = pa.Table.from_pandas(df, preserve_index=False)
 
             def write(table=table, path=path):
-                tmp = path.with_name(path.name + ".tmp")
+                tmp = _fresh(path.with_name(path.name + ".tmp"))
                 pq.write_table(table, tmp)
                 digest = sha256(tmp)
                 os.replace(tmp, path)
@@ -416,7 +676,8 @@ class RunStore:
 
             self.files[path.name] = [table.num_rows, self._guard(write, path)]
         path = self._part("summary", first, "json")
-        data = json.dumps(partial_json).encode()
+        probe = self.proof.probe(first, count) if self.proof is not None else None
+        data = json.dumps({"partial": partial_json, "probe": probe}).encode()
         self._guard(lambda: _atomic_write_bytes(path, data), path)
         self.files[path.name] = [count, hashlib.sha256(data).hexdigest()]
         self.done[first] = count
@@ -432,7 +693,7 @@ class RunStore:
         return pq.read_table(self._part(name, first)).to_pandas()
 
     def read_partial(self, first: int):
-        return json.loads(self._part("summary", first, "json").read_text())
+        return json.loads(self._part("summary", first, "json").read_text())["partial"]
 
     def has_part(self, name: str, first: int) -> bool:
         return self._part(name, first).exists()
@@ -444,8 +705,9 @@ class RunStore:
 
     def join(self, ranges: list[tuple[int, int]]) -> dict[str, list]:
         """Check every part of ``ranges`` (all the run's chunks: present, hash, row count, game
-        numbers) and join each table's parts in game order (one row group per chunk) into one file.
-        A joined file replaces nothing unless it has every row. Returns ``{file: [rows, sha256]}``."""
+        numbers, and what :meth:`prove` re-played) and join each table's parts in game order (one row
+        group per chunk) into one file. A joined file replaces nothing unless it has every row.
+        Returns ``{file: [rows, sha256]}``."""
         import numpy as np
         import pyarrow.parquet as pq
 
@@ -457,13 +719,18 @@ class RunStore:
                 problem = self._part_problem(name)
                 if problem:
                     raise self._bad_part(self.parts / name, problem)
+            if self.proof is not None and not self.tables:  # summary-only: the summary parts alone
+                name = f"summary-{first:012d}.json"
+                problem = self.proof.summary_problem(first, self.done[first], (self.parts / name).read_bytes(), None)
+                if problem:
+                    raise self._bad_part(self.parts / name, problem)
         results = {}
         for name in self.tables:
             path = self.out / f"{name}.parquet"
             expected = sum(self.files[f"{name}-{f:012d}.parquet"][0] for f, _ in ranges)
 
             def join(path=path, name=name, expected=expected):
-                tmp = path.with_name(path.name + ".tmp")
+                tmp = _fresh(path.with_name(path.name + ".tmp"))
                 writer = None
                 try:
                     for first, count in ranges:
@@ -479,11 +746,26 @@ class RunStore:
                         if not ok:
                             raise self._bad_part(part, f"does not hold games {first:,}..{first + count - 1:,} "
                                                        "as recorded")
+                        if self.proof is not None:
+                            problem = self.proof.table_problem(name, first, count, table)
+                            if problem:
+                                raise self._bad_part(part, problem)
+                            if name == "games":
+                                summary = self._part("summary", first, "json")
+                                problem = self.proof.summary_problem(first, count, summary.read_bytes(), table)
+                                if problem:
+                                    raise self._bad_part(summary, problem)
                         if writer is None:
                             writer = pq.ParquetWriter(tmp, table.schema)
                         elif not table.schema.equals(writer.schema, check_metadata=False):
                             table = table.cast(writer.schema)
                         writer.write_table(table)
+                except BaseException:
+                    if writer is not None:
+                        writer.close()
+                        writer = None
+                    tmp.unlink(missing_ok=True)
+                    raise
                 finally:
                     if writer is not None:
                         writer.close()
