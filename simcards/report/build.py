@@ -30,7 +30,9 @@ from __future__ import annotations
 import base64
 import json
 import math
+import os
 import re
+import shutil
 import time
 import tomllib
 from collections.abc import Callable
@@ -309,15 +311,64 @@ def write_study_files(result: StudyResult, out: Path, prefix: str) -> dict:
         exts = ("csv", "parquet") if len(df) <= CSV_MAX_ROWS else ("parquet",)
         for ext in exts:
             path = out / "tables" / f"{prefix}-{name}.{ext}"
-            if ext == "csv":
-                df.to_csv(path, index=False)
-            else:
-                df.reset_index(drop=True).astype({c: str for c in df.columns if df[c].dtype == object}).to_parquet(path, index=False)
+            _write_new(path, _table_writer(df, ext))
             files["tables"].append(path)
+    figures = out / "figures"
     for name, ax, caption in plots.study_figures(result):
-        paths = plots.save(ax, out / "figures" / f"{prefix}-{name}")
+        # drawn into a new folder of their own, then renamed into figures/ (never through a link there)
+        scratch = figures / f".drawing-{os.getpid()}"
+        _remove_entry(scratch)
+        scratch.mkdir(parents=True)
+        try:
+            paths = [_rename_into(p, figures) for p in plots.save(ax, scratch / f"{prefix}-{name}")]
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
         files["figures"].append((paths[0], caption))
     return files
+
+
+def _table_writer(df: pd.DataFrame, ext: str) -> Callable[[Path], None]:
+    def write(tmp: Path) -> None:
+        if ext == "csv":
+            df.to_csv(tmp, index=False)
+        else:
+            df.reset_index(drop=True).astype({c: str for c in df.columns if df[c].dtype == object}).to_parquet(
+                tmp, index=False)
+    return write
+
+
+def _remove_entry(path: Path) -> None:
+    """Remove a leftover of ours (a link is removed, not followed)."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    elif os.path.lexists(path):
+        path.unlink()
+
+
+def _rename_into(path: Path, folder: Path) -> Path:
+    target = folder / path.name
+    os.replace(path, target)  # replaces a link named like the file, never writes through it
+    return target
+
+
+def _write_new(path: Path, write: Callable[[Path], Any]) -> None:
+    """``write(tmp)`` into a new temporary file beside ``path`` (whatever had its name is removed
+    first, never followed), then rename it to ``path``: a symbolic link at ``path`` is replaced by
+    the file, not written through."""
+    from simcards.store import new_file
+
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    os.close(new_file(tmp))
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _write_text(path: Path, text: str) -> None:
+    _write_new(path, lambda tmp: tmp.write_text(text))
 
 
 def build_report(spec: dict | str | Path, out: str | Path, *, threads: int | None = None,
@@ -336,19 +387,33 @@ def build_report(spec: dict | str | Path, out: str | Path, *, threads: int | Non
     if results is None:
         results = [run_study(st, threads or spec.get("threads"), progress) for st in spec["study"]]
     if spec_path is not None and spec_path.resolve() != (out / "spec.toml").resolve():
-        (out / "spec.toml").write_text(spec_path.read_text())
+        _write_text(out / "spec.toml", spec_path.read_text())
     return write_report(results, out, title=spec.get("title", "simcards report"), intro=spec.get("intro", ""),
                         spec_path=spec_path, started=t0)
 
 
 def check_writable(out: Path) -> None:
+    """The report's directory can be written (created if needed), and nothing in it would be
+    written through a symbolic link: its ``tables``/``figures`` folders, if there, are real ones
+    (``out`` itself may be a link to a directory)."""
+    from simcards.store import check_out_dir, new_file
+
+    out = Path(out)
+    check_out_dir(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
         probe = out / ".simcards-write-test"
-        probe.write_text("")
+        os.close(new_file(probe))
         probe.unlink()
     except OSError as exc:
         raise SimcardsError(f"cannot write to output directory {str(out)!r}: {exc.strerror or exc}") from None
+    for sub in ("tables", "figures"):
+        folder = out / sub
+        if folder.is_symlink():
+            raise SimcardsError(f"{folder} is a symbolic link; a report writes its {sub} only into a real folder "
+                                f"inside {str(out)!r}: remove the link (or choose another directory)")
+        if folder.exists() and not folder.is_dir():
+            raise SimcardsError(f"{folder} is not a folder; remove it (or choose another directory)")
 
 
 def write_report(results: list[StudyResult], out: str | Path, *, title: str = "simcards report", intro: str = "",
@@ -371,10 +436,10 @@ def write_report(results: list[StudyResult], out: str | Path, *, title: str = "s
     meta = {"title": title, "created": created, "seconds": round(total, 2),
             "spec": str(spec_path) if spec_path else None, "studies": [r.meta for r in results],
             "summaries": [r.summary for r in results], "notes": [r.notes for r in results]}
-    (out / "meta.json").write_text(json.dumps(meta, indent=2, default=str))
+    _write_text(out / "meta.json", json.dumps(meta, indent=2, default=str))
     page = page_data(title, intro, sections, out, created, total)
-    (out / "report.md").write_text(render(page, "report.md.j2"))
-    (out / "report.html").write_text(render(page, "report.html.j2"))
+    _write_text(out / "report.md", render(page, "report.md.j2"))
+    _write_text(out / "report.html", render(page, "report.html.j2"))
     return {"html": out / "report.html", "markdown": out / "report.md", "meta": out / "meta.json", **all_files}
 
 
@@ -387,10 +452,10 @@ def _drop_earlier_files(out: Path) -> None:
     or a spec with fewer studies leaves nothing stale behind. Other files are left alone."""
     for sub in ("tables", "figures"):
         folder = out / sub
-        if folder.is_dir():
+        if folder.is_dir() and not folder.is_symlink():  # (check_writable refuses a linked one)
             for f in folder.iterdir():
-                if f.is_file() and STUDY_FILE.match(f.name):
-                    f.unlink()
+                if (f.is_symlink() or f.is_file()) and STUDY_FILE.match(f.name):
+                    f.unlink()  # (a link is removed, not followed)
 
 
 # ----- the page: plain data for the templates ------------------------------------------------------
