@@ -133,6 +133,8 @@ def load_plugin(path: str | Path) -> None:
 # ----- parsing --------------------------------------------------------------------------------
 def _convert(fam: Family, key: str, raw: Any) -> float:
     p = fam.param(key)
+    if isinstance(raw, (bool, np.bool_)):  # a TOML true/false: float(True) would play it as 1
+        raise SimcardsError(f"strategy {fam.name}: {key}={str(bool(raw)).lower()} is not a number")
     try:
         value = float(raw)
     except (TypeError, ValueError):
@@ -240,12 +242,18 @@ def seat_strategies(specs: list[str | Strategy] | tuple[str | Strategy, ...] | N
 
 
 def split_specs(text: str) -> list[str]:
-    """Split ``a,b:x=1,y=2,c`` on the commas that start a new strategy (not inside parameters)."""
+    """Split ``a,b:x=1,y=2,c`` on the commas that start a new strategy (not inside parameters).
+    An empty spec or an empty item (``''``, ``a,,b``, ``threshold:call=3,``) is refused: dropping
+    it would play the default or another strategy than the one typed."""
+    if not text.strip():
+        raise SimcardsError("empty strategy spec: give one, e.g. random (or leave the option out for the default)")
     out: list[str] = []
     for part in text.split(","):
         part = part.strip()
+        if not part:
+            raise SimcardsError(f"strategy {text!r} has an empty item (two commas in a row, or one at an end)")
         if out and "=" in part and ":" not in part.split("=")[0] and not part.endswith(".toml"):
             out[-1] += "," + part
-        elif part:
+        else:
             out.append(part)
     return out
