@@ -9,16 +9,25 @@ integer id. A *strategy* is a family with parameter values, written as a short s
     cautious                          (a preset shipped in simcards/data/strategies/<game>/)
     my_preset.toml
     my_policies.py:lowball            (a user policy registered by that file)
+
+A preset's ``plugin`` and a ``file.py`` spec run Python code: presets and report specs are code one
+must trust, like a Makefile. Before a file's code runs, a notice says so on stderr (``running code
+from FILE (named by ...)``); a preset's plugin, and a file a report spec names, must lie inside the
+preset's or spec's own directory (links followed) unless :func:`allow_outside_code` (the CLI's
+``--allow-outside-code``) says otherwise. The files shipped inside simcards run without a notice.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import hashlib
 import importlib.util
 import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
@@ -108,17 +117,80 @@ def custom_families(game: str) -> dict[str, Family]:
     return dict(_CUSTOM.get(game, {}))
 
 
-def load_plugin(path: str | Path) -> None:
-    """Import a user's Python file; its ``register(...)`` calls add policies."""
+# ----- code named by presets and report specs ------------------------------------------------------
+_TRUST = {"outside": False}  # --allow-outside-code
+_CHECKED: contextvars.ContextVar[bool] = contextvars.ContextVar("simcards_code_checked", default=False)
+_ORIGINS: dict[Path, str] = {}  # a file a report spec named → "report spec PATH" (for the notice)
+
+
+def _to_stderr(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+_NOTICE: dict[str, Callable[[str], None]] = {"say": _to_stderr}
+
+
+def allow_outside_code(allow: bool = True) -> None:
+    """Let a preset's ``plugin`` and the files a report spec names lie outside the preset's or
+    spec's own directory (the CLI's ``--allow-outside-code``). Off by default."""
+    _TRUST["outside"] = bool(allow)
+
+
+def set_code_notice(say: Callable[[str], None]) -> None:
+    """Where the notice ``running code from FILE (named by ...)`` goes (default: stderr; the CLI
+    sends it through its messages, which ``--quiet`` drops)."""
+    _NOTICE["say"] = say
+
+
+@contextlib.contextmanager
+def checked_elsewhere() -> Iterator[None]:
+    """Specs the client process has already resolved (a Dask worker rebuilding a job's engine from
+    absolute paths): no second directory check and no second notice there."""
+    token = _CHECKED.set(True)
+    try:
+        yield
+    finally:
+        _CHECKED.reset(token)
+
+
+def confine(target: str | Path, home: str | Path, named_by: str) -> Path:
+    """``target`` (relative to ``home``, or absolute) resolved with its links followed; refused in
+    one line when it lies outside ``home`` and outside code is not allowed."""
+    base = Path(home).resolve()
+    real = (base / Path(target).expanduser()).resolve()
+    if real.is_relative_to(base) or _TRUST["outside"] or _CHECKED.get():
+        return real
+    raise SimcardsError(f"{named_by} names {real}, outside its directory {base}; presets and report specs run "
+                        "the code they name: pass --allow-outside-code to run it")
+
+
+def name_origin(path: str | Path, origin: str) -> None:
+    """Remember what named a code file (``report spec PATH``): the notice says so when it runs."""
+    _ORIGINS[Path(path).resolve()] = origin
+
+
+def _shipped(real: Path) -> bool:
+    from simcards.presets import DATA
+
+    return real.is_relative_to(DATA)
+
+
+def load_plugin(path: str | Path, named_by: str | None = None) -> None:
+    """Import a user's Python file; its ``register(...)`` calls add policies. Says so on stderr
+    first (``running code from FILE (named by ...)``), unless it ships with simcards."""
     path = Path(path)
     if not path.is_file():
         raise SimcardsError(f"strategy file {str(path)!r} does not exist")
-    name = "simcards_user_" + path.stem.replace("-", "_")
+    real = path.resolve()
+    # one module per file: two files of the same name in two directories are two plug-ins
+    name = "simcards_user_" + path.stem.replace("-", "_") + "_" + hashlib.sha1(str(real).encode()).hexdigest()[:12]
     if name in sys.modules:
         return
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise SimcardsError(f"strategy file {str(path)!r} cannot be loaded as a Python module")
+    if not _CHECKED.get() and not _shipped(real):
+        _NOTICE["say"](f"running code from {real} (named by {named_by or _ORIGINS.get(real) or f'the file {path}'})")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
@@ -164,7 +236,10 @@ def _load_toml(path: Path, game: str, families: dict[str, Family]) -> Strategy:
     if not isinstance(family, str):
         raise SimcardsError(f"malformed strategy file {str(path)!r}: it needs a line family = \"...\"")
     if "plugin" in data:
-        load_plugin((path.parent / data["plugin"]).resolve())
+        if not isinstance(data["plugin"], str):
+            raise SimcardsError(f"malformed strategy file {str(path)!r}: plugin = \"file.py\" (beside the preset)")
+        named_by = f"preset {path}"
+        load_plugin(confine(data["plugin"], path.parent, named_by), named_by)
         families = {**families, **custom_families(game)}
     params = data.get("params", {})
     if not isinstance(params, dict):
@@ -194,8 +269,8 @@ def parse_spec(spec: str, game: str, families: dict[str, Family]) -> Strategy:
             raise SimcardsError(f"strategy file {text!r} does not exist")
         return _load_toml(path, game, families)
     head, _, rest = text.partition(":")
-    if head.endswith(".py"):
-        load_plugin(head)
+    if head.endswith(".py"):  # named by the user (or a report spec, which checked its directory)
+        load_plugin(head, _ORIGINS.get(Path(head).resolve()) or f"the strategy spec {text!r}")
         head, _, rest = rest.partition(":")
     elif head not in families:  # a preset shipped with simcards, by name: cautious, cautious:call=4
         from simcards.presets import strategy_preset

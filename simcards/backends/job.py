@@ -72,9 +72,11 @@ def engine(job: Job) -> _Engine:
     if eng is None:
         from simcards.games import get_game
         from simcards.stats.aggregate import Aggregator
+        from simcards.strategy import checked_elsewhere
 
         gdef = get_game(job.game)
-        strats = gdef.strategies(list(job.strategies), job.players)
+        with checked_elsewhere():  # the client resolved these specs: checked and announced there
+            strats = gdef.strategies(list(job.strategies), job.players)
         run = gdef.new_run(job.rules, job.players, strats)
         run.on_invalid = job.invalid_option
         eng = _ENGINES[key] = _Engine(job, run, Aggregator(gdef, job.players))

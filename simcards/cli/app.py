@@ -18,6 +18,7 @@ from simcards.cli.common import (
     INTERRUPT,
     VERBOSITY,
     GameArg,
+    OutsideCodeOpt,
     PlayersOpt,
     RuleOpt,
     SeedOpt,
@@ -31,6 +32,7 @@ from simcards.cli.common import (
     rule_overrides,
     show_progress,
     split_specs,
+    trust_code,
 )
 from simcards.errors import SimcardsError
 
@@ -119,11 +121,13 @@ def simulate(
     fmt: Annotated[str, typer.Option("--format", help="table files written with --out: parquet or csv")] = "parquet",
     force: Annotated[bool, typer.Option("--force", help="with --out: replace the run (finished or not) the directory holds")] = False,
     invalid_option: InvalidOpt = "error",
+    allow_outside_code: OutsideCodeOpt = False,
 ) -> None:
     """Play many games and summarise them (every rate with a 95% confidence interval)."""
     from simcards.api import simulate as run
     from simcards.games import canonical, get_game
 
+    trust_code(allow_outside_code)
     if fmt not in ("parquet", "csv"):
         raise SimcardsError(f"--format {fmt}: allowed parquet or csv")
     announce_compile(canonical(game))
@@ -205,11 +209,13 @@ def replay(
     strategy: StrategyOpt = None,
     rule: RuleOpt = None,
     invalid_option: InvalidOpt = "error",
+    allow_outside_code: OutsideCodeOpt = False,
 ) -> None:
     """Print one game move by move, as the reference engine plays it."""
     from simcards.api import MAX_GAMES
     from simcards.spec import RunSpec, check_seed
 
+    trust_code(allow_outside_code)
     if not 0 <= game_index < MAX_GAMES:  # the games simulate can play: 0 .. MAX_GAMES - 1
         raise SimcardsError(f"--game {game_index}: give a game index from 0 to {MAX_GAMES - 1:,}")
     check_seed(seed, f"--seed {seed}")  # (spelled as typed; RunSpec.resolve checks the same)

@@ -49,6 +49,18 @@ VariantOpt = Annotated[Optional[str], typer.Option("--variant", help="a preset; 
 PlayersOpt = Annotated[Optional[int], typer.Option("--players", "-p", help="players at the table (default: the game's usual)")]
 RuleOpt = Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="one rule option key=value on top of the variant (repeatable)")]
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="run seed: game i of seed s is always the same game")]
+OutsideCodeOpt = Annotated[bool, typer.Option(
+    "--allow-outside-code", help="let a preset's plugin or a report spec run a Python file outside the preset's or "
+    "spec's own directory (presets and specs are code: trust them like a Makefile)")]
+
+
+def trust_code(allow_outside: bool) -> None:
+    """What a command lets presets and report specs run (``--allow-outside-code``), and where the
+    notice 'running code from FILE' goes: stderr, dropped by --quiet like every message."""
+    from simcards import strategy
+
+    strategy.allow_outside_code(allow_outside)
+    strategy.set_code_notice(note)
 
 
 def rule_overrides(items: list[str] | None) -> dict[str, str]:

@@ -16,6 +16,7 @@ from rich.table import Table
 
 from simcards.cli.common import (
     GameArg,
+    OutsideCodeOpt,
     PlayersOpt,
     RuleOpt,
     VariantOpt,
@@ -27,6 +28,7 @@ from simcards.cli.common import (
     rule_overrides,
     show_progress,
     split_specs,
+    trust_code,
 )
 from simcards.errors import SimcardsError
 
@@ -163,12 +165,14 @@ def compare(
     backend: BackendOpt = None,
     scheduler: SchedulerOpt = None,
     summary_only: Annotated[bool, typer.Option("--summary-only", help="no per-game table: estimates from running sums, in bounded memory (for 100M-game studies)")] = False,
+    allow_outside_code: OutsideCodeOpt = False,
 ) -> None:
     """Compare variants: speed, fairness, skill expression and outcome rates with 95% intervals,
     and each variant's difference from the first (paired on the same deals when decks match).
     Ctrl-C stops after the block in flight and prints the estimates over the games finished."""
     from simcards.studies import compare as run
 
+    trust_code(allow_outside_code)
     _check_out(out_dir)
     _announce(game)
     with _backend(backend, scheduler):
@@ -199,11 +203,13 @@ def tune(
     progress: ProgressOpt = True,
     backend: BackendOpt = None,
     scheduler: SchedulerOpt = None,
+    allow_outside_code: OutsideCodeOpt = False,
 ) -> None:
     """Sweep one or two strategy parameters: win rate and score margin per value with 95%
     intervals, the best value and whether it beats the runner-up significantly."""
     from simcards.studies import tune as run
 
+    trust_code(allow_outside_code)
     _check_out(out_dir)
     _announce(game)
     if batch is not None and batch < 1:  # refused with --flat too: a typo should not pass silently
@@ -230,11 +236,13 @@ def tournament(
     backend: BackendOpt = None,
     scheduler: SchedulerOpt = None,
     cost: Annotated[Optional[str], typer.Option("--cost", help="one of the strategies: measure every strategy's games/s and decisions/s in its matchup against it (a cost table)")] = None,
+    allow_outside_code: OutsideCodeOpt = False,
 ) -> None:
     """Round robin with seat rotation: a win-rate matrix with 95% intervals and Bradley–Terry
     ratings (Elo scale)."""
     from simcards.studies import tournament as run
 
+    trust_code(allow_outside_code)
     _check_out(out_dir)
     _announce(game)
     with _backend(backend, scheduler):
@@ -261,6 +269,7 @@ def equilibrium(
     progress: ProgressOpt = True,
     backend: BackendOpt = None,
     scheduler: SchedulerOpt = None,
+    allow_outside_code: OutsideCodeOpt = False,
 ) -> None:
     """The strategy a whole table should play when everyone adapts: every profile of a population
     of strategies is played (seat rotation, common deals), and the payoff table gives a symmetric
@@ -269,6 +278,7 @@ def equilibrium(
     Example: simcards equilibrium yaniv --players 2 --family threshold --param call=0..7"""
     from simcards.studies import equilibrium as run
 
+    trust_code(allow_outside_code)
     _check_out(out_dir)
     _announce(game)
     with _backend(backend, scheduler):
@@ -293,6 +303,7 @@ def report(
     progress: ProgressOpt = True,
     backend: BackendOpt = None,
     scheduler: SchedulerOpt = None,
+    allow_outside_code: OutsideCodeOpt = False,
 ) -> None:
     """Run the studies a report spec declares and write an offline HTML report, a Markdown version,
     the raw tables (CSV/Parquet) and the figures (PNG/SVG)."""
@@ -300,6 +311,7 @@ def report(
     from simcards.presets import describe, report_specs
     from simcards.report import build_report, load_spec
 
+    trust_code(allow_outside_code)
     if spec is None:
         for name, path in report_specs().items():
             print(f"{name:22s} {describe(path)}")

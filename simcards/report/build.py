@@ -72,7 +72,46 @@ def load_spec(path: str | Path) -> dict:
         spec = tomllib.loads(path.read_text())
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise SimcardsError(f"malformed report spec {str(path)!r}: {exc}") from None
-    return check_spec(spec, str(path))
+    return code_beside(check_spec(spec, str(path)), path)
+
+
+STRATEGY_KEYS = ("strategies", "strategy", "strong", "weak", "against", "cost", "family")  # keys holding specs
+
+
+def code_beside(spec: dict, path: Path) -> dict:
+    """The strategy files a spec names (``file.py:name``, ``preset.toml``) are read relative to the
+    spec's own directory and must lie inside it, links followed, unless ``--allow-outside-code``
+    (``simcards.strategy.allow_outside_code``): a report spec runs the code it names, so it is code
+    one must trust, like a Makefile. They become absolute paths, so that the studies (and Dask
+    workers) find them from any directory; the notice before a file runs names this spec."""
+    from simcards.strategy import confine, name_origin, split_specs
+
+    named_by = f"report spec {path}"
+
+    def one(text: str) -> str:
+        head, colon, rest = text.partition(":")
+        if text.endswith(".toml"):
+            return str(confine(text, path.parent, named_by))
+        if head.endswith(".py"):
+            real = confine(head, path.parent, named_by)
+            name_origin(real, named_by)
+            return f"{real}{colon}{rest}"
+        return text
+
+    def specs(value: Any) -> Any:
+        if isinstance(value, list):
+            return [specs(v) for v in value]
+        if not isinstance(value, str):
+            return value
+        parts = split_specs(value)
+        done = [one(p) for p in parts]
+        return value if done == parts else ",".join(done)
+
+    for st in spec["study"]:
+        for key in STRATEGY_KEYS:
+            if key in st:
+                st[key] = specs(st[key])
+    return spec
 
 
 def check_spec(spec: dict, where: str = "spec") -> dict:
