@@ -333,7 +333,7 @@ def _challenges(engine, rules, hands, caller, spec):
     claims = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
     log = np.zeros((0, 18), dtype=np.int64)
     n, _ = kluft_challenges(caller, players, alive, players, 5, 3, 1, 0, np.zeros(L.MAX_PLAYERS, np.int64), hand_n,
-                            totals, rules.encode(), sids, params, np.zeros(1, np.uint64), hand_all,
+                            totals, rules.encode(), sids, params, np.zeros(1 + L.MAX_PLAYERS, np.uint64), hand_all,
                             np.zeros((L.MAX_OPTIONS, L.ROW), np.int64), view, claims,
                             np.zeros(L.MAX_PLAYERS, np.int64), np.zeros(L.MAX_PLAYERS, np.int64), log, 0)
     return claims[:n].tolist()

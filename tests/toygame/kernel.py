@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from simcards.rng import rand_below, seed_state, shuffle
+from simcards.rng import rand_below, seed_streams, shuffle
 
 # transcript rows (event, round, seat, a, b); the reference engine writes the same
 EV_DEAL, EV_PLAY, EV_WIN = 1, 2, 3
@@ -56,8 +56,8 @@ def _log(log, n, event, rnd, seat, a, b):
 def play_game(game, seed, rules, players, sids, params, out, rounds_out, round_cap, log):
     """One game to ``rules[0]`` round wins; one row per round in ``rounds_out[:round_cap]``.
     Returns the transcript length (rows past ``len(log)`` are counted, not written)."""
-    rng = np.zeros(1, dtype=np.uint64)
-    seed_state(rng, seed, game)
+    rng = np.zeros(1 + players, dtype=np.uint64)  # the deal's stream in rng[0], seat s's in rng[1 + s]
+    seed_streams(rng, seed, game)
     deck = np.arange(52, dtype=np.int64)
     opts = np.zeros(2, dtype=np.int64)
     hands = np.zeros((players, 2), dtype=np.int64)
@@ -84,7 +84,7 @@ def play_game(game, seed, rules, players, sids, params, out, rounds_out, round_c
             seat = (leader + i) % players
             opts[0], opts[1] = hands[seat, 0], hands[seat, 1]
             view[V_SEAT] = seat
-            c = decide(sids[seat], params[seat], opts, 2, view, rules, rng)
+            c = decide(sids[seat], params[seat], opts, 2, view, rules, rng[1 + seat:2 + seat])
             if c < 0 or c >= 2:  # a decision out of range: counted, option 0 played
                 out[G_INVALID] += 1
                 c = 0

@@ -1,5 +1,6 @@
 """High card in plain Python, written from the rules (rules.py), not from the kernel. It shares
-only the RNG, the policies and the transcript codes, so the two engines can be compared."""
+only the RNG (the deal's stream and one per seat for its strategy), the policies and the
+transcript codes, so the two engines can be compared."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import numpy as np
 
 from simcards.cards import card_code
 from simcards.policy import reference_choice
-from simcards.rng import new_state, rand_below, shuffle
+from simcards.rng import new_state, rand_below, seat_states, shuffle
 from tests.toygame import kernel as K
 from tests.toygame.rules import HighCardRules
 
@@ -42,8 +43,9 @@ def view_of(seat: int, rnd: int, hands: list[list[int]], played: list[int], wins
 def play_reference(rules: HighCardRules, players: int, sids, params, seed: int, game: int,
                    on_invalid: str = "error", ask=None) -> Record:
     """One game; ``ask(seat, rnd, hands, played, wins, rng)`` (tests) is shown the whole state
-    before every decision."""
-    rec, rng, enc = Record(), new_state(seed, game), rules.encode()
+    before every decision, and the seat's strategy stream."""
+    rec, rng, enc = Record(), new_state(seed, game), rules.encode()  # the deal's stream: the engine's
+    seat_rng = seat_states(seed, game, players)  # each seat's strategy stream
     wins = [0] * players
     leader = int(rand_below(rng, players))
     deck = np.arange(52, dtype=np.int64)
@@ -57,8 +59,8 @@ def play_reference(rules: HighCardRules, players: int, sids, params, seed: int, 
             seat = (leader + i) % players
             view = view_of(seat, rnd, hands, played, wins)
             if ask is not None:
-                ask(seat, rnd, hands, list(played), list(wins), rng)
-            c = int(K.decide(sids[seat], params[seat], np.array(hands[seat]), 2, view, enc, rng))
+                ask(seat, rnd, hands, list(played), list(wins), seat_rng[seat])
+            c = int(K.decide(sids[seat], params[seat], np.array(hands[seat]), 2, view, enc, seat_rng[seat]))
             c = reference_choice(c, 2, 0, int(sids[seat]), on_invalid, rec)
             played.append(hands[seat][c])
             rec.log.append((K.EV_PLAY, rnd, seat, played[-1], c))

@@ -4,8 +4,9 @@ game to the target, a batch of games.
 Every decision goes through ``decide`` (the built-in strategies; ``make_engine`` rebuilds the
 kernel around a dispatcher that also knows user policies). Hands are sorted card arrays (what a
 policy sees) plus a bitmask per player (what the meld solver reads). A batch runs in parallel
-over chunks of games; game ``g`` draws only from its own stream ``(seed, g)`` and writes only its
-own rows.
+over chunks of games; game ``g`` draws only from its own streams (the deal's, keyed by
+``(seed, g)``, and one per seat for its strategy: ``simcards.rng``) and writes only its own rows. A
+strategy is handed its seat's stream, never the deal's.
 
 A hand is played at a *table* by two players, positions 0 (the non-dealer's part: offered the
 upcard first, plays first) and 1 (the dealer's part); ``st[S_SEAT0 + pos]`` is the seat at each
@@ -62,7 +63,7 @@ from simcards.games.gin.policies import builtin_decide
 from simcards.games.transcript import log_cards as _log_cards
 from simcards.games.transcript import log_event_c as _log
 from simcards.nbutil import borrow, keep_alive, rebind
-from simcards.rng import rand_below, seed_state, shuffle
+from simcards.rng import rand_below, seed_streams, shuffle
 
 # A hand in progress (int64 state array): the piles, then what the deal fixed for the hand.
 (S_STOCK, S_PILE_N, S_PILE_MASK, S_TURN, S_HAND, S_LIMIT, S_STAKE, S_KCARD, S_MV, S_SEAT0, S_SEAT1,
@@ -254,7 +255,7 @@ def ask(kind, p, st, sids, params, hands, hand_n, opts, n_opts, view, rules, rng
     if n_opts <= 1:
         return 0
     seat = st[S_SEAT0 + p]
-    c = decide(kind, sids[seat], params[seat], hands[p], hand_n[p], opts, n_opts, view, rules, rng)
+    c = decide(kind, sids[seat], params[seat], hands[p], hand_n[p], opts, n_opts, view, rules, rng[1 + seat:2 + seat])
     if c < 0 or c >= n_opts:
         raise ValueError("a gin strategy returned an option index out of range")
     return c
@@ -1372,9 +1373,11 @@ def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, lo
     # reference counting in the turn loop. The owners are kept alive to the end (keep_alive).
     work = np.zeros(_WORK_SIZE, dtype=np.int64)
     w = borrow(work)
-    rng_owner = np.zeros(1, dtype=np.uint64)
+    # The game's streams (simcards.rng.seed_streams): the deal's in rng[0], read by the shuffles and
+    # the first dealer; seat s's strategy stream in rng[1 + s], the only one its decisions see (ask).
+    rng_owner = np.zeros(1 + L.MAX_SEATS, dtype=np.uint64)
     rng = borrow(rng_owner)
-    seed_state(rng, seed, game)
+    seed_streams(rng, seed, game)
     deck = w[_W_DECK:_W_DECK + 52]
     deck2 = w[_W_DECK2:_W_DECK2 + 52]
     hands = w[_W_HANDS:_W_HANDS + 2 * L.MAX_HAND].reshape((2, L.MAX_HAND))

@@ -7,7 +7,7 @@ Every decision a player makes goes through::
 ``kind`` is one of ``layout.K_*`` (the option rows are described in ``layout``), ``hand[:n]``
 the player's own sorted cards, ``view`` the public view (``layout.V_*``: own hand mask, stock
 size, discard pile, the cards the opponent took or discarded, scores), ``rules`` the encoded
-rules and ``rng`` the game's random state. A strategy sees nothing else — not the opponent's
+rules and ``rng`` the seat's own random stream (not the deal's: ``simcards.rng``). A strategy sees nothing else — not the opponent's
 hand, not the stock order.
 
 Families:

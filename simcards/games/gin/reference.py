@@ -1,7 +1,7 @@
 """The Gin Rummy reference engine: plain Python, written to be read beside ``gin-rummy.md``.
 
 It shares with the kernel only what must be shared for both to play the same game: the random
-stream (``simcards.rng``), the strategies' decision functions and the options they are shown.
+streams (``simcards.rng``: the deal's, the engine's alone, and one per seat for its strategy), the strategies' decision functions and the options they are shown.
 Melds, deadwood, lay-offs, scoring and the game are re-derived here from the rules text (with
 the documented tie-breaks of ``melds``). It records a readable event list (``simcards replay``)
 and the same transcript rows the kernel logs, so a test can compare the engines move for move.
@@ -47,7 +47,7 @@ from simcards.games.gin.rules import (
     GinRules,
 )
 from simcards.policy import reference_choice
-from simcards.rng import new_state, rand_below, shuffle
+from simcards.rng import new_state, rand_below, seat_states, shuffle
 
 
 # ----- Section 1: cards --------------------------------------------------------------------------
@@ -472,7 +472,8 @@ class ReferenceGame:
         self.sids = np.asarray(sids, dtype=np.int64)
         self.params = np.asarray(params, dtype=np.float64)
         self.decide = decide
-        self.rng = new_state(seed, game)
+        self.rng = new_state(seed, game)  # the deal's stream: the engine's alone
+        self.seat_rng = seat_states(seed, game, L.MAX_SEATS)  # each seat's strategy stream (simcards.rng)
         self.seat_points = [0] * rules.players
         self.seat_won = [0] * rules.players
         self.ledger = Ledger(rules)
@@ -500,7 +501,7 @@ class ReferenceGame:
         cards = sorted(self.hands[seat])
         hand[: len(cards)] = cards
         choice = int(self.decide(kind, self.sids[seat], self.params[seat], hand, len(cards), opts, len(options),
-                                 view, self.encoded, self.rng))
+                                 view, self.encoded, self.seat_rng[seat]))
         return reference_choice(choice, len(options), kind, self.sids[seat], self.on_invalid, self.record)
 
     def shuffled(self) -> np.ndarray:

@@ -1,7 +1,7 @@
 """Stronger Gin players: the ``informed`` heuristic and the ``mc`` Monte Carlo search player.
 
 Both read only what ``policies`` promises a strategy: the view, the own hand, the options, the
-params and the game's rng. What a player knows (G-INFO-1) is rebuilt from the view:
+params and the seat's own rng (never the deal's stream). What a player knows (G-INFO-1) is rebuilt from the view:
 
 * ``known``: cards the opponent took from the pile and still holds (``V_OPP_TOOK`` minus the pile
   and the own hand — a card it took and threw again is back in the pile or in the own hand);

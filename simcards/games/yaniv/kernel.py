@@ -2,8 +2,9 @@
 
 Every decision goes through ``decide`` (the built-in strategies; ``make_engine`` rebuilds the
 kernel around a dispatcher that also knows user policies). A batch runs in parallel over chunks of games; game
-``g`` draws only from its own stream ``(seed, g)`` and writes only its own rows, so results do not
-depend on threads or batch size.
+``g`` draws only from its own streams (the deal's, keyed by ``(seed, g)``, and one per seat for its
+strategy: ``simcards.rng``) and writes only its own rows, so results do not depend on threads or
+batch size. A strategy is handed its seat's stream, never the deal's.
 """
 
 from __future__ import annotations
@@ -127,7 +128,7 @@ from simcards.games.yaniv.rules import (
 )
 from simcards.games.yaniv.search import kernel_decide as decide  # the built-ins, informed and mc too
 from simcards.nbutil import borrow, compiled_as, keep_alive, njit_by_type, rebind
-from simcards.rng import rand_below, seed_state, shuffle
+from simcards.rng import rand_below, seed_streams, shuffle
 
 # The working memory of one game, carved out of a single int64 array.
 _SCRATCH_ALL = SCRATCH + 2 * MAX_HAND
@@ -397,7 +398,7 @@ def kluft_challenges(caller, players, alive, n_alive, turn, stock_n, rnd, starte
             opts[0, 1] = 0
             opts[1, 0] = 1
             opts[1, 1] = 1
-            choice = decide(K_ONDER, sids[s], params[s], hand_all[s], hand_n[s], opts, 2, view, rules, rng)
+            choice = decide(K_ONDER, sids[s], params[s], hand_all[s], hand_n[s], opts, 2, view, rules, rng[1 + s:2 + s])
             n_log = _log(log, n_log, EV_ONDER, rnd, s, t, choice)
             if choice == 1:
                 claims[n_claims] = s
@@ -513,7 +514,7 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
                     opts[0, 1] = 0
                     opts[1, 0] = 1
                     opts[1, 1] = 1
-                    choice = decide(kind, sid, par, hand, n, opts, 2, view, rules, rng)
+                    choice = decide(kind, sid, par, hand, n, opts, 2, view, rules, rng[1 + seat:2 + seat])
                 if logging:
                     n_log = _log(log, n_log, EV_CALL, rnd, seat, total, choice)
                 if choice == 1:
@@ -543,7 +544,7 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
                             opts[1 + t, 0] = 1
                             opts[1 + t, 1] = avail[t]
                         r = decide(K_REQUEST, sids[s], params[s], hands[s], hand_n[s], opts, n_avail + 1, view,
-                                   rules, rng)
+                                   rules, rng[1 + s:2 + s])
                         face = opts[r, 1]
                         n_log = _log(log, n_log, EV_REQUEST, rnd, s, face, r)
                         if r > 0:
@@ -560,7 +561,7 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
                 opts[0, 1] = 0
                 opts[1, 0] = 1
                 opts[1, 1] = 1
-                g = decide(K_GRANT, sid, par, hand, n, opts, 2, view, rules, rng)
+                g = decide(K_GRANT, sid, par, hand, n, opts, 2, view, rules, rng[1 + seat:2 + seat])
                 n_log = _log(log, n_log, EV_GRANT, rnd, seat, face, g)
                 if track:
                     mem_take(view, asked if g == 1 else seat, face)
@@ -590,7 +591,7 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
                                                      keys, scratch, thrown)
         else:
             n_opts = legal_groups(hand, n, rules, opts, keys, scratch)
-            a = decide(K_DISCARD, sid, par, hand, n, opts, n_opts, view, rules, rng)
+            a = decide(K_DISCARD, sid, par, hand, n, opts, n_opts, view, rules, rng[1 + seat:2 + seat])
             length = opts[a, 0]
             for j in range(length):
                 thrown[j] = opts[a, 1 + j]
@@ -624,7 +625,7 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
                 opts[n_draw, 0] = 1
                 opts[n_draw, 1] = avail[t]
                 n_draw += 1
-            d = decide(K_DRAW, sid, par, hand, n, opts, n_draw, view, rules, rng)
+            d = decide(K_DRAW, sid, par, hand, n, opts, n_draw, view, rules, rng[1 + seat:2 + seat])
             face = opts[d, 1]
         if face < 0:
             stock_n -= 1
@@ -649,7 +650,7 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
                 opts[0, 1] = 0
                 opts[1, 0] = 1
                 opts[1, 1] = card
-                sl = decide(K_SLAM, sid, par, hand, n, opts, 2, view, rules, rng)
+                sl = decide(K_SLAM, sid, par, hand, n, opts, 2, view, rules, rng[1 + seat:2 + seat])
                 n_log = _log(log, n_log, EV_SLAM, rnd, seat, card, sl)
                 if sl == 1:
                     count[C_SLAMS] += 1
@@ -725,9 +726,11 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
     round; rounds past the cap are played but not written. Returns the log length."""
     # Working memory, used through borrowed views (simcards.nbutil.borrow): no reference counting
     # in the turn loop. The owners are kept alive to the end of the game (keep_alive below).
-    rng_owner = np.zeros(1, dtype=np.uint64)
+    # The game's streams (simcards.rng.seed_streams): the deal's in rng[0], read by the shuffles and
+    # the first starter; seat s's strategy stream in rng[1 + s], the only one its decisions see.
+    rng_owner = np.zeros(1 + MAX_PLAYERS, dtype=np.uint64)
     rng = borrow(rng_owner)
-    seed_state(rng, seed, game)
+    seed_streams(rng, seed, game)
     ccw = rules[R_CCW] != 0
     work = np.zeros(_WORK_SIZE, dtype=np.int64)
     w = borrow(work)

@@ -7,8 +7,8 @@ Every decision a player makes goes through::
 ``kind`` is ``K_CALL`` (options: 0 play on, 1 call), ``K_DISCARD`` (options: legal groups as
 laid) or ``K_DRAW`` (options: ``[1, face]``, face -1 = stock), and with the section-5 options
 ``K_OVERCALL``, ``K_REQUEST``, ``K_GRANT``, ``K_SLAM`` and ``K_ONDER`` (see ``layout``). ``hand[:n]`` is the player's own
-sorted hand, ``view`` the public view (layout.V_*), ``rules`` the encoded rules, ``rng`` the game's
-random state. A strategy sees nothing else — no other hand, no stock order.
+sorted hand, ``view`` the public view (layout.V_*), ``rules`` the encoded rules, ``rng`` the seat's
+own random stream (not the deal's: ``simcards.rng``). A strategy sees nothing else — no other hand, no stock order.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def random_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
 
 @njit_by_type(cache=True, _nrt=False, inline="always")
 def _unit(rng):
-    """A uniform float in [0, 1) from the game's stream (53 bits)."""
+    """A uniform float in [0, 1) from the seat's stream (53 bits)."""
     return float(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 

@@ -1,7 +1,7 @@
 """The Yaniv reference engine: plain Python, written to be read beside ``yaniv.md``.
 
 It shares with the kernel only what must be shared for both to play the same game: the random
-stream (``simcards.rng``), the strategies' decision functions and the option order they are
+streams (``simcards.rng``: the deal's, the engine's alone, and one per seat for its strategy), the strategies' decision functions and the option order they are
 shown (sorted by length, then laid cards). Legal groups, available cards, scoring, resets,
 eliminations and starters are all re-derived here from the rules text. It records a readable
 event list (``simcards replay``) and the same transcript rows the kernel logs, so a test can
@@ -35,7 +35,7 @@ from simcards.games.yaniv.layout import (
 )
 from simcards.games.yaniv.rules import HAND_SIZE, YanivRules
 from simcards.policy import reference_choice
-from simcards.rng import new_state, rand_below, shuffle
+from simcards.rng import new_state, rand_below, seat_states, shuffle
 
 
 # ----- Section 1: cards ------------------------------------------------------------------------
@@ -327,7 +327,8 @@ class ReferenceGame:
         self.sids = np.asarray(sids, dtype=np.int64)
         self.params = np.asarray(params, dtype=np.float64)
         self.decide = decide
-        self.rng = new_state(seed, game)
+        self.rng = new_state(seed, game)  # the deal's stream: the engine's alone
+        self.seat_rng = seat_states(seed, game, players)  # each seat's strategy stream (simcards.rng)
         self.scores = [0] * players
         self.zero_rounds = [0] * players
         self.alive = [True] * players
@@ -367,7 +368,7 @@ class ReferenceGame:
         h = self._hand
         h[: len(hand)] = hand
         choice = int(self.decide(kind, self.sids[seat], self.params[seat], h, len(hand), opts, len(options),
-                                 view, self.encoded, self.rng))
+                                 view, self.encoded, self.seat_rng[seat]))
         return reference_choice(choice, len(options), kind, self.sids[seat], self.on_invalid, self.record)
 
     def view(self, seat, hands, turn, stock, rnd, starter, avail, thrown=()) -> np.ndarray:

@@ -421,7 +421,7 @@ def sample_deal(me, hand, n, view, rules, rng, pool, deck, hands, hand_n, stock,
         for _ in range(pool[f]):
             deck[size] = f
             size += 1
-    for i in range(size - 1, 0, -1):  # Fisher-Yates, from the game's stream
+    for i in range(size - 1, 0, -1):  # Fisher-Yates, from the seat's stream
         j = rand_below(rng, i + 1)
         tmp = deck[i]
         deck[i] = deck[j]

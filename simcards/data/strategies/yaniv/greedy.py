@@ -13,7 +13,7 @@ the legal groups as laid, row ``[length, card, ...]``) or ``K_DRAW`` (rows ``[1,
 the stock); with the section-5 options also ``K_OVERCALL``, ``K_REQUEST``, ``K_GRANT``, ``K_SLAM``
 and ``K_ONDER`` (see ``simcards/games/yaniv/layout.py`` and ``docs/yaniv.md``; option 0 always
 means "no": no overcall, no request, refuse, no slam, reveal). ``hand[:n]`` is your sorted hand, ``view`` the public view (``layout.V_*``), ``rules``
-the encoded rules (card values at ``R_VALUES + face``), ``rng`` the game's random state (use
+the encoded rules (card values at ``R_VALUES + face``), ``rng`` your seat's own random stream (use
 ``simcards.rng.rand_below(rng, k)`` if you need randomness: it keeps games reproducible).
 """
 
