@@ -105,20 +105,30 @@ class Progress:
 
 class StopRequest:
     """Ctrl-C while chunks run: the first press asks to stop once the chunk in flight is done (that
-    chunk is kept: written and counted), a second press stops at once (that chunk is dropped).
-    Only in the main thread (where Python delivers signals); elsewhere Ctrl-C is left as it is."""
+    chunk is kept: written and counted) — if it is done within ``kernelcall.grace()`` seconds (1);
+    otherwise the run stops without it, saying which games and strategies were still playing
+    (``simcards.kernelcall``: a policy stuck in a loop cannot hold a run). A second press stops at
+    once (that chunk is dropped). Only in the main thread (where Python delivers signals);
+    elsewhere Ctrl-C is left as it is."""
 
-    def __init__(self, note: str = "stopping after the chunk in flight (Ctrl-C again to stop at once)"):
-        self.note = note
+    def __init__(self, note: str | None = None):
+        from simcards import kernelcall
+
+        self.note = note or (f"stopping after the chunk in flight if it ends within {kernelcall.grace():g} s "
+                             "(Ctrl-C again to stop at once)")
         self.requested = False
+        self.since: float | None = None  # time.monotonic() of the first press
         self._installed = False
         self._old: Any = None
 
     def __enter__(self) -> StopRequest:
+        from simcards import kernelcall
+
         if threading.current_thread() is threading.main_thread():
             try:
                 self._old = signal.signal(signal.SIGINT, self._handler)
                 self._installed = True
+                kernelcall.watch(self)
             except (ValueError, OSError):  # pragma: no cover - embedded interpreters
                 pass
         return self
@@ -127,10 +137,14 @@ class StopRequest:
         if self.requested:
             raise KeyboardInterrupt
         self.requested = True
+        self.since = time.monotonic()
         print(f"\n{self.note}", file=sys.stderr, flush=True)
 
     def __exit__(self, *exc) -> None:
+        from simcards import kernelcall
+
         if self._installed:
+            kernelcall.unwatch(self)
             signal.signal(signal.SIGINT, self._old if self._old is not None else signal.default_int_handler)
 
 
@@ -244,6 +258,18 @@ def json_default(obj):
     return str(obj)
 
 
+def table_summary(gdef, agg: Aggregator, games_df: pd.DataFrame, players: int) -> dict:
+    """The summary of a whole per-game table, computed as the streamed one is (``agg``: the table's
+    counts and sums, exact integers, finished by the same formulas), so that a run that keeps its
+    table and a --summary-only run of the same seed give the same numbers bit for bit (float sums
+    over the table's arrays used to move an interval bound in its last digit). A summary the
+    aggregator cannot stream is the game's ``summarize`` as before."""
+    try:
+        return agg.finish(agg.partial(games_df))
+    except SimcardsError:
+        return gdef.summarize(games_df, players)
+
+
 class _Ordered:
     """Merges chunk aggregates in game order whatever order they finish in (deterministic sums)."""
 
@@ -333,7 +359,7 @@ class _Kept:
         from the merged partial sums. Also returns those sums (None when not streamed)."""
         total = self.ordered.result() if self.sums else None
         if games_df is not None and len(games_df):
-            return self.gdef.summarize(games_df, players), total
+            return table_summary(self.gdef, self.agg, games_df, players), total
         return self.agg.finish(total), total
 
 
@@ -372,11 +398,14 @@ def run(spec: RunSpec, be: Backend, games: int, *, chunk: int, store: RunStore |
         interrupted = stop.requested
     except KeyboardInterrupt:
         interrupted = True
+    except MemoryError as exc:  # out of memory while games played (a policy allocating without bound)
+        from simcards.kernelcall import players
+
+        what = f" ({exc})" if str(exc) else ""
+        raise _kept(SimcardsError(f"out of memory{what} while playing {gdef.name} with {players(spec.strategies)}"),
+                    store) from None
     except SimcardsError as exc:
-        if store is None or isinstance(exc, DiskError) or not store.done:
-            raise
-        raise SimcardsError(f"{exc}; the {store.games_done():,} games finished are kept in {str(store.out)!r} "
-                            f"(continue with --resume {store.out})") from None
+        raise _kept(exc, store) from None
     finally:
         bar.close()
     elapsed = time.perf_counter() - t1
@@ -427,6 +456,14 @@ def run(spec: RunSpec, be: Backend, games: int, *, chunk: int, store: RunStore |
     return sim
 
 
+def _kept(exc: SimcardsError, store: RunStore | None) -> SimcardsError:
+    """A run's error, saying where the games finished before it are kept (with a run directory)."""
+    if store is None or isinstance(exc, DiskError) or not store.done:
+        return exc
+    return SimcardsError(f"{exc}; the {store.games_done():,} games finished are kept in {str(store.out)!r} "
+                         f"(continue with --resume {store.out})")
+
+
 def load_complete(spec: RunSpec, store: RunStore, keep_games: bool, keep_detail: bool) -> Simulation:
     """A finished run directory read back: its tables as on disk, its summary computed once (from
     the per-game table when it is kept, otherwise from the recorded sums)."""
@@ -439,7 +476,7 @@ def load_complete(spec: RunSpec, store: RunStore, keep_games: bool, keep_detail:
     detail_path = store.out / f"{gdef.detail_table}.parquet"
     detail_df = pd.read_parquet(detail_path) if keep_detail and detail_path.exists() else None
     if games_df is not None and len(games_df):
-        summary = gdef.summarize(games_df, spec.players)
+        summary = table_summary(gdef, Aggregator(gdef, spec.players), games_df, spec.players)
     else:
         agg = Aggregator(gdef, spec.players)
         summary = agg.finish(agg.load(run_record["total"])) if run_record.get("total") is not None else {}

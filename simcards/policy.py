@@ -61,6 +61,7 @@ def chain(inner, sid0: int, fn, slot: int, checked: bool = False, jit=njit, seat
             if sid == sid0:
                 return fn(kind, params, hand, n, opts, n_opts, view, rules, rng)
             return inner(kind, sid, params, hand, n, opts, n_opts, view, rules, rng)
+        return _releasing(jit(decide))
     return jit(decide)
 
 
@@ -80,7 +81,19 @@ def _table_chain(inner, sid0: int, fn, slot: int, checked: bool, jit, seat_slot:
             if sid == sid0:
                 return fn(kind, table[view[seat_slot]], hand, mask_count(hand), opts, n_opts, view, rules, rng)
             return inner(kind, sid, table, hand, opts, n_opts, view, rules, rng)
+        return _releasing(jit(decide))
     return jit(decide)
+
+
+def _releasing(dispatcher):
+    """The reference engines call the unchecked dispatcher from Python, one decision at a time:
+    compiled with ``nogil``, a user policy that does not return leaves the GIL free, so the main
+    thread still sees Ctrl-C while it waits for a replay (``simcards.kernelcall``). (Not cached on
+    disk; called from jitted code the option changes nothing.)"""
+    options = getattr(dispatcher, "targetoptions", None)
+    if isinstance(options, dict):
+        options["nogil"] = True
+    return dispatcher
 
 
 @njit(cache=True)

@@ -53,13 +53,28 @@ class LocalBackend(Backend):
         self.threads = threads
 
     def warm(self, job: Job) -> None:
+        from simcards import kernelcall
         from simcards.backends.job import engine
 
-        engine(job)
+        kernelcall.call(engine, job, what=lambda: _playing(job, 0, 1))  # compiles and plays game 0
 
     def imap(self, job, ranges):
-        for first, count in ranges:
-            yield first, count, execute(job, first, count)
+        from simcards import kernelcall
+
+        for first, count in ranges:  # Ctrl-C is seen while a range plays (simcards.kernelcall)
+            yield first, count, kernelcall.call(execute, job, first, count,
+                                                what=lambda f=first, c=count: _playing(job, f, c))
+
+
+def _playing(job: Job, first: int, count: int) -> str:
+    """What a range of ``job`` is, for a message: its games and who plays them (a user policy by
+    name and file)."""
+    from simcards import kernelcall
+    from simcards.backends.job import _ENGINES
+
+    eng = _ENGINES.get(job.engine_key())
+    strategies = eng.run.strategies if eng is not None else job.strategies
+    return kernelcall.games_text(job.game, first, count, strategies)
 
 
 _CURRENT: contextvars.ContextVar[Backend | None] = contextvars.ContextVar("simcards_backend", default=None)

@@ -219,10 +219,14 @@ def replay(
     if not 0 <= game_index < MAX_GAMES:  # the games simulate can play: 0 .. MAX_GAMES - 1
         raise SimcardsError(f"--game {game_index}: give a game index from 0 to {MAX_GAMES - 1:,}")
     check_seed(seed, f"--seed {seed}")  # (spelled as typed; RunSpec.resolve checks the same)
+    from simcards import kernelcall
+
     spec = RunSpec.resolve(game, variant=variant, players=players, strategies=split_specs(strategy),
                            rules=rule_overrides(rule), seed=seed, invalid_option=invalid_option)
-    print(spec.gdef.replay(spec.rules, spec.players, list(spec.strategies), spec.seed, game_index,
-                           on_invalid=spec.invalid_option))
+    # in a worker thread, so that Ctrl-C stops a user policy that does not return
+    print(kernelcall.call(spec.gdef.replay, spec.rules, spec.players, list(spec.strategies), spec.seed, game_index,
+                          spec.invalid_option,
+                          what=lambda: kernelcall.games_text(spec.game, game_index, 1, spec.strategies)))
 
 
 @app.command()
@@ -294,7 +298,27 @@ study.register(app)  # compare, tune, tournament, report
 
 
 def main(argv: list[str] | None = None, prog_name: str | None = None) -> int:
-    """Entry point: run the app and turn every input error into one line on stderr."""
+    """Entry point: run the app and turn every input error into one line on stderr. As the program
+    (``argv`` None: the command line's own), a process whose Ctrl-C left a kernel running (a user
+    policy that does not return: numba cannot stop it) ends at once with ``os._exit``, once its
+    messages are out and its run directory unlocked."""
+    code = _main(argv, prog_name)
+    if argv is None:
+        from simcards import kernelcall
+
+        if kernelcall.left_running():
+            import os
+
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except (OSError, ValueError):  # a closed pipe: nothing more to say
+                    pass
+            os._exit(code or 130)
+    return code
+
+
+def _main(argv: list[str] | None, prog_name: str | None) -> int:
     INTERRUPT["reported"] = False
     VERBOSITY["level"] = 0
     try:
@@ -321,6 +345,10 @@ def main(argv: list[str] | None = None, prog_name: str | None = None) -> int:
     except (typer.Abort, KeyboardInterrupt):
         err.print("aborted")
         return 130
+    except MemoryError as exc:  # anywhere: one line, not a traceback
+        err.print(f"error: out of memory{f' ({exc})' if str(exc) else ''}", markup=False, highlight=False,
+                  soft_wrap=True)
+        return 2
     return 0
 
 

@@ -1,0 +1,177 @@
+"""Kernel calls that Ctrl-C can stop.
+
+A numba kernel (and a user policy inside it) is nopython code: it never returns to the interpreter
+until it is done, so a SIGINT handler of the thread that called it cannot run, and a policy stuck
+in a loop would make Ctrl-C do nothing. :func:`call` runs the kernel call in a worker thread (the
+parallel kernels release the GIL while their ``prange`` loop runs) and keeps the main thread
+waiting in short timed joins, where Python runs its signal handlers at once:
+
+- while a stop is asked (``play.StopRequest``, the first Ctrl-C) the call may finish within
+  :func:`grace` seconds (``SIMCARDS_STOP_GRACE``, default 1); after that it is left running and
+  :class:`StopWaiting` (a ``KeyboardInterrupt``) is raised, after one line on stderr saying which
+  games were being played and by which strategies (a user policy by name and file);
+- any ``KeyboardInterrupt`` (a second Ctrl-C, or Ctrl-C where no stop is asked) is raised at once;
+  the call is left running.
+
+numba cannot stop a thread, so a call left running goes on until it ends (for ever, for a policy
+in an endless loop). :func:`left_running` says what is still running: the command line then ends
+the process with ``os._exit`` (``cli.app.main``); the Python API returns, and the next kernel call
+of the process waits for the one left running first (Ctrl-C gives up), since numba's parallel
+backends need not accept two launches at once.
+
+Outside the main thread (Dask workers, a user's own threads) a call runs directly, as before:
+signals are only ever delivered to the main thread.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import os
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+POLL = 0.05  # seconds between two looks at a running call (the signal handlers run in between)
+_GRACE = 1.0
+
+
+class StopWaiting(KeyboardInterrupt):
+    """A stop was asked and the kernel call in flight did not finish within the grace period."""
+
+
+def grace() -> float:
+    """Seconds a call may go on after the first Ctrl-C (``SIMCARDS_STOP_GRACE``, default 1)."""
+    text = os.environ.get("SIMCARDS_STOP_GRACE")
+    if not text:
+        return _GRACE
+    try:
+        value = float(text)
+    except ValueError:
+        return _GRACE
+    return value if value >= 0 else _GRACE
+
+
+@dataclass
+class _Call:
+    fn: Callable[..., Any]
+    args: tuple
+    what: str
+    threads: int | None
+    done: threading.Event = field(default_factory=threading.Event)
+    result: Any = None
+    error: BaseException | None = None
+    thread: threading.Thread | None = None
+
+    def run(self) -> None:
+        try:
+            if self.threads is not None:  # numba's thread count is per calling thread
+                import numba
+
+                numba.set_num_threads(self.threads)
+            self.result = self.fn(*self.args)
+        except BaseException as exc:  # handed to the waiting thread
+            self.error = exc
+        finally:
+            self.done.set()
+
+
+# The stop request of the run in progress (play.StopRequest: ``requested``, ``since``), if any.
+_watch: list[Any] = []
+_left: list[_Call] = []  # calls left running after an interruption (this process cannot stop them)
+
+
+def watch(stop) -> None:
+    _watch.append(stop)
+
+
+def unwatch(stop) -> None:
+    if stop in _watch:
+        _watch.remove(stop)
+
+
+def left_running() -> list[str]:
+    """What calls left running after an interruption are still playing (their descriptions)."""
+    _left[:] = [c for c in _left if not c.done.is_set()]
+    return [c.what for c in _left]
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def _wait_for_left() -> None:
+    """Before a new call: let a call an interrupted run left running end first."""
+    running = [c for c in _left if not c.done.is_set()]
+    if not running:
+        _left.clear()
+        return
+    _say(f"waiting for {running[0].what}, left playing by an interrupted run (numba cannot stop them; "
+         "Ctrl-C to give up, or restart Python)")
+    for c in running:
+        while not c.done.wait(POLL):
+            pass
+    _left.clear()
+
+
+def call(fn: Callable[..., Any], *args, what: str | Callable[[], str] = "games") -> Any:
+    """``fn(*args)`` (a kernel call), stoppable by Ctrl-C as the module says. ``what`` names what
+    the call plays, for the messages: ``"games 0..49,999 of yaniv by policy 'x' (/path/x.py)"``
+    (a function is only called when a message needs it)."""
+    if threading.current_thread() is not threading.main_thread():
+        return fn(*args)
+    _wait_for_left()
+    try:
+        import numba
+
+        threads: int | None = numba.get_num_threads()
+    except Exception:  # numba's threading layer could not start: the call will say why
+        threads = None
+    ctx = contextvars.copy_context()
+    job = _Call(lambda *a: ctx.run(fn, *a), args, "", threads)
+    job.thread = threading.Thread(target=job.run, name="simcards-kernel", daemon=True)
+    job.thread.start()
+    try:
+        while not job.done.wait(POLL):
+            stop = _watch[-1] if _watch else None
+            since = getattr(stop, "since", None)
+            if since is not None and time.monotonic() - since > grace():
+                job.what = what() if callable(what) else what
+                _say(f"{job.what}: still playing {grace():g} s after Ctrl-C; stopped without them")
+                raise StopWaiting
+    except BaseException as exc:
+        if not job.done.is_set():
+            if not job.what:
+                job.what = what() if callable(what) else what
+            _left.append(job)
+            if not isinstance(exc, StopWaiting):
+                _say(f"{job.what}: stopped at once, without them")
+        raise
+    if job.error is not None:
+        raise job.error.with_traceback(job.error.__traceback__)
+    return job.result
+
+
+def players(strategies: Iterable) -> str:
+    """Who plays, for a message: ``policy 'spin' from /path/spin.py, threshold:call=3`` (each
+    strategy once; a user policy by name and file)."""
+    from simcards.policy import _source_file as source_file
+
+    seen: list[str] = []
+    for s in strategies:
+        fam = getattr(s, "family", None)
+        if fam is not None and fam.decide is not None:
+            path = source_file(fam.decide)
+            text = f"policy {fam.name!r}" + (f" from {path}" if path is not None else "")
+        else:
+            text = getattr(s, "spec", None) or str(s)
+        if text not in seen:
+            seen.append(text)
+    return ", ".join(seen) or "?"
+
+
+def games_text(game: str, first: int, count: int, strategies: Iterable) -> str:
+    """``games 0..49,999 of yaniv (strategies: policy 'spin' from /path/spin.py, random)``."""
+    span = f"game {first:,}" if count == 1 else f"games {first:,}..{first + count - 1:,}"
+    return f"{span} of {game} (strategies: {players(strategies)})"

@@ -1,0 +1,153 @@
+"""Issue 27, items 5 and 8: Ctrl-C always stops a run within a second or two.
+
+A user policy is nopython code: while it runs, Python's SIGINT handler cannot. The kernels run in a
+worker thread (``simcards.kernelcall``) while the main thread waits in short timed joins, so Ctrl-C
+is seen at once: the first press stops after the chunk in flight if it finishes within a second,
+otherwise says which policy was playing and stops without it (with ``--out`` the finished chunks
+are on disk, resumable); a second press stops at once. Each case runs the CLI in a subprocess and
+sends it real SIGINTs. A policy loops or allocates only on a rare decision drawn from the game's
+own random stream (``tests/policies/runaway_yaniv.py``), so the engine is compiled and playing
+when it runs away; its kernel is compiled (or loaded) once by a short legal run first.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).parent / "policies"
+POLICY = str(HERE / "runaway_yaniv.py") + ":spin"
+CLI = [sys.executable, "-m", "simcards"]
+ENV = {**os.environ, "PYTHONUNBUFFERED": "1"}
+STOP_WITHIN = 2.0  # seconds from the signal to the process's end
+
+
+class Proc:
+    """A CLI run whose stdout and stderr are read line by line as they come."""
+
+    def __init__(self, args: list[str], env: dict | None = None):
+        self.proc = subprocess.Popen(CLI + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                     env=env or ENV)
+        self.out: list[str] = []
+        self.err: list[str] = []
+        self._readers = [threading.Thread(target=self._read, args=(s, lines), daemon=True)
+                         for s, lines in ((self.proc.stdout, self.out), (self.proc.stderr, self.err))]
+        for r in self._readers:
+            r.start()
+
+    @staticmethod
+    def _read(stream, lines: list[str]) -> None:
+        for line in stream:
+            lines.append(line)
+
+    def wait_for(self, text: str, where: list[str], timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if any(text in line for line in where):
+                return True
+            if self.proc.poll() is not None:
+                time.sleep(0.2)  # the last lines
+                return any(text in line for line in where)
+            time.sleep(0.02)
+        return False
+
+    def interrupt_and_time(self) -> float | None:
+        """SIGINT; seconds until the process ends (None: still running after STOP_WITHIN + 3 s,
+        then it is killed)."""
+        t0 = time.monotonic()
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            self.proc.wait(STOP_WITHIN + 3)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            return None
+        return time.monotonic() - t0
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(30)
+
+    def stderr(self) -> str:
+        for r in self._readers:
+            r.join(5)
+        return "".join(self.err)
+
+
+@pytest.fixture(scope="module")
+def warm_policy():
+    """Compile (or load) the policy's kernel once: cold, that takes minutes on two shared cores."""
+    res = subprocess.run(CLI + ["simulate", "yaniv", "--strategy", POLICY, "--games", "20", "--no-progress"],
+                         capture_output=True, text=True, timeout=1800, env=ENV)
+    assert res.returncode == 0, res.stderr
+
+
+@pytest.mark.slow
+def test_yaniv_runaway_policy_stops_on_the_first_ctrl_c_and_is_named(tmp_path, warm_policy):
+    d = tmp_path / "run"
+    run = Proc(["simulate", "yaniv", "--strategy", POLICY + ":mode=1", "--games", "1000000", "--no-progress",
+                "--out", str(d)])
+    try:
+        assert run.wait_for("spinning", run.out, 600), run.stderr()
+        took = run.interrupt_and_time()
+    finally:
+        run.kill()
+    err = run.stderr()
+    assert took is not None, f"still running {STOP_WITHIN + 3} s after Ctrl-C; stderr: {err}"
+    assert took <= STOP_WITHIN, f"took {took:.2f} s; stderr: {err}"
+    assert run.proc.returncode == 130, err
+    assert "Traceback" not in err
+    assert "'spin'" in err and "runaway_yaniv.py" in err, err  # which policy was playing, and its file
+    assert f"--resume {d}" in err, err  # what finished is kept and can be continued
+    assert json.loads((d / "manifest.json").read_text())["status"] == "interrupted"
+
+
+@pytest.mark.slow
+def test_yaniv_second_ctrl_c_stops_a_normal_long_run_at_once(tmp_path):
+    """A built-in strategy whose chunk takes minutes (mc); the first Ctrl-C would wait for it (the
+    grace is made long here), the second must not."""
+    env = {**ENV, "SIMCARDS_STOP_GRACE": "120"}
+    for delay in (3, 8, 20):  # the first Ctrl-C must come after the engine is loaded
+        d = tmp_path / f"run{delay}"
+        run = Proc(["simulate", "yaniv", "--strategy", "mc", "--games", "1000000", "--no-progress", "--out", str(d)],
+                   env=env)
+        try:
+            deadline = time.monotonic() + 300
+            while not (d / "manifest.json").exists() and run.proc.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+            time.sleep(delay)
+            run.proc.send_signal(signal.SIGINT)
+            if not run.wait_for("stopping after the chunk in flight", run.err, 5):
+                if run.proc.poll() is not None:  # stopped before the games began: try again later
+                    continue
+                pytest.fail(f"the first Ctrl-C was not acknowledged within 5 s; stderr: {run.stderr()}")
+            took = run.interrupt_and_time()
+        finally:
+            run.kill()
+        err = run.stderr()
+        assert took is not None, f"still running {STOP_WITHIN + 3} s after the second Ctrl-C; stderr: {err}"
+        assert took <= STOP_WITHIN, f"took {took:.2f} s; stderr: {err}"
+        assert run.proc.returncode == 130, err
+        assert "Traceback" not in err and "interrupted after" in err, err
+        return
+    pytest.fail("every first Ctrl-C came before the games began")
+
+
+@pytest.mark.slow
+def test_yaniv_policy_out_of_memory_is_one_line(tmp_path, warm_policy):
+    d = tmp_path / "run"
+    res = subprocess.run(CLI + ["simulate", "yaniv", "--strategy", POLICY + ":mode=2", "--games", "100000",
+                                "--no-progress", "--out", str(d)], capture_output=True, text=True, timeout=900,
+                         env=ENV)
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert res.returncode == 2, res.stderr
+    assert "Traceback" not in res.stderr
+    assert lines[-1].startswith("error: ") and "'spin'" in lines[-1] and "MemoryError" in lines[-1], res.stderr
