@@ -127,3 +127,110 @@ def test_two_way_decomposition_separates_skill_from_seat_and_luck():
     assert v["skill_share"] + v["seat_share"] + v["luck_share"] == pytest.approx(1.0)
     nothing = variance_shares(rng.normal(0, 1, strategy.size), strategy, seat)
     assert nothing["skill_share"] < 0.001 and nothing["seat_share"] < 0.001
+
+
+# ----- issue 28, item 4: an equilibrium near a tie --------------------------------------------------
+def _near_tie_sums(rng, deals: int = 1000, edge: float = 0.002):
+    """Two strategies, two sides: A against A or B against B wins exactly half (seat rotation);
+    B wins 50% − ``edge`` of its games against A (2 seatings a deal). The equilibrium is pure A
+    and B's regret against it is −edge."""
+    from simcards.studies.equilibrium import PayoffSums
+
+    profiles = symmetric_profiles(2, 2)  # [2, 0], [1, 1], [0, 2]
+    sums = PayoffSums.empty(len(profiles), 2)
+    half = np.full(deals, 0.5)
+    sums.add(0, 0, np.vstack([half, np.zeros(deals)]))
+    b = rng.binomial(2, 0.5 - edge, deals) / 2
+    sums.add(1, 0, np.vstack([1 - b, b]))
+    sums.add(2, 0, np.vstack([np.zeros(deals), half]))
+    return profiles, sums
+
+
+def test_regret_intervals_near_a_tie_come_from_each_resamples_own_equilibrium():
+    """A planted pure equilibrium whose alternative loses 0.2 points: the estimate picks the wrong
+    side of the tie about 40% of the time. Regrets resampled at the one estimated mixture then
+    give B a regret of 0 on every resample whenever B was picked (issue 28: 68% coverage); at each
+    resample's own equilibrium they cover B's true regret, −0.2 points."""
+    from simcards.studies.equilibrium import _game, bootstrap_equilibria
+
+    rng = np.random.default_rng(28)
+    runs, reps, truth = 30, 60, -0.002
+    own = fixed = wrong = 0
+    for r in range(runs):
+        profiles, sums = _near_tie_sums(rng)
+        eq = symmetric_nash(_game(2, profiles, sums.means()))
+        wrong += eq.mixture[1] > 1e-3
+        mix_b, reg_b = bootstrap_equilibria(2, profiles, sums, reps, seed=r)
+        lo, hi = np.quantile(reg_b[:, 1], [0.025, 0.975])
+        own += min(lo, eq.regrets[1]) <= truth <= max(hi, eq.regrets[1])
+        assert mix_b.shape == reg_b.shape == (reps, 2)
+        rng_b = np.random.default_rng(r)  # the old way: the same resamples, regrets at the estimate
+        at_estimate = []
+        for _ in range(reps):
+            w = rng_b.multinomial(64, np.full(64, 1 / 64)).astype(float)
+            at_estimate.append(_game(2, profiles, sums.means(w)).regrets(eq.mixture)[1])
+        lo, hi = np.quantile(at_estimate, [0.025, 0.975])
+        fixed += lo <= truth <= hi
+    assert 0.2 < wrong / runs < 0.7  # the support is a coin toss at this many deals
+    assert fixed / runs < 0.8  # what the fixed mixture gave
+    assert own / runs >= 0.85, own / runs
+
+
+def test_payoff_cells_get_the_exact_widening_near_0_and_1():
+    """A strategy that won 2 of its 400 deals in a profile: the normal interval over deals is far
+    too narrow there; the cell's interval contains the exact binomial one, as every other rate."""
+    from simcards.stats.estimates import exact_proportion
+    from simcards.studies.equilibrium import PayoffSums
+
+    profiles = symmetric_profiles(2, 2)
+    sums = PayoffSums.empty(3, 2)
+    deals = 400
+    won = np.zeros(deals)
+    won[[17, 230]] = 1.0
+    sums.add(0, 0, np.vstack([np.full(deals, 0.5), np.zeros(deals)]))
+    sums.add(1, 0, np.vstack([1 - won, won]))
+    sums.add(2, 0, np.vstack([np.zeros(deals), np.full(deals, 0.5)]))
+    low, high = sums.intervals(profiles > 0)
+    el, eh = exact_proportion(2, deals)
+    assert low[1, 1] <= el and high[1, 1] >= eh and low[1, 1] >= 0
+    assert high[1, 0] >= 1 - el and high[1, 0] <= 1  # the other side of the same cell
+    assert (low[0, 0], high[0, 0]) == (0.5, 0.5)  # self-play: exactly the fair share on every deal
+
+
+# ----- issue 28, items 5 and 11: no α-rank; the payoff matrix with its intervals -------------------
+def _near_tie_result():
+    """An equilibrium study's result built from the near tie above (no engine): the tables the
+    study writes, from the study's own functions."""
+    import pandas as pd
+
+    from simcards.studies.common import StudyResult
+    from simcards.studies.equilibrium import _game, _invasion_table, bootstrap_equilibria, equilibrium_rows
+
+    profiles, sums = _near_tie_sums(np.random.default_rng(3))
+    names = ["A", "B"]
+    eq = symmetric_nash(_game(2, profiles, sums.means()))
+    mix_b, reg_b = bootstrap_equilibria(2, profiles, sums, 200, seed=1)
+    low, high = sums.intervals(profiles > 0)
+    tables = {"equilibrium": pd.DataFrame(equilibrium_rows(names, eq, mix_b, reg_b)),
+              "invasion": _invasion_table(names, profiles, sums.means(), low, high, 2)}
+    summary = {"max_regret": eq.max_regret, "method": eq.method, "equilibria_found": 1, "games_played": 6000,
+               "profiles": 3, "flat_grid_games": 6000, "fair_share": 0.5, "edges": []}
+    return StudyResult("equilibrium", "near tie", tables, summary, [], {"bootstrap": 200})
+
+
+def test_equilibrium_tables_show_the_payoff_intervals_and_no_alpha_rank():
+    from simcards.report.build import display_tables, equilibrium_answer
+
+    res = _near_tie_result()
+    assert not any("alpha" in c for c in res.tables["equilibrium"].columns)
+    tables = dict(display_tables(res))
+    eq_caption = next(c for c in tables if c.startswith("Symmetric equilibrium"))
+    assert "α-rank" not in tables[eq_caption].columns and "own equilibrium" in eq_caption
+    inv_caption = next(c for c in tables if c.startswith("Win share of one player"))
+    cells = tables[inv_caption].set_index("row among column →")
+    assert cells.loc["B", "A"].count("[") == 1 and cells.loc["A", "A"] == "50.0% [50.0, 50.0]"
+    answer = equilibrium_answer(res)
+    text = " ".join(answer["lead"] + answer["sentences"])
+    assert "α-rank" not in text
+    share = float(res.tables["equilibrium"].set_index("strategy").loc["B", "in_support_share"])
+    assert 0.05 < share < 0.95 and "Not settled by these games: **" in text  # a near tie is not settled

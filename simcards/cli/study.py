@@ -262,7 +262,7 @@ def equilibrium(
     seed: SeedOpt = 0,
     rule: RuleOpt = None,
     flat: Annotated[bool, typer.Option("--flat", help="play every profile --games deals instead of spending them where they decide the answer")] = False,
-    bootstrap: Annotated[int, typer.Option("--bootstrap", help="resamples of the deals for the intervals")] = 100,
+    bootstrap: Annotated[int, typer.Option("--bootstrap", help="resamples of the deals for the mixture's and the regrets' intervals (each solved for its own equilibrium)")] = 400,
     out_dir: OutOpt = None,
     json_out: JsonOpt = False,
     threads: ThreadsOpt = None,
@@ -272,8 +272,9 @@ def equilibrium(
     allow_outside_code: OutsideCodeOpt = False,
 ) -> None:
     """The strategy a whole table should play when everyone adapts: every profile of a population
-    of strategies is played (seat rotation, common deals), and the payoff table gives a symmetric
-    Nash mixture with each strategy's regret, α-rank masses and bootstrap intervals.
+    of strategies is played (seat rotation, common deals), and the payoff table (each cell with its
+    95% interval over deals) gives a symmetric Nash mixture with each strategy's regret; their
+    intervals come from bootstrap resamples of the deals, each solved for its own equilibrium.
 
     Example: simcards equilibrium yaniv --players 2 --family threshold --param call=0..7"""
     from simcards.studies import equilibrium as run

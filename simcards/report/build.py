@@ -261,15 +261,18 @@ def display_tables(result: StudyResult) -> list[tuple[str, pd.DataFrame]]:
             "strategy": e["strategy"],
             "equilibrium weight": [_share(r.weight, r.weight_low, r.weight_high) for r in e.itertuples()],
             "regret": [_share(r.regret, r.regret_low, r.regret_high) for r in e.itertuples()],
-            "α-rank": [_share(r.alpha_rank, r.alpha_rank_low, r.alpha_rank_high) for r in e.itertuples()],
+            "in the resamples' equilibria": ["-" if math.isnan(r.in_support_share) else f"{r.in_support_share:.0%}"
+                                             for r in e.itertuples()],
         })
-        out.append(("Symmetric equilibrium (bootstrap 95% intervals; regret: what a player gains by switching to "
-                    "the strategy when everyone else plays the mixture)", d))
-        inv = result.tables["invasion"]
-        m = inv.pivot(index="strategy", columns="field", values="win_share").reindex(
-            index=list(e["strategy"]), columns=list(e["strategy"]))
-        m = m.map(lambda v: f"{v:.1%}").reset_index().rename(columns={"strategy": "row among column →"})
-        out.append(("Win share of one player of the row's strategy when every other side plays the column's", m))
+        out.append(("Symmetric equilibrium (bootstrap 95% intervals, each resample of the deals solved for its own "
+                    "equilibrium; regret: what a player gains by switching to the strategy when everyone else plays "
+                    "the mixture)", d))
+        inv = result.tables["invasion"].set_index(["strategy", "field"])
+        names = list(e["strategy"])
+        m = pd.DataFrame({"row among column →": names, **{
+            f: [_share(*inv.loc[(s, f), ["win_share", "low", "high"]]) for s in names] for f in names}})
+        out.append(("Win share of one player of the row's strategy when every other side plays the column's (95% "
+                    "interval over deals, widened to the exact binomial one near 0 and 1)", m))
         if "length" in result.tables:
             out.append(("How long games last (95% interval over deals): at the equilibrium (every side drawing "
                         "from the mixture) and with every side on one strategy", _length_display(result)))
@@ -909,16 +912,31 @@ def equilibrium_answer(res: StudyResult) -> dict:
             f"(a symmetric Nash equilibrium, {s['method']})."]
     if s["equilibria_found"] > 1:
         lead.append(f"The table has {s['equilibria_found']} equilibria: where play starts decides which one.")
-    top = res.tables["equilibrium"].sort_values("alpha_rank", ascending=False).iloc[0]
-    sentences = [f"α-rank (where evolution spends its time) puts most mass on **{top['strategy']}** "
-                 f"({human(top['alpha_rank'], top['alpha_rank_low'], top['alpha_rank_high'], 'pct')}).",
+    sentences = [_settled_sentence(res),
                  f"{s['games_played']:,} games were played over {s['profiles']:,} profiles; a flat grid would have "
                  f"played {s['flat_grid_games']:,}."]
+    sentences = [x for x in sentences if x]
     lead += s.get("edges", [])
     length = _length_sentence(res)
     if length:
         lead.append(length)
     return {"title": res.title, "lead": lead, "table": None, "sentences": sentences}
+
+
+def _settled_sentence(res: StudyResult) -> str:
+    """Whether the bootstrap resamples of the deals, each solved for its own equilibrium, agree on
+    which strategies it plays: the strategies that are in it in fewer than 95% of resamples, or out
+    of it in fewer than 95%."""
+    e = res.tables["equilibrium"]
+    if "in_support_share" not in e or e["in_support_share"].isna().all():
+        return ""
+    reps = res.meta.get("bootstrap", "the")
+    unsure = [r for r in e.itertuples() if 0.05 < r.in_support_share < 0.95]
+    if not unsure:
+        return f"Every strategy is in (or out of) the equilibrium in at least 95% of the {reps} bootstrap resamples."
+    return ("Not settled by these games: " + ", ".join(
+        f"**{r.strategy}** is in the equilibrium of {r.in_support_share:.0%}" for r in unsure)
+        + f" of the {reps} bootstrap resamples of the deals (each solved for its own equilibrium).")
 
 
 def _length_sentence(res: StudyResult) -> str:

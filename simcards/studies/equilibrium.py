@@ -5,8 +5,8 @@ fixed field. Here every side may choose any strategy of a *population* (a list o
 family over a range of parameter values). Every distinct profile of the population at the table
 (C(k+n−1, n) for n sides and k strategies) is played with seat rotation on common deals; the
 estimated payoff table (each strategy's win share in each profile, with intervals) gives a symmetric
-Nash mixture (``simcards.stats.equilibrium``), each strategy's regret against it, α-rank masses,
-and their stability under a bootstrap over deals.
+Nash mixture (``simcards.stats.equilibrium``), each strategy's regret against it, and their
+stability under a bootstrap over deals (each resample solved for its own equilibrium).
 
 Adaptive (default): a first batch of deals for every profile, then further batches only for the
 profiles that decide the answer — those the equilibrium's expected payoffs put weight on, in
@@ -29,13 +29,14 @@ import pandas as pd
 
 from simcards.errors import SimcardsError
 from simcards.play import set_threads
-from simcards.stats.equilibrium import SymmetricGame, alpha_rank, others_table, symmetric_nash, symmetric_profiles
-from simcards.stats.estimates import Z95
+from simcards.stats.equilibrium import SymmetricGame, others_table, symmetric_nash, symmetric_profiles
+from simcards.stats.estimates import Z95, Estimate, bounded_mean
 from simcards.strategy import Strategy, make_strategy
 from simcards.studies.common import Arena, StudyResult, study_meta, study_progress, study_seed, whole_count
 from simcards.studies.tune import parse_values
 
 BLOCKS = 64  # deals are summed into this many blocks (deal i → block i mod BLOCKS) for the bootstrap
+BOOTSTRAP = 400  # resamples: the share of resamples whose equilibrium holds a strategy to ±2.5 points (1 se)
 MAX_PROFILES = 5000
 NEGLIGIBLE = 10  # a profile whose noise moves no regret by a tenth of the target is not played further
 
@@ -123,6 +124,21 @@ class PayoffSums:
         n = (self.block_n * w).sum(axis=1)
         return (self.blocks * w).sum(axis=2) / np.maximum(n, 1)[:, None]
 
+    def intervals(self, present: np.ndarray, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
+        """(profiles, strategies) 95% intervals of the mean payoffs: normal over deals, widened to
+        the exact binomial interval of the total (``stats.bounded_mean``, as every other win rate)
+        where fewer than ``RARE`` deals' worth fall on the rarer side (a strategy that almost
+        never, or almost always, wins in that profile). ``present``: (profiles, strategies), the
+        cells to compute (the strategies of each profile)."""
+        means, se = self.means(), self.std_errors()
+        totals = self.blocks.sum(axis=2)
+        low, high = means - z * se, means + z * se
+        for p, i in zip(*np.nonzero(present & (self.deals[:, None] > 0))):
+            n = int(self.deals[p])
+            e = bounded_mean(Estimate(means[p, i], low[p, i], high[p, i], n), float(totals[p, i]), n, z)
+            low[p, i], high[p, i] = e.low, e.high
+        return low, high
+
     def std_errors(self) -> np.ndarray:
         n = np.maximum(self.deals, 1)[:, None]
         mean = self.blocks.sum(axis=2) / n
@@ -168,7 +184,7 @@ def _importance(game: SymmetricGame, x: np.ndarray, se: np.ndarray) -> np.ndarra
 def equilibrium(game: str, strategies: list[str] | str | None = None, *, family: str | None = None,
                 params: list[str] | dict | None = None, variant: str | None = None, players: int | None = None,
                 games: int = 2000, seed: int = 0, rules: dict[str, Any] | None = None, adaptive: bool = True,
-                batch: int | None = None, target: float = 0.005, bootstrap: int = 100,
+                batch: int | None = None, target: float = 0.005, bootstrap: int = BOOTSTRAP,
                 threads: int | None = None, progress: bool = False) -> StudyResult:
     """A symmetric Nash equilibrium of a population of strategies at the table.
 
@@ -177,8 +193,9 @@ def equilibrium(game: str, strategies: list[str] | str | None = None, *, family:
     ``batch`` of deals for every profile (default games/8, at least 50), then batches for the
     profiles that matter most to the regrets at the current mixture, until the largest regret
     interval is narrower than ``target`` (in win share) or no profile has deals left.
-    ``bootstrap``: resamples of the deal blocks that give the intervals of the mixture, the
-    regrets and the α-rank masses."""
+    ``bootstrap``: resamples of the deal blocks that give the intervals of the mixture and the
+    regrets (each resample's own equilibrium and the regrets against it) and the share of resamples
+    whose equilibrium plays each strategy."""
     t0 = time.perf_counter()
     t = Arena(game, variant, players, rules)
     seed = study_seed(seed)
@@ -246,8 +263,8 @@ def _regret_half_width(game: SymmetricGame, x: np.ndarray, se: np.ndarray) -> fl
     return float(Z95 * np.sqrt(var_u + var_mix).max())
 
 
-def _invasion_table(names: list[str], profiles: np.ndarray, means: np.ndarray, se: np.ndarray,
-                    n: int) -> pd.DataFrame:
+def _invasion_table(names: list[str], profiles: np.ndarray, means: np.ndarray, low: np.ndarray,
+                    high: np.ndarray, n: int) -> pd.DataFrame:
     """One player of each strategy at a table where every other side plays ``field``: its win share
     (the fair share 1/n on the diagonal, where everyone plays the same)."""
     index = {tuple(c): p for p, c in enumerate(profiles)}
@@ -259,7 +276,7 @@ def _invasion_table(names: list[str], profiles: np.ndarray, means: np.ndarray, s
             c[j] += n - 1
             p = index[tuple(c)]
             rows.append({"strategy": name, "field": field_name, "win_share": means[p, i],
-                         "low": means[p, i] - Z95 * se[p, i], "high": means[p, i] + Z95 * se[p, i]})
+                         "low": low[p, i], "high": high[p, i]})
     return pd.DataFrame(rows)
 
 
@@ -327,50 +344,64 @@ def _length_table(t: Arena, names: list[str], profiles: np.ndarray, sums: Payoff
     return pd.DataFrame(rows)
 
 
+def bootstrap_equilibria(n: int, profiles: np.ndarray, sums: PayoffSums, reps: int,
+                         seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """``reps`` resamples of the deal blocks (the same blocks for every profile, so the common
+    deals' correlation is kept): each resample's own equilibrium mixture and every strategy's
+    regret against that equilibrium — arrays (reps, strategies). Regrets against the one estimated
+    mixture would miss the truth whenever the estimate picked the wrong side of a near tie (a
+    strategy in the estimated support has regret 0 on every resample; issue 28: 68% coverage)."""
+    rng = np.random.default_rng(seed)
+    k = profiles.shape[1]
+    mix, reg = np.empty((reps, k)), np.empty((reps, k))
+    for b in range(reps):
+        w = rng.multinomial(BLOCKS, np.full(BLOCKS, 1 / BLOCKS)).astype(np.float64)
+        eq = symmetric_nash(_game(n, profiles, sums.means(w)), starts=8)
+        mix[b], reg[b] = eq.mixture, eq.regrets
+    return mix, reg
+
+
+def equilibrium_rows(names: list[str], eq, mix_b: np.ndarray, reg_b: np.ndarray) -> list[dict]:
+    """The equilibrium table's rows: weight and regret with 95% percentile intervals over the
+    resamples (each holding the estimate), and the share of resamples whose equilibrium plays the
+    strategy (weight above 0.1%)."""
+    def interval(col: np.ndarray, point: float) -> tuple[float, float]:
+        if not len(col):
+            return (math.nan, math.nan)
+        lo, hi = np.quantile(col, [0.025, 0.975])
+        return float(min(lo, point)), float(max(hi, point))
+
+    rows = []
+    for i, name in enumerate(names):
+        ml, mh = interval(mix_b[:, i], float(eq.mixture[i]))
+        rl, rh = interval(reg_b[:, i], float(eq.regrets[i]))
+        rows.append({"strategy": name, "weight": eq.mixture[i], "weight_low": ml, "weight_high": mh,
+                     "regret": eq.regrets[i], "regret_low": rl, "regret_high": rh,
+                     "in_support_share": float(np.mean(mix_b[:, i] > 1e-3)) if len(mix_b) else math.nan})
+    return rows
+
+
 def _result(t: Arena, strats: list[Strategy], profiles: np.ndarray, sums: PayoffSums, lineups: list[int],
             seed: int, games: int, adaptive: bool, bootstrap: int, flat_games: int,
             elapsed: float) -> StudyResult:
     k, n = len(strats), t.k
     names = [s.spec for s in strats]
-    means, se = sums.means(), sums.std_errors()
+    means = sums.means()
     game = _game(n, profiles, means)
     eq = symmetric_nash(game)
-    alpha = alpha_rank(game)
-    rng = np.random.default_rng(seed)
-    mix_b, reg_b, alpha_b = [], [], []
-    for _ in range(bootstrap):
-        w = rng.multinomial(BLOCKS, np.full(BLOCKS, 1 / BLOCKS)).astype(np.float64)
-        g = _game(n, profiles, sums.means(w))
-        mix_b.append(symmetric_nash(g, starts=8).mixture)
-        reg_b.append(g.regrets(eq.mixture))
-        alpha_b.append(alpha_rank(g))
-
-    def interval(samples: list[np.ndarray], i: int) -> tuple[float, float]:
-        if not samples:
-            return (math.nan, math.nan)
-        col = np.array([s[i] for s in samples])
-        return float(np.quantile(col, 0.025)), float(np.quantile(col, 0.975))
-
-    rows = []
-    for i, name in enumerate(names):
-        ml, mh = interval(mix_b, i)
-        rl, rh = interval(reg_b, i)
-        al, ah = interval(alpha_b, i)
-        rows.append({"strategy": name, "weight": eq.mixture[i], "weight_low": ml, "weight_high": mh,
-                     "regret": eq.regrets[i], "regret_low": rl, "regret_high": rh,
-                     "alpha_rank": alpha[i], "alpha_rank_low": al, "alpha_rank_high": ah,
-                     "in_support_share": float(np.mean([s[i] > 1e-3 for s in mix_b])) if mix_b else math.nan})
-    eq_df = pd.DataFrame(rows)
+    mix_b, reg_b = bootstrap_equilibria(n, profiles, sums, bootstrap, seed)
+    eq_df = pd.DataFrame(equilibrium_rows(names, eq, mix_b, reg_b))
+    low, high = sums.intervals(profiles > 0)
     pay_rows = []
     for p, counts in enumerate(profiles):
         label = " + ".join(f"{int(c)}×{names[i]}" for i, c in enumerate(counts) if c)
         for i in map(int, np.flatnonzero(counts)):
             pay_rows.append({"profile": label, "strategy": names[i], "players": int(counts[i]),
-                             "win_share": means[p, i], "low": means[p, i] - Z95 * se[p, i],
-                             "high": means[p, i] + Z95 * se[p, i], "deals": int(sums.deals[p]),
+                             "win_share": means[p, i], "low": low[p, i],
+                             "high": high[p, i], "deals": int(sums.deals[p]),
                              "seatings": lineups[p]})
     pay_df = pd.DataFrame(pay_rows)
-    invasion = _invasion_table(names, profiles, means, se, n)
+    invasion = _invasion_table(names, profiles, means, low, high, n)
     length = _length_table(t, names, profiles, sums, eq.mixture)
     played = int(sum(int(sums.deals[p]) * lineups[p] for p in range(len(profiles))))
     support = [names[i] for i in np.argsort(-eq.mixture) if eq.mixture[i] > 1e-3]
@@ -395,7 +426,9 @@ def _result(t: Arena, strats: list[Strategy], profiles: np.ndarray, sums: Payoff
         + f"; every other strategy gains at most {max(eq.max_regret, 0):.2%} against it.",
         f"{len(profiles):,} profiles of {k} strategies at {n} sides; {played:,} games played"
         + (f" (adaptive; a flat grid of {games:,} deals per profile would take {flat_games:,})" if adaptive else "")
-        + f"; intervals from {bootstrap} bootstrap resamples of the deals.",
+        + f"; the mixture's and the regrets' intervals from {bootstrap} bootstrap resamples of the deals, each "
+        "solved for its own equilibrium; the payoffs' over deals (widened to the exact binomial interval near 0 "
+        "and 1).",
     ]
     edges = edge_notes(t, strats, eq.mixture)
     summary["edges"] = edges
