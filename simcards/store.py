@@ -429,6 +429,10 @@ class RunStore:
                                     "output directory")
             self._clear()
         elif manifest.exists():
+            linked = [n for n in RESULT_FILES if _is_link(self.out / n)]
+            if linked:  # the run ends by writing that file (the CSV forms are written in place)
+                raise SimcardsError(f"{self.out / linked[0]} is a symbolic link; simcards writes that file and does "
+                                    "not write through links in a run directory: remove it, then --resume again")
             old = self._read_json(manifest)
             problem = validate_record(old)
             if problem is None:

@@ -138,6 +138,14 @@ def test_a_parts_folder_that_is_a_symlink_is_refused_and_the_outside_untouched(h
     assert {p.name: p.read_bytes() for p in outside.iterdir()} == before
 
 
+def test_a_result_file_that_is_a_symlink_in_an_unfinished_run_is_refused_at_resume(fresh, victim, capsys):
+    """--format csv writes games.csv in place when the run ends: a link there is refused, not followed."""
+    (fresh / "games.csv").symlink_to(victim)
+    code = main(CLI + ["--resume", str(fresh), "--format", "csv"])
+    line = last_line(capsys.readouterr().err)
+    assert code == 2 and "games.csv is a symbolic link" in line and victim.read_text() == PRECIOUS
+
+
 @pytest.mark.parametrize("name", ["manifest.json.tmp", "summary.json.tmp", "games.parquet.tmp"])
 def test_a_symlink_named_like_a_temporary_file_is_replaced_not_written_through(name, victim, tmp_path, reference):
     d = tmp_path / "run"
