@@ -72,7 +72,7 @@ def test_report_spec_with_an_equilibrium_study(tmp_path):
                                         "bootstrap": 10}]}
     paths = build_report(spec, tmp_path / "r")
     md = (tmp_path / "r" / "report.md").read_text()
-    assert "If every player adapts" in md and paths["figures"]
+    assert "if the other players adapt too" in md and paths["figures"]
 
 
 def test_adaptive_stops_when_no_profile_left_moves_the_regrets():

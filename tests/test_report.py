@@ -180,7 +180,8 @@ def test_fairness_overview_across_games():
     assert ov[["game", "players", "who"]].values.tolist() == [
         ["two-hundred", 4, "first dealer's team"], ["yaniv", 2, "round-1 starter"]]
     edge = a.tables["estimates"].query("metric == 'starter_edge'").iloc[0]
-    assert ov["edge (win rate − fair share)"].iloc[0] == human(edge["value"], edge["low"], edge["high"], "pct", signed=True)
+    assert ov["edge (win rate − fair share)"].iloc[0] == human(edge["value"], edge["low"], edge["high"], "pct",
+                                                               signed=True).replace("%", " pts")  # points
     assert fairness_overview([a]) is None  # one game: nothing to line up
 
 

@@ -66,14 +66,21 @@ def _announce(*games: str) -> None:
 
 
 def _print(result, json_out: bool, out_dir: Path | None) -> None:
+    """The answer first (the report's words, ``answer_lines``), then the title, the tables and the
+    notes; with ``json_out`` all of them as one JSON object (``answer``: the same sentences)."""
     from simcards.report import display_tables, write_report
+    from simcards.report.build import answer_lines
 
+    answer = answer_lines(result)
     if json_out:
-        payload = {"title": result.title, "summary": result.summary, "notes": result.notes,
+        payload = {"title": result.title, "answer": answer, "summary": result.summary, "notes": result.notes,
                    "tables": {k: json.loads(v.to_json(orient="records")) for k, v in result.tables.items() if k != "games"},
                    "meta": result.meta}
         print(json.dumps(payload, indent=2, default=str))
     else:
+        for line in answer:
+            out.print(line, markup=False, highlight=False)
+        out.print("")
         out.print(f"[bold]{result.title}[/bold]", highlight=False)
         for caption, df in display_tables(result):
             keys = _key_columns(df)

@@ -252,7 +252,8 @@ def display_tables(result: StudyResult) -> list[tuple[str, pd.DataFrame]]:
             "win share": r["win_share"].map(lambda v: f"{v:.1%}"),
         })
         out.append(("Ratings (Bradley–Terry, 95% interval)", d))
-        out.append(("Win rate of the row against the column (95% interval)", result.tables["matrix"]))
+        out.append(("Win rate of the row against the column (95% interval; *: differs from the fair share, Holm's "
+                    "control over all the pairs)", _marked_matrix(result)))
         if "cost" in result.tables:
             out.append(cost_display(result))
     elif result.kind == "equilibrium":
@@ -277,6 +278,22 @@ def display_tables(result: StudyResult) -> list[tuple[str, pd.DataFrame]]:
             out.append(("How long games last (95% interval over deals): at the equilibrium (every side drawing "
                         "from the mixture) and with every side on one strategy", _length_display(result)))
     return out
+
+
+def _marked_matrix(result: StudyResult) -> pd.DataFrame:
+    """The tournament's matrix with a * on every cell whose pair is significant (the pairs table's
+    flag: the win rate differs from the fair share under Holm's control)."""
+    m = result.tables["matrix"].copy()
+    pairs = result.tables["pairs"]
+    if "significant" not in pairs:
+        return m
+    key = m.columns[0]
+    for r in pairs.itertuples():
+        if _yes(r.significant):
+            row = m.index[m[key] == r.strategy]
+            if len(row) and r.opponent in m.columns:
+                m.loc[row[0], r.opponent] = f"{m.loc[row[0], r.opponent]} *"
+    return m
 
 
 def _length_display(result: StudyResult) -> pd.DataFrame:
@@ -310,12 +327,23 @@ def fairness_overview(results: list[StudyResult]) -> pd.DataFrame | None:
             edge, dev = sub.loc["starter_edge"], sub.loc["max_seat_deviation"]
             rows.append({"game": res.meta["game"], "players": res.meta["players"], "variant": v,
                          "who": edge["label"].split("'s edge")[0],
-                         "edge (win rate − fair share)": human(edge["value"], edge["low"], edge["high"], "pct", signed=True),
+                         "edge (win rate − fair share)": _pts(human(edge["value"], edge["low"], edge["high"], "pct",
+                                                                    signed=True)),
                          "edge significant": "yes" if _yes(edge.get("significant")) else "no",
-                         "largest seat deviation": human(dev["value"], dev["low"], dev["high"], "pct"),
+                         "largest seat deviation": _pts(human(dev["value"], dev["low"], dev["high"], "pct")),
                          "deviation significant": "yes" if _yes(dev.get("significant")) else "no",
                          "games": f"{int(sub.loc['starter_edge', 'n']):,}"})
     return pd.DataFrame(rows) if len({(r["game"], r["players"]) for r in rows}) > 1 else None
+
+
+def _pts(text: str) -> str:
+    """A difference of two shares (an edge: win rate − fair share) in percentage points."""
+    return text.replace("%", " pts", 1)
+
+
+def _points(metric: str, text: str) -> str:
+    """An estimate's text, in percentage points when it is an edge or a deviation from a fair share."""
+    return _pts(text) if metric.endswith(("edge", "_deviation")) and "%" in text else text
 
 
 def _diff_text(v, lo, hi, kind) -> str:
@@ -571,7 +599,7 @@ def digits_for(low: float, high: float, kind: str) -> int:
     """Decimals that show one significant digit of an interval's half-width, two when it starts
     with a 1 (0 to 3)."""
     hw = (high - low) / 2 * (100.0 if kind == "pct" else 1.0)
-    if not math.isfinite(hw) or hw <= 0:
+    if not math.isfinite(hw) or hw <= 1e-9:  # a point (float noise is no precision: not 100.000% [100.000, ...])
         return 1
     e = math.floor(math.log10(hw))
     lead_one = hw / 10 ** e < 2  # 1.x: one digit would round 9.5 [8.5, 10.5] to 10 [8, 10]
@@ -710,10 +738,11 @@ def compare_answer(res: StudyResult) -> dict:
     rows: list[list[str]] = []
     bold: set[tuple[int, int]] = set()
     lead: list[str] = []
+    same = _identical_variants(res)  # the weaker side plays like the stronger there: no skill to rank
     for q, what, metric, diff_metric, better in questions:
         sub = est[est["metric"] == metric].set_index("variant")
         values = {n: (float(sub.at[n, "value"]), float(sub.at[n, "low"]), float(sub.at[n, "high"]))
-                  for n in names if n in sub.index}
+                  for n in names if n in sub.index and not (metric.startswith("skill") and n in same)}
         kind = sub["format"].iloc[0]
         d = diffs[diffs["metric"] == diff_metric] if diff_metric and len(diffs) else diffs.iloc[0:0]
         dmap = {r.variant: (r.diff, r.low, r.high, _yes(r.paired), _yes(r.significant)) for r in d.itertuples()}
@@ -722,7 +751,7 @@ def compare_answer(res: StudyResult) -> dict:
             continue
         signed = metric.endswith("edge")
         digits = max(digits_for(values[n][1], values[n][2], kind) for n in (r["leader"], r["runner_up"]))
-        show = lambda n: human(*values[n], kind, signed=signed, decimals=digits)  # noqa: B023 (this iteration)
+        show = lambda n: _points(metric, human(*values[n], kind, signed=signed, decimals=digits))  # noqa: B023
         verdict = ("yes" if r["significant"] else
                    "no: tied with " + _and(r["ties"]) if len(r["ties"]) < len(values) - 1 else
                    "no: tied with every other")
@@ -741,14 +770,19 @@ def compare_answer(res: StudyResult) -> dict:
         if len(names) == 1:
             r0 = sub.iloc[0]
             sentences.append(f"The {who}'s edge over the fair share ({100 * r0['fair']:.3g}%) is "
-                             f"{human(r0['value'], r0['low'], r0['high'], 'pct', signed=True)}: "
+                             f"{_pts(human(r0['value'], r0['low'], r0['high'], 'pct', signed=True))}: "
                              + ("significant." if _yes(r0["significant"]) else "not significantly different from 0."))
         else:
             sentences.append(f"The {who}'s edge over the fair share is significant (95%, each variant on its own) in "
                              + _and(sig) + (f"; not in {_and(not_sig)}." if not_sig else ".") if sig else
                              f"The {who}'s edge over the fair share is not significant in any variant (95%, each on its own).")
-    if "skill_share" in metrics:
+    if "skill_share" in metrics and len(same) < len(names):
         sentences.append(_skill_luck_sentence(res))
+    sk = res.meta.get("skill") or {}
+    if sk.get("identical"):
+        from simcards.studies.compare import identical_notes
+
+        sentences += identical_notes(sk["strong"], sk["weak"], sk["identical"], sk.get("identical_deals", 0))
     table = None
     if rows:
         k = len(names) - 1
@@ -761,13 +795,20 @@ def compare_answer(res: StudyResult) -> dict:
     return {"title": res.title, "lead": sentences, "table": table, "sentences": []}
 
 
+def _identical_variants(res: StudyResult) -> set[str]:
+    """The variants in which the compare's weaker side played exactly like the stronger one."""
+    sk = res.meta.get("skill") or {}
+    return set((sk.get("identical") or {}).get(sk.get("weak"), []))
+
+
 def _skill_luck_sentence(res: StudyResult) -> str:
     """Skill versus luck in words: for the variants where skill explains most and least, how
     often the stronger player wins one game and a 10-game match, the games a match needs to be 95%
     sure, and how the variance of results splits between players, seats and luck."""
     est = res.tables["estimates"]
     sk = res.meta.get("skill") or {}
-    shares = est[est["metric"] == "skill_share"].sort_values("value", ascending=False)
+    shares = est[(est["metric"] == "skill_share") & ~est["variant"].isin(_identical_variants(res))]
+    shares = shares.sort_values("value", ascending=False)
     picks = list(dict.fromkeys([shares["variant"].iloc[0], shares["variant"].iloc[-1]]))
 
     def get(v: str, metric: str):
@@ -836,10 +877,24 @@ def tune_answer(results: list[StudyResult]) -> dict:
                   note=f"Each value plays {against} from every seat on the same deals. Significant: the best value's "
                        "paired difference from the runner-up excludes 0. The best value's own win rate is the "
                        "highest of several, so it tends to be a little high.")
-    lead = [f"{r.title}: best **{row[1]}**, " + (f"significantly ahead of the runner-up {row[4]}." if row[6] == "yes"
-                                                   else f"not separated from the runner-up {row[4]}.")
-            for r, row in zip(results, rows)]
+    lead = [f"{r.title}: {_lower_first(tune_sentence(r, row))}" for r, row in zip(results, rows)]
     return {"title": "Best value of each sweep", "lead": lead, "table": table, "sentences": sentences}
+
+
+def tune_sentence(res: StudyResult, row: list[str] | None = None) -> str:
+    """A sweep's answer in one sentence: the best value against the fixed table (a best response),
+    its win rate and whether it is separated from the runner-up."""
+    row = row or tune_row(res)
+    against = res.meta["against"]
+    runner = f"the runner-up {row[4]} ({row[5]})"
+    return (f"Against `{against}` at every other seat, the best value (the best response to that table) is "
+            f"**{row[1]}**: it wins {row[2]} (fair share "
+            f"{row[3]}), " + (f"significantly ahead of {runner}." if row[6] == "yes" else
+                              f"not separated from {runner}: more games are needed to tell them apart."))
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
 
 
 def _rate(v: float) -> str:
@@ -900,16 +955,30 @@ def tournament_answer(res: StudyResult) -> dict:
     return {"title": res.title, "lead": lead, "table": None, "sentences": []}
 
 
-def equilibrium_answer(res: StudyResult) -> dict:
+def equilibrium_answer(res: StudyResult, tunes: list[StudyResult] | tuple = ()) -> dict:
+    """One recommendation: the equilibrium (what to play when the other players adapt too: nobody
+    gains by leaving it alone), with the best response to a table that keeps playing the default (from
+    the report's matching sweep in ``tunes``, else from the invasion table) said as what it is, and
+    whether the bootstrap resamples agree on the equilibrium's strategies."""
     e = res.tables["equilibrium"].sort_values("weight", ascending=False)
     support = e[e["weight"] > 1e-3]
-    mix = ", ".join(f"**{r.strategy}** {human(r.weight, r.weight_low, r.weight_high, 'pct')}"
-                    for r in support.itertuples())
     s = res.summary
-    lead = [(f"If every player adapts, the table settles on {mix}" if len(support) > 1 else
-             f"If every player adapts, everyone plays {mix.split(' ')[0]}")
-            + f"; no strategy of the population gains more than {max(s['max_regret'], 0):.2%} against it "
-            f"(a symmetric Nash equilibrium, {s['method']})."]
+    if len(support) > 1:
+        play = ("Play a mix, drawn at random each game: "
+                + ", ".join(f"**{r.strategy}** {human(r.weight, r.weight_low, r.weight_high, 'pct')}"
+                            for r in support.itertuples()))
+    else:
+        play = f"Play **{support['strategy'].iloc[0]}**"
+    text = (f"{play}: if the other players adapt too, this is where the table settles — nobody gains more than "
+            f"{max(s['max_regret'], 0):.2%} by switching alone (a symmetric Nash equilibrium, {s['method']}).")
+    br = _best_response(res, tunes)
+    if br is not None:
+        name, field, win, fair, where = br
+        text += (f" Against a table that keeps playing `{field}` and does not adapt, the best response is `{name}`"
+                 + (" too" if name in set(support["strategy"]) and len(support) == 1 else "")
+                 + f": it wins {win} of its games there against a fair share of {fair:.3g}% ({where})"
+                 + ("." if name in set(support["strategy"]) else ", but only until the others adapt."))
+    lead = [text]
     if s["equilibria_found"] > 1:
         lead.append(f"The table has {s['equilibria_found']} equilibria: where play starts decides which one.")
     sentences = [_settled_sentence(res),
@@ -921,6 +990,32 @@ def equilibrium_answer(res: StudyResult) -> dict:
     if length:
         lead.append(length)
     return {"title": res.title, "lead": lead, "table": None, "sentences": sentences}
+
+
+def _best_response(res: StudyResult, tunes) -> tuple[str, str, str, float, str] | None:
+    """(strategy, field, its win rate, fair share in %, where it comes from): the population's best
+    reply to a table that keeps playing the population's default member (named by its family alone).
+    From a sweep of the same game, table and family against that default when the report has one
+    (more games, every value of the family), else from the equilibrium's own invasion table."""
+    names = list(res.tables["equilibrium"]["strategy"])
+    field = next((n for n in names if ":" not in n), None)
+    if field is None:
+        return None
+    m = res.meta
+    for tu in tunes:
+        t = tu.meta
+        if (t.get("game"), t.get("players"), t.get("variant"), t.get("against"), t.get("family")) == \
+                (m.get("game"), m.get("players"), m.get("variant"), field, field.split(":")[0]):
+            row = tune_row(tu)
+            return tu.summary["best_spec"], field, row[2], 100 * float(tu.tables["tune"]["fair_share"].iloc[0]), \
+                f"the sweep '{tu.title}'"
+    inv = res.tables["invasion"]
+    col = inv[inv["field"] == field]
+    if col.empty:
+        return None
+    r = col.loc[col["win_share"].idxmax()]
+    return (str(r["strategy"]), field, human(r["win_share"], r["low"], r["high"], "pct"),
+            100 * float(res.summary["fair_share"]), "this study's games")
 
 
 def _settled_sentence(res: StudyResult) -> str:
@@ -976,8 +1071,22 @@ def answers(results: list[StudyResult]) -> list[dict]:
         elif r.kind == "tournament":
             out.append(tournament_answer(r))
         elif r.kind == "equilibrium":
-            out.append(equilibrium_answer(r))
+            out.append(equilibrium_answer(r, tunes))
     return out
+
+
+def _plain(text: str) -> str:
+    """Markdown emphasis and code marks off: the answer as the terminal and --json show it."""
+    return text.replace("**", "").replace("`", "")
+
+
+def answer_lines(result: StudyResult) -> list[str]:
+    """The answer to one study in plain sentences — the report's words — that the study commands
+    print before their tables and ``--json`` carries as ``answer``."""
+    if result.kind == "tune":
+        a = tune_answer([result])
+        return [_plain(x) for x in [tune_sentence(result)] + a["sentences"]]
+    return [_plain(x) for x in answers([result])[0]["lead"]]
 
 
 # ----- the details ---------------------------------------------------------------------------------
@@ -1001,7 +1110,8 @@ def compare_tables(res: StudyResult) -> list[Table]:
             if h["format"] == "games":  # may be ∞: the stronger player is no better
                 row.append(games_text(h["value"], h["low"], h["high"]))
                 continue
-            row.append(human(h["value"], h["low"], h["high"], h["format"], signed=h["metric"].endswith("edge"), decimals=d))
+            row.append(_points(h["metric"], human(h["value"], h["low"], h["high"], h["format"],
+                                                 signed=h["metric"].endswith("edge"), decimals=d)))
             if _yes(h.get("significant")):
                 bold.add((i, j))
         rows.append(row)

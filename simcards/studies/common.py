@@ -62,11 +62,20 @@ class Arena:
         self.k = self.m.n_sides(self.players)
         self.progress = progress
         self.games_played = 0
+        self.labels: dict[str, str] = {}  # spec → the preset name it was given (see ``label``)
 
     def strategy(self, spec: str | Strategy) -> Strategy:
         if isinstance(spec, Strategy):
             return spec
-        return parse_spec(spec, self.gdef.name, self.gdef.families())
+        families = self.gdef.families()
+        strat = parse_spec(spec, self.gdef.name, families)
+        self.labels.setdefault(strat.spec, preset_name(spec, strat, families))
+        return strat
+
+    def label(self, strat: Strategy) -> str:
+        """The strategy's name in the study's tables: a preset by the name it was given (``deep``),
+        anything else by its spec."""
+        return self.labels.get(strat.spec, strat.spec)
 
     def play(self, seat_strats: list[Strategy], seed: int, first: int, count: int, detail: bool = False):
         """The games table of games first..first+count-1; with ``detail``, (games, per-unit table).
@@ -196,9 +205,42 @@ def unit_mean(x: np.ndarray, z: float = Z95) -> Estimate:
 
 
 def fmt_est(value: float, low: float, high: float, kind: str) -> str:
+    """``value [low, high]`` for people: ``pct`` a share (``52.3% [51.8, 52.8]``), ``pts`` a
+    difference of shares in percentage points (``+2.3 pts [1.8, 2.8]``), else a number. An interval
+    no wider than float noise is a point (``0.00 [0.00, 0.00]``, not ``0.00000 [...]``)."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "-"
     if math.isnan(low):
-        return f"{100 * value:.1f}%" if kind == "pct" else f"{value:.2f}"
+        return (f"{100 * value:.1f}%" if kind == "pct" else f"{100 * value:+.1f} pts" if kind == "pts"
+                else f"{value:.2f}")
+    if abs(high - low) <= 1e-9 * max(1.0, abs(value)):
+        low = high = value
     est = Estimate(value, low, high, 0)
+    if kind == "pts":
+        text = est.pct()
+        sign = "+" if float(text.partition("%")[0]) > 0 else ""
+        return sign + text.replace("%", " pts", 1)
     return est.pct() if kind == "pct" else est.num()
+
+
+def preset_name(given: str | Strategy, strat: Strategy, families: dict) -> str:
+    """How a study names a strategy: a shipped preset by the name it was given (``deep``,
+    ``cautious:call=4``), anything else by its spec (``threshold:call=3``)."""
+    if isinstance(given, str):
+        text = given.strip()
+        head = text.partition(":")[0]
+        if head and head not in families and not head.endswith((".py", ".toml")):
+            return text
+    return strat.spec
+
+
+def plays_identically(t: Arena, a: Strategy, b: Strategy, lineup: tuple[int, ...], seed: int, count: int) -> bool:
+    """Do ``a`` and ``b`` make the same decisions here? ``lineup`` (0: ``a``, 1: ``b``) against the
+    same table with ``a`` in ``b``'s seats, on the same ``count`` deals: identical game tables mean
+    ``b`` played every decision as ``a`` would (e.g. a knock setting where the rules allow no knock).
+    Both count in ``t.games_played``."""
+    if a.spec == b.spec:
+        return True
+    mixed = t.play(t.lineup_strats(lineup, [a, b]), seed, 0, count)
+    alone = t.play(t.lineup_strats(lineup, [a, a]), seed, 0, count)
+    return bool(mixed.reset_index(drop=True).equals(alone.reset_index(drop=True)))

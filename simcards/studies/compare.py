@@ -30,6 +30,8 @@ from simcards.studies.common import (
     fmt_est,
     pair_lineups,
     play_matchup,
+    plays_identically,
+    preset_name,
     study_meta,
     study_progress,
     study_seed,
@@ -359,11 +361,17 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
     if isinstance(strategies, str):
         strategies = [strategies]
     arenas = [Arena(game, v, players, rules) for v in names]
-    weak = weak or arenas[0].m.weak
+    default_weak = arenas[0].m.weak
+    identical: dict[str, list[str]] = {}
+    if skill:
+        weak, identical = _weaker_side(arenas, names, strong, weak, seed, games)
+    weak = weak or default_weak
     runs = [_Variant(n, t, t.gdef.strategies(strategies, t.players), t.m.deck_key(t.rules), strong, weak,
                      pair_lineups(t.k) if skill else []) for n, t in zip(names, arenas)]
     scale = math.lcm(*(len(v.lineups) for v in runs)) if skill else 1
     strong_s, weak_s = arenas[0].strategy(strong), arenas[0].strategy(weak)
+    families = arenas[0].gdef.families()
+    strong_name, weak_name = preset_name(strong, strong_s, families), preset_name(weak, weak_s, families)
     bar = study_progress(sum(games * (1 + len(v.lineups)) for v in runs), f"compare {arenas[0].game}", progress)
     mo: Moments | None = None
     game_rows: dict[str, list[pd.DataFrame]] = {v.name: [] for v in runs}
@@ -427,10 +435,14 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
                          + "; ".join(f"{r.variant} {r.label} {_signed(r.diff, r.format)}" for r in sig.itertuples()) + ".")
         else:
             notes.append(f"No difference is significant ({control}).")
+    if skill:
+        notes.extend(identical_notes(strong_name, weak_name, identical, min(games, IDENTICAL_DEALS)))
     meta = study_meta("compare", first_arena, seed, variants=names, games=games,
                  strategies=[s.spec for s in runs[0].seats],
-                 skill={"strong": strong_s.spec, "weak": weak_s.spec, "lineups": _lineups_meta(runs),
-                        "groups": BOOT_GROUPS, "resamples": BOOT_REPS} if skill else None,
+                 skill={"strong": strong_name, "weak": weak_name, "default_weak": default_weak,
+                        "identical": identical, "identical_deals": min(games, IDENTICAL_DEALS),
+                        "lineups": _lineups_meta(runs), "groups": BOOT_GROUPS, "resamples": BOOT_REPS}
+                 if skill else None,
                  rules={n: t.rules.as_dict() for n, t in zip(names, arenas)},
                  timings_seconds={v.name: round(v.seconds, 3) for v in runs},
                  games_played=sum(t.games_played for t in arenas), summary_only=summary_only,
@@ -443,6 +455,49 @@ def compare(game: str, variants: list[str] | str, *, players: int | None = None,
              f"{first_arena.gdef.title}: {', '.join(f'{n} ({t.players}p)' for n, t in zip(names, arenas))}")
     return StudyResult("compare", title,
                        out_tables, {"variants": names}, notes, meta)
+
+
+IDENTICAL_DEALS = 24  # deals on which compare checks that the weaker side plays differently from the stronger
+
+
+def _weaker_side(arenas: list[Arena], names: list[str], strong: str, weak: str | None, seed: int,
+                 games: int) -> tuple[str, dict[str, list[str]]]:
+    """The weaker side of the skill matchup and, per side tried, the variants where it plays exactly
+    like the stronger one (``plays_identically`` on the first ``IDENTICAL_DEALS`` deals: then its
+    skill row is 50% by construction and measures nothing).
+
+    The rule: a weaker side the user gave is kept (and said). The default — the game's
+    ``GameMetrics.weak``, a weaker setting of the default strategy — is used when it differs from the
+    stronger side in every variant of the study; else ``random`` is used for every variant (one
+    weaker side for the whole study, so that the skill rows stay comparable across variants)."""
+    tried = [weak] if weak else list(dict.fromkeys([arenas[0].m.weak, "random"]))
+    n = min(games, IDENTICAL_DEALS)
+    strong_s = arenas[0].strategy(strong)
+    identical: dict[str, list[str]] = {}
+    for cand in tried:
+        weak_s = arenas[0].strategy(cand)
+        same = [name for name, t in zip(names, arenas)
+                if plays_identically(t, strong_s, weak_s, pair_lineups(t.k)[0], seed, n)]
+        if same:
+            identical[cand] = same
+        if not same or cand == tried[-1]:
+            return cand, identical
+    raise AssertionError("unreachable")
+
+
+def identical_notes(strong: str, weak: str, identical: dict[str, list[str]], deals: int) -> list[str]:
+    """In words: which weaker side plays exactly like the stronger one where, and what the study did
+    about it (the same sentences in the notes, the command's answer and the report's)."""
+    out = []
+    for cand, where in identical.items():
+        text = (f"{cand} plays exactly like {strong} in {', '.join(where)} (the same decisions on the first "
+                f"{deals:,} deals: the rules leave it nothing to decide differently)")
+        if cand != weak:
+            out.append(text + f", so the skill rows measure {strong} against {weak} in every variant.")
+        else:
+            out.append(text + ": its skill rows there are 50% by construction, measure nothing and are not ranked; "
+                       "give another --weak.")
+    return out
 
 
 def _signed(v: float, kind: str) -> str:
@@ -472,6 +527,11 @@ def _variant_list(gdef, variants) -> list[str]:
 GROUPS = ("speed", "fairness", "outcomes", "skill")
 
 
+def _points(metric: str, kind: str) -> str:
+    """An edge or a deviation is a win rate minus a fair share: percentage points, not a share."""
+    return "pts" if kind == "pct" and metric.endswith(("edge", "_deviation")) else kind
+
+
 def _wide(long: pd.DataFrame, names: list[str]) -> pd.DataFrame:
     """One row per variant, one text column per metric (value [95% CI]), grouped as ``GROUPS``
     (variants with other tables add their own seat or team columns to their group)."""
@@ -481,7 +541,7 @@ def _wide(long: pd.DataFrame, names: list[str]) -> pd.DataFrame:
         row = {"variant": name}
         for r in sub.itertuples():
             row[r.label] = (games_text(r.value, r.low, r.high) if r.format == "games" else
-                            fmt_est(r.value, r.low, r.high, r.format))
+                            fmt_est(r.value, r.low, r.high, _points(r.metric, r.format)))
         rows.append(row)
     first = long.drop_duplicates("label")
     order = sorted(range(len(first)), key=lambda i: (GROUPS.index(first["group"].iloc[i]), i))

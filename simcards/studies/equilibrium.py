@@ -385,7 +385,7 @@ def _result(t: Arena, strats: list[Strategy], profiles: np.ndarray, sums: Payoff
             seed: int, games: int, adaptive: bool, bootstrap: int, flat_games: int,
             elapsed: float) -> StudyResult:
     k, n = len(strats), t.k
-    names = [s.spec for s in strats]
+    names = [t.label(s) for s in strats]  # presets by name
     means = sums.means()
     game = _game(n, profiles, means)
     eq = symmetric_nash(game)

@@ -46,14 +46,14 @@ def tournament(game: str, strategies: list[str] | str, *, variant: str | None = 
     if isinstance(strategies, str):
         strategies = [s.strip() for s in split_specs(strategies)]
     strats = [t.strategy(s) for s in strategies]
-    specs = [s.spec for s in strats]
+    specs = [t.label(s) for s in strats]  # presets by name
     if len(strats) < 2:
         raise SimcardsError("a tournament needs at least two strategies, e.g. --strategies "
                             f"random,{t.gdef.default_strategy}")
-    if len(set(specs)) != len(specs):
+    if len({s.spec for s in strats}) != len(specs):
         raise SimcardsError(f"--strategies lists the same strategy twice: {', '.join(specs)}")
     k = len(strats)
-    ref = _cost_reference(t, cost, specs)
+    ref = _cost_reference(t, cost, [s.spec for s in strats])
     lineups = pair_lineups(t.k)
     extra = games * len(lineups) if ref is not None else 0  # the reference's self-play
     bar = study_progress(k * (k - 1) // 2 * games * len(lineups) + extra, f"tournament {t.game}", progress)

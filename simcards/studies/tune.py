@@ -138,6 +138,7 @@ def tune(game: str, strategy: str, params, *, against: str | None = None, varian
     if against is None:
         against = base.family.name if base.family.name == t.gdef.default_strategy else t.gdef.default_strategy
     opp = t.strategy(against)
+    opp_name = t.label(opp)  # a preset by its name
     lineups = field_lineups(t.k)
     confirm = games if confirm is None else whole_count(confirm, "confirm", 0)
     limits = t.m.param_warnings(base.family.name, t.rules, sweep)
@@ -182,12 +183,13 @@ def tune(game: str, strategy: str, params, *, against: str | None = None, varian
         bar.close()
     elapsed = time.perf_counter() - t0
     names = [n for n, _ in sweep]
+    ints = {n: all(float(x).is_integer() for x in vals) for n, vals in sweep}  # whole numbers stay whole (JSON)
     rows = []
     for a in arms:
         w = a.cat("won")
         est = unit_mean(w)
         mg = mean_ci(a.cat("margin"))
-        row: dict[str, Any] = {n: v for n, v in zip(names, a.values)}
+        row: dict[str, Any] = {n: _whole(v, ints[n]) for n, v in zip(names, a.values)}
         row.update({"spec": a.strat.spec, **est_cols("win_rate", est), "fair_share": a.fair,
                     **est_cols("margin", mg), "deals": w.size, "games": w.size * len(lineups)})
         if adaptive:
@@ -204,13 +206,14 @@ def tune(game: str, strategy: str, params, *, against: str | None = None, varian
     n_common = min(best.cat("won").size, runner.cat("won").size)
     d = paired_diff(runner.cat("won")[:n_common], best.cat("won")[:n_common])
     fmt_vals = lambda a: ", ".join(f"{n}={_num(v)}" for n, v in zip(names, a.values))
-    summary = {"best": dict(zip(names, best.values)), "best_spec": best.strat.spec,
-               "runner_up": dict(zip(names, runner.values)), "best_minus_runner_up": d.as_dict(),
+    whole = lambda a: {n: _whole(v, ints[n]) for n, v in zip(names, a.values)}  # noqa: E731
+    summary = {"best": whole(best), "best_spec": best.strat.spec,
+               "runner_up": whole(runner), "best_minus_runner_up": d.as_dict(),
                "significant": significant(d)}
     notes = [f"Best in the sweep: {fmt_vals(best)} wins {fmt_est(*_e(unit_mean(best.cat('won'))), 'pct')} "
-             f"(fair share {best.fair:.1%}) against {opp.spec} — an estimate biased upward by picking the "
+             f"(fair share {best.fair:.1%}) against {opp_name} — an estimate biased upward by picking the "
              f"best of {len(arms)}; runner-up {fmt_vals(runner)}: "
-             f"difference {fmt_est(d.value, d.low, d.high, 'pct')} on {n_common:,} common deals — "
+             f"difference {fmt_est(d.value, d.low, d.high, 'pts')} on {n_common:,} common deals — "
              + ("significant." if significant(d) else "not significant: more games are needed to separate them.")]
     adj = selection_adjusted(best.cat("won"), len(arms), looks)
     summary["best_selection_adjusted"] = adj.as_dict()
@@ -227,10 +230,10 @@ def tune(game: str, strategy: str, params, *, against: str | None = None, varian
                + (f" × {looks} looks" if looks > 1 else "") + f"): {fmt_vals(best)} wins {fmt_est(*_e(adj), 'pct')}")
     better = bool(verdict.low > best.fair)
     summary["better_than_reference"] = better
-    summary["reference"] = opp.spec
-    notes.append(how + (f", above the fair share {best.fair:.1%}: better than the reference ({opp.spec})."
+    summary["reference"] = opp_name
+    notes.append(how + (f", above the fair share {best.fair:.1%}: better than the reference ({opp_name})."
                         if better else f" against a fair share of {best.fair:.1%}: no value is better than the "
-                        f"reference ({opp.spec})."))
+                        f"reference ({opp_name})."))
     same = _identical_arms(arms, names)
     summary["warnings"] = limits + same
     notes.extend(limits + same)
@@ -246,12 +249,12 @@ def tune(game: str, strategy: str, params, *, against: str | None = None, varian
                      f"(Bonferroni over values and looks), stricter than a single flat test.")
         summary["history"] = history
     meta = study_meta("tune", t, seed, variant=t.variant, rules=t.rules.as_dict(), family=base.family.name,
-                 base=base.spec, params={n: v for n, v in sweep}, against=opp.spec,
+                 base=base.spec, params={n: [_whole(x, ints[n]) for x in v] for n, v in sweep}, against=opp_name,
                  lineups=[list(lu) for lu in lineups], games=games, adaptive=adaptive,
                  batch=batch if adaptive else None, alpha=alpha, confirm=confirm, games_played=t.games_played,
                  elapsed_seconds=round(elapsed, 3))
     title = f"{t.gdef.title} ({t.variant}, {t.players} players): tuning {base.family.name} " + \
-            " × ".join(names) + f" against {opp.spec}"
+            " × ".join(names) + f" against {opp_name}"
     return StudyResult("tune", title, {"tune": tab}, summary, notes, meta)
 
 
@@ -281,6 +284,11 @@ def _identical_arms(arms: list[_Arm], names: list[str]) -> list[str]:
 
 def _e(est: Estimate) -> tuple[float, float, float]:
     return est.value, est.low, est.high
+
+
+def _whole(v: float, integral: bool) -> float | int:
+    """A swept value as the user wrote it: 4, not 4.0, when every value of that sweep is whole."""
+    return int(v) if integral else v
 
 
 def _num(v: float) -> str:
