@@ -138,7 +138,7 @@ def call(fn: Callable[..., Any], *args, what: str | Callable[[], str] = "games")
             since = getattr(stop, "since", None)
             if since is not None and time.monotonic() - since > grace():
                 job.what = what() if callable(what) else what
-                _say(f"{job.what}: still playing {grace():g} s after Ctrl-C; stopped without them")
+                _say(f"Ctrl-C: {job.what} still playing after {grace():g} s: stopped without them")
                 raise StopWaiting
     except BaseException as exc:
         if not job.done.is_set():
@@ -146,7 +146,7 @@ def call(fn: Callable[..., Any], *args, what: str | Callable[[], str] = "games")
                 job.what = what() if callable(what) else what
             _left.append(job)
             if not isinstance(exc, StopWaiting):
-                _say(f"{job.what}: stopped at once, without them")
+                _say(f"Ctrl-C: stopped while playing {job.what}")
         raise
     if job.error is not None:
         raise job.error.with_traceback(job.error.__traceback__)

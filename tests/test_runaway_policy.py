@@ -151,3 +151,51 @@ def test_yaniv_policy_out_of_memory_is_one_line(tmp_path, warm_policy):
     assert res.returncode == 2, res.stderr
     assert "Traceback" not in res.stderr
     assert lines[-1].startswith("error: ") and "'spin'" in lines[-1] and "MemoryError" in lines[-1], res.stderr
+
+
+# --- in this process: the API returns (no hard exit), a range left running is waited for -------------
+def test_kernel_calls_keep_the_callers_numba_threads_and_errors():
+    import numba
+
+    from simcards import kernelcall
+
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        assert kernelcall.call(numba.get_num_threads) == 1  # numba's thread count is per thread
+    finally:
+        numba.set_num_threads(before)
+
+    def boom():
+        raise ValueError("inside")
+
+    with pytest.raises(ValueError, match="inside"):
+        kernelcall.call(boom)
+
+
+def test_yaniv_api_ctrl_c_returns_and_the_range_left_running_is_waited_for(tmp_path, monkeypatch, capsys):
+    """Python API: the first Ctrl-C with no grace leaves the chunk in flight running and returns what
+    finished (no exit); resuming waits for that chunk first and ends with the files of a clean run."""
+    import simcards
+    from simcards import kernelcall
+    from simcards.backends import LocalBackend
+
+    class CtrlCBefore(LocalBackend):
+        def imap(self, job, ranges):
+            for i, r in enumerate(ranges):
+                if i == 2:
+                    os.kill(os.getpid(), signal.SIGINT)  # handled before range 2's call starts
+                yield from super().imap(job, [r])
+
+    monkeypatch.setenv("SIMCARDS_STOP_GRACE", "0")
+    run = dict(games=4000, seed=3, chunk=1000, strategies=["threshold"])
+    sim = simcards.simulate("yaniv", out=tmp_path / "run", backend=CtrlCBefore(), **run)
+    err = capsys.readouterr().err
+    assert sim.interrupted and sim.meta["games_completed"] == 2000, err
+    assert "Ctrl-C: games 2,000..2,999 of yaniv (strategies: threshold) still playing after 0 s" in err
+    resumed = simcards.simulate("yaniv", resume=tmp_path / "run", **run)
+    assert resumed.meta["games_resumed"] == 2000 and not kernelcall.left_running()
+    clean = simcards.simulate("yaniv", out=tmp_path / "clean", **run)
+    for name in ("games.parquet", "rounds.parquet"):
+        assert (tmp_path / "run" / name).read_bytes() == (tmp_path / "clean" / name).read_bytes()
+    assert clean.summary["games"] == resumed.summary["games"] == 4000
