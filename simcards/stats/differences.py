@@ -235,8 +235,8 @@ def bradley_terry(wins: np.ndarray, names: list[str] | None = None, tol: float =
     cliff between 0 and 1 win).
 
     Intervals: the Wald interval ``rating ± z se`` (from the covariance of rating − centre); for a
-    strategy with fewer than ``RARE`` wins or losses, widened to contain the exact one of its own
-    record: the ratings at which its expected wins
+    strategy with fewer than ``RARE`` wins or losses, or weighing under 1% of the centre (a few
+    dozen wins in thousands of games), widened to contain the exact one of its own record: the ratings at which its expected wins
     against the others (at their fitted ratings) equal the Clopper–Pearson bounds of its actual
     wins (without the prior) out of its decided games. A strategy that never won has no lower
     bound (−∞); one with a few wins gets the skewed interval its count allows, where the Wald
@@ -288,7 +288,7 @@ def bradley_terry(wins: np.ndarray, names: list[str] | None = None, tol: float =
         if games <= 0:
             continue
         won = float(raw[i].sum() - raw[i, i])
-        if min(won, games - won) >= RARE:  # the Wald interval is trusted (as ``bounded_mean``)
+        if min(won, games - won) >= RARE and weights[i] >= 0.01:  # the Wald interval is trusted
             continue
         others = [j for j in range(k) if j != i and raw_n[i, j] > 0]
 
