@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from simcards.stats.equilibrium import SymmetricGame, symmetric_nash, symmetric_profiles
+from simcards.stats.equilibrium import SymmetricGame, alpha_rank, symmetric_nash, symmetric_profiles
 from simcards.studies.equilibrium import BLOCKS, PayoffSums, _game, bootstrap_equilibria
 
 
@@ -83,5 +83,21 @@ def main(runs: int = 200, reps: int = 200) -> None:
               f"400 resamples {400 * each:.1f} s")
 
 
+def alpha_rank_sensitivity() -> None:
+    """Why the studies dropped α-rank (issue 28, item 5): on one three-player table its masses move
+    with its two free settings, while the equilibrium is one answer."""
+    def pay(c, i):
+        strength = {0: 1.0, 1: 1.0 + 0.6 * c[0] - 0.5 * c[2], 2: 0.95 + 0.3 * c[1]}
+        return strength[i] / sum(c[j] * strength[j] for j in range(3))
+
+    game = SymmetricGame.from_function(3, 3, pay)
+    eq = symmetric_nash(game)
+    print("α-rank on a three-player table whose symmetric equilibrium is "
+          + " / ".join(f"{w:.0%}" for w in eq.mixture) + ":")
+    for alpha, m in ((1, 200), (1, 50), (10, 50), (50, 50), (200, 50), (50, 10)):
+        print(f"  intensity {alpha}, population {m}: " + " / ".join(f"{w:.0%}" for w in alpha_rank(game, alpha, m)))
+
+
 if __name__ == "__main__":
+    alpha_rank_sensitivity()
     main(*(int(a) for a in sys.argv[1:3]))

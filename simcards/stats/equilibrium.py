@@ -282,7 +282,12 @@ def alpha_rank(game: SymmetricGame, alpha: float = 50.0, population: int = 50) -
     process in which a lone mutant of strategy r invades a population of ``population`` players of
     strategy s and fixes with probability ρ(s → r), at selection intensity ``alpha`` (per unit of
     payoff range). A strategy's mass is how much time evolution spends on it; unlike a Nash mixture it
-    is unique, and it ranks every strategy, the ones outside the equilibrium too."""
+    is unique, and it ranks every strategy, the ones outside the equilibrium too.
+
+    Its answer depends on ``alpha`` and ``population``, which the data do not fix (on one
+    three-player table the same strategy gets 34% to 89% of the mass over intensities 1–200), and it
+    can put its mass where the equilibrium regrets it: the studies no longer show it (issue 28,
+    docs/analysis.md); a ranking from it should name both settings."""
     k, n, m = game.k, game.n, population
     if m < n:
         raise ValueError("the population must be at least the number of players at a table")
