@@ -46,7 +46,10 @@ def simulate(game: str, *, variant: str | None = None, players: int | None = Non
     empty directory starts the run; damaged or missing parts are played again). ``out`` on a directory
     holding another run (finished or not) is refused unless ``force=True``, which replaces it. The
     directory is locked (``DIR/.simcards.lock``, with the pid) while the run writes it. Ctrl-C (in
-    the main thread) stops once the chunk in flight is done and kept; a second Ctrl-C stops at once.
+    the main thread) stops once the chunk in flight is done and kept, if that takes at most a
+    second; otherwise, and at a second Ctrl-C, it stops at once and returns what finished (a chunk
+    left playing, which numba cannot stop, goes on in a background thread: the next run waits for
+    it; see ``simcards.kernelcall``).
     ``keep_detail`` (default: not when writing files) keeps the
     per-unit table in memory; ``keep_games=False`` keeps no per-game table in memory either (the
     summary is then aggregated chunk by chunk).

@@ -115,6 +115,16 @@ def _wait_for_left() -> None:
     _left.clear()
 
 
+def check_stop(what: str | Callable[[], str]) -> None:
+    """While waiting for games: after one line naming ``what`` is still playing, raise
+    :class:`StopWaiting` when a stop was asked more than :func:`grace` seconds ago."""
+    stop = _watch[-1] if _watch else None
+    since = getattr(stop, "since", None)
+    if since is not None and time.monotonic() - since > grace():
+        _say(f"Ctrl-C: {what() if callable(what) else what} still playing after {grace():g} s: stopped without them")
+        raise StopWaiting
+
+
 def call(fn: Callable[..., Any], *args, what: str | Callable[[], str] = "games") -> Any:
     """``fn(*args)`` (a kernel call), stoppable by Ctrl-C as the module says. ``what`` names what
     the call plays, for the messages: ``"games 0..49,999 of yaniv by policy 'x' (/path/x.py)"``
@@ -132,21 +142,20 @@ def call(fn: Callable[..., Any], *args, what: str | Callable[[], str] = "games")
     job = _Call(lambda *a: ctx.run(fn, *a), args, "", threads)
     job.thread = threading.Thread(target=job.run, name="simcards-kernel", daemon=True)
     job.thread.start()
+
+    def named() -> str:
+        if not job.what:
+            job.what = what() if callable(what) else what
+        return job.what
+
     try:
         while not job.done.wait(POLL):
-            stop = _watch[-1] if _watch else None
-            since = getattr(stop, "since", None)
-            if since is not None and time.monotonic() - since > grace():
-                job.what = what() if callable(what) else what
-                _say(f"Ctrl-C: {job.what} still playing after {grace():g} s: stopped without them")
-                raise StopWaiting
+            check_stop(named)
     except BaseException as exc:
         if not job.done.is_set():
-            if not job.what:
-                job.what = what() if callable(what) else what
             _left.append(job)
             if not isinstance(exc, StopWaiting):
-                _say(f"Ctrl-C: stopped while playing {job.what}")
+                _say(f"Ctrl-C: stopped while playing {named()}")
         raise
     if job.error is not None:
         raise job.error.with_traceback(job.error.__traceback__)

@@ -88,6 +88,16 @@ def _warm(job: Job) -> str:
     return __version__
 
 
+def _in_flight(job: Job, ranges) -> str:
+    """The ranges a Dask run has in flight, for a message: ``games 0..49,999 and 50,000..99,999
+    of yaniv (strategies: /path/spin.py:spin)``."""
+    from simcards.kernelcall import players
+
+    spans = [f"{f:,}..{f + c - 1:,}" for f, c in sorted(ranges)]
+    listed = ", ".join(spans[:3]) + (f" and {len(spans) - 3} more ranges" if len(spans) > 3 else "")
+    return f"games {listed} of {job.game} on the Dask workers (strategies: {players(job.strategies)})"
+
+
 class DaskBackend(Backend):
     name = "dask"
 
@@ -191,14 +201,20 @@ class DaskBackend(Backend):
                 time.sleep(0.05)
         self.check_cluster()
 
-    def _next_batch(self, ac) -> list:
-        """The futures finished so far, at least one; between looks, check the cluster's health."""
+    def _next_batch(self, ac, what=None) -> list:
+        """The futures finished so far, at least one; between looks, check the cluster's health
+        and, after a first Ctrl-C, how long the ranges in flight have had to finish
+        (``kernelcall.check_stop``: ``what`` names them)."""
+        from simcards import kernelcall
+
         delay = 0.002
         while True:
             batch = ac.next_batch(block=False)
             if batch:
                 return batch
             self.check_cluster()
+            if what is not None:
+                kernelcall.check_stop(what)
             time.sleep(delay)
             delay = min(2 * delay, POLL_SECONDS)
 
@@ -231,7 +247,7 @@ class DaskBackend(Backend):
                 submit(*pending.popleft())
             ac = as_completed(first_batch, loop=self.client.loop)
             while futures:
-                for fut in self._next_batch(ac):
+                for fut in self._next_batch(ac, lambda: _in_flight(job, futures.values())):
                     first, count = futures.pop(fut)
                     if fut.status != "finished":
                         self.check_cluster()  # futures are cancelled when the scheduler goes
