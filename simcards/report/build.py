@@ -247,7 +247,7 @@ def display_tables(result: StudyResult) -> list[tuple[str, pd.DataFrame]]:
         r = result.tables["ratings"]
         d = pd.DataFrame({
             "strategy": r["strategy"],
-            "rating (Elo scale)": [f"{a:.0f} [{b:.0f}, {c:.0f}]" for a, b, c in zip(r["rating"], r["rating_low"], r["rating_high"])],
+            "rating (Elo scale)": [f"{_elo(a)} [{_elo(b)}, {_elo(c)}]" for a, b, c in zip(r["rating"], r["rating_low"], r["rating_high"])],
             "wins": r["wins"].map(lambda v: f"{v:,}"), "losses": r["losses"].map(lambda v: f"{v:,}"),
             "win share": r["win_share"].map(lambda v: f"{v:.1%}"),
         })
@@ -305,6 +305,11 @@ def _length_display(result: StudyResult) -> pd.DataFrame:
             d[f"{col} per game"] = [human(v, lo, hi, "num") for v, lo, hi in
                                     zip(lt[col], lt[f"{col}_low"], lt[f"{col}_high"])]
     return d
+
+
+def _elo(x: float) -> str:
+    """A rating on the Elo scale; ±∞ for the bound a strategy that never won (or never lost) lacks."""
+    return f"{x:.0f}" if math.isfinite(x) else ("∞" if x > 0 else "−∞")
 
 
 def _share(v: float, lo: float, hi: float) -> str:
