@@ -33,6 +33,13 @@ def test_random_gets_no_weight_and_a_negative_regret_yaniv_two_players():
     inv = res.tables["invasion"]
     diag = inv[inv["strategy"] == inv["field"]]
     assert np.allclose(diag["win_share"], 0.5)  # self-play: the fair share (a game always has a winner)
+    # issue 28: intervals on every payoff cell (items 4, 11), the resamples' support shares, no α-rank (item 5)
+    pay = res.tables["payoffs"]
+    for table in (pay, inv):
+        assert (table["low"] <= table["win_share"] + 1e-12).all() and (table["win_share"] <= table["high"] + 1e-12).all()
+    assert (inv["high"] > inv["low"]).sum() >= 6 - 3  # every cell but the self-play diagonal has a width
+    assert not any("alpha" in c for c in eq.columns) and eq["in_support_share"].between(0, 1).all()
+    assert "α-rank" not in " ".join(res.notes)
 
 
 def test_adaptive_spends_fewer_games_than_the_flat_grid_when_the_answer_is_clear():
