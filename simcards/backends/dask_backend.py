@@ -94,7 +94,8 @@ def _in_flight(job: Job, ranges) -> str:
     from simcards.kernelcall import players
 
     spans = [f"{f:,}..{f + c - 1:,}" for f, c in sorted(ranges)]
-    listed = ", ".join(spans[:3]) + (f" and {len(spans) - 3} more ranges" if len(spans) > 3 else "")
+    more = len(spans) - 3
+    listed = ", ".join(spans[:3]) + (f" and {more} more range{'s' if more > 1 else ''}" if more > 0 else "")
     return f"games {listed} of {job.game} on the Dask workers (strategies: {players(job.strategies)})"
 
 
@@ -122,6 +123,7 @@ class DaskBackend(Backend):
         self.no_workers_wait = _no_workers_wait()
         self.no_workers_since: float | None = None
         self.lost = False
+        self.left_running = False  # Ctrl-C left ranges playing on the workers
         if scheduler is not None:
             try:
                 self.client = _client(scheduler, timeout=connect_timeout, set_as_default=False)
@@ -265,7 +267,10 @@ class DaskBackend(Backend):
                     if pending:
                         submit(*pending.popleft())
                     yield first, count, result
-        except (SimcardsError, KeyboardInterrupt, GeneratorExit):
+        except KeyboardInterrupt:
+            self.left_running = bool(futures)  # tasks running on workers cannot be stopped by cancelling
+            raise
+        except (SimcardsError, GeneratorExit):
             raise
         except Exception as exc:
             self._raise_if_lost(exc)
@@ -280,7 +285,21 @@ class DaskBackend(Backend):
             with contextlib.suppress(Exception):
                 self.client.cancel(futures)
 
+    def _kill_local_workers(self) -> None:
+        """After Ctrl-C left ranges playing: the worker processes of our own local cluster are
+        killed rather than asked to close (a range in nopython code, a user policy in a loop, does
+        not listen, and a nanny waits 5 s before it kills)."""
+        import signal
+
+        for nanny in list((getattr(self.cluster, "workers", None) or {}).values()):
+            pid = getattr(getattr(nanny, "process", None), "pid", None)
+            if pid:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+
     def close(self) -> None:
+        if self.left_running and self.cluster is not None:
+            self._kill_local_workers()
         try:
             if self.lost or self.client.status != "running":  # do not wait 2 x the connect timeout
                 self.client.close(timeout=2)                     # for a scheduler that is gone
