@@ -172,11 +172,15 @@ def effective_events(est: Estimate, events: float, exposure: float, z: float = Z
     exposure`` is worth: (ratio / its standard error)² (Korn & Graubard's effective sample size,
     1998). Events that fall one to a unit give about ``events``; events bunched in few units (a
     game with 6 of them) give about the number of units that hold them, and the exact interval of
-    that many events is the small-sample interval of the clustered ratio. 0 when unknown."""
+    that many events is the small-sample interval of the clustered ratio. Over few units the count
+    is scaled by (z / t)², t at units − 1 degrees of freedom (Korn & Graubard's correction: the
+    standard error is itself estimated), which widens the skewed exact interval where a ratio over
+    10–20 games needs it. 0 when unknown."""
     if events <= 0 or not (math.isfinite(est.low) and math.isfinite(est.high)) or est.high <= est.low:
         return 0.0
-    se = (est.high - est.low) / (2 * (t_quantile(z, est.n - 1) if est.n > 1 else z))
-    return (events / exposure / se) ** 2
+    q = t_quantile(z, est.n - 1) if est.n > 1 else z
+    se = (est.high - est.low) / (2 * q)
+    return (events / exposure / se) ** 2 * (z / q) ** 2  # Korn–Graubard's degrees-of-freedom correction
 
 
 def _whole(x: np.ndarray) -> bool:
