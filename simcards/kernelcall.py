@@ -127,8 +127,8 @@ def check_stop(what: str | Callable[[], str]) -> None:
 
 def call(fn: Callable[..., Any], *args, what: str | Callable[[], str] = "games") -> Any:
     """``fn(*args)`` (a kernel call), stoppable by Ctrl-C as the module says. ``what`` names what
-    the call plays, for the messages: ``"games 0..49,999 of yaniv by policy 'x' (/path/x.py)"``
-    (a function is only called when a message needs it)."""
+    the call plays, for the messages (``games_text``; a function is only called when a message
+    needs it)."""
     if threading.current_thread() is not threading.main_thread():
         return fn(*args)
     _wait_for_left()
@@ -153,9 +153,10 @@ def call(fn: Callable[..., Any], *args, what: str | Callable[[], str] = "games")
             check_stop(named)
     except BaseException as exc:
         if not job.done.is_set():
+            named()
             _left.append(job)
-            if not isinstance(exc, StopWaiting):
-                _say(f"Ctrl-C: stopped while playing {named()}")
+            if isinstance(exc, KeyboardInterrupt) and not isinstance(exc, StopWaiting):
+                _say(f"Ctrl-C: stopped while playing {job.what}")
         raise
     if job.error is not None:
         raise job.error.with_traceback(job.error.__traceback__)
@@ -165,7 +166,7 @@ def call(fn: Callable[..., Any], *args, what: str | Callable[[], str] = "games")
 def players(strategies: Iterable) -> str:
     """Who plays, for a message: ``policy 'spin' from /path/spin.py, threshold:call=3`` (each
     strategy once; a user policy by name and file)."""
-    from simcards.policy import _source_file as source_file
+    from simcards.policy import source_file
 
     seen: list[str] = []
     for s in strategies:

@@ -263,7 +263,7 @@ def compile_policy(fam, signature: tuple) -> None:
     where = f"policy {fam.name!r} ({name} in {_where(fn)})"
     if not hasattr(fn, "compile") or not hasattr(fn, "py_func"):
         raise SimcardsError(f"{where} is not a numba @njit function: decorate it with @njit")
-    if _source_file(fn) is not None and type(getattr(fn, "_cache", None)).__name__ == "NullCache":
+    if source_file(fn) is not None and type(getattr(fn, "_cache", None)).__name__ == "NullCache":
         try:
             fn.enable_caching()  # as @njit(cache=True): a policy from a file is compiled once, not every run
         except Exception:  # no writable place for a cache: compile in memory, as before
@@ -280,7 +280,8 @@ def compile_policy(fam, signature: tuple) -> None:
 
 
 # ----- caching an engine built around user policies ----------------------------------------------
-def _source_file(fn) -> Path | None:
+def source_file(fn) -> Path | None:
+    """The file a jitted function was defined in (None: defined interactively)."""
     try:
         path = inspect.getsourcefile(fn.py_func)
     except (TypeError, AttributeError):
@@ -304,7 +305,7 @@ def engine_key(game: str, families) -> str | None:
     memory, once per process) when a policy has no source file (defined interactively)."""
     h = hashlib.sha256(game.encode() + _package_digest())
     for fam in families:
-        path = _source_file(fam.decide)
+        path = source_file(fam.decide)
         if path is None:
             return None
         h.update(f"{fam.sid}:{fam.name}:{fam.decide.py_func.__qualname__}:".encode() + path.read_bytes())

@@ -70,9 +70,9 @@ def _playing(job: Job, first: int, count: int) -> str:
     """What a range of ``job`` is, for a message: its games and who plays them (a user policy by
     name and file)."""
     from simcards import kernelcall
-    from simcards.backends.job import _ENGINES
+    from simcards.backends.job import built
 
-    eng = _ENGINES.get(job.engine_key())
+    eng = built(job)
     strategies = eng.run.strategies if eng is not None else job.strategies
     return kernelcall.games_text(job.game, first, count, strategies)
 

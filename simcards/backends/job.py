@@ -83,6 +83,11 @@ def engine(job: Job) -> _Engine:
     return eng
 
 
+def built(job: Job) -> _Engine | None:
+    """The engine of this job's configuration if this process has built it already."""
+    return _ENGINES.get(job.engine_key())
+
+
 def _fault_hook(first: int) -> None:
     """Test hook for worker failures: ``SIMCARDS_FAULT_KILL=first:marker[:raise],...`` makes the
     process that picks up the range starting at ``first`` die (or raise an error with ``:raise``),
