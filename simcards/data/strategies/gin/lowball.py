@@ -1,5 +1,7 @@
 """An example user policy for Gin: like `simple`, but never takes the upcard and only knocks at
-deadwood <= `knock_at`. Load it with  --strategy strategies/gin/lowball.py:lowball
+deadwood <= `knock_at`. Use it, from the repository root, as
+``simcards simulate gin --strategy strategies/gin/lowball.py:lowball`` (optionally with parameters,
+``...lowball.py:lowball:knock_at=2``); or copy this file and name your copy.
 
 A policy is a numba @njit function with the Gin policy signature (see
 simcards/games/gin/policies.py) registered under a name with its parameters."""

@@ -1,7 +1,8 @@
 """An example user policy for Two Hundred, registered without touching the engine.
 
-Use it as ``--strategy simcards/data/strategies/two-hundred/cheap.py:cheap`` (optionally with
-parameters, ``...cheap.py:cheap:open=0``).
+Use it, from the repository root, as
+``simcards simulate two-hundred --strategy strategies/two-hundred/cheap.py:cheap`` (optionally
+with parameters, ``...cheap.py:cheap:open=0``); or copy this file and name your copy.
 
 A policy is one ``@njit`` function with the decision signature every game shares (README,
 "Writing your own policy")::

@@ -1,7 +1,9 @@
 """An example user policy for Yaniv, registered without touching the engine.
 
-Use it as ``--strategy strategies/yaniv/greedy.py:greedy`` (optionally with parameters,
-``...greedy.py:greedy:take=3``), or through ``greedy.toml`` beside this file.
+Use it, from the repository root, as
+``simcards simulate yaniv --strategy strategies/yaniv/greedy.py:greedy`` (optionally with
+parameters, ``...greedy.py:greedy:take=3``), or through ``greedy.toml`` beside this file (the preset
+``--strategy greedy``, found by name from any directory); or copy this file and name your copy.
 
 A policy is one ``@njit`` function with the Yaniv decision signature (see
 ``simcards/games/yaniv/policies.py``)::
