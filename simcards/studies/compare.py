@@ -490,8 +490,8 @@ def identical_notes(strong: str, weak: str, identical: dict[str, list[str]], dea
     about it (the same sentences in the notes, the command's answer and the report's)."""
     out = []
     for cand, where in identical.items():
-        text = (f"{cand} plays exactly like {strong} in {', '.join(where)} (the same decisions on the first "
-                f"{deals:,} deals: the rules leave it nothing to decide differently)")
+        text = (f"{cand} plays exactly like {strong} in {', '.join(where)} (every decision the same on the first "
+                f"{deals:,} deals)")
         if cand != weak:
             out.append(text + f", so the skill rows measure {strong} against {weak} in every variant.")
         else:
