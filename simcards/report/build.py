@@ -262,12 +262,12 @@ def display_tables(result: StudyResult) -> list[tuple[str, pd.DataFrame]]:
             "strategy": e["strategy"],
             "equilibrium weight": [_share(r.weight, r.weight_low, r.weight_high) for r in e.itertuples()],
             "regret": [_share(r.regret, r.regret_low, r.regret_high) for r in e.itertuples()],
-            "in the resamples' equilibria": ["-" if math.isnan(r.in_support_share) else f"{r.in_support_share:.0%}"
+            "share of resamples": ["-" if math.isnan(r.in_support_share) else f"{r.in_support_share:.0%}"
                                              for r in e.itertuples()],
         })
         out.append(("Symmetric equilibrium (bootstrap 95% intervals, each resample of the deals solved for its own "
                     "equilibrium; regret: what a player gains by switching to the strategy when everyone else plays "
-                    "the mixture)", d))
+                    "the mixture; share of resamples: how many of those equilibria play it)", d))
         inv = result.tables["invasion"].set_index(["strategy", "field"])
         names = list(e["strategy"])
         m = pd.DataFrame({"row among column →": names, **{
