@@ -232,7 +232,8 @@ def bradley_terry(wins: np.ndarray, names: list[str] | None = None, tol: float =
     16: a hopeless ``random`` blurred every interval from ±2 to ±48 Elo; issue 28: with 9 wins it
     counted again, ±32 Elo and 71–80% coverage). Weighted, its share of the centre is its share of
     the information, a few wins against thousands of games, and the weights change smoothly (no
-    cliff between 0 and 1 win).
+    cliff between 0 and 1 win); one that never won (or never lost) weighs nothing, its
+    information being the prior's.
 
     Intervals: the Wald interval ``rating ± z se`` (from the covariance of rating − centre); for a
     strategy with fewer than ``RARE`` wins or losses, or weighing under 1% of the centre (a few
@@ -276,6 +277,9 @@ def bradley_terry(wins: np.ndarray, names: list[str] | None = None, tol: float =
             info[i, j] -= v
             info[j, i] -= v
     diag = np.diag(info).copy()
+    one_sided = (raw.sum(axis=1) - np.diag(raw) <= 0) | (raw.sum(axis=0) - np.diag(raw) <= 0)
+    if not one_sided.all():  # never won or never lost: all its information is the prior's, none in the centre
+        diag[one_sided] = 0.0
     weights = diag / diag.sum() if diag.sum() > 0 else np.full(k, 1.0 / k)
     theta -= weights @ theta
     centre = np.eye(k) - np.outer(np.ones(k), weights)  # row i: e_i − the weighted centre

@@ -105,11 +105,15 @@ def tournament(game: str, strategies: list[str] | str, *, variant: str | None = 
     matrix = matrix.fillna("-")
     matrix.index.name = "row beats column"
     light = [x for x in specs if x not in ratings.anchor]
+    one_sided = [x for i, x in enumerate(specs) if wins[i].sum() == 0 or wins[:, i].sum() == 0]
     anchor = (", each strategy weighted by its information, about the games it won when it rarely wins"
               + ("" if not light else
-                 f"; {', '.join(light)} (almost) never won or never lost: it weighs under 1% of the centre, so its "
-                 "uncertainty stays out of the others' intervals, and its own interval is the exact one of its "
-                 "record (no lower bound when it never won)"))
+                 f"; {', '.join(light)} weigh{'s' if len(light) == 1 else ''} under 1% of the centre, so "
+                 f"{'its' if len(light) == 1 else 'their'} uncertainty stays out of the others' intervals")
+              + ("" if not one_sided else
+                 f"; {', '.join(one_sided)} never won (or never lost) a game: its rating, kept finite by half a "
+                 "virtual win each way per pair, is bounded on one side only (its interval is the exact one of "
+                 "its record, open on the other side)"))
     notes = [f"Ratings are Bradley–Terry strengths on the Elo scale (mean 0{anchor}): a "
              f"{rat.iloc[0]['rating'] - rat.iloc[-1]['rating']:.0f}-point gap "
              f"between {rat.iloc[0]['strategy']} and {rat.iloc[-1]['strategy']} means the first wins "
