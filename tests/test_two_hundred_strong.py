@@ -1,7 +1,7 @@
 """Two Hundred strong players (issue 17): the ``informed`` and ``mc`` families play every preset,
 the kernel and the reference engine agree move for move with them, they see only their view
-(two states that differ only in the hidden cards get the same decision from the same random
-state), the mc sampler deals only the unseen cards and respects hand sizes and voids, and the
+(two games that differ only in the hidden cards get the same views, random states and decisions
+from the engine), the mc sampler deals only the unseen cards and respects hand sizes and voids, and the
 informed player uses the voids it has seen."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from simcards.games.two_hundred import layout as L
-from simcards.games.two_hundred.game import FAMILIES, GAME
+from simcards.games.two_hundred.game import FAMILIES, GAME, seat_arrays
 from simcards.games.two_hundred.policies import (
     N_INFORMED,
     SID_INFORMED,
@@ -140,40 +140,84 @@ def test_informed_smears_when_the_last_opponent_is_void():
     assert _engine_decide("informed", L.K_PLAY, inf, hand, opts, n, view, rules, rng) == 1
 
 
-def _hidden_states(unseen, seed):
-    """Two different deals of the unseen cards to seats 0 (5 left), 1 (5 left) and 3 (6 left,
-    no spade nor heart), as the real game could hold them."""
-    cards = [b for b in range(40) if (unseen >> b) & 1]
-    rng = np.random.default_rng(seed)
-    while True:
-        rng.shuffle(cards)
-        s3 = [c for c in cards if c // L.LANE >= 2][:6]
-        rest = [c for c in cards if c not in s3]
-        return {0: sorted(rest[:5]), 1: sorted(rest[5:10]), 3: sorted(s3)}
+def _first_decisions(family, hidden_seed):
+    """Seat 0 plays ``family`` in a reference game whose first deal is stacked: seat 0's hand is
+    fixed, the other 27 cards are dealt to seats 1-3 by ``hidden_seed``, and the deal's stream (the
+    engine's, which would deal the next hands) is keyed by it too. Seats 1-3 always take
+    option 0 (they pass; in play the lowest legal card), so the public history is the same
+    whatever they hold up to seat 0's first card. Returns, for each of seat 0's decisions up to
+    that card, what the engine handed it (the view, the hand, the options, its random state) and
+    what it chose, with its random state afterwards, and the hidden cards."""
+    from simcards.games.two_hundred import reference as ref
+    from simcards.rng import stream_key
+
+    rules = GAME.build_rules("standard")
+    mine = [_face(1, r) for r in "AKQJT"] + [_face(0, "A"), _face(2, "A"), _face(3, "A"), _face(0, "K")]
+    rest = [f for f in ref.deck(36) if f not in mine]
+    np.random.default_rng(hidden_seed).shuffle(rest)
+    stacked = [{0: mine, 1: rest[:9], 2: rest[9:18], 3: rest[18:]}]
+    strats = GAME.strategies([family if family != "mc" else "mc:k=8", "random", "random", "random"], 4)
+    sids, params = seat_arrays(strats, rules)
+    seen = []
+
+    def decide(kind, sid, table, hand, opts, n, view, enc, rng):
+        if view[L.V_SEAT] != 0:
+            return 0
+        if seen and seen[-1][0] == L.K_PLAY:
+            return 0  # past seat 0's first card: the others' plays differ with their hands
+        before = (kind, view.copy(), int(hand), opts[:n].copy(), int(rng[0]))
+        c = int(builtin_decide(kind, sid, table, hand, opts, n, view, enc, rng))
+        seen.append((*before, c, int(rng[0])))
+        return c
+
+    game = ref.ReferenceGame(rules, sids, params, 5, 0, decide, stacked=stacked, first_dealer=3, max_deals=1)
+    game.rng[0] = stream_key(hidden_seed, 0)  # the hidden part's random state differs too: the deal's stream
+    game.play()
+    return seen, rest
+
+
+def _same(a, b):
+    return len(a) == len(b) and all(x[0] == y[0] and np.array_equal(x[1], y[1]) and x[2] == y[2]
+                                     and np.array_equal(x[3], y[3]) and x[4:] == y[4:] for x, y in zip(a, b))
 
 
 @pytest.mark.parametrize("family", ["informed", "mc"])
 def test_no_peeking(family):
-    # Two states the decider cannot tell apart: the same hand and public history (the view), the
-    # hidden cards dealt differently to the other seats. The decision function receives only the
-    # view, its hand, the options, the rules and the random state, and the same state gives the
-    # same decision in both (mc: the same samples, drawn from the unseen cards only).
-    rules, view, hand, unseen = _position()
-    a = _hidden_states(unseen, 1)
-    b = _hidden_states(unseen, 2)
-    assert a != b
-    params = np.array([v.default for v in FAMILIES[family].params], dtype=np.float64)
-    if family == "mc":
-        params[P_K] = 8
-    picks = []
-    for state in (a, b):
-        # What the engine would pass for this state: the view of public facts and the own hand
-        # only; the hidden hands are not part of it, so the two calls get equal arguments.
-        opts, n = _opts(hand, 0)
-        rng = np.array([12345], dtype=np.uint64)
-        picks.append((_engine_decide(family, L.K_PLAY, params, hand, opts, n, view.copy(), rules, rng), int(rng[0])))
-        assert sum(len(v) for v in state.values()) == bin(unseen).count("1")
-    assert picks[0] == picks[1]
+    # Two games the decider cannot tell apart: seat 0's hand and the public history are the same,
+    # the other seats' hands differ. The engine builds the view, the hand and the random state it
+    # hands seat 0 at each decision (bid, trump, first lead): they must be equal, and so must the
+    # decisions (mc: the same samples, drawn from the unseen cards with its own stream). The
+    # random state is seat 0's own stream: the same in both games although the deals and the
+    # deal's stream differ (before issue 27 the engine handed the deal's stream: this failed).
+    a, hidden_a = _first_decisions(family, 1)
+    b, hidden_b = _first_decisions(family, 2)
+    assert hidden_a != hidden_b
+    assert [d[0] for d in a] == [L.K_BID, L.K_TRUMP, L.K_PLAY]  # seat 0 bid, named trump and led
+    assert _same(a, b)
+
+
+def test_no_peeking_check_can_fail(monkeypatch):
+    # The check can fail: an engine whose view shows seat 1's hand (as if face up) to everyone
+    # gives the two games different views.
+    from simcards.games.two_hundred import reference as ref
+
+    deal_hands, new_view = ref.ReferenceGame.deal_hands, ref.ReferenceGame.new_view
+
+    def dealing(self, dealer):
+        hands, kitty = deal_hands(self, dealer)
+        self.leaked = hands[1]
+        return hands, kitty
+
+    def leaking(self, deal, dealer, up):
+        v = new_view(self, deal, dealer, up)
+        v[L.V_UP + 1] = ref.hand_mask(self.leaked)
+        return v
+
+    monkeypatch.setattr(ref.ReferenceGame, "deal_hands", dealing)
+    monkeypatch.setattr(ref.ReferenceGame, "new_view", leaking)
+    a, _ = _first_decisions("informed", 1)
+    b, _ = _first_decisions("informed", 2)
+    assert a and b and not _same(a, b)
 
 
 @pytest.mark.slow

@@ -6,8 +6,10 @@ by name (``auction``, ``play_tricks``, ``play_deal``, ``play_game``). The built-
 them to ``policies.builtin_decide`` at module level, so numba's on-disk cache works across
 processes (closures over a dispatcher never hit the cache). ``make_engine(decide)`` rebuilds the
 same code around a decision function that also knows user policies (``nbutil.rebind``). A
-batch runs in parallel over chunks of games; game ``g`` draws only from its own stream
-``(seed, g)`` and writes only its own rows, so results do not depend on threads or batch size.
+batch runs in parallel over chunks of games; game ``g`` draws only from its own streams (the
+deal's, keyed by ``(seed, g)``, and one per seat for its strategy: ``simcards.rng``) and writes
+only its own rows, so results do not depend on threads or batch size. A strategy is handed its
+seat's stream, never the deal's.
 Hands are lane masks (``layout``); nothing is allocated inside the deal loop.
 
 A variant is a value of the encoded rules, never a copied branch: seats at the table, sides
@@ -139,7 +141,7 @@ from simcards.games.two_hundred.rules import (
 )
 from simcards.games.two_hundred.search import builtin_choose, builtin_decide, builtin_play  # every built-in family
 from simcards.nbutil import borrow, drop_stale_cache, rebind
-from simcards.rng import rand_below, seed_state, shuffle
+from simcards.rng import rand_below, seed_streams, shuffle
 
 
 def _anchor():
@@ -435,7 +437,7 @@ def _auction(deal, dealer, rules, sids, params, rng, nxt_bid, hands, opts, view,
             view[V_SEAT] = seat
             if dummies:
                 view[V_OWN_SEEN] = own_seen(seat, rules, hands, view, 0)
-            c = decide(KIND_BID, sids[seat], params, hands[seat], opts, n_opts, view, rules, rng)
+            c = decide(KIND_BID, sids[seat], params, hands[seat], opts, n_opts, view, rules, rng[1 + seat:2 + seat])
             v = opts[c]
             n_log = _log(log, n_log, EV_BID, deal, seat, v, 0)
             if v == 0:
@@ -470,7 +472,7 @@ def _contract(deal, rules, sids, params, rng, hands, opts, view, res, kitty, log
             view[V_SEAT] = bidder
             view[V_OWN_SEEN] = buried
             c = decide_once(KIND_DISCARD, sids[bidder], params, hands[bidder], opts, np.int64(n_opts), view, rules,
-                            rng)
+                            rng[1 + bidder:2 + bidder])
             bit = np.int64(1) << BIT_OF_FACE[opts[c]]
             hands[bidder] &= ~bit
             buried |= bit
@@ -482,7 +484,8 @@ def _contract(deal, rules, sids, params, rng, hands, opts, view, res, kitty, log
     view[V_SEAT] = bidder
     if rules[R_DUMMIES] or buried:
         view[V_OWN_SEEN] = own_seen(bidder, rules, hands, view, 0) | buried
-    c = decide_once(KIND_TRUMP, sids[bidder], params, hands[bidder], opts, np.int64(n_trumps), view, rules, rng)
+    c = decide_once(KIND_TRUMP, sids[bidder], params, hands[bidder], opts, np.int64(n_trumps), view, rules,
+                    rng[1 + bidder:2 + bidder])
     trump = opts[c]
     view[V_TRUMP] = trump
     res[RS_TRUMP] = trump
@@ -492,7 +495,8 @@ def _contract(deal, rules, sids, params, rng, hands, opts, view, res, kitty, log
     if rules[R_CALL] == 1:
         n_opts = legal_options(rules[R_DECK_MASK] & ~hands[bidder], -1, opts)
         view[V_OWN_SEEN] = own_seen(bidder, rules, hands, view, buried)
-        c = decide_once(KIND_CALL, sids[bidder], params, hands[bidder], opts, np.int64(n_opts), view, rules, rng)
+        c = decide_once(KIND_CALL, sids[bidder], params, hands[bidder], opts, np.int64(n_opts), view, rules,
+                        rng[1 + bidder:2 + bidder])
         called = opts[c]
         bit = np.int64(1) << BIT_OF_FACE[called]
         partner = -1
@@ -541,7 +545,7 @@ def _play_tricks(deal, rules, sids, params, rng, nxt, hands, piles, pile_n, opts
             view[V_SEAT] = seat
             if private:
                 view[V_OWN_SEEN] = own_seen(seat, rules, hands, view, buried)
-            c = decide_play(KIND_PLAY, sids[seat], params, src, opts, n_opts, view, rules, rng)
+            c = decide_play(KIND_PLAY, sids[seat], params, src, opts, n_opts, view, rules, rng[1 + seat:2 + seat])
             face = opts[c]
             b = BIT_OF_FACE[face]
             hands[seat] &= ~(np.int64(1) << b)
@@ -652,9 +656,11 @@ def _play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, lo
     # Working memory for the game, used through borrowed views (see ``borrow``): no reference
     # counting in the hot loop. The owners stay alive to the end (``keep`` below).
     work = np.zeros(_WORK_SIZE, dtype=np.int64)
-    rng_owner = np.zeros(1, dtype=np.uint64)
+    # The game's streams (simcards.rng.seed_streams): the deal's in rng[0], read by the shuffles and
+    # the first dealer; seat s's strategy stream in rng[1 + s], the only one its decisions see.
+    rng_owner = np.zeros(1 + MAX_SEATS, dtype=np.uint64)
     rng = borrow(rng_owner)
-    seed_state(rng, seed, game)
+    seed_streams(rng, seed, game)
     w = borrow(work)
     deck = w[_W_DECK:_W_DECK + MAX_DECK]
     hands = w[_W_HANDS:_W_HANDS + MAX_SEATS]

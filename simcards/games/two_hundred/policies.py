@@ -13,7 +13,7 @@ Every decision a player makes goes through::
 hand, or when a T-V-2P player plays for its dummy, the dummy's face-up cards. ``view`` is the
 public view (``layout.V_*``) plus ``V_OWN_SEEN``, the few cards only the decider sees (its buried
 kitty; its dummy's cards or its own hand in T-V-2P); ``rules`` the encoded rules, ``rng`` the
-game's random state. A strategy sees nothing else: no other hand, no deck order, not who holds a
+seat's own random stream (not the deal's: ``simcards.rng``). A strategy sees nothing else: no other hand, no deck order, not who holds a
 called card until it is played.
 """
 

@@ -1,7 +1,7 @@
 """The Two Hundred reference engine: plain Python, written to be read beside ``two-hundred.md``.
 
 It shares with the kernel only what must be shared for both to play the same game: the random
-stream (``simcards.rng``), the strategies' decision functions, the public view they are shown and
+streams (``simcards.rng``: the deal's, the engine's alone, and one per seat for its strategy), the strategies' decision functions, the public view they are shown and
 the order of their options (bids low to high after "pass"; suits s h d c, then no trump; cards
 by suit, then rank low to high). Dealing, legal cards, trick winners, the kitty, the called
 partner, the dummies' piles, scoring and the end of the game are re-derived here from the rules
@@ -38,7 +38,7 @@ from simcards.games.two_hundred.layout import (
 )
 from simcards.games.two_hundred.rules import TwoHundredRules
 from simcards.policy import reference_choice
-from simcards.rng import new_state, rand_below, shuffle
+from simcards.rng import new_state, rand_below, seat_states, shuffle
 
 PLAYERS = 4
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs", "no trump")
@@ -325,7 +325,8 @@ class ReferenceGame:
         self.sids = np.asarray(sids, dtype=np.int64)
         self.params = np.ascontiguousarray(params, dtype=np.float64)
         self.decide = decide
-        self.rng = new_state(seed, game)
+        self.rng = new_state(seed, game)  # the deal's stream: the engine's alone
+        self.seat_rng = seat_states(seed, game, L.MAX_SEATS)  # each seat's strategy stream (simcards.rng)
         self.stacked = list(stacked or [])
         self.first_dealer = first_dealer
         self.scores = list(start_scores) if start_scores is not None else [0] * rules.sides
@@ -360,7 +361,7 @@ class ReferenceGame:
         view[L.V_SEAT] = seat
         view[L.V_OWN_SEEN] = hand_mask(seen)
         choice = int(self.decide(kind, self.sids[seat], self.params, np.int64(hand_mask(cards)), opts, len(options),
-                                 view, self.encoded, self.rng))
+                                 view, self.encoded, self.seat_rng[seat]))
         choice = reference_choice(choice, len(options), kind, self.sids[seat], self.on_invalid, self.record)
         return options[choice]
 

@@ -13,7 +13,7 @@ Searched decisions (``search``, a bit mask): 1 card play, 2 the bid (would I gai
 at the lowest legal bid, with my best trump, leading first, by more than ``margin``?), 4 the
 trump. The rest is the ``informed`` family's. Tables the search cannot sample (T-V-2P dummies
 with face-down piles, T-V-5P's secret partner, a kitty in the auction) use the informed
-decision there. All randomness comes from the game's stream (``rng``): same seed, same game.
+decision there. All randomness comes from the seat's own stream (``rng``, never the deal's): same seed, same game.
 """
 
 from __future__ import annotations
