@@ -119,6 +119,25 @@ def test_yaniv_runaway_policy_stops_on_the_first_ctrl_c_and_is_named(tmp_path, w
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("command", [
+    ["replay", "yaniv", "--strategy", POLICY + ":mode=1,every=50"],  # the reference engine, in Python
+    ["compare", "yaniv", "--variants", "israeli,fast", "--strategy", POLICY + ":mode=1,every=200000", "--games",
+     "20000", "--no-progress"],
+], ids=["replay", "compare"])
+def test_yaniv_runaway_policy_stops_replay_and_studies_too(command, warm_policy):
+    run = Proc(command)
+    try:
+        assert run.wait_for("spinning", run.out, 600), run.stderr()
+        took = run.interrupt_and_time()
+    finally:
+        run.kill()
+    err = run.stderr()
+    assert took is not None and took <= STOP_WITHIN, f"took {took} s; stderr: {err}"
+    assert run.proc.returncode == 130 and "Traceback" not in err, err
+    assert "Ctrl-C: stopped while playing" in err and "'spin'" in err and "runaway_yaniv.py" in err, err
+
+
+@pytest.mark.slow
 def test_yaniv_second_ctrl_c_stops_a_normal_long_run_at_once(tmp_path, warm_builtin):
     """A built-in strategy whose chunk takes minutes (mc); the first Ctrl-C would wait for it (the
     grace is made long here), the second must not."""
