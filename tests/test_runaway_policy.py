@@ -226,3 +226,26 @@ def test_yaniv_api_ctrl_c_returns_and_the_range_left_running_is_waited_for(tmp_p
     for name in ("games.parquet", "rounds.parquet"):
         assert (tmp_path / "run" / name).read_bytes() == (tmp_path / "clean" / name).read_bytes()
     assert clean.summary["games"] == resumed.summary["games"] == 4000
+
+
+def test_yaniv_out_of_memory_while_playing_is_one_error_keeping_what_finished(tmp_path):
+    """A MemoryError that escapes the games (not caught in the policy's dispatcher): one SimcardsError
+    naming the strategies, with the finished chunks kept for --resume."""
+    import simcards
+    from simcards.backends import LocalBackend
+    from simcards.errors import SimcardsError
+
+    class OutOfMemoryAt2(LocalBackend):
+        def imap(self, job, ranges):
+            for i, item in enumerate(super().imap(job, ranges)):
+                if i == 2:
+                    raise MemoryError
+                yield item
+
+    d = tmp_path / "run"
+    with pytest.raises(SimcardsError) as info:
+        simcards.simulate("yaniv", out=d, backend=OutOfMemoryAt2(), games=4000, seed=3, chunk=1000,
+                          strategies=["threshold"])
+    text = str(info.value)
+    assert text.startswith("out of memory while playing yaniv with threshold") and f"--resume {d}" in text, text
+    assert sum(c for _, c in json.loads((d / "manifest.json").read_text())["done"]) == 2000
