@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from simcards.errors import SimcardsError
+from simcards.names import find, unknown
 
 TRUE = {"true", "yes", "on", "1"}
 FALSE = {"false", "no", "off", "0"}
@@ -94,13 +95,21 @@ def _prefix(rules_class: Any) -> str:
 
 
 # ----- text → value ---------------------------------------------------------------------------------
+def option_name(rules_class: Any, key: str) -> str:
+    """The option ``key`` names, case-insensitively (``Call_Limit`` is ``call_limit``); an unknown
+    key is refused with the nearest option's name."""
+    known = specs(rules_class)
+    name = find(key, known)
+    if name is None:
+        raise unknown(f"{rules_class.TITLE} rule option", key, known)
+    return name
+
+
 def parse_option(rules_class: Any, key: str, text: str) -> Any:
     """``--rule key=value`` text as a typed value of option ``key`` (allowed values are checked when
     the rules are constructed)."""
-    spec = specs(rules_class).get(key)
-    if spec is None:
-        raise SimcardsError(f"unknown {rules_class.TITLE} rule option {key!r}; known: "
-                            f"{', '.join(specs(rules_class))}")
+    key = option_name(rules_class, key)
+    spec = specs(rules_class)[key]
     if text.strip().lower() in spec.none:
         return None
     value = _parse(spec, text)
@@ -138,10 +147,13 @@ def format_value(spec: Spec, value: Any) -> str:
 
 def typed_overrides(rules_class: type, overrides: dict[str, Any] | None) -> dict[str, Any]:
     """Overrides from the CLI (text) or the API (typed values) as typed values of known options."""
-    typed = {}
-    for key, value in (overrides or {}).items():
-        if isinstance(value, str) or key not in specs(rules_class):
-            value = parse_option(rules_class, key, str(value))
+    typed: dict[str, Any] = {}
+    for given, value in (overrides or {}).items():
+        key = option_name(rules_class, given)
+        if key in typed:
+            raise SimcardsError(f"rule option {key} is given twice ({given!r} is {key!r}: names ignore case)")
+        if isinstance(value, str):
+            value = parse_option(rules_class, key, value)
         typed[key] = tuple(value) if isinstance(value, list) else value
     return typed
 

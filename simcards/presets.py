@@ -16,7 +16,12 @@ def strategy_presets(game: str) -> dict[str, Path]:
 
 
 def strategy_preset(game: str, name: str) -> Path | None:
-    return strategy_presets(game).get(name)
+    """The preset ``name`` names, case-insensitively (``Cautious`` is ``cautious``), or None."""
+    from simcards.names import find
+
+    presets = strategy_presets(game)
+    found = find(name, presets)
+    return presets[found] if found is not None else None
 
 
 def report_specs() -> dict[str, Path]:
@@ -25,11 +30,23 @@ def report_specs() -> dict[str, Path]:
 
 
 def describe(path: Path) -> str:
-    """The first comment line of a shipped file, or a TOML file's ``title``: what it is for."""
+    """What a shipped file is for: its leading comment block, joined into one paragraph (up to a
+    line ``#`` alone, after which a file may say how to use it), or a TOML file's ``title``."""
+    lines: list[str] = []
     for line in path.read_text().splitlines():
         line = line.strip()
         if line.startswith("#"):
-            return line.lstrip("# ").strip()
+            text = line.lstrip("#").strip()
+            if not text:
+                if lines:
+                    break
+                continue
+            lines.append(text)
+            continue
+        if lines:
+            break
         if line.startswith("title"):
             return line.partition("=")[2].strip().strip('"')
-    return ""
+        if line:
+            break
+    return " ".join(lines)

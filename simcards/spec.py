@@ -18,6 +18,7 @@ from simcards.backends.job import Job, portable_specs
 from simcards.errors import SimcardsError
 from simcards.games import canonical, get_game
 from simcards.games.base import GameDef
+from simcards.names import resolve
 from simcards.policy import check_mode
 from simcards.rng import MAX_SEED
 from simcards.strategy import Strategy
@@ -64,6 +65,8 @@ class RunSpec:
         if players is not None:
             players = _whole_players(players)
         check_mode(invalid_option)
+        if variant is not None:  # the preset's own name (names ignore case: Nepali is nepali)
+            variant = resolve(f"{gdef.title} variant", variant, gdef.presets())
         rules_obj = gdef.build_rules(variant, rules)
         n = gdef.players_for(rules_obj) if players is None else players
         gdef.check_players(rules_obj, n)

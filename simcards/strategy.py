@@ -32,6 +32,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from simcards.errors import SimcardsError
+from simcards.names import did_you_mean, find, unknown
 
 N_PARAMS = 8  # the usual width of a seat's float64 parameter vector (wider when a family needs it)
 MAX_PARAMS = 16
@@ -60,11 +61,15 @@ class Family:
     decide: Callable | None = field(default=None, compare=False)  # user policies only
 
     def param(self, name: str) -> Param:
+        """The parameter ``name`` names, case-insensitively (``CALL`` is ``call``); else one line
+        with the nearest parameter's name and the list."""
+        found = find(name, [p.name for p in self.params])
         for p in self.params:
-            if p.name == name:
+            if p.name == found:
                 return p
         known = ", ".join(p.name for p in self.params) or "none"
-        raise SimcardsError(f"strategy {self.name!r} has no parameter {name!r}; its parameters: {known}")
+        raise SimcardsError(f"strategy {self.name!r} has no parameter {name!r}"
+                            f"{did_you_mean(name, [p.name for p in self.params])}its parameters: {known}")
 
 
 @dataclass(frozen=True)
@@ -218,10 +223,24 @@ def _convert(fam: Family, key: str, raw: Any) -> float:
     return value
 
 
+def _by_name(fam: Family, given: dict[str, Any]) -> dict[str, Any]:
+    """``given`` with each key the parameter it names (case-insensitive; ``call`` and ``CALL``
+    together are refused)."""
+    out: dict[str, Any] = {}
+    typed: dict[str, str] = {}
+    for k, v in given.items():
+        name = fam.param(k).name
+        if name in out:
+            raise SimcardsError(f"strategy {fam.name}: parameter {name} is given twice ({typed[name]!r} and {k!r}: "
+                                "names ignore case)")
+        out[name], typed[name] = v, k
+    return out
+
+
 def make_strategy(fam: Family, given: dict[str, Any]) -> Strategy:
     values = {p.name: p.default for p in fam.params}
-    for k, v in given.items():
-        values[k] = _convert(fam, k, v)
+    for name, v in _by_name(fam, given).items():
+        values[name] = _convert(fam, name, v)
     return Strategy(fam, tuple((p.name, values[p.name]) for p in fam.params))
 
 
@@ -248,14 +267,18 @@ def _load_toml(path: Path, game: str, families: dict[str, Family]) -> Strategy:
 
 
 def _family(name: str, families: dict[str, Family], game: str) -> Family:
+    """The family ``name`` names, case-insensitively; else one line with the nearest family or
+    preset."""
     all_fams = {**families, **custom_families(game)}
-    if name not in all_fams:
+    found = find(name, all_fams)
+    if found is None:
         from simcards.presets import strategy_presets
 
-        presets = ", ".join(strategy_presets(game)) or "none"
-        raise SimcardsError(f"unknown {game} strategy {name!r}; known: {', '.join(all_fams)}; presets: {presets} "
-                            "(or a .toml file, or file.py:name)")
-    return all_fams[name]
+        presets = list(strategy_presets(game))
+        raise unknown(f"{game} strategy", name, [*all_fams, *presets],
+                      listed=f"{', '.join(all_fams)}; presets: {', '.join(presets) or 'none'}",
+                      tail=" (or a .toml file, or file.py:name)")
+    return all_fams[found]
 
 
 def parse_spec(spec: str, game: str, families: dict[str, Family]) -> Strategy:
@@ -272,13 +295,13 @@ def parse_spec(spec: str, game: str, families: dict[str, Family]) -> Strategy:
     if head.endswith(".py"):  # named by the user (or a report spec, which checked its directory)
         load_plugin(head, _ORIGINS.get(Path(head).resolve()) or f"the strategy spec {text!r}")
         head, _, rest = rest.partition(":")
-    elif head not in families:  # a preset shipped with simcards, by name: cautious, cautious:call=4
+    elif find(head, {**families, **custom_families(game)}) is None:  # a shipped preset, by name: cautious:call=4
         from simcards.presets import strategy_preset
 
         preset = strategy_preset(game, head)
         if preset is not None:
             base = _load_toml(preset, game, families)
-            return make_strategy(base.family, {**dict(base.values), **_given(text, rest)})
+            return make_strategy(base.family, {**dict(base.values), **_by_name(base.family, _given(text, rest))})
     return make_strategy(_family(head, families, game), _given(text, rest))
 
 

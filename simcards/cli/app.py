@@ -261,37 +261,80 @@ def variants(game: GameArg) -> None:
 
 
 @app.command()
-def strategies(game: GameArg) -> None:
-    """List a game's strategy families and their parameters."""
+def strategies(
+    game: GameArg,
+    show_all: Annotated[bool, typer.Option("--all", help="repeat under every family the parameters it shares with "
+                                           "another (by default: shown once, under the family they come from)")] = False,
+) -> None:
+    """List a game's strategy families with their parameters, and its presets."""
     from simcards.games import get_game
     from simcards.strategy import custom_families
 
     gdef = get_game(game)
-    table = Table(title=f"{gdef.title} strategies (--strategy family:param=value,...)", title_justify="left")
-    for col in ("family", "parameter", "default", "range", "meaning"):
-        table.add_column(col, no_wrap=col != "meaning")  # names and values are typed as shown: never cut
-    for fam in {**gdef.families(), **custom_families(gdef.name)}.values():
-        table.add_row(fam.name, "", "", "", fam.description)
-        for p in fam.params:
-            table.add_row("", p.name, f"{p.default:g}", f"{p.low:g}..{p.high:g}", p.help)
-    out.print(table)
-    _print_presets(gdef)
+    builtin = gdef.families()
+    families = {**builtin, **custom_families(gdef.name)}
+    width = max(out.width, 40)
+    lines = [f"{gdef.title} strategies (--strategy family:param=value,...)", ""]
+    rows = [(p.name, f"{p.default:g}", f"{p.low:g}..{p.high:g}") for f in families.values() for p in f.params]
+    cols = [max([len(r[i]) for r in rows] + [len(h)]) for i, h in enumerate(("parameter", "default", "range"))]
+    lines += _wrap(f"  {'parameter':<{cols[0]}}  {'default':<{cols[1]}}  {'range':<{cols[2]}}  meaning", width)
+    for fam in families.values():
+        lines.append("")
+        lines.append(fam.name)
+        lines += _wrap(fam.description, width, "    ")
+        base = None if show_all or fam.name not in builtin else _inherits_from(fam, builtin)
+        shown = fam.params
+        if base is not None:
+            changed = [f"{p.name}={p.default:g}" for p in fam.params
+                       if any(p.name == q.name and p.default != q.default for q in base.params)]
+            names = {q.name for q in base.params}
+            shown = tuple(p for p in fam.params if p.name not in names)
+            lines += _wrap(f"every parameter of {base.name}" + (f" (defaults here: {', '.join(changed)})" if changed else "")
+                           + (", and:" if shown else ""), width, "  ", "    ")
+        elif not fam.params:
+            lines.append("  no parameters")
+        for p in shown:
+            head = f"  {p.name:<{cols[0]}}  {f'{p.default:g}':<{cols[1]}}  {f'{p.low:g}..{p.high:g}':<{cols[2]}}  "
+            lines += _wrap(p.help, width, head, " " * len(head)) if width - len(head) >= 24 else \
+                [head.rstrip(), *_wrap(p.help, width, "      ")]
+    out.print("\n".join(lines), markup=False, highlight=False, soft_wrap=True)
+    _print_presets(gdef, width)
 
 
-def _print_presets(gdef) -> None:
+def _inherits_from(fam, families: dict) -> Any:
+    """The family of ``families`` whose every parameter (name, range, meaning) ``fam`` also has,
+    the largest such (informed has every parameter of knock), or None."""
+    best = None
+    for other in families.values():
+        if other is fam or not other.params or len(other.params) >= len(fam.params):
+            continue
+        own = {(p.name, p.low, p.high, p.help, p.integer) for p in fam.params}
+        if all((q.name, q.low, q.high, q.help, q.integer) in own for q in other.params):
+            if best is None or len(other.params) > len(best.params):
+                best = other
+    return best
+
+
+def _wrap(text: str, width: int, first: str = "", rest: str | None = None) -> list[str]:
+    """``text`` wrapped to ``width`` between words (a word longer than a line is never cut)."""
+    import textwrap
+
+    return textwrap.wrap(text, width=width, initial_indent=first, subsequent_indent=first if rest is None else rest,
+                         break_long_words=False, break_on_hyphens=False) or [first.rstrip()]
+
+
+def _print_presets(gdef, width: int) -> None:
     from simcards.presets import describe, strategy_presets
     from simcards.strategy import parse_spec
 
     presets = strategy_presets(gdef.name)
     if not presets:
         return
-    table = Table(title=f"{gdef.title} strategy presets (--strategy NAME or NAME:param=value)", title_justify="left")
-    table.add_column("preset", no_wrap=True)
-    table.add_column("spec", no_wrap=True)
-    table.add_column("what it does")
+    lines = ["", f"{gdef.title} strategy presets (--strategy NAME or NAME:param=value)"]
     for name, path in presets.items():
-        table.add_row(name, parse_spec(name, gdef.name, gdef.families()).spec, describe(path))
-    out.print(table)
+        lines += ["", *_wrap(f"{name}  = {parse_spec(name, gdef.name, gdef.families()).spec}", width, "", "    "),
+                  *_wrap(describe(path), width, "    ")]
+    out.print("\n".join(lines), markup=False, highlight=False, soft_wrap=True)
 
 
 study.register(app)  # compare, tune, tournament, report

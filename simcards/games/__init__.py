@@ -7,6 +7,7 @@ import importlib
 import importlib.util
 
 from simcards.errors import SimcardsError
+from simcards.names import unknown
 
 GAMES = {
     "yaniv": "simcards.games.yaniv.game",
@@ -17,10 +18,11 @@ ALIASES = {"gin-rummy": "gin", "gin_rummy": "gin", "two_hundred": "two-hundred",
 
 
 def canonical(name: str) -> str:
+    """The registry name of ``name`` (case-insensitive, aliases allowed: ``Gin-Rummy`` is ``gin``)."""
     key = name.strip().lower()
     key = ALIASES.get(key, key)
     if key not in GAMES:
-        raise SimcardsError(f"unknown game {name!r}; known: {', '.join(available())}")
+        raise unknown("game", name, [*available(), *ALIASES], listed=", ".join(available()))
     return key
 
 

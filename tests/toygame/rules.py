@@ -17,6 +17,7 @@ from typing import ClassVar
 import numpy as np
 
 from simcards.errors import SimcardsError
+from simcards.names import resolve
 from simcards.options import check_options, option, typed_overrides
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -51,6 +52,5 @@ PRESETS = {
 
 
 def build_rules(variant: str, overrides: dict) -> HighCardRules:
-    if variant not in PRESETS:
-        raise SimcardsError(f"unknown high-card variant {variant!r}; known: {', '.join(PRESETS)}")
+    variant = resolve("high-card variant", variant, PRESETS)  # case-insensitive, the nearest name suggested
     return dataclasses.replace(PRESETS[variant][0], **typed_overrides(HighCardRules, overrides))

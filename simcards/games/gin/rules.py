@@ -17,6 +17,7 @@ import numpy as np
 
 from simcards.errors import SimcardsError
 from simcards.games.gin.layout import VALUE_SCHEMES, meld_variant
+from simcards.names import resolve
 from simcards.options import check_options, option, typed_overrides
 from simcards.options import parse_option as parse_text
 
@@ -307,9 +308,7 @@ PRESETS: dict[str, tuple[GinRules, str]] = {
 
 
 def preset(name: str) -> GinRules:
-    if name in PRESETS:
-        return PRESETS[name][0]
-    raise SimcardsError(f"unknown Gin variant {name!r}; known: {', '.join(PRESETS)}")
+    return PRESETS[resolve("Gin variant", name, PRESETS)][0]  # case-insensitive, the nearest name suggested
 
 
 def parse_option(key: str, text: str):
@@ -322,5 +321,5 @@ def build_rules(variant: str = "standard", overrides: dict | None = None) -> Gin
     rules = preset(variant)
     changes = typed_overrides(GinRules, overrides)
     if changes:
-        rules = rules.replace(**changes, name=f"{variant}+" + ",".join(f"{k}={v}" for k, v in changes.items()))
+        rules = rules.replace(**changes, name=f"{rules.name}+" + ",".join(f"{k}={v}" for k, v in changes.items()))
     return rules

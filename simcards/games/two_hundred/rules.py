@@ -26,6 +26,7 @@ import numpy as np
 
 from simcards.errors import SimcardsError
 from simcards.games.two_hundred.layout import DECK_MASK_36, DECK_MASK_40
+from simcards.names import resolve
 from simcards.options import check_options, option, typed_overrides
 from simcards.options import parse_option as parse_text
 
@@ -260,10 +261,7 @@ PRESETS: dict[str, tuple[TwoHundredRules, str]] = {
 
 
 def preset(name: str) -> TwoHundredRules:
-    try:
-        return PRESETS[name][0]
-    except KeyError:
-        raise SimcardsError(f"unknown Two Hundred variant {name!r}; known: {', '.join(PRESETS)}") from None
+    return PRESETS[resolve("Two Hundred variant", name, PRESETS)][0]  # case-insensitive, the nearest name suggested
 
 
 def parse_option(key: str, text: str):
@@ -276,5 +274,5 @@ def build_rules(variant: str = "standard", overrides: dict | None = None) -> Two
     rules = preset(variant)
     changes = typed_overrides(TwoHundredRules, overrides)
     if changes:
-        rules = rules.replace(**changes, name=f"{variant}+" + ",".join(f"{k}={v}" for k, v in changes.items()))
+        rules = rules.replace(**changes, name=f"{rules.name}+" + ",".join(f"{k}={v}" for k, v in changes.items()))
     return rules

@@ -13,6 +13,7 @@ from typing import ClassVar
 import numpy as np
 
 from simcards.errors import SimcardsError
+from simcards.names import resolve
 from simcards.options import check_options, option, typed_overrides
 from simcards.options import parse_option as parse_text
 
@@ -235,10 +236,7 @@ PRESETS: dict[str, tuple[YanivRules, str]] = {
 
 
 def preset(name: str) -> YanivRules:
-    try:
-        return PRESETS[name][0]
-    except KeyError:
-        raise SimcardsError(f"unknown Yaniv variant {name!r}; known: {', '.join(PRESETS)}") from None
+    return PRESETS[resolve("Yaniv variant", name, PRESETS)][0]  # case-insensitive, the nearest name suggested
 
 
 def parse_option(key: str, text: str):
@@ -253,5 +251,5 @@ def build_rules(variant: str = "israeli", overrides: dict | None = None, decks: 
     if decks is not None:
         changes["decks"] = decks
     if changes:
-        rules = rules.replace(**changes, name=f"{variant}+" + ",".join(f"{k}={v}" for k, v in changes.items()))
+        rules = rules.replace(**changes, name=f"{rules.name}+" + ",".join(f"{k}={v}" for k, v in changes.items()))
     return rules
