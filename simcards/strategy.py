@@ -238,8 +238,11 @@ def _by_name(fam: Family, given: dict[str, Any]) -> dict[str, Any]:
 
 
 def make_strategy(fam: Family, given: dict[str, Any]) -> Strategy:
+    """``fam`` with the parameters ``given`` (names ignore case; of two keys naming one parameter
+    the later wins, as in a dict update: what a user typed twice is refused before, by ``_by_name``)."""
     values = {p.name: p.default for p in fam.params}
-    for name, v in _by_name(fam, given).items():
+    for k, v in given.items():
+        name = fam.param(k).name
         values[name] = _convert(fam, name, v)
     return Strategy(fam, tuple((p.name, values[p.name]) for p in fam.params))
 
@@ -263,7 +266,8 @@ def _load_toml(path: Path, game: str, families: dict[str, Family]) -> Strategy:
     params = data.get("params", {})
     if not isinstance(params, dict):
         raise SimcardsError(f"malformed strategy file {str(path)!r}: [params] must be a table")
-    return make_strategy(_family(family, families, game), params)
+    fam = _family(family, families, game)
+    return make_strategy(fam, _by_name(fam, params))
 
 
 def _family(name: str, families: dict[str, Family], game: str) -> Family:
@@ -302,7 +306,8 @@ def parse_spec(spec: str, game: str, families: dict[str, Family]) -> Strategy:
         if preset is not None:
             base = _load_toml(preset, game, families)
             return make_strategy(base.family, {**dict(base.values), **_by_name(base.family, _given(text, rest))})
-    return make_strategy(_family(head, families, game), _given(text, rest))
+    fam = _family(head, families, game)
+    return make_strategy(fam, _by_name(fam, _given(text, rest)))
 
 
 def _given(text: str, rest: str) -> dict[str, str]:

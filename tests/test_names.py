@@ -82,3 +82,11 @@ def test_a_preset_description_is_its_leading_comment_block(capsys):
     assert text == ("Knock as soon as it is legal, take discards that cut 4+ points, and keep cards the opponent "
                     "is collecting away from them.")
     assert "simcards simulate" not in describe(strategy_preset("yaniv", "cautious"))  # its usage paragraph
+
+
+def test_a_sweep_names_its_parameter_in_any_case():
+    from simcards.strategy import make_strategy
+
+    fam = get_game("yaniv").families()["threshold"]
+    base = dict(make_strategy(fam, {}).values)
+    assert make_strategy(fam, {**base, "CALL": 2}).spec == "threshold:call=2"  # tune's and equilibrium's update
