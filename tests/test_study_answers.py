@@ -94,6 +94,10 @@ def test_units_points_integers_and_no_false_precision_yaniv(capsys):
 
     assert fmt_est(0.0, -1e-17, 1e-17, "num") == "0.00 [0.00, 0.00]"
     assert human(1.0, 1.0 - 1e-15, 1.0, "pct") == "100.0% [100.0, 100.0]" and digits_for(0.5, 0.5 + 1e-16, "pct") == 1
+    # extra decimals only where they show something: not 100.000% [100.000, 100.000]
+    assert human(1.0, 1.0 - 1e-7, 1.0, "pct") == "100.0% [100.0, 100.0]"
+    assert fmt_est(1.0, 1.0 - 1e-7, 1.0, "pct") == "100.0% [100.0, 100.0]"
+    assert human(0.5, 0.4999, 0.5001, "pct") == "50.000% [49.990, 50.010]"  # a narrow interval keeps its digits
     code, out, err = run(capsys, "tune", "yaniv", "--strategy", "threshold", "--param", "call=4,5", "-n", "30",
                          "--confirm", "0", "--json")
     assert code == 0, err

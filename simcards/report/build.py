@@ -597,6 +597,8 @@ def human(value: float, low: float, high: float, kind: str, signed: bool = False
     if not (math.isfinite(lo) and math.isfinite(hi)):
         return _fx(v, 1 if decimals is None else decimals, signed) + unit
     d = digits_for(low, high, kind) if decimals is None else decimals
+    if decimals is None and d > 1 and _fx(v, d) == _fx(lo, d) == _fx(hi, d):
+        d = 1  # the extra decimals show nothing: 100.0% [100.0, 100.0], not 100.000% [100.000, 100.000]
     return f"{_fx(v, d, signed)}{unit} [{_fx(lo, d)}, {_fx(hi, d)}]"
 
 
@@ -868,15 +870,7 @@ def tune_answer(results: list[StudyResult]) -> dict:
     rows = [tune_row(r) for r in results]
     bold = {(i, 6) for i, r in enumerate(rows) if r[6] == "yes"}
     against = _and(list(dict.fromkeys(r.meta["against"] for r in results)))
-    sentences = []
-    for r in results:
-        b, best = r.tables["tune"], r.summary.get("best_spec")
-        row = b[b["spec"] == best]
-        # the best value's interval is, if anything, too high (it won a selection): when even it
-        # reaches down to the fair share, no value is shown to beat the reference
-        if len(row) and float(row["win_rate_low"].iloc[0]) <= float(row["fair_share"].iloc[0]):
-            sentences.append(f"{r.title}: no value is shown to beat `{r.meta['against']}` — even the best "
-                             "value's interval reaches down to the fair share.")
+    sentences = [f"{r.title}: {_no_better(r)}" for r in results if _no_better(r)]
     table = Table("", ["study", "best value", "its win rate [95%]", "fair share", "runner-up",
                        "best − runner-up [95%]", "significant?"], rows, bold,
                   note=f"Each value plays {against} from every seat on the same deals. Significant: the best value's "
@@ -884,6 +878,17 @@ def tune_answer(results: list[StudyResult]) -> dict:
                        "highest of several, so it tends to be a little high.")
     lead = [f"{r.title}: {_lower_first(tune_sentence(r, row))}" for r, row in zip(results, rows)]
     return {"title": "Best value of each sweep", "lead": lead, "table": table, "sentences": sentences}
+
+
+def _no_better(res: StudyResult) -> str:
+    """Says that no value is shown to beat the reference when even the best value's interval (if
+    anything too high: it won a selection) reaches down to the fair share; else the empty string."""
+    b, best = res.tables["tune"], res.summary.get("best_spec")
+    row = b[b["spec"] == best]
+    if len(row) and float(row["win_rate_low"].iloc[0]) <= float(row["fair_share"].iloc[0]):
+        return (f"no value is shown to beat `{res.meta['against']}` — even the best value's interval reaches "
+                "down to the fair share.")
+    return ""
 
 
 def tune_sentence(res: StudyResult, row: list[str] | None = None) -> str:
@@ -1089,8 +1094,8 @@ def answer_lines(result: StudyResult) -> list[str]:
     """The answer to one study in plain sentences — the report's words — that the study commands
     print before their tables and ``--json`` carries as ``answer``."""
     if result.kind == "tune":
-        a = tune_answer([result])
-        return [_plain(x) for x in [tune_sentence(result)] + a["sentences"]]
+        more = _no_better(result)
+        return [_plain(x) for x in [tune_sentence(result)] + ([more[:1].upper() + more[1:]] if more else [])]
     return [_plain(x) for x in answers([result])[0]["lead"]]
 
 

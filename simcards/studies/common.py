@@ -5,6 +5,7 @@ seeded games, seat-rotation lineups, matchups and the checks on counts and seeds
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -216,6 +217,8 @@ def fmt_est(value: float, low: float, high: float, kind: str) -> str:
     if abs(high - low) <= 1e-9 * max(1.0, abs(value)):
         low = high = value
     est = Estimate(value, low, high, 0)
+    if kind in ("pct", "pts") and len(set(re.findall(r"-?[\d.]+", est.pct()))) == 1:
+        est = Estimate(value, value, value, 0)  # extra decimals that show nothing: 100.0% [100.0, 100.0]
     if kind == "pts":
         text = est.pct()
         sign = "+" if float(text.partition("%")[0]) > 0 else ""
