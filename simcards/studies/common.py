@@ -232,7 +232,7 @@ def preset_name(given: str | Strategy, strat: Strategy, families: dict) -> str:
     if isinstance(given, str):
         text = given.strip()
         head = text.partition(":")[0]
-        if head and head not in families and not head.endswith((".py", ".toml")):
+        if head and head.lower() not in {f.lower() for f in families} and not head.endswith((".py", ".toml")):
             return text
     return strat.spec
 
