@@ -237,3 +237,42 @@ def test_seat_streams_are_distinct_and_deterministic():
     assert np.array_equal(state, again)
     next_u64(state[1:2])  # a seat's draw moves only that seat's stream
     assert int(state[0]) == int(stream_key(7, 3)) and int(state[2]) == keys[1]
+
+
+@pytest.mark.slow
+def test_the_yaniv_kernel_hands_a_user_policy_its_seats_stream(monkeypatch):
+    """The same attack on the kernel, through a user-policy engine (``make_engine``): the policy
+    writes the random state of its first decision where the kernel reports a policy's bad indices
+    (``layout.V_BAD``, copied to the game's row). It is the seat's fresh stream, ``strategy_key``,
+    and stepping it back rebuilds no deal (slow: compiles a user-policy kernel)."""
+    from numba import njit
+
+    from simcards.games.yaniv import kernel as K
+    from simcards.games.yaniv import layout as L
+    from simcards.games.yaniv.game import GAME, seat_arrays
+    from simcards.games.yaniv.search import kernel_decide
+    from simcards.rng import strategy_key
+
+    @njit
+    def spy(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
+        if view[L.V_BAD + 4] == 0:
+            view[L.V_BAD + 4] = 1
+            view[L.V_BAD + 3] = view[L.V_SEAT]
+            view[L.V_BAD + 2] = np.int64(rng[0])
+        return kernel_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng)
+
+    round_fn = K.make_engine(spy)
+    rules, players = GAME.build_rules("israeli"), 3
+    sids, params = seat_arrays(GAME.strategies(["random"] * players, players))
+    rebuilt = 0
+    for g in range(GAMES):
+        out = np.zeros(L.G_WIDTH, dtype=np.int64)
+        K.play_game(g, 11, rules.encode(), players, sids, params, out, np.zeros((0, L.round_width(players)), np.int32),
+                    0, np.zeros((0, K.LOG_WIDTH), np.int64), round_fn)
+        seat, x = int(out[L.G_BAD + 3]), int(np.int64(out[L.G_BAD + 2]).astype(np.uint64))
+        assert x == int(strategy_key(11, g, seat))
+        with monkeypatch.context() as m:
+            _, truth, template, consistent = _yaniv(11, g, m)  # the same game in the reference engine
+        guess = _rebuild(x, template, consistent)
+        rebuilt += guess is not None and np.array_equal(guess, truth)
+    assert rebuilt == 0
