@@ -269,14 +269,28 @@ def compile_policy(fam, signature: tuple) -> None:
         except Exception:  # no writable place for a cache: compile in memory, as before
             pass
     try:
-        fn.compile(signature)
-        cres = fn.overloads[tuple(signature)]
+        cres = _compile(fn, signature)
     except Exception as exc:
         raise SimcardsError(f"{where} does not compile for the decision signature "
                             f"(kind, params, ...): {_first_line(str(exc))}") from None
     ret = cres.signature.return_type
     if not isinstance(ret, (types.Integer, types.Boolean)):
         raise SimcardsError(f"{where} returns {ret}, not a whole number (the index of the chosen option)")
+
+
+def _compile(fn, signature: tuple):
+    """``fn`` compiled for ``signature``. A cache entry that no longer loads (written when the
+    policy's module had another name, e.g. by an older simcards: "No module named ...") is
+    dropped and the policy compiled afresh, once; a policy that does not compile fails both times."""
+    try:
+        fn.compile(signature)
+    except Exception:
+        cache = getattr(fn, "_cache", None)
+        if cache is None or type(cache).__name__ == "NullCache":
+            raise
+        cache.flush()
+        fn.compile(signature)
+    return fn.overloads[tuple(signature)]
 
 
 # ----- caching an engine built around user policies ----------------------------------------------
@@ -301,12 +315,13 @@ def _package_digest() -> bytes:
 
 def engine_key(game: str, families) -> str | None:
     """The disk-cache key of an engine built around these user policies: the content of each
-    policy's file, its name, id and function, and every simcards source file. None (compile in
+    policy's file, its name, id, module and function, and every simcards source file. None (compile in
     memory, once per process) when a policy has no source file (defined interactively)."""
     h = hashlib.sha256(game.encode() + _package_digest())
     for fam in families:
         path = source_file(fam.decide)
         if path is None:
             return None
-        h.update(f"{fam.sid}:{fam.name}:{fam.decide.py_func.__qualname__}:".encode() + path.read_bytes())
+        fn = fam.decide.py_func  # its module's name too: a cached engine imports it by that name
+        h.update(f"{fam.sid}:{fam.name}:{fn.__module__}:{fn.__qualname__}:".encode() + path.read_bytes())
     return h.hexdigest()
