@@ -186,7 +186,7 @@ def test_deny_lowers_the_defenders_layoffs_in_simulated_games_g_lay_0():
 
 @pytest.mark.parametrize("variant, overrides, specs, games", [
     ("standard", {"game_target": 300}, ["knock:deny=1", "simple"], [0, 2, 4]),
-    ("standard", {"game_target": 300}, ["random", "knock:deny=1"], [1, 11]),
+    ("standard", {"game_target": 300}, ["random", "knock:deny=1"], [21, 22]),  # random's own stream: issue 27
     ("tedesco", {"hollywood": False, "game_target": 150}, ["simple", "knock:deny=1,scale=0.7"], [2, 6]),
 ])
 def test_engines_agree_with_the_arrangement_decision_g_lay_0(variant, overrides, specs, games):
