@@ -23,11 +23,14 @@ LANES = {"two-hundred": "lane-a", "high-card": "lane-a", "gin": "lane-b", "yaniv
 _WORDS = {"yaniv": "yaniv", "gin": "gin", "hundred": "two-hundred", "toy": "high-card", "high": "high-card"}
 # Test files whose names do not say which game's engines they use: a file that plays several games
 # goes to the lane of the costliest one, Two Hundred's.
-FILE_GAMES = {"test_cli.py": "yaniv", "test_skill_luck.py": "high-card"}
+FILE_GAMES = {"test_cli.py": "yaniv", "test_skill_luck.py": "high-card", "test_run_dir_safety.py": "yaniv",
+              "test_runaway_policy.py": "yaniv", "test_trust_and_specs.py": "yaniv", "test_study_answers.py": "yaniv",
+              "test_names.py": "yaniv", "test_strategy_files.py": "yaniv"}
 TEST_GAMES = {"test_adaptive_spends_fewer_games_than_the_flat_grid_when_the_answer_is_clear": "gin"}  # one Gin test
 # Files that compile no engine (checked on a cold cache, each alone): on whichever worker is free.
 NO_ENGINE = {"test_analysis_moments.py", "test_analysis_plots.py", "test_analysis_stats.py", "test_equilibrium.py",
-             "test_rules_docs.py", "test_spine_hygiene.py", "test_numba_support.py", "test_run_dir.py", "test_lanes.py"}
+             "test_rules_docs.py", "test_spine_hygiene.py", "test_numba_support.py", "test_run_dir.py", "test_lanes.py",
+             "test_analysis_coverage.py"}
 
 
 def engine_game(item) -> str | None:
