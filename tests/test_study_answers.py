@@ -2,6 +2,7 @@
 command line, in --json and in the report; pairs that play identically are said; units are right."""
 
 import json
+import re
 
 from simcards.cli import main
 
@@ -47,6 +48,8 @@ def test_equilibrium_yaniv_answer_is_one_recommendation_with_its_reason():
     assert first.startswith("Play **")
     assert "if the other players adapt" in first
     assert "a table that keeps playing `threshold`" in first and "best response" in first
+    assert re.search(r"nobody gains more than \d+\.\d\d pts by switching alone", first)  # a regret is in points
+    assert re.search(r"gains at most \d+\.\d\d pts against it", eq.notes[0])
     # no second answer competes with it: α-rank, where shown, says it is a ranking, not advice
     assert all("not a recommendation" in s for s in ans["lead"] + ans["sentences"] if "α-rank" in s)
     assert sum(s.startswith("Play") for s in ans["lead"] + ans["sentences"]) == 1

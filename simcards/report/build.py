@@ -980,7 +980,7 @@ def equilibrium_answer(res: StudyResult, tunes: list[StudyResult] | tuple = ()) 
     else:
         play = f"Play **{support['strategy'].iloc[0]}**"
     text = (f"{play}: if the other players adapt too, this is where the table settles — nobody gains more than "
-            f"{max(s['max_regret'], 0):.2%} by switching alone (a symmetric Nash equilibrium, {s['method']}).")
+            f"{100 * max(s['max_regret'], 0):.2f} pts by switching alone (a symmetric Nash equilibrium, {s['method']}).")
     br = _best_response(res, tunes)
     if br is not None:
         name, field, win, fair, where = br

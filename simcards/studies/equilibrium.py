@@ -423,7 +423,7 @@ def _result(t: Arena, strats: list[Strategy], profiles: np.ndarray, sums: Payoff
     notes = [
         f"Symmetric equilibrium ({eq.method}): "
         + ", ".join(f"{names[i]} {eq.mixture[i]:.1%}" for i in np.argsort(-eq.mixture) if eq.mixture[i] > 1e-3)
-        + f"; every other strategy gains at most {max(eq.max_regret, 0):.2%} against it.",
+        + f"; every other strategy gains at most {100 * max(eq.max_regret, 0):.2f} pts against it.",
         f"{len(profiles):,} profiles of {k} strategies at {n} sides; {played:,} games played"
         + (f" (adaptive; a flat grid of {games:,} deals per profile would take {flat_games:,})" if adaptive else "")
         + f"; the mixture's and the regrets' intervals from {bootstrap} bootstrap resamples of the deals, each "
