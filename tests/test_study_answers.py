@@ -126,3 +126,16 @@ def test_presets_are_named_by_name_yaniv(capsys):
 
     hm = heatmap_data(res.tables["pairs"], "strategy", "opponent", "win_rate")
     assert "cautious" in list(hm.index)
+
+
+def test_a_tournament_with_a_cost_table_names_presets_there_too_yaniv():
+    # strong-play's report: the answer's cost sentence looks the strongest up in the cost table by
+    # the name the ratings give it (a preset's name, not its spec): it raised KeyError 'deep'
+    from simcards.report.build import answers
+    from simcards.studies import tournament
+
+    res = tournament("yaniv", ["cautious", "threshold"], games=20, seed=1, cost="threshold", threads=1)
+    assert set(res.tables["cost"]["strategy"]) == {"threshold", "cautious"}
+    assert set(res.tables["cost"]["against"]) == {"threshold"}
+    (ans,) = answers([res])
+    assert "games a second against threshold" in ans["lead"][0]

@@ -123,7 +123,10 @@ def tournament(game: str, strategies: list[str] | str, *, variant: str | None = 
     tables = {"ratings": rat, "matrix": matrix.reset_index(), "pairs": pair_df}
     extra_meta = {}
     if ref is not None:
-        tables["cost"] = cost_table([costs[i] for i in range(k)], t.m.decision_unit, n_threads)
+        cost_df = cost_table([costs[i] for i in range(k)], t.m.decision_unit, n_threads)
+        named = {s.spec: specs[i] for i, s in enumerate(strats)}  # presets by name, as in the other tables
+        tables["cost"] = cost_df.assign(strategy=cost_df["strategy"].map(lambda x: named.get(x, x)),
+                                        against=cost_df["against"].map(lambda x: named.get(x, x)))
         extra_meta = {"cost": {"reference": specs[ref], "threads": n_threads, "load_average": load,
                                "decision_unit": t.m.decision_unit if t.m.seat_decisions is not None else None}}
         notes.append(_cost_note(specs[ref], t.m.decision_unit if t.m.seat_decisions is not None else None,
