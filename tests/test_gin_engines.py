@@ -29,7 +29,7 @@ from simcards.games.gin.kernel import (
     EV_WALL,
     LOG_WIDTH,
 )
-from simcards.games.gin.melds import CORNER, VALUES_MV, best_arrangement, deadwood, lanes_melded
+from simcards.games.gin.melds import CORNER, VALUES_MV, best_arrangement, deadwood, lanes_melded, min_arrangements
 from simcards.games.gin.reference import play_reference
 
 
@@ -304,10 +304,14 @@ def check_transcript(log, rules, out):
             h.last_chance_turn = a == 1
         elif ev == EV_LAYOFF:
             k_mask = sum(1 << x for x in h.hands[h.knocker])
-            k_dw, k_sets = best_arrangement(np.int64(k_mask), mv)
-            assert k_dw == h.knock_dw and k_sets == c  # G-LAY-0: the knocker lays a minimum arrangement
+            k_dw, _ = best_arrangement(np.int64(k_mask), mv)
+            rows = np.zeros((64, 1), dtype=np.int64)
+            n_rows = min_arrangements(np.int64(k_mask), k_dw, rows, 64, mv)
+            # G-LAY-0: the knocker lays a minimum arrangement: the tie-broken one, or another of the
+            # same deadwood that its strategy chose (K_ARRANGE: random, knock:deny=1)
+            assert k_dw == h.knock_dw and c in set(rows[:n_rows, 0].tolist())
             h.d_dw, laid_mask = a, b
-            check_layoff(h.hands[h.knocker], int(k_sets), laid_mask, h.hands[seat], mv)
+            check_layoff(h.hands[h.knocker], int(c), laid_mask, h.hands[seat], mv)
             if h.knock_dw == 0:
                 assert laid_mask == 0  # G-LAY-1: no lay-offs on gin
             rest = sum(1 << x for x in h.hands[seat]) & ~laid_mask
