@@ -17,9 +17,9 @@ import pyarrow.parquet as pq
 import pytest
 
 import simcards
-from simcards.backends import LocalBackend
 from simcards.cli import main
 from simcards.errors import SimcardsError
+from tests.test_run_dir import StopAfter
 
 GAME = "yaniv"
 RUN = dict(games=200, seed=5, chunk=50)
@@ -28,20 +28,6 @@ G = "parts/games-000000000050.parquet"
 R = "parts/rounds-000000000050.parquet"
 S = "parts/summary-000000000050.json"
 PRECIOUS = "precious, not simcards'\n"
-
-
-class StopAfter(LocalBackend):
-    """The local backend, with Ctrl-C (KeyboardInterrupt) after ``k`` chunks."""
-
-    def __init__(self, k: int):
-        super().__init__()
-        self.k = k
-
-    def imap(self, job, ranges):
-        for i, item in enumerate(super().imap(job, ranges)):
-            if i == self.k:
-                raise KeyboardInterrupt
-            yield item
 
 
 def files(d: Path) -> dict[str, bytes]:
