@@ -31,6 +31,14 @@ RUNS = [
     ("two-hundred", "standard", 4, ["heuristic"], None, 300, 1),
     ("two-hundred", "standard", 4, ["random", "heuristic:aggr=0.3"], None, 200, 2),
 ]
+# The search families (informed, mc and the presets built on them): few games, small k, so a change
+# to how they attach or what they import is proved to play the same games (slow lane).
+SEARCH_RUNS = [
+    ("yaniv", "israeli", 4, ["informed", "mc:k=6", "threshold", "mc:k=4,search=0"], None, 30, 11),
+    ("gin", "standard", 2, ["informed", "mc:k=6,width=3"], None, 16, 12),
+    ("gin", "oklahoma", 2, ["deep", "knock"], None, 6, 13),
+    ("two-hundred", "standard", 4, ["informed", "mc:k=6", "heuristic", "random"], None, 30, 14),
+]
 
 
 def frame_digest(df: pd.DataFrame | None) -> str | None:
@@ -73,7 +81,7 @@ def study_digests(games: set[str] | None = None) -> dict[str, str | None]:
 
 
 def main() -> None:
-    data = {"runs": run_digests(), "studies": study_digests()}
+    data = {"runs": run_digests(), "studies": study_digests(), "search": run_digests(SEARCH_RUNS)}
     json.dump(data, sys.stdout, indent=1, sort_keys=True)
     print()
 

@@ -58,7 +58,9 @@ class KernelBinding:
     differ where the kernel inlines a built-in strategy itself). ``view_slot`` is where the kernel's
     checked dispatcher records a bad index (``layout.V_BAD``); ``seat_slot``, for a kernel that hands
     its decision function the whole parameter table, the view slot of the deciding seat
-    (``policy.chain``)."""
+    (``policy.chain``). ``attached``: the game's own families that attach the way a user policy
+    does (``Family.decide``: the search players), so a run without them never compiles their code;
+    they share one engine, compiled once whichever of them a run plays."""
 
     game: str
     signature: tuple
@@ -68,13 +70,17 @@ class KernelBinding:
     view_slot: int
     seat_slot: int | None = None
     jit: Callable = njit
+    attached: tuple[Family, ...] = ()
     _engines: dict[tuple, Engine] = field(default_factory=dict, repr=False)
 
     def engine(self, strategies: Sequence[Strategy]) -> Engine:
-        """The engine for these strategies: built-ins share the cached kernel; user policies are
-        compiled alone first (a policy that does not fit is refused in one line), then get a kernel
+        """The engine for these strategies: built-ins share the cached kernel; the game's attached
+        families share one engine of their own; user policies are compiled alone first (a policy that does not fit is refused in one line), then get a kernel
         of their own, once per process and cached on disk."""
-        custom = sorted({s.family for s in strategies if s.family.decide is not None}, key=lambda f: f.sid)
+        played = {s.family for s in strategies if s.family.decide is not None}
+        if played & set(self.attached):
+            played |= set(self.attached)
+        custom = sorted(played, key=lambda f: f.sid)
         key = tuple((f.sid, id(f.decide)) for f in custom)
         if key not in self._engines:
             self._engines[key] = self._bind(custom)

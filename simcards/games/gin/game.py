@@ -134,7 +134,8 @@ FAMILIES["mc"] = Family(
 )
 
 BINDING = KernelBinding("gin", policy_signature(CARD_ARRAY, OPTION_ROWS), builtin_decide, builtin_decide,
-                        kernel.make_engine, L.V_BAD)
+                        kernel.make_engine, L.V_BAD,
+                        attached=tuple(f for f in FAMILIES.values() if f.decide is not None))
 KINDS = policy.kind_names(L)
 POLICY_SIGNATURE = BINDING.signature
 engine_for = BINDING.engine
