@@ -30,13 +30,8 @@ def _event(log, n_log, event, unit, seat, a, b):
 def _event_c(log, n_log, event, unit, seat, a, b, c):
     """Log ``[event, unit, seat, a, b, c]``."""
     if n_log < log.shape[0]:
-        log[n_log, 0] = event
-        log[n_log, 1] = unit
-        log[n_log, 2] = seat
-        log[n_log, 3] = a
-        log[n_log, 4] = b
         log[n_log, 5] = c
-    return n_log + 1
+    return log_event(log, n_log, event, unit, seat, a, b)
 
 
 def _cards(log, n_log, cards, n, col):
