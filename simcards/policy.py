@@ -1,7 +1,8 @@
 """What every game does with a user policy: compile it alone first, check every index it returns,
 report its failures in one line.
 
-A user policy (``simcards.strategy.register``) is called by the kernels through a small dispatcher
+A user policy (``simcards.strategy.register``), like a game's search players (a ``Family`` with
+``decide``), is called by the kernels through a small dispatcher
 (``chain``, built by ``simcards.games.engine.KernelBinding``). Built-in strategies cannot return an
 option out of range, so only that dispatcher checks: ``checked_choice`` plays option 0 instead and
 records the first bad decision (strategy id, kind, index, options) and a count in ``BAD_WIDTH``

@@ -51,14 +51,18 @@ class Param:
 
 @dataclass(frozen=True)
 class Family:
-    """A strategy family: a kernel id, its parameters (in vector order) and a description."""
+    """A strategy family: a kernel id, its parameters (in vector order) and a description; with
+    ``decide``, the policy function it attaches with (the same way for user policies and a game's
+    search players)."""
 
     name: str
     sid: int
     description: str
     params: tuple[Param, ...] = ()
     stochastic: bool = False
-    decide: Callable | None = field(default=None, compare=False)  # user policies only
+    # an attached family: a user policy, or a game's search player (compiled into an engine of
+    # its own, so a run that does not play it never compiles it: games.engine.KernelBinding)
+    decide: Callable | None = field(default=None, compare=False)
 
     def param(self, name: str) -> Param:
         """The parameter ``name`` names, case-insensitively (``CALL`` is ``call``); else one line
