@@ -10,7 +10,7 @@ import pytest
 
 from simcards.errors import SimcardsError
 from simcards.report import build_report, load_spec
-from simcards.report.build import markdown_table
+from simcards.report.text import markdown_table
 
 SPEC = '''
 title = "Tiny report"
@@ -299,7 +299,7 @@ def _fake_compare(values: dict, diffs: list[tuple] = (), metric="turns_per_game"
 
 
 def test_rank_variants_uses_the_paired_difference_and_bonferroni():
-    from simcards.report.build import rank_variants
+    from simcards.report.kinds.compare import rank_variants
 
     # b is fastest; its intervals overlap a's, but the paired difference from the baseline a is clear
     vals = {"a": (10.0, 9.0, 11.0), "b": (9.5, 8.5, 10.5)}
@@ -342,7 +342,7 @@ def test_compare_answer_table_and_verdicts():
 
 
 def test_tune_answer_row_and_no_better_than_the_reference():
-    from simcards.report.build import tune_answer
+    from simcards.report.kinds.tune import tune_answer
     from simcards.studies import StudyResult
 
     tab = pd.DataFrame({"call": [1.0, 2.0], "spec": ["t:call=1", "t:call=2"], "win_rate": [0.52, 0.50],
@@ -358,7 +358,7 @@ def test_tune_answer_row_and_no_better_than_the_reference():
 
 
 def test_values_for_people():
-    from simcards.report.build import _human_value, _lineups, human
+    from simcards.report.text import _human_value, _lineups, human
 
     assert human(494.52, 493.79, 495.26, "num") == "494.5 [493.8, 495.3]"
     assert human(9.5, 8.5, 10.5, "num") == "9.5 [8.5, 10.5]"  # a half-width of 1.0: two digits of it
@@ -373,7 +373,7 @@ def test_values_for_people():
 
 
 def test_rules_that_differ_are_a_table_and_shared_rules_one_line():
-    from simcards.report.build import _rules_split
+    from simcards.report.kinds.compare import _rules_split
 
     shared, table = _rules_split({"a": {"decks": 1, "jokers": True, "faces": (10, 10, 10), "limit": None},
                                   "b": {"decks": 1, "jokers": False, "faces": (0, 10, 10), "limit": None}})
@@ -383,7 +383,7 @@ def test_rules_that_differ_are_a_table_and_shared_rules_one_line():
 
 
 def test_wide_tables_are_cut_into_parts():
-    from simcards.report.build import Table, split_columns
+    from simcards.report.text import Table, split_columns
 
     t = Table("T", ["m"] + [f"v{i}" for i in range(8)],
               [["x"] + [str(i) for i in range(8)], ["only-in-second"] + ["-"] * 4 + ["1"] * 4],

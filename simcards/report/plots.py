@@ -96,11 +96,7 @@ def draw_bars(data: pd.DataFrame, ax=None, title: str = "", ylabel: str = "", pc
     ax.set_xticks(x, data["label"], rotation=20 if len(data) > 4 else 0, ha="right" if len(data) > 4 else "center")
     if reference is not None:
         ax.axhline(reference, ls="--", color="grey", lw=1)
-    if pct:
-        _pct_axis(ax)
-    ax.set_title(title)
-    ax.set_ylabel(ylabel)
-    return ax
+    return _titled(ax, title, "", ylabel, pct)
 
 
 def draw_ci_line(data: pd.DataFrame, ax=None, title: str = "", xlabel: str = "", ylabel: str = "",
@@ -116,6 +112,11 @@ def draw_ci_line(data: pd.DataFrame, ax=None, title: str = "", xlabel: str = "",
         ax.axhline(reference, ls="--", color="grey", lw=1, label=reference_label)
     if best is not None:
         ax.axvline(best, ls=":", color="black", lw=1)
+    return _titled(ax, title, xlabel, ylabel, pct)
+
+
+def _titled(ax, title: str, xlabel: str, ylabel: str, pct: bool):
+    """The title, axis labels (a percentage axis with ``pct``) and a legend when anything is labelled."""
     if pct:
         _pct_axis(ax)
     ax.set_title(title)
@@ -168,13 +169,7 @@ def draw_hist(data: pd.DataFrame, ax=None, title: str = "", xlabel: str = ""):
     for name, sub in data.groupby("series", sort=False):
         edges = np.append(sub["left"].to_numpy(), sub["right"].to_numpy()[-1])
         ax.stairs(sub["share"].to_numpy(), edges, label=str(name) if name != "" else None, lw=1.5)
-    _pct_axis(ax)
-    ax.set_title(title)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("share of games")
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=8)
-    return ax
+    return _titled(ax, title, xlabel, "share of games", True)
 
 
 def save(fig_or_ax, stem: str | Path, formats=FORMATS) -> list[Path]:
@@ -193,70 +188,8 @@ def save(fig_or_ax, stem: str | Path, formats=FORMATS) -> list[Path]:
 
 # ----- the figures of a study ----------------------------------------------------------------------
 def study_figures(result) -> list[tuple[str, object, str]]:
-    """(name, axes, caption) for the standard plots of a :class:`StudyResult`."""
-    kind = result.kind
-    figs = []
-    if kind == "compare":
-        est = result.tables["estimates"]
-        metrics = list(dict.fromkeys(est["metric"]))
-        speed = [m for m in metrics if m.endswith("_per_game") and m != "turns_per_game"]
-        for metric in speed[:1] + [m for m in ("starter_edge", "skill_win_rate") if m in metrics]:
-            label = est.loc[est["metric"] == metric, "label"].iloc[0]
-            pct = est.loc[est["metric"] == metric, "format"].iloc[0] == "pct"
-            ax = draw_bars(bars_data(est, metric), title=label, pct=pct,
-                           reference={"starter_edge": 0.0, "skill_win_rate": 0.5}.get(metric))
-            figs.append((f"{metric}", ax, f"{label} by variant (bars: 95% intervals)"))
-        lengths = result.tables["lengths"]
-        unit_col = lengths.columns[1]
-        ax = draw_hist(hist_data(lengths[unit_col], 1, lengths["variant"], lengths["games"]),
-                       title=f"{unit_col} per game", xlabel=f"{unit_col} per game")
-        figs.append(("length", ax, f"Distribution of {unit_col} per game (self-play)"))
-    elif kind == "tune":
-        tab = result.tables["tune"]
-        params = list(result.meta["params"])
-        fair = float(tab["fair_share"].iloc[0])
-        if len(params) == 1:
-            best = result.summary["best"][params[0]]
-            ax = draw_ci_line(ci_line_data(tab, params[0]), title=f"win rate vs {params[0]}", xlabel=params[0],
-                              ylabel="win rate", reference=fair, best=best)
-            figs.append(("win_rate", ax, f"Win rate against {result.meta['against']} by {params[0]} "
-                                         "(band: 95% interval; dashed: fair share; dotted: best)"))
-            ax = draw_ci_line(ci_line_data(tab, params[0], "margin"), title=f"score margin vs {params[0]}",
-                              xlabel=params[0], ylabel="mean score margin", pct=False, reference=0.0,
-                              reference_label=MARGIN_ZERO)
-            figs.append(("margin", ax, f"Mean score margin by {params[0]} (band: 95% interval; dashed: "
-                                       "break-even, a margin of 0)"))
-        else:
-            hm = heatmap_data(tab, params[0], params[1], "win_rate")
-            ax = draw_heatmap(hm, title="win rate", center=fair)
-            figs.append(("win_rate_heatmap", ax, f"Win rate by {params[0]} × {params[1]} (colour centred on the fair share)"))
-            ax = draw_ci_line(ci_line_data(tab, params[1], series=params[0]), title=f"win rate vs {params[1]}",
-                              xlabel=params[1], ylabel="win rate", reference=fair)
-            figs.append(("win_rate", ax, f"Win rate by {params[1]}, one line per {params[0]} (bands: 95% intervals)"))
-    elif kind == "tournament":
-        pairs = result.tables["pairs"]
-        order = list(result.tables["ratings"]["strategy"])
-        hm = heatmap_data(pairs, "strategy", "opponent", "win_rate").reindex(index=order, columns=order)
-        hm.index.name, hm.columns.name = "strategy", "opponent"
-        ax = draw_heatmap(hm, title="row's win rate against column", center=0.5)
-        figs.append(("matrix", ax, "Head-to-head win rates (row against column, seat-rotated)"))
-        rat = result.tables["ratings"]
-        data = pd.DataFrame({"label": rat["strategy"], "value": rat["rating"],
-                             "err_low": rat["rating"] - rat["rating_low"], "err_high": rat["rating_high"] - rat["rating"]})
-        data[["err_low", "err_high"]] = data[["err_low", "err_high"]].where(np.isfinite(data[["err_low", "err_high"]]))  # no lower bound: no bar
-        ax = draw_bars(data, title="Bradley–Terry rating (Elo scale)", ylabel="rating", reference=0.0)
-        figs.append(("ratings", ax, "Ratings with 95% intervals"))
-    elif kind == "equilibrium":
-        fair = float(result.summary["fair_share"])
-        hm = heatmap_data(result.tables["invasion"], "strategy", "field", "win_share")
-        ax = draw_heatmap(hm, title="one player's win share against a field", center=fair)
-        figs.append(("invasion", ax, "Win share of one player of the row's strategy when every other side plays "
-                                     "the column's (colour centred on the fair share)"))
-        eq = result.tables["equilibrium"]
-        data = pd.DataFrame({"label": eq["strategy"], "value": eq["weight"],
-                             "err_low": np.maximum(0.0, eq["weight"] - eq["weight_low"]),
-                             "err_high": np.maximum(0.0, eq["weight_high"] - eq["weight"])})
-        ax = draw_bars(data, title="equilibrium mixture", ylabel="weight", pct=True)
-        figs.append(("mixture", ax, "Weight of each strategy in the symmetric equilibrium (bars: bootstrap 95% "
-                                    "intervals over deals)"))
-    return figs
+    """(name, axes, caption) for the standard plots of a :class:`StudyResult`: its kind's ``figures``
+    (``simcards.report.kinds``)."""
+    from simcards.report.kinds import kind_of
+
+    return kind_of(result).figures(result)
