@@ -154,6 +154,20 @@ def _split(values: list[str] | None) -> list[str]:
     return split_specs(values) or []
 
 
+def _study(run, game: str, out_dir: Path | None, json_out: bool, progress: bool, backend: str | None,
+           scheduler: str | None, allow_outside_code: bool, **args):
+    """What every study command does around its study: trust the code it names (or not), refuse an
+    unwritable --out first, say what compiles, play ``run(game, **args)`` on the chosen backend and
+    print the result (and write its report); returns the result."""
+    trust_code(allow_outside_code)
+    _check_out(out_dir)
+    _announce(game)
+    with _backend(backend, scheduler):
+        res = run(game, progress=_progress(progress, json_out), **args)
+    _print(res, json_out, out_dir)
+    return res
+
+
 def compare(
     game: GameArg,
     variants: Annotated[list[str], typer.Option("--variants", "--variant", help="presets to compare (the first is the baseline): repeat the option or give a comma list, or all")],
@@ -179,14 +193,10 @@ def compare(
     Ctrl-C stops after the block in flight and prints the estimates over the games finished."""
     from simcards.studies import compare as run
 
-    trust_code(allow_outside_code)
-    _check_out(out_dir)
-    _announce(game)
-    with _backend(backend, scheduler):
-        res = run(game, ",".join(variants), players=players, strategies=_split(strategy) or None, games=games, seed=seed, rules=rule_overrides(rule),
-                  strong=strong, weak=weak, skill=skill, threads=threads, progress=_progress(progress, json_out),
-                  summary_only=summary_only)
-    _print(res, json_out, out_dir)
+    res = _study(run, game, out_dir, json_out, progress, backend, scheduler, allow_outside_code,
+                 variants=",".join(variants), players=players, strategies=_split(strategy) or None, games=games,
+                 seed=seed, rules=rule_overrides(rule), strong=strong, weak=weak, skill=skill, threads=threads,
+                 summary_only=summary_only)
     if res.meta.get("interrupted"):
         raise interrupted_exit()
 
@@ -216,16 +226,11 @@ def tune(
     intervals, the best value and whether it beats the runner-up significantly."""
     from simcards.studies import tune as run
 
-    trust_code(allow_outside_code)
-    _check_out(out_dir)
-    _announce(game)
     if batch is not None and batch < 1:  # refused with --flat too: a typo should not pass silently
         raise SimcardsError(f"--batch {batch}: give a whole number of deals, 1 or more")
-    with _backend(backend, scheduler):
-        res = run(game, strategy, param, against=against, variant=variant, players=players, games=games, seed=seed,
-                  rules=rule_overrides(rule), adaptive=adaptive, batch=batch, confirm=confirm, threads=threads,
-                  progress=_progress(progress, json_out))
-    _print(res, json_out, out_dir)
+    _study(run, game, out_dir, json_out, progress, backend, scheduler, allow_outside_code, strategy=strategy,
+           params=param, against=against, variant=variant, players=players, games=games, seed=seed,
+           rules=rule_overrides(rule), adaptive=adaptive, batch=batch, confirm=confirm, threads=threads)
 
 
 def tournament(
@@ -249,13 +254,9 @@ def tournament(
     ratings (Elo scale)."""
     from simcards.studies import tournament as run
 
-    trust_code(allow_outside_code)
-    _check_out(out_dir)
-    _announce(game)
-    with _backend(backend, scheduler):
-        res = run(game, _split(strategies), variant=variant, players=players, games=games, seed=seed,
-                  rules=rule_overrides(rule), threads=threads, progress=_progress(progress, json_out), cost=cost)
-    _print(res, json_out, out_dir)
+    _study(run, game, out_dir, json_out, progress, backend, scheduler, allow_outside_code,
+           strategies=_split(strategies), variant=variant, players=players, games=games, seed=seed,
+           rules=rule_overrides(rule), threads=threads, cost=cost)
 
 
 def equilibrium(
@@ -286,14 +287,10 @@ def equilibrium(
     Example: simcards equilibrium yaniv --players 2 --family threshold --param call=0..7"""
     from simcards.studies import equilibrium as run
 
-    trust_code(allow_outside_code)
-    _check_out(out_dir)
-    _announce(game)
-    with _backend(backend, scheduler):
-        res = run(game, _split(strategies) or None, family=family, params=param, variant=variant, players=players,
-                  games=games, seed=seed, rules=rule_overrides(rule), adaptive=not flat, bootstrap=bootstrap,
-                  threads=threads, progress=_progress(progress, json_out))
-    _print(res, json_out, out_dir)
+    _study(run, game, out_dir, json_out, progress, backend, scheduler, allow_outside_code,
+           strategies=_split(strategies) or None, family=family, params=param, variant=variant, players=players,
+           games=games, seed=seed, rules=rule_overrides(rule), adaptive=not flat, bootstrap=bootstrap,
+           threads=threads)
 
 
 SMALL_GAMES = 400  # `--games small`: a quick preview of any report (seconds, wide intervals)

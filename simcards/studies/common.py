@@ -14,7 +14,7 @@ import pandas as pd
 
 from simcards.errors import SimcardsError
 from simcards.games.analysis import GameMetrics
-from simcards.play import DEFAULT_CHUNK, Progress, play_range, versions
+from simcards.play import DEFAULT_CHUNK, Progress, play_range, set_threads, versions
 from simcards.spec import RunSpec, check_seed
 from simcards.stats.estimates import Z95, Estimate, bounded_mean, mean_ci
 from simcards.strategy import Strategy, parse_spec
@@ -173,6 +173,14 @@ def whole_count(value, what: str, low: int = 1, high: int = MAX_STUDY_GAMES) -> 
 
 def study_seed(seed) -> int:
     return check_seed(seed)
+
+
+def open_study(game: str, variant: str | None, players: int | None, rules: dict[str, Any] | None, seed,
+               games, threads: int | None) -> tuple[Arena, int, int, int]:
+    """What a study at one table starts with: its arena, the seed and the games per unit checked,
+    and the numba threads it plays on (``set_threads``: the count)."""
+    t = Arena(game, variant, players, rules)
+    return t, study_seed(seed), whole_count(games, "games"), set_threads(threads)
 
 
 def study_meta(kind: str, t: Arena, seed: int, **extra) -> dict:

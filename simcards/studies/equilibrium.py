@@ -28,11 +28,10 @@ import numpy as np
 import pandas as pd
 
 from simcards.errors import SimcardsError
-from simcards.play import set_threads
 from simcards.stats.equilibrium import SymmetricGame, others_table, symmetric_nash, symmetric_profiles
 from simcards.stats.estimates import Z95, Estimate, bounded_mean
 from simcards.strategy import Strategy, make_strategy
-from simcards.studies.common import Arena, StudyResult, study_meta, study_progress, study_seed, whole_count
+from simcards.studies.common import Arena, StudyResult, open_study, study_meta, study_progress, whole_count
 from simcards.studies.tune import parse_values
 
 BLOCKS = 64  # deals are summed into this many blocks (deal i → block i mod BLOCKS) for the bootstrap
@@ -197,11 +196,8 @@ def equilibrium(game: str, strategies: list[str] | str | None = None, *, family:
     regrets (each resample's own equilibrium and the regrets against it) and the share of resamples
     whose equilibrium plays each strategy."""
     t0 = time.perf_counter()
-    t = Arena(game, variant, players, rules)
-    seed = study_seed(seed)
-    games = whole_count(games, "games")
+    t, seed, games, _ = open_study(game, variant, players, rules, seed, games, threads)
     bootstrap = whole_count(bootstrap, "bootstrap", 0, 10_000)
-    set_threads(threads)
     strats = population(t, strategies, family, params)
     k, n = len(strats), t.k
     profiles = symmetric_profiles(k, n)

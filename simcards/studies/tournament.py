@@ -11,7 +11,6 @@ import numpy as np
 import pandas as pd
 
 from simcards.errors import SimcardsError
-from simcards.play import set_threads
 from simcards.stats.differences import HOLM, bradley_terry, holm, p_value, shifted
 from simcards.stats.estimates import Estimate, mean_ci
 from simcards.strategy import split_specs
@@ -20,13 +19,12 @@ from simcards.studies.common import (
     StudyResult,
     est_cols,
     fmt_est,
+    open_study,
     pair_lineups,
     play_matchup,
     study_meta,
     study_progress,
-    study_seed,
     unit_mean,
-    whole_count,
 )
 from simcards.studies.cost import Cost, cost_table, load_average, self_play_cost, timed_matchup
 
@@ -39,10 +37,7 @@ def tournament(game: str, strategies: list[str] | str, *, variant: str | None = 
     (Elo scale, mean 0) with 95% intervals. With ``cost`` (one of the strategies, the reference):
     a ``cost`` table, each strategy's games and decisions per second in its matchup against the
     reference (the reference's own row: self-play on as many games), see :mod:`simcards.studies.cost`."""
-    t = Arena(game, variant, players, rules)
-    seed = study_seed(seed)
-    games = whole_count(games, "games")
-    n_threads = set_threads(threads)
+    t, seed, games, n_threads = open_study(game, variant, players, rules, seed, games, threads)
     if isinstance(strategies, str):
         strategies = [s.strip() for s in split_specs(strategies)]
     strats = [t.strategy(s) for s in strategies]

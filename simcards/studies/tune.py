@@ -14,20 +14,18 @@ import numpy as np
 import pandas as pd
 
 from simcards.errors import SimcardsError
-from simcards.play import set_threads
 from simcards.stats.differences import paired_diff, significant, z_for
 from simcards.stats.estimates import Z95, Estimate, mean_ci
 from simcards.strategy import Strategy, make_strategy
 from simcards.studies.common import (
-    Arena,
     StudyResult,
     est_cols,
     field_lineups,
     fmt_est,
+    open_study,
     play_matchup,
     study_meta,
     study_progress,
-    study_seed,
     unit_mean,
     whole_count,
 )
@@ -119,10 +117,7 @@ def tune(game: str, strategy: str, params, *, against: str | None = None, varian
     unbiased estimate decides whether it beats the reference (``against``: a strategy against
     itself wins exactly its fair share). ``confirm=0`` skips the replay; the summary also holds
     the best value's selection-adjusted interval (Bonferroni over values and looks)."""
-    t = Arena(game, variant, players, rules)
-    seed = study_seed(seed)
-    games = whole_count(games, "games")
-    set_threads(threads)
+    t, seed, games, _ = open_study(game, variant, players, rules, seed, games, threads)
     base = t.strategy(strategy)
     sweep = _parse_params(params)
     given = dict(base.values)
