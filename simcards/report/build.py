@@ -8,7 +8,7 @@ A spec::
     intro = "Optional text under the title."
 
     [[study]]
-    kind = "compare"                 # compare | tune | tournament
+    kind = "compare"                 # compare | tune | tournament | equilibrium
     game = "yaniv"
     variants = ["israeli", "nepali"]
     games = 2000
@@ -22,7 +22,8 @@ A spec::
     adaptive = true
 
 Every key of a study is an argument of the matching function in :mod:`simcards.studies`
-(``title`` and ``text`` add a heading and a paragraph).
+(``title`` and ``text`` add a heading and a paragraph). What each kind takes, writes, answers and
+plots is its declaration in :mod:`simcards.report.kinds`; this module only asks a result's kind.
 """
 
 from __future__ import annotations
@@ -64,9 +65,6 @@ def load_spec(path: str | Path) -> dict:
     return code_beside(check_spec(spec, str(path)), path)
 
 
-STRATEGY_KEYS = ("strategies", "strategy", "strong", "weak", "against", "cost", "family")  # keys holding specs
-
-
 def code_beside(spec: dict, path: Path) -> dict:
     """The strategy files a spec names (``file.py:name``, ``preset.toml``) are read relative to the
     spec's own directory and must lie inside it, links followed, unless ``--allow-outside-code``
@@ -97,7 +95,7 @@ def code_beside(spec: dict, path: Path) -> dict:
         return value if done == parts else ",".join(done)
 
     for st in spec["study"]:
-        for key in STRATEGY_KEYS:
+        for key in KINDS[st["kind"]].strategies:
             if key in st:
                 st[key] = specs(st[key])
     return spec
@@ -362,10 +360,7 @@ def _drop_earlier_files(out: Path) -> None:
 # ----- the page: plain data for the templates ------------------------------------------------------
 # Everything a reader sees is built here as plain data (text in Markdown, tables as header + rows)
 # and laid out by the Jinja templates in simcards/report/templates: the HTML page and the Markdown file
-# show the same content.
-
-
-# ----- the answer first ----------------------------------------------------------------------------
+# show the same content. What a kind says is its declaration's (simcards/report/kinds/).
 
 
 def answers(results: list[StudyResult]) -> list[dict]:
@@ -381,9 +376,6 @@ def answer_lines(result: StudyResult) -> list[str]:
     """The answer to one study in plain sentences — the report's words — that the study commands
     print before their tables and ``--json`` carries as ``answer``."""
     return kind_of(result).answer_words(result)
-
-
-# ----- the details ---------------------------------------------------------------------------------
 
 
 def detail_tables(res: StudyResult) -> list[Table]:

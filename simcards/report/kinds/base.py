@@ -38,6 +38,7 @@ class StudyKind:
     answer: Callable[[StudyResult, list[StudyResult]], dict | None]
     method: Callable[[StudyResult], tuple[list[str], Table | None]]
     figures: Figures  # (name, axes, caption) of its plots
+    strategies: tuple[str, ...] = ()  # the spec keys that name strategies (files beside the spec)
     aliases: dict[str, str] = field(default_factory=dict)  # spec key → the study's argument
     words: Callable[[StudyResult], list[str]] | None = None  # the answer in sentences (default: the answer's lead)
     details: Callable[[StudyResult], list[Table]] | None = None  # the report's tables (default: display's)

@@ -386,7 +386,7 @@ KIND = StudyKind(
     name="compare", run=compare,
     keys=frozenset({"game", "variants", "players", "strategies", "games", "seed", "rules", "strong", "weak", "skill",
                     "summary_only"}),
-    aliases={"strategy": "strategies"},  # one spec for every seat
+    strategies=("strategies", "strategy", "strong", "weak"), aliases={"strategy": "strategies"},  # one for every seat
     needs={"variants = ...": ("variants",)},
     tables=("compare", "estimates", "differences", "lengths", "games"),
     display=display, details=compare_tables, answer=lambda res, results: compare_answer(res),

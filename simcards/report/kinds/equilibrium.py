@@ -199,5 +199,5 @@ KIND = StudyKind(
     keys=frozenset({"game", "strategies", "family", "params", "variant", "players", "games", "seed", "rules",
                     "adaptive", "batch", "target", "bootstrap"}),
     needs={"strategies = [...] or family = ... with params": ("strategies", "family")},
-    tables=("equilibrium", "invasion", "payoffs", "length"),
+    strategies=("strategies", "family"), tables=("equilibrium", "invasion", "payoffs", "length"),
     display=display, answer=answer, method=method, figures=figures)

@@ -142,5 +142,5 @@ KIND = StudyKind(
     name="tournament", run=tournament,
     keys=frozenset({"game", "strategies", "variant", "players", "games", "seed", "rules", "cost"}),
     needs={"strategies = ...": ("strategies",)},
-    tables=("ratings", "matrix", "pairs", "cost"),
+    strategies=("strategies", "cost"), tables=("ratings", "matrix", "pairs", "cost"),
     display=display, answer=lambda res, results: tournament_answer(res), method=method, figures=figures)

@@ -139,5 +139,5 @@ KIND = StudyKind(
     keys=frozenset({"game", "strategy", "params", "against", "variant", "players", "games", "seed", "rules",
                     "adaptive", "batch", "alpha", "confirm"}),
     needs={"strategy = ...": ("strategy",), 'params = ["NAME=VALUES"]': ("params",)},
-    tables=("tune",),
+    strategies=("strategy", "against"), tables=("tune",),
     display=display, answer=answer, words=words, method=method, figures=figures)
