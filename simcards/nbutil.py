@@ -9,6 +9,8 @@ alive (use it after the last use of the borrowed view, e.g. with ``keep_alive``)
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 from numba import carray, njit, types
 from numba.extending import intrinsic
@@ -139,16 +141,40 @@ def cache_dir(anchor):
         return Path(anchor.__code__.co_filename).resolve().parent / "__pycache__"
 
 
-def cache_is_cold(source) -> bool:
-    """True when no function of the jitted module file ``source`` is cached yet, so the next run
-    compiles. Cheap: the module is not imported (importing a kernel may already compile); a
-    stand-in function "defined" in that file locates its cache, then one directory listing."""
+def cache_is_cold(source, key: str | None = None) -> bool:
+    """True when the next run compiles the jitted module file ``source``: no function of it is
+    cached yet (functions rebuilt under a ``keyed_cache`` key do not count), or, with ``key``, no
+    function rebuilt under that key is cached beside it (an engine of search players or user
+    policies: ``policy.engine_key``). Cheap: nothing is imported or compiled (importing a kernel may
+    already compile); a stand-in function "defined" in that file locates its cache, then one
+    directory listing."""
     from pathlib import Path
 
     source = Path(source)
     scope: dict = {}
     exec(compile("def probe():\n    pass\n", str(source), "exec"), scope)
-    return not any(cache_dir(scope["probe"]).glob(f"{source.stem}.*.nbi"))
+    names = [p.name for p in cache_dir(scope["probe"]).glob("*.nbi")]
+    if key is not None:
+        return not any(n.endswith(f".u{key[:20]}.nbi") for n in names)
+    return not any(n.startswith(f"{source.stem}.") and not _KEYED.search(n) for n in names)
+
+
+def dispatcher_is_cold(fn) -> bool:
+    """True when the jitted function ``fn`` has nothing in its disk cache yet, so its first call
+    compiles. False when that cannot be told: compiled in memory, already compiled in this
+    process, or not a numba dispatcher (numba's compile events tell then: ``simcards.compiling``)."""
+    import os
+
+    if getattr(fn, "overloads", None):
+        return False
+    try:
+        index = fn._cache._cache_file._index_path
+    except AttributeError:
+        return False
+    return not os.path.exists(index)
+
+
+_KEYED = re.compile(r"\.u[0-9a-f]{20}\.nbi$")  # an index file written by keyed_cache
 
 
 def keyed_cache(dispatcher, key: str | None):

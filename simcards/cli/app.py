@@ -220,7 +220,9 @@ def replay(
         raise SimcardsError(f"--game {game_index}: give a game index from 0 to {MAX_GAMES - 1:,}")
     check_seed(seed, f"--seed {seed}")  # (spelled as typed; RunSpec.resolve checks the same)
     from simcards import kernelcall
+    from simcards.games import canonical
 
+    announce_compile(canonical(game), replay=True)
     spec = RunSpec.resolve(game, variant=variant, players=players, strategies=split_specs(strategy),
                            rules=rule_overrides(rule), seed=seed, invalid_option=invalid_option)
     # in a worker thread, so that Ctrl-C stops a user policy that does not return
@@ -362,8 +364,17 @@ def main(argv: list[str] | None = None, prog_name: str | None = None) -> int:
 
 
 def _main(argv: list[str] | None, prog_name: str | None) -> int:
+    from simcards import compiling
+
     INTERRUPT["reported"] = False
     VERBOSITY["level"] = 0
+    try:
+        return _run(argv, prog_name)
+    finally:
+        compiling.reset()  # a compile the command left open (an error before its engine) says no more
+
+
+def _run(argv: list[str] | None, prog_name: str | None) -> int:
     try:
         code = app(args=argv, prog_name=prog_name or "simcards", standalone_mode=False)
         if code == 130 and not INTERRUPT["reported"]:  # typer turns a Ctrl-C no command caught into Exit(130)

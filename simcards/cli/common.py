@@ -1,5 +1,5 @@
 """What every command shares: the consoles, the verbosity (--quiet / --verbose), messages on
-stderr, the first-run compile notice, and the options spelled the same in every command."""
+stderr, the compile notice (``simcards.compiling``), and the options spelled the same in every command."""
 
 from __future__ import annotations
 
@@ -81,24 +81,39 @@ def split_specs(values: list[str] | None) -> list[str] | None:
     return [part for v in values for part in _split_one(v)]
 
 
-def announce_compile(game: str) -> None:
-    """Say so before the first run of a game compiles its kernels (numba's cache is still empty)."""
+def announce_compile(game: str, replay: bool = False) -> None:
+    """Show what compiles while this command waits for numba (``simcards.compiling``: what, with a
+    live elapsed time and an estimate measured before), --quiet aside. The plain kernel (with
+    ``replay``: the strategies the reference engine plays) is expected now, before the game is
+    imported (importing a kernel may compile already), when its cache is empty; the engine found
+    when the run starts (search players, user policies) says what it really is."""
+    from simcards import compiling
+
     if VERBOSITY["level"] < 0:
+        compiling.show_on(None)
         return
+    compiling.show_on(err)
+    import click
+
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:  # shown while this command runs, not after (a test invoking the app goes on)
+        ctx.find_root().call_on_close(compiling.reset)
     import importlib.util
 
-    from simcards.games import GAMES, canonical, get_game
+    from simcards.games import GAMES, canonical
     from simcards.nbutil import cache_is_cold
 
     # Locate the kernel without importing the game: importing a kernel may already compile it.
-    spec = importlib.util.find_spec(GAMES[canonical(game)])
+    name = canonical(game)
+    spec = importlib.util.find_spec(GAMES[name])
     if spec is None or spec.origin is None:
         return
     kernel = Path(spec.origin).with_name("kernel.py")  # games/<name>/kernel.py
     if kernel.exists() and cache_is_cold(kernel):
-        seconds = get_game(game).compile_seconds
-        if seconds:
-            note(f"compiling the {game} kernels, once (cached for later runs): about {seconds} s")
+        if replay:
+            compiling.expect(name, "replay", f"the {name} strategies for the reference engine", cold=True)
+        else:
+            compiling.expect(name, "kernel", f"the {name} kernel", cold=True)
 
 
 def interrupted_exit() -> typer.Exit:

@@ -11,13 +11,16 @@ rest, the same way for all.
 
 from __future__ import annotations
 
+import inspect
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable, NamedTuple, Sequence
 
 import numpy as np
 from numba import njit, types
 
-from simcards import policy
+from simcards import compiling, policy
 from simcards.strategy import Family, Strategy
 
 _I64 = types.int64
@@ -83,7 +86,7 @@ class KernelBinding:
         custom = sorted(played, key=lambda f: f.sid)
         key = tuple((f.sid, id(f.decide)) for f in custom)
         if key not in self._engines:
-            self._engines[key] = self._bind(custom)
+            self._engines[key] = self._compiled(custom)
         return self._engines[key]
 
     def _bind(self, custom: list[Family]) -> Engine:
@@ -97,6 +100,69 @@ class KernelBinding:
             checked = policy.chain(checked, fam.sid, fam.decide, self.view_slot, checked=True, jit=self.jit,
                                    seat_slot=self.seat_slot)
         return Engine(decide, *self.build(checked, policy.engine_key(self.game, custom)))
+
+    # --- saying what compiles (simcards.compiling) -------------------------------------------------
+    def _compiled(self, custom: list[Family]) -> Engine:
+        """The engine bound inside its compile (the families are compiled alone there), whose first
+        calls continue it: it says what compiles, with a live elapsed time, when the cache predicts
+        a compile (or numba compiles for long anyway), and records how long it took."""
+        search = [f.name for f in custom if f in self.attached]
+        users = [f for f in custom if f not in self.attached]
+        engine = "+".join(n for n, fams in (("search", search), ("policy", users)) if fams) or "kernel"
+        parts = ([f"{self.game}'s search players ({', '.join(search)})"] if search else []) + \
+                ([f"{_policies(users)} into a {self.game} kernel"] if users else [])
+        label = " and ".join(parts) or f"the {self.game} kernel"
+        key = policy.engine_key(self.game, custom) if custom else None
+        cached = not custom or key is not None
+
+        def kernel_cold() -> bool:
+            return not cached or self._cold(key)
+
+        # what the command expects (the kernel, a replay) goes on; the first call says which it is
+        now = compiling.compile_for(self.game, engine, label, kernel_cold(), cached, relabel=False).begin()
+        try:
+            bound = self._bind(custom)
+        except BaseException:
+            now.end(keep=False)
+            raise
+        compiling.hold(now)  # not over: the first call compiles the kernel (or the replay's strategies)
+
+        def make(entry: str, what: str, cold: Callable[[], bool]) -> Callable[[], compiling.Compile]:
+            name = {"batch": engine, "decide": "replay" if engine == "kernel" else f"{engine}:replay"}.get(
+                entry, f"{engine}:{entry}")
+            return lambda: compiling.compile_for(self.game, name, what, cold(), cached)
+
+        replay = (f"the {self.game} strategies" if not custom else label) + " for the reference engine"
+        return Engine(compiling.FirstCall(bound.decide, make("decide", replay, lambda: _decide_cold(bound.decide))),
+                      compiling.FirstCall(bound.play_game, make("game", label, kernel_cold)),
+                      compiling.FirstCall(bound.play_batch, make("batch", label, kernel_cold)))
+
+    def _cold(self, key: str | None) -> bool:
+        """Will the kernel compile (``key``: the one rebuilt under that engine key)? Read on disk."""
+        from simcards.nbutil import cache_is_cold
+
+        return cache_is_cold(kernel_file(self.build), key)
+
+
+def kernel_file(build: Callable) -> Path:
+    """The kernel module beside the module defining a binding's ``build`` (games/<name>/kernel.py)."""
+    module = sys.modules.get(getattr(build, "__module__", ""), None)
+    where = Path(getattr(module, "__file__", None) or inspect.getfile(build))
+    return where.with_name("kernel.py")
+
+
+def _policies(users: list[Family]) -> str:
+    names = ", ".join(f"'{f.name}'" for f in users)
+    return f"policy {names}" if len(users) == 1 else f"policies {names}"
+
+
+def _decide_cold(decide) -> bool:
+    """Will the reference engine's decision function compile? A jitted one cached on disk: when
+    its cache has no index yet; otherwise (in memory, or a plain function) only numba's own
+    compile events will tell (``compiling.DELAY``)."""
+    from simcards.nbutil import dispatcher_is_cold
+
+    return dispatcher_is_cold(decide)
 
 
 def seat_arrays(strategies: Sequence[Strategy], width: int = 0) -> tuple[np.ndarray, np.ndarray]:
