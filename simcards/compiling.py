@@ -48,6 +48,16 @@ def show_on(console) -> None:
     _OUT["console"] = console
 
 
+_LIVE: set = set()  # other live displays on the terminal (``play.Progress``), closed while a compile shows
+
+
+def live_display(display, on: bool) -> None:
+    """``display`` (with a ``close()``) is live on the terminal (``on``) or no longer: a compile's
+    status line closes it first (two live displays garble each other); it comes back by itself."""
+    with _LOCK:
+        (_LIVE.add if on else _LIVE.discard)(display)
+
+
 # ----- measurements ------------------------------------------------------------------------------------
 def cache_root() -> Path:
     """Where numba caches compiled code when told (NUMBA_CACHE_DIR), else the user's cache directory."""
@@ -288,6 +298,10 @@ class _Ticker(threading.Thread):
     def show(self) -> None:
         self.c.shown = True
         if self.live:
+            with _LOCK:
+                others = list(_LIVE)
+            for display in others:
+                display.close()
             self.status = self.console.status(self.text(), refresh_per_second=REFRESH)
             self.status.start()
         else:

@@ -89,18 +89,25 @@ class Progress:
             from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
             from rich.progress import Progress as Bar
 
+            from simcards import compiling
+
             self._bar = Bar(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                             TextColumn("games"), TimeRemainingColumn(), console=Console(file=sys.stderr),
                             transient=True)
             self._bar.start()
             self._task = self._bar.add_task(self.label, total=self.total, completed=self.done)
-        elif self._bar is not None:
-            self._bar.update(self._task, completed=self.done)
+            compiling.live_display(self, True)  # a compile mid-study (a new engine) hides the bar a while
+        elif (bar := self._bar) is not None:
+            bar.update(self._task, completed=self.done)
 
     def close(self) -> None:
-        if self._bar is not None:
-            self._bar.stop()
-            self._bar = None
+        """Stop showing the bar (shown again by the next advance, if the run goes on)."""
+        bar, self._bar = self._bar, None
+        if bar is not None:
+            from simcards import compiling
+
+            bar.stop()
+            compiling.live_display(self, False)
 
 
 class StopRequest:

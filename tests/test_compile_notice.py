@@ -124,6 +124,27 @@ def test_the_elapsed_time_moves_on_a_terminal(monkeypatch):
     assert "compiled the toy kernel in" not in buf.getvalue()  # on a terminal the status line just goes
 
 
+def test_a_progress_bar_makes_way_for_the_status_line(monkeypatch):
+    # a study's bar is live when a new engine (mc, a user policy) compiles: two live displays on
+    # one terminal garble each other, so the bar closes (and comes back with the next games)
+    class Bar:
+        closed = 0
+
+        def close(self):
+            self.closed += 1
+            compiling.live_display(self, False)
+
+    bar = Bar()
+    compiling.live_display(bar, True)
+    shown(terminal=False)
+    binding(monkeypatch, cold=True, seconds=0.1).engine([]).play_batch(0, 0, 1)
+    assert bar.closed == 0  # a line, not a live display: nothing to make way for
+    shown(terminal=True)
+    binding(monkeypatch, cold=True, seconds=0.1).engine([]).play_batch(0, 0, 1)
+    assert bar.closed == 1
+    compiling.live_display(bar, False)
+
+
 def test_the_ticker_does_not_slow_the_compile(monkeypatch):
     # the status refreshes a few times a second: CPU spent by this process while a compile waits
     # on the GIL-free sleep stays near nothing (a busy ticker would burn it)
