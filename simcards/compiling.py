@@ -188,17 +188,18 @@ class Compile:
         self.done = False
         self.shown = False
         self._ticker: _Ticker | None = None
+        self._guess: tuple[str | None, str] | None = None
 
     # what the user reads
     def headline(self) -> str:
         return f"compiling {self.label}" + (", once (cached for later runs)" if self.cached else "")
 
     def guess(self) -> str:
-        est = estimate(self.game, self.engine) if self.engine else None
-        if est is None:
-            return ""
-        seconds, where = est
-        return f"about {_seconds(seconds)} ({where})"
+        """"about N s (where it was measured)", or "" before any figure (read once per engine)."""
+        if self._guess is None or self._guess[0] != self.engine:
+            est = estimate(self.game, self.engine) if self.engine else None
+            self._guess = (self.engine, "" if est is None else f"about {_seconds(est[0])} ({est[1]})")
+        return self._guess[1]
 
     def relabel(self, engine: str | None, label: str, cached: bool) -> None:
         """The same wait, now known to be for ``engine`` (the command guessed the plain kernel)."""
