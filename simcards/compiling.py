@@ -141,10 +141,12 @@ class _Events:
     def __init__(self):
         self.depth = 0
         self.installed = False
+        self.heard = False  # numba tells us when it compiles
 
     def install(self) -> None:
         if self.installed:
             return
+        self.installed = True
         try:
             from numba.core import event
 
@@ -156,9 +158,9 @@ class _Events:
                     self.ended()
 
             event.register("numba:compile", Listener())
-        except Exception:  # numba's event API moved: predicted compiles are still shown
-            pass
-        self.installed = True
+            self.heard = True
+        except Exception:  # numba's event API moved: a compile the cache predicts is shown at once
+            self.heard = False
 
     def started(self) -> None:
         with _LOCK:
@@ -219,24 +221,42 @@ class Compile:
             _EVENTS.install()
             _ACTIVE.append(self)
             if self.cold:
-                self._start()
+                self.predicted()
         return self
+
+    def predicted(self) -> None:
+        """The cache says this compiles: the wait counts from now (an import may compile already),
+        and is shown as soon as numba compiles (at once if numba cannot tell). Under the lock."""
+        self.cold = True
+        if self.t0 is None:
+            self._clock()
+        if not _EVENTS.heard or _EVENTS.depth > 0:
+            self._show()
 
     def compiling(self) -> None:
         """numba started compiling inside this compile (called under the lock)."""
         self.seen = True
         if self.t0 is None:
-            self._start()
+            self._clock()
+        self._show()
 
-    def _start(self) -> None:
+    def _clock(self) -> None:
         self.t0 = time.monotonic()
         self.cpu0 = time.process_time()
+
+    def _show(self) -> None:
+        """Predicted: said now, before the compile takes the GIL; otherwise once numba has been
+        compiling for ``DELAY`` seconds (a ticker thread waits)."""
         console = _OUT["console"]
-        if console is not None and self._ticker is None:
+        if console is None or self.done:
+            return
+        if self._ticker is None:
             self._ticker = _Ticker(self, console, DELAY)
-            if self.cold:  # said at once, before the compile takes the GIL
+            if self.cold:
                 self._ticker.show()
             self._ticker.start()
+        elif self.cold and not self.shown:
+            self._ticker.show()
 
     def end(self, keep: bool = True) -> None:
         """The compile is over (the first call returned): stop showing it and, with ``keep``, record
@@ -288,15 +308,20 @@ class _Ticker(threading.Thread):
         return f"{self.c.headline()}: {now}" + (f" of {guess}" if guess else "")
 
     def run(self) -> None:
-        if not self.c.shown:
-            if self.stop.wait(self.delay):
+        while not self.c.shown:  # not predicted: shown once numba has compiled for a while, and still does
+            if self.stop.wait(1 / REFRESH):
                 return
-            self.show()
+            if self.c.elapsed() >= self.delay and _EVENTS.depth > 0:
+                with _LOCK:
+                    if not self.stop.is_set():
+                        self.show()
         while not self.stop.wait(1 / REFRESH):
             if self.status is not None:
                 self.status.update(self.text())
 
     def show(self) -> None:
+        if self.c.shown:
+            return
         self.c.shown = True
         if self.live:
             with _LOCK:
@@ -355,10 +380,8 @@ def compile_for(game: str, engine: str | None, label: str, cold: bool, cached: b
         if old is not None and not old.done:
             if relabel:
                 old.relabel(engine, label, cached)
-            if cold and not old.cold:
-                old.cold = True
-                if old.t0 is None and old in _ACTIVE:
-                    old._start()
+            if cold and not old.cold and old in _ACTIVE:
+                old.predicted()
             return old
     return Compile(game, engine, label, cold, cached)
 
