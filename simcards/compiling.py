@@ -11,9 +11,10 @@ imported (importing a kernel may compile), which the engine then continues.
 
 While a command shows it (:func:`show_on`, not with ``--quiet``): on a terminal, a status line with
 the elapsed time, refreshed a few times a second and gone when the compile is done; elsewhere one
-line at the start and one at the end with the seconds it took. A compile the cache did not predict
-(a stale file) is shown too, once numba has compiled for more than :data:`DELAY` seconds inside an
-open compile (numba's "numba:compile" events); a warm cache says nothing.
+line at the start and one at the end with the seconds it took. Only what numba really compiles is
+said (its "numba:compile" events): a compile the cache predicts as soon as numba starts it (the
+wait counted from when it was expected), one it did not predict (a stale file) once numba has
+compiled for :data:`DELAY` seconds; a warm cache, or a cold-looking one that loads, says nothing.
 
 The estimate is a measurement: each compile's seconds are recorded per (game, engine, simcards
 version) in ``simcards-compile-times.json`` beside numba's cache (``NUMBA_CACHE_DIR``, else the

@@ -104,8 +104,8 @@ class KernelBinding:
     # --- saying what compiles (simcards.compiling) -------------------------------------------------
     def _compiled(self, custom: list[Family]) -> Engine:
         """The engine bound inside its compile (the families are compiled alone there), whose first
-        calls continue it: it says what compiles, with a live elapsed time, when the cache predicts
-        a compile (or numba compiles for long anyway), and records how long it took."""
+        calls continue it: when numba compiles, it says what, with a live elapsed time, and records
+        how long it took (``simcards.compiling``; the cache check, on disk, tells whether to expect it)."""
         search = [f.name for f in custom if f in self.attached]
         users = [f for f in custom if f not in self.attached]
         engine = "+".join(n for n, fams in (("search", search), ("policy", users)) if fams) or "kernel"
