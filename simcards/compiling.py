@@ -153,7 +153,7 @@ class _Events:
 
             class Listener(event.Listener):
                 def on_start(_, ev):
-                    self.started()
+                    self.started(getattr(ev, "data", None))
 
                 def on_end(_, ev):
                     self.ended()
@@ -163,12 +163,11 @@ class _Events:
         except Exception:  # numba's event API moved: a compile the cache predicts is shown at once
             self.heard = False
 
-    def started(self) -> None:
+    def started(self, data=None) -> None:
         with _LOCK:
             self.depth += 1
-            if self.depth == 1:
-                for c in list(_ACTIVE):
-                    c.compiling()
+            if self.depth == 1 and _ACTIVE:
+                _owner(data).compiling()
 
     def ended(self) -> None:
         with _LOCK:
@@ -176,7 +175,18 @@ class _Events:
 
 
 _EVENTS = _Events()
-_ACTIVE: list[Compile] = []  # compiles between begin() and end()
+_ACTIVE: list[Compile] = []  # compiles between begin() and end(), oldest first
+
+
+def _owner(data) -> Compile:
+    """The open compile a numba compile belongs to: the one of the game whose package defines the
+    function compiled (a study expects several games' kernels at once), else the latest begun."""
+    fn = getattr((data or {}).get("dispatcher") if isinstance(data, dict) else None, "py_func", None)
+    module = getattr(fn, "__module__", None) or ""
+    for c in reversed(_ACTIVE):
+        if c.package and module.startswith(c.package + "."):
+            return c
+    return _ACTIVE[-1]
 
 
 # ----- one compile -----------------------------------------------------------------------------------------
@@ -192,6 +202,7 @@ class Compile:
         self.shown = False
         self._ticker: _Ticker | None = None
         self._guess: tuple[str | None, str] | None = None
+        self.package = _package(game)  # simcards.games.<name>: whose functions compile here
 
     # what the user reads
     def headline(self) -> str:
@@ -283,6 +294,13 @@ class Compile:
 
     def __exit__(self, *exc) -> None:
         self.end(keep=exc[0] is None)
+
+
+def _package(game: str) -> str | None:
+    from simcards.games import GAMES
+
+    module = GAMES.get(game)
+    return module.rsplit(".", 1)[0] if module else None
 
 
 def _seconds(s: float) -> str:

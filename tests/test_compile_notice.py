@@ -226,6 +226,31 @@ def test_the_command_opens_the_kernel_compile_before_the_game_is_imported_and_th
     assert float(lines[1].split()[-2]) >= 0.3  # the wait counts from the command's start
 
 
+def test_a_study_of_several_games_says_the_kernel_of_the_game_that_compiles(monkeypatch):
+    # `simcards report` expects every cold game's kernel at once; numba compiles one at a time
+    from numba.core import event
+
+    from simcards.cli import common
+
+    monkeypatch.setitem(common.VERBOSITY, "level", 0)
+    monkeypatch.setattr(nbutil, "cache_is_cold", lambda source, key=None: True)
+    monkeypatch.setattr(common, "err", Console(file=(buf := io.StringIO()), width=200))
+    common.announce_compile("yaniv")
+    common.announce_compile("gin")
+
+    def gin_function():
+        pass
+
+    gin_function.__module__ = "simcards.games.gin.kernel"
+
+    class Dispatcher:
+        py_func = gin_function
+
+    with event.trigger_event("numba:compile", data={"dispatcher": Dispatcher()}):
+        pass
+    assert buf.getvalue() == "compiling the gin kernel, once (cached for later runs)\n"
+
+
 def test_a_cold_looking_cache_that_loads_says_nothing(monkeypatch):
     # the cache check only guesses (a kernel moved to another file): nothing is said unless numba compiles
     _, buf = shown()
