@@ -67,7 +67,7 @@ def test_installed_wheel_finds_presets_and_reports_by_name(tmp_path):
                 "cautious,cautious:call=2,greedy"], elsewhere)
     assert json.loads(res.stdout)["meta"]["strategies"] == ["threshold:call=3,keep=0.8",
                                                              "threshold:call=2,keep=0.8", "greedy:take=3"]
-    assert "compiling the yaniv kernels, once" in res.stderr  # a fresh install: a cold cache
+    assert "compiling the yaniv kernel, once" in res.stderr  # a fresh install: a cold cache
     res = _run([exe, "simulate", "yaniv", "--games", "30", "--json", "--strategy", "bold"], elsewhere)
     assert "compiling" not in res.stderr
 
