@@ -17,7 +17,7 @@ limit, the stake multiplier, the knock card) or in the encoded rules.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from simcards.games.gin import layout as L
 from simcards.games.gin import rules as R
@@ -60,10 +60,13 @@ from simcards.games.gin.melds import (
     value_of_mask,
 )
 from simcards.games.gin.policies import builtin_decide
-from simcards.games.transcript import log_cards as _log_cards
-from simcards.games.transcript import log_event_c as _log
-from simcards.nbutil import borrow, keep_alive, rebind
+from simcards.games.transcript import _event_c
+from simcards.games.transcript import called_cards as _log_cards
+from simcards.nbutil import borrow, compiled_as, keep_alive, keyed_cache, njit_by_type, rebind
 from simcards.rng import rand_below, seed_streams, shuffle
+
+# A transcript event, called (compiled once), not inlined at its ~30 call sites
+_log = compiled_as(_event_c, "gin_event", njit_by_type(cache=True, _nrt=False))
 
 # A hand in progress (int64 state array): the piles, then what the deal fixed for the hand.
 (S_STOCK, S_PILE_N, S_PILE_MASK, S_TURN, S_HAND, S_LIMIT, S_STAKE, S_KCARD, S_MV, S_SEAT0, S_SEAT1,
@@ -83,7 +86,7 @@ SCRATCH_ENDS = 16
 SCRATCH_MASK = 63  # scratch[63]: the mask whose removal deadwoods scratch[0..51] hold
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def add_card(hands, hand_n, masks, p, card):
     n = hand_n[p]
     j = n
@@ -95,7 +98,7 @@ def add_card(hands, hand_n, masks, p, card):
     masks[p] |= np.int64(1) << card
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def remove_card(hands, hand_n, masks, p, card):
     n = hand_n[p]
     for i in range(n):
@@ -129,7 +132,7 @@ def take_info(mask, card, allow_re, scratch, mv):
     return dw11, best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def offer_top(opts, top, dw11, after):
     """Rows of a take-or-not decision: [0, -1] no; [1, card, deadwood of the 11 cards, lowest
     deadwood after a legal discard] take it."""
@@ -249,7 +252,7 @@ _WORK_SIZE = _W_SCRATCH + SCRATCH_SIZE
 decide = builtin_decide  # the built-in strategies; make_engine swaps in user dispatchers
 
 
-@njit(cache=True)
+@njit_by_type(cache=True)
 def ask(kind, p, st, sids, params, hands, hand_n, opts, n_opts, view, rules, rng):
     """The decision of the player at position ``p``; a single option is not asked."""
     if n_opts <= 1:
@@ -261,7 +264,7 @@ def ask(kind, p, st, sids, params, hands, hand_n, opts, n_opts, view, rules, rng
     return c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def set_view(view, p, st, pile, masks, took, discs, passed, my_turns, rules):
     o = 1 - p
     view[L.V_SEAT] = st[S_SEAT0 + p]
@@ -296,7 +299,7 @@ def set_view(view, p, st, pile, masks, took, discs, passed, my_turns, rules):
         view[L.V_TABLE] = st[S_TABLE0] | st[S_TABLE1]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def take_top(p, st, pile, hands, hand_n, masks, took):
     st[S_PILE_N] -= 1
     card = pile[st[S_PILE_N]]
@@ -306,7 +309,7 @@ def take_top(p, st, pile, hands, hand_n, masks, took):
     return card
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def draw_stock(p, st, deck, hands, hand_n, masks):
     st[S_STOCK] -= 1
     card = deck[st[S_STOCK]]
@@ -314,7 +317,7 @@ def draw_stock(p, st, deck, hands, hand_n, masks):
     return card
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def record_turn(p, card, taken, drew, st, pile):
     """Add the turn position ``p`` just ended by discarding ``card`` to its records (layout's turn
     record; ``drew``: it drew this turn); the discard is already on the pile, so the top it drew
@@ -478,7 +481,7 @@ def mj_target(card, melds, n_melds):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def mj_better(m, k, hand, taken, mv, best_dw, best_k, best_m, best_cnt):
     """One candidate placement ``m`` (onto meld ``k``, -1: a new meld) against the best so far."""
     rest = hand & ~m
@@ -528,7 +531,7 @@ def mj_placement(hand, d, taken, melds, n_melds, mv):
     return best_dw, best_k, best_m
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def mj_most_placed(hand, d, ext):
     """The most cards a placement of ``d`` can put on the table: its set or run in ``hand`` (3+), or
     1 when it only extends a table meld (``ext``: the cards that do), or 0 — a cheap test before the
@@ -1219,7 +1222,8 @@ def game_result(ledger, capped, rules, out_game, tmp):
             base = L.G_HOLLY + k * L.GH_WIDTH
             w = ledger[_LG_HW_WINNER + k]
             shutout, margin = column_final(ledger[_LG_HW_POINTS + 2 * k:_LG_HW_POINTS + 2 * k + 2],
-                                           ledger[_LG_HW_BOXES + 2 * k:_LG_HW_BOXES + 2 * k + 2], 2, w, rules, tmp)
+                                           ledger[_LG_HW_BOXES + 2 * k:_LG_HW_BOXES + 2 * k + 2], np.int64(2), w, rules,
+                                           tmp)
             out_game[base + L.GH_WINNER] = w
             out_game[base + L.GH_SHUTOUT] = 1 if shutout else 0
             out_game[base + L.GH_MARGIN] = margin
@@ -1261,7 +1265,7 @@ def game_result(ledger, capped, rules, out_game, tmp):
     return winner
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def side_of(seat, rules):
     """Scores are kept per seat, or per team in team play (seat s plays for team s % 2)."""
     return seat % 2 if rules[R.R_TEAMS] != 0 else seat
@@ -1365,10 +1369,11 @@ def next_dealer(dealer, tres, tst, side, rules):
     return side
 
 
-@njit(cache=True)
-def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, log):
+@njit(cache=True, inline="always")
+def play_one(game, seed, rules, sids, params, out_game, hands_out, hand_cap, log):
     """A whole game to the target (G-GAME-1..3). ``hands_out[:hand_cap]`` receives one row a
-    hand; hands past the cap are played but not written. Returns the log length."""
+    hand; hands past the cap are played but not written. Returns the log length. (Inlined into
+    ``play_games``, its one caller: one compiled library holds the whole game.)"""
     # Working memory in one array, used through borrowed views (simcards.nbutil.borrow): no
     # reference counting in the turn loop. The owners are kept alive to the end (keep_alive).
     work = np.zeros(_WORK_SIZE, dtype=np.int64)
@@ -1504,25 +1509,84 @@ def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, lo
     return n_log
 
 
-@njit(cache=True, parallel=True)
-def play_batch(seed, first_game, count, rules, sids, params, out_games, out_hands, hand_cap):
-    """Games ``first_game .. first_game + count - 1``; row ``i`` of the outputs is game
-    ``first_game + i``. ``out_hands`` has ``hand_cap`` rows per game (may be 0)."""
-    n_chunks = min(count, 64)
-    empty_log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
-    for c in prange(n_chunks):
-        lo = c * count // n_chunks
-        hi = (c + 1) * count // n_chunks
-        for i in range(lo, hi):
-            if hand_cap > 0:
-                rows = out_hands[i * hand_cap:(i + 1) * hand_cap]
-            else:
-                rows = out_hands[0:0]
-            play_game(first_game + i, seed, rules, sids, params, out_games[i], rows, hand_cap, empty_log)
+@njit(cache=True, nogil=True)
+def play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_hands, hand_cap, log):
+    """Games ``first_game + lo .. first_game + hi - 1``; row ``i`` of the outputs is game
+    ``first_game + i``, with ``hand_cap`` rows of ``out_hands`` (may be 0). Returns the log length
+    of the last game. Releases the GIL: ``play_batch`` runs ranges of games on threads."""
+    n_log = np.int64(0)
+    for i in range(lo, hi):
+        if hand_cap > 0:
+            rows = out_hands[i * hand_cap:(i + 1) * hand_cap]
+        else:
+            rows = out_hands[0:0]
+        n_log = play_one(first_game + i, seed, rules, sids, params, out_games[i], rows, hand_cap, log)
+    return n_log
 
 
-_ENGINE_FUNCTIONS = ("ask", "discard_phase", "choose_arrangement", "mj_draw", "first_turn", "play_hand", "play_hand_mj", "play_game",
-                     "play_batch")
+@njit(cache=True)
+def no_hand(rules, *args):
+    """Stands in for the hand function a kernel copy leaves out (``kernel_copies``): never called.
+    (Typed as the hand functions are: it returns a log length.)"""
+    if rules.size >= 0:  # (always; a test numba cannot drop, so the function is typed as returning)
+        raise ValueError("this gin kernel copy does not play that kind of hand")
+    return np.int64(0)
+
+
+def kernel_copies(scope: dict, jit) -> tuple:
+    """``play_games`` of ``scope`` (this module's globals, or ``rebind``'s copy) twice, compiled by
+    ``jit``: the standard hand only, and Mahjong gin's only (G-V-MJ), so a run compiles the hand
+    its rules play and not the other."""
+    copies = []
+    for name, left_out in (("std", "play_hand_mj"), ("mj", "play_hand")):
+        one = compiled_as(scope["play_one"], f"play_one_{name}", njit(inline="always"), **{left_out: no_hand})
+        copies.append(compiled_as(scope["play_games"], f"play_games_{name}", jit, play_one=one))
+    return tuple(copies)
+
+
+def game_player(copies):
+    """``play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, log)``: one game,
+    with its transcript in ``log``; returns the log length."""
+
+    def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, log):
+        games_fn = copies[1 if rules[R.R_MJ] != 0 else 0]
+        return games_fn(seed, game, 0, 1, rules, sids, params, out_game.reshape(1, -1), hands_out, hand_cap, log)
+
+    return play_game
+
+
+def batch_player(copies):
+    """``play_batch(seed, first_game, count, rules, sids, params, out_games, out_hands, hand_cap)``:
+    the games split in up to 64 ranges, played on ``numba.get_num_threads()`` threads (the
+    kernel releases the GIL). A plain loop, not a ``prange``: a parallel kernel compiles the whole
+    game twice more (its gufunc and its wrapper)."""
+
+    def play_batch(seed, first_game, count, rules, sids, params, out_games, out_hands, hand_cap):
+        import numba
+
+        games_fn = copies[1 if rules[R.R_MJ] != 0 else 0]
+        log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
+        threads = min(numba.get_num_threads(), count)
+        if threads <= 1:
+            games_fn(seed, first_game, 0, count, rules, sids, params, out_games, out_hands, hand_cap, log)
+            return
+        from concurrent.futures import ThreadPoolExecutor
+
+        n_chunks = min(count, 64)
+        cuts = [c * count // n_chunks for c in range(n_chunks + 1)]
+        with ThreadPoolExecutor(threads) as pool:
+            for f in [pool.submit(games_fn, seed, first_game, lo, hi, rules, sids, params, out_games, out_hands,
+                                  hand_cap, log) for lo, hi in zip(cuts, cuts[1:])]:
+                f.result()
+
+    return play_batch
+
+
+COPIES = kernel_copies(globals(), njit(cache=True, nogil=True))
+play_game = game_player(COPIES)
+play_batch = batch_player(COPIES)
+_ENGINE_FUNCTIONS = ("ask", "discard_phase", "choose_arrangement", "mj_draw", "first_turn", "play_hand", "play_hand_mj",
+                     "play_one", "play_games")
 
 
 def make_engine(custom_decide=None, cache_key: str | None = None):
@@ -1537,4 +1601,5 @@ def make_engine(custom_decide=None, cache_key: str | None = None):
     if custom_decide is None:
         return play_game, play_batch
     scope = rebind(globals(), _ENGINE_FUNCTIONS, cache_key, decide=custom_decide)  # cached under the key
-    return scope["play_game"], scope["play_batch"]
+    copies = kernel_copies(scope, lambda fn: keyed_cache(njit(nogil=True)(fn), cache_key))
+    return game_player(copies), batch_player(copies)

@@ -262,7 +262,7 @@ COMBO_MAX = 96  # set choices: at most 6 * 6 * 2 for an 11-card hand (6**3 * 2 w
 SCRATCH_SIZE = 64 + COMBO_MAX * 5
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def removal_deadwoods(mask, scratch, mv=0):
     """``deadwood(mask)``, and ``scratch[c] = deadwood(mask minus card c)`` for every card c of
     ``mask`` — in one pass (``scratch`` holds >= SCRATCH_SIZE int64).
@@ -330,7 +330,7 @@ def removal_deadwoods(mask, scratch, mv=0):
     return full
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def deadwood(mask, mv=0):
     """G-MELD-4: the minimum deadwood count of the hand ``mask``."""
     m3 = triple_ranks(mask)

@@ -57,6 +57,7 @@ from simcards.games.gin.layout import (
 )
 from simcards.games.gin.melds import CORNER, VALUES_MV, popcount
 from simcards.games.gin.rules import R_MV
+from simcards.nbutil import borrow
 from simcards.rng import rand_below
 
 SID_RANDOM = 0
@@ -196,6 +197,7 @@ def builtin_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
     if sid == SID_RANDOM:
         return random_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
     if sid == SID_SIMPLE:
-        return knock_decide(kind, SIMPLE_PARAMS, hand, n, opts, n_opts, view, rules, rng)
+        # (borrowed: a writable view of the global, so knock_decide compiles once for both)
+        return knock_decide(kind, borrow(SIMPLE_PARAMS), hand, n, opts, n_opts, view, rules, rng)
     return knock_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
 
