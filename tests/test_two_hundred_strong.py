@@ -10,16 +10,16 @@ import numpy as np
 import pytest
 
 from simcards.games.two_hundred import layout as L
-from simcards.games.two_hundred.game import FAMILIES, GAME, seat_arrays
+from simcards.games.two_hundred.game import BINDING, FAMILIES, GAME, seat_arrays
+from simcards.games.two_hundred.params import N_INFORMED
 from simcards.games.two_hundred.policies import (
-    N_INFORMED,
     SID_INFORMED,
     SID_MC,
     best_trump,
     heuristic_decide,
     informed_decide,
 )
-from simcards.games.two_hundred.search import P_K, builtin_decide, mc_decide, sample_hands
+from simcards.games.two_hundred.search import P_K, mc_decide, sample_hands
 from tests.test_two_hundred_engines import _differential
 
 STRONG = [
@@ -117,11 +117,15 @@ def _opts(hand, lead):
     return o, len(legal)
 
 
+def builtin_decide(kind, sid, table, hand, opts, n, view, rules, rng):
+    """The engines' dispatcher with the attached families (informed and mc, chained the way a
+    user policy is: the reference engine calls it, the kernel is built around it)."""
+    decide = BINDING.engine(GAME.strategies(["informed", "mc"], 2)).decide
+    return decide(kind, sid, table, hand, opts, n, view, rules, rng)
+
+
 def _engine_decide(family, kind, params, hand, opts, n, view, rules, rng):
-    """``family``'s decision through the engines' dispatcher (``builtin_decide``: the reference
-    engine calls it, the kernel inlines its parts), every seat's row set to ``params``. The
-    families' public-signature wrappers would compile a second copy of their code (~30 s of CPU
-    for informed and the heuristic, ~75 s for mc): the slow lane checks that they decide the same."""
+    """``family``'s decision through the engines' dispatcher, every seat's row set to ``params``."""
     return int(builtin_decide(kind, FAMILIES[family].sid, np.tile(params, (4, 1)), hand, opts, n, view, rules, rng))
 
 
@@ -231,7 +235,8 @@ def test_public_signature_decides_as_the_engines_dispatcher(family, decide):
     if family == "mc":
         params[P_K] = 8
     opts, n = _opts(hand, 0)
-    got = decide(L.K_PLAY, params, hand, opts, n, view.copy(), rules, np.array([12345], dtype=np.uint64))
+    got = decide(L.K_PLAY, params, hand, bin(int(hand)).count("1"), opts, n, view.copy(), rules,
+                 np.array([12345], dtype=np.uint64))
     assert got == _engine_decide(family, L.K_PLAY, params, hand, opts, n, view.copy(), rules,
                                  np.array([12345], dtype=np.uint64))
 

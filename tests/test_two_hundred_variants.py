@@ -288,7 +288,7 @@ def test_kitty_may_go_back_unchanged_t_v_kitty():
 def test_heuristic_buries_no_points_needlessly_t_v_kitty():
     # Strategy (T-V-KITTY, T-V-ROUGH): the heuristic buries cards without points while it has
     # four; with fewer, the cheapest point cards (5s before 10s and Aces).
-    from simcards.games.two_hundred.search import builtin_decide  # the engines' dispatcher: no second compile
+    from simcards.games.two_hundred.policies import builtin_decide  # the engines' dispatcher: no second compile
 
     strat = GAME.strategies(["heuristic"], 4)[0]
     table = np.tile(strat.vector(), (4, 1))  # every seat's row the heuristic's (the decider is seat 0)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -15,12 +14,20 @@ from simcards.games.base import GameDef, GameRun, OptionInfo, SeatLabel, full_lo
 from simcards.games.engine import CARD_MASK, OPTION_VALUES, KernelBinding, policy_signature
 from simcards.games.two_hundred import layout as L
 from simcards.games.two_hundred import rules as R
+from simcards.games.two_hundred import search
 from simcards.games.two_hundred.kernel import LOG_WIDTH, make_engine
 from simcards.games.two_hundred.layout import V_SEAT
-from simcards.games.two_hundred.policies import SID_HEURISTIC, SID_INFORMED, SID_MC, SID_RANDOM
-from simcards.games.two_hundred.search import builtin_decide
+from simcards.games.two_hundred.params import HEURISTIC_PARAMS, INFORMED_PARAMS, MC_PARAMS
+from simcards.games.two_hundred.policies import (
+    SID_HEURISTIC,
+    SID_INFORMED,
+    SID_MC,
+    SID_RANDOM,
+    builtin_decide,
+    informed_decide,
+)
 from simcards.stats.estimates import mean_ci, proportion_ci, ratio_ci
-from simcards.strategy import Family, Param, Strategy, seat_strategies
+from simcards.strategy import Family, Strategy, seat_strategies
 
 FAMILIES = {
     "random": Family("random", SID_RANDOM, "uniform over legal bids (pass included), suits and legal cards", (), True),
@@ -32,39 +39,9 @@ FAMILIES = {
         "when every suit is stopped and its estimate reaches nt × the bid; call the highest trump it "
         "lacks; lead boss cards and draw "
         "trumps, win cheaply, smear points on a friend's safe trick, ruff only tricks worth ruff_min",
-        (
-            Param("aggr", 0.7, 0.0, 3.0, "aggressiveness: bid up to this multiple of the hand's estimated points"),
-            Param("partner", 15.0, 0.0, 60.0, "points credited to the unseen partner's hand in the estimate"),
-            Param("raise", 1, 0, 1, "1: may overbid the partner's bid; 0: pass when the partner holds the high bid",
-                  integer=True),
-            Param("ruff_min", 5.0, 0.0, 40.0, "trump a trick (when void) only if it already holds this many points"),
-            Param("smear", 1, 0, 1, "1: play point cards onto a trick the partner safely wins", integer=True),
-            Param("draw", 1, 0, 1, "1: as contractor, lead the boss trump while opponents may hold trumps",
-                  integer=True),
-            Param("kitty", 20.0, 0.0, 60.0, "points credited in the auction for the kitty the bidder will take "
-                  "(T-V-KITTY, T-V-ROUGH)"),
-            Param("nt", 1.2, 0.0, 3.0, "name no trump (where allowed) when every suit is stopped and the "
-                  "no-trump estimate is at least nt × the bid; 0 never"),
-        ),
+        HEURISTIC_PARAMS,
     ),
 }
-# The heuristic's parameters with the defaults tuned for the informed play (standard preset,
-# against heuristic, seeds 7 and 8, apart from the reported ones), then its own.
-_INFORMED_PARAMS = tuple(replace(p, default=18.0) if p.name == "partner" else p
-                         for p in FAMILIES["heuristic"].params) + (
-    Param("pbid", 0.35, 0.0, 1.5, "a partner who bid X is credited with pbid × X points in the bid estimate"),
-    Param("ppass", 1.0, 0.0, 1.5, "a partner who passed without bidding: this multiple of the partner allowance"),
-    Param("popp", 1.0, 0.0, 2.0, "over an opponent's bid, bid up to this multiple of the usual limit"),
-    Param("pend", 1.0, 0.0, 2.0, "when making the lowest raise would reach the target, bid up to this multiple "
-          "of the usual limit"),
-    Param("boff", 0.0, -40.0, 40.0, "points added to the bid limit (limit = aggr × estimate + boff)"),
-    Param("threat", 1.1, 0.0, 2.0, "when an opponent side is within the minimum bid of the target, bid up to "
-          "this multiple of the usual limit"),
-    Param("drawlow", 2, 0, 9, "on the contract side, without the boss trump but with at least this many "
-          "trumps, lead the lowest trump while an opponent may hold one; 0 never", integer=True),
-    Param("short", 3, 0, 3, "with trumps in hand, give cards from the shortest side suit to make a void, a bit "
-          "mask: 1 when discarding, 2 when leading", integer=True),
-)
 FAMILIES["informed"] = Family(
     "informed", SID_INFORMED,
     "the heuristic, plus memory of the deal: the cards played, the voids each seat has shown and the "
@@ -73,7 +50,8 @@ FAMILIES["informed"] = Family(
     "only where no opponent can ruff; lead a suit the partner has shown void in for a ruff; smear "
     "points and win tricks only with cards no opponent still to play can beat or overruff "
     "(every variant)",
-    _INFORMED_PARAMS,
+    INFORMED_PARAMS,
+    decide=informed_decide,  # attached: the built-in kernel holds only random and the heuristic
 )
 FAMILIES["mc"] = Family(
     "mc", SID_MC,
@@ -84,21 +62,16 @@ FAMILIES["mc"] = Family(
     "trump is worth more than margin) and the trump are searched the same way; otherwise informed. "
     "Searches the tables with open hands only: two-player (face-down piles) and five-player (secret "
     "partner) play informed; with a kitty only the card play is searched",
-    _INFORMED_PARAMS + (
-        Param("k", 24, 1, 512, "samples (determinized deals) per searched decision", integer=True),
-        Param("search", 7, 0, 7, "decisions searched, a bit mask: 1 card play, 2 bid, 4 trump", integer=True),
-        Param("margin", 0.0, -100.0, 100.0, "bid when declaring the lowest raise is worth more than this "
-              "(deal score minus the opponents', mean over the samples)"),
-        Param("win", 40.0, 0.0, 400.0, "value of the deal taking the side to the target (minus for an "
-              "opponent reaching it or the side reaching the hole)"),
-        Param("rollout", 0, 0, 1, "rollout card play: 0 heuristic, 1 informed", integer=True),
-    ),
+    MC_PARAMS,
+    decide=search.mc_decide,
 )
 
-# The kernel hands its decision function the whole parameter table (the heuristic reads its
-# partner's row) and a card mask; a user policy gets its seat's row and the mask (policy.chain).
+# The kernel hands its decision function the whole parameter table and a card mask; a user
+# policy, and the attached informed and mc families, get their seat's row and the mask
+# (policy.chain): the built-in kernel compiles only random and the heuristic.
 BINDING = KernelBinding("two-hundred", policy_signature(CARD_MASK, OPTION_VALUES), builtin_decide, builtin_decide,
-                        make_engine, L.V_BAD, seat_slot=V_SEAT)
+                        make_engine, L.V_BAD, seat_slot=V_SEAT,
+                        attached=tuple(f for f in FAMILIES.values() if f.decide is not None))
 KINDS = policy.kind_names(L)
 POLICY_SIGNATURE = BINDING.signature
 engine_for = BINDING.engine
@@ -372,6 +345,19 @@ class TwoHundred(GameDef):
         k = full_log(lambda log: play_game(game, seed, rules.encode(), sids, params, out, rows, 0, log),
                      LOG_WIDTH)
         return k, play_reference(rules, sids, params, seed, game, decide).log_array()
+
+    def card_audit(self, rules, players: int, transcript: np.ndarray) -> list[str]:
+        """The contract hook (``GameDef.card_audit``): see ``twins.card_audit``."""
+        from simcards.games.two_hundred import twins
+
+        return twins.card_audit(rules, transcript)
+
+    def view_twins(self, rules, players: int, strategies: list[Strategy], seed: int,
+                   game: int) -> list[tuple[int, int]]:
+        """The contract hook (``GameDef.view_twins``): see ``twins.view_twins``."""
+        from simcards.games.two_hundred import twins
+
+        return twins.view_twins(self, rules, players, strategies, seed, game)
 
     def replay(self, rules, players, strategies, seed, game, on_invalid: str = "error") -> str:
         from simcards.games.two_hundred.reference import play_reference

@@ -2,14 +2,14 @@
 
 Every decision a player makes goes through::
 
-    decide(kind, params, hand, opts, n_opts, view, rules, rng) -> option index
+    decide(kind, params, hand, n, opts, n_opts, view, rules, rng) -> option index
 
 ``kind`` is ``K_BID`` (options: ``0`` = pass, then the legal bids low to high), ``K_DISCARD``
 (the bidder who took the kitty buries one card; asked four times; options: the cards in hand),
 ``K_TRUMP`` (options: the suits 0..3, s h d c, then ``NO_TRUMP`` = 4 where allowed), ``K_CALL``
 (T-V-5P: the partner's card; options: every card of the deck not in the bidder's hand) or
 ``K_PLAY`` (options: the legal cards). Card options are face ids by suit, then rank low to high.
-``hand`` is the cards the deciding seat holds and may see as a lane mask (``layout``): its own
+``hand`` (``n`` cards) is the cards the deciding seat holds and may see as a lane mask (``layout``): its own
 hand, or when a T-V-2P player plays for its dummy, the dummy's face-up cards. ``view`` is the
 public view (``layout.V_*``) plus ``V_OWN_SEEN``, the few cards only the decider sees (its buried
 kitty; its dummy's cards or its own hand in T-V-2P); ``rules`` the encoded rules, ``rng`` the
@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simcards.games.two_hundred.core import legal_mask, n_cards, next_seat
 from simcards.games.two_hundred.layout import (
     BIT_OF_FACE,
     FACE_OF_BIT,
@@ -60,6 +61,24 @@ from simcards.games.two_hundred.layout import (
     V_WIN_FACE,
     V_WIN_SEAT,
 )
+from simcards.games.two_hundred.params import (  # positions in the parameter table, by name
+    P_AGGR,
+    P_BOFF,
+    P_DRAW,
+    P_DRAWLOW,
+    P_KITTY,
+    P_NT,
+    P_PARTNER,
+    P_PBID,
+    P_PEND,
+    P_POPP,
+    P_PPASS,
+    P_RAISE,
+    P_RUFF_MIN,
+    P_SHORT,
+    P_SMEAR,
+    P_THREAT,
+)
 from simcards.games.two_hundred.rules import (
     R_CALL,
     R_DECK,
@@ -78,7 +97,6 @@ SID_RANDOM = 0
 SID_HEURISTIC = 1
 
 # heuristic family parameters (indices into the params vector)
-P_AGGR, P_PARTNER, P_RAISE, P_RUFF_MIN, P_SMEAR, P_DRAW, P_KITTY, P_NT = range(8)
 
 # Lane orders: 0=5 1=6 2=7 3=8 4=9 5=T 6=J 7=Q 8=K 9=A.
 _A, _K, _Q, _J, _T, _5 = 9, 8, 7, 6, 5, 0
@@ -143,7 +161,7 @@ SHORT_VALUE = np.array([6.0, 2.0] + [0.0] * (LANE - 1), dtype=np.float64)  # voi
 
 
 @njit(cache=True)
-def random_decide(kind, params, hand, opts, n_opts, view, rules, rng):
+def random_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     """Uniform over the legal options of each decision (pass or a legal bid, a suit, a legal card)."""
     return rand_below(rng, n_opts)
 
@@ -212,9 +230,7 @@ def _teammate_cards(view, rules, seat):
     seen = np.int64(0)
     if rules[R_DUMMIES]:
         seen = view[V_UP + (seat + 2) % 4]
-    hidden = teammates * each - (LANE_COUNT[seen & LANE_FULL] + LANE_COUNT[(seen >> LANE) & LANE_FULL]
-                                 + LANE_COUNT[(seen >> (2 * LANE)) & LANE_FULL]
-                                 + LANE_COUNT[(seen >> (3 * LANE)) & LANE_FULL])
+    hidden = teammates * each - n_cards(seen)
     return seen, hidden, each
 
 
@@ -257,7 +273,7 @@ def _pick(mask, trump, smear):
 @njit(cache=True)
 def _above(order):
     """Lane mask of the orders strictly above ``order``."""
-    return LANE_FULL & ~((1 << (order + 1)) - 1)
+    return LANE_FULL & ~((np.int64(1) << (order + 1)) - 1)
 
 
 @njit(cache=True, inline="always")
@@ -349,9 +365,7 @@ def follow_card(table, row, hand, unseen, trump, seat, view):
 def _count_below(mask, b):
     """How many bits of ``mask`` lie below bit ``b``: a card's index among options listed in
     lane-bit order."""
-    below = mask & ((np.int64(1) << b) - 1)
-    return (LANE_COUNT[below & LANE_FULL] + LANE_COUNT[(below >> LANE) & LANE_FULL]
-            + LANE_COUNT[(below >> (2 * LANE)) & LANE_FULL] + LANE_COUNT[(below >> (3 * LANE)) & LANE_FULL])
+    return n_cards(mask & ((np.int64(1) << b) - 1))
 
 
 @njit(cache=True, inline="always")
@@ -400,15 +414,23 @@ def _discard(table, row, hand, credit, nt_allowed, bid):
     before any card with points (a 5 before a 10 or an Ace), a side card before a trump of the
     contract planned for the hand, and from the shortest suit (to make a void), lowest first."""
     plan, _ = _contract(table, row, hand, credit, nt_allowed, bid, 0)
+    return _cheapest(hand, plan, 128, 10)
+
+
+@njit(cache=True, inline="always")
+def _cheapest(mask, plan, plan_weight, length_weight):
+    """The card bit of ``mask`` with the lowest key: its card points first (× 256), then
+    ``plan_weight`` when of suit ``plan`` (-1: none), then its suit's length × ``length_weight``,
+    then its order (lowest first)."""
     best = -1
     best_key = 1 << 30
     for s in range(4):
-        lane = (hand >> (LANE * s)) & LANE_FULL
+        lane = (mask >> (LANE * s)) & LANE_FULL
         n = LANE_COUNT[lane]
         while lane:
             o = LANE_LOW[lane]
             lane &= lane - 1
-            key = ORDER_POINTS[o] * 256 + (128 if s == plan else 0) + n * 10 + o
+            key = ORDER_POINTS[o] * 256 + (plan_weight if s == plan else 0) + n * length_weight + o
             if key < best_key:
                 best_key = key
                 best = LANE * s + o
@@ -437,7 +459,7 @@ def _call(hand, trump, deck_mask):
 
 
 @njit(cache=True)
-def heuristic_decide(kind, params, hand, opts, n_opts, view, rules, rng):
+def heuristic_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     """The ``heuristic`` family with the public policy signature. Bidding: estimate the team's
     points in each trump suit (own hand, the partners' face-up cards, an allowance for their
     unseen cards and for a kitty) and bid the minimum raise while it stays within estimate ×
@@ -561,20 +583,7 @@ def builtin_decide(kind, sid, table, hand, opts, n_opts, view, rules, rng):
 # Its parameters extend the heuristic's (same indices 0..7, so the heuristic's helpers read them).
 SID_INFORMED = 2
 SID_MC = 3
-P_PBID, P_PPASS, P_POPP, P_PEND = 8, 9, 10, 11
-P_BOFF, P_THREAT, P_DRAWLOW, P_SHORT = 12, 13, 14, 15
-N_INFORMED = 16
 S_DISCARD, S_LEAD = 1, 2  # bits of ``short``
-
-
-@njit(cache=True, inline="always")
-def next_active(seat, active, n_seats):
-    s = seat
-    for _ in range(n_seats):
-        s = s + 1 if s + 1 < n_seats else 0
-        if (active >> s) & 1:
-            return s
-    return seat
 
 
 @njit(cache=True, inline="always")
@@ -618,7 +627,7 @@ def _threat_after(view, hand, seat, wbit, lead, unseen, trump, rules):
     n_left = view[V_N_ACTIVE] - view[V_N_IN] - 1
     o = seat
     for _ in range(n_left):
-        o = next_active(o, view[V_ACTIVE], rules[R_SEATS])
+        o = next_seat(o, view[V_ACTIVE], rules[R_SEATS])
         if not friend(view, hand, seat, o) and _may_beat(view, o, wbit, lead, unseen, trump):
             return True
     return False
@@ -631,7 +640,7 @@ def _opp_trumps(view, hand, seat, unseen, trump, rules):
         return False
     o = seat
     for _ in range(view[V_N_ACTIVE] - 1):
-        o = next_active(o, view[V_ACTIVE], rules[R_SEATS])
+        o = next_seat(o, view[V_ACTIVE], rules[R_SEATS])
         if not friend(view, hand, seat, o) and not _void(view, o, trump):
             return True
     return False
@@ -646,19 +655,7 @@ def _give(table, row, hand, side, trump, bit):
         return _pick(hand, trump, False)
     if not (int(table[row, P_SHORT]) & bit) or trump >= 4 or ((hand >> (LANE * trump)) & LANE_FULL) == 0:
         return _pick(side, trump, False)
-    best = -1
-    best_key = 1 << 30
-    for s in range(4):
-        lane = (side >> (LANE * s)) & LANE_FULL
-        n = LANE_COUNT[lane]
-        while lane:
-            o = LANE_LOW[lane]
-            lane &= lane - 1
-            key = ORDER_POINTS[o] * 256 + n * 16 + o
-            if key < best_key:
-                best_key = key
-                best = LANE * s + o
-    return best
+    return _cheapest(side, -1, 0, 16)
 
 
 @njit(cache=True, inline="always")
@@ -690,7 +687,7 @@ def _ilead(table, row, hand, unseen, trump, seat, view, rules):
         partner_void = False
         o = seat
         for _ in range(view[V_N_ACTIVE] - 1):
-            o = next_active(o, view[V_ACTIVE], n_seats)
+            o = next_seat(o, view[V_ACTIVE], n_seats)
             if friend(view, hand, seat, o):
                 if _void(view, o, s) and not _void(view, o, trump) and ut:
                     partner_void = True
@@ -759,14 +756,6 @@ def informed_card(table, row, hand, view, rules):
     if view[V_N_IN] == 0:
         return _ilead(table, row, hand, unseen, trump, seat, view, rules)
     return _ifollow(table, row, hand, unseen, trump, seat, view, rules)
-
-
-@njit(cache=True, inline="always")
-def legal_mask(hand, lead):
-    """T-PLAY-1: the cards of ``hand`` that may be played to a trick led in ``lead`` (-1: any)."""
-    if lead >= 0 and (hand >> (LANE * lead)) & LANE_FULL:
-        return hand & (LANE_FULL << (LANE * lead))
-    return hand
 
 
 @njit(cache=True)
@@ -839,7 +828,7 @@ def informed_table(kind, table, row, hand, opts, n_opts, view, rules):
 
 
 @njit(cache=True)
-def informed_decide(kind, params, hand, opts, n_opts, view, rules, rng):
+def informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     """The ``informed`` family with the public policy signature."""
     table = params.reshape((1, params.shape[0]))
     return informed_table(kind, table, 0, hand, opts, n_opts, view, rules)

@@ -1,4 +1,6 @@
-"""The ``mc`` family: determinized Monte Carlo search for Two Hundred, inside the kernel.
+"""The ``mc`` family: determinized Monte Carlo search for Two Hundred. It attaches to the engines
+the way a user policy does (``mc_decide``, the public signature, as ``Family.decide``): a run that
+does not play it never compiles it. The rollouts play by the rules of ``core.py``.
 
 At a decision the player samples ``k`` deals of the cards it has not seen into the other hands
 (and the kitty when it did not bury it itself), each hand getting exactly the cards it still
@@ -21,20 +23,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simcards.games.two_hundred import core
+from simcards.games.two_hundred.core import card_points, n_cards, play_card
 from simcards.games.two_hundred.layout import (
     BIT_OF_FACE,
-    FACE_OF_BIT,
     K_BID,
     K_PLAY,
     K_TRUMP,
     LANE,
-    LANE_COUNT,
     LANE_FULL,
     LANE_LOW,
-    LANE_POINTS,
     MAX_SEATS,
     NO_TRUMP,
-    ORDER_POINTS,
     V_ACTIVE,
     V_BID,
     V_BIDDER,
@@ -55,34 +55,19 @@ from simcards.games.two_hundred.layout import (
     V_WIN_FACE,
     V_WIN_SEAT,
 )
+from simcards.games.two_hundred.params import P_K, P_MARGIN, P_RAISE, P_ROLLOUT, P_SEARCH, P_WIN
 from simcards.games.two_hundred.policies import (
-    N_INFORMED,
-    P_RAISE,
-    SID_INFORMED,
     follow_card,
     friend,
     informed_card,
     informed_table,
     lead_card,
-    next_active,
-)
-from simcards.games.two_hundred.policies import (
-    builtin_choose as _builtin_choose,
-)
-from simcards.games.two_hundred.policies import (
-    builtin_decide as _builtin_decide,
-)
-from simcards.games.two_hundred.policies import (
-    builtin_play as _builtin_play,
 )
 from simcards.games.two_hundred.rules import (
-    FAIL_POINTS_MINUS_BID,
     R_CALL,
-    R_CUT_POINTS,
     R_DECK,
     R_DECK_MASK,
     R_DUMMIES,
-    R_FAIL,
     R_HOLE,
     R_KITTY,
     R_SEATS,
@@ -90,30 +75,8 @@ from simcards.games.two_hundred.rules import (
 )
 from simcards.rng import rand_below
 
-# mc parameters (after the informed family's)
-P_K, P_SEARCH, P_MARGIN, P_WIN, P_ROLLOUT = N_INFORMED, N_INFORMED + 1, N_INFORMED + 2, N_INFORMED + 3, N_INFORMED + 4
 S_PLAY, S_BID, S_TRUMP = 1, 2, 4
 _TRIES = 20  # sampling attempts before the voids are ignored (the last attempt)
-
-
-@njit(cache=True, inline="always")
-def _n(mask):
-    return (LANE_COUNT[mask & LANE_FULL] + LANE_COUNT[(mask >> LANE) & LANE_FULL]
-            + LANE_COUNT[(mask >> (2 * LANE)) & LANE_FULL] + LANE_COUNT[(mask >> (3 * LANE)) & LANE_FULL])
-
-
-@njit(cache=True, inline="always")
-def _points(mask):
-    return (LANE_POINTS[mask & LANE_FULL] + LANE_POINTS[(mask >> LANE) & LANE_FULL]
-            + LANE_POINTS[(mask >> (2 * LANE)) & LANE_FULL] + LANE_POINTS[(mask >> (3 * LANE)) & LANE_FULL])
-
-
-@njit(cache=True, inline="always")
-def _beats(new, cur, trump):
-    """T-PLAY-2 (as the engines): a higher card of the same suit, or a trump on a non-trump."""
-    if new // LANE == cur // LANE:
-        return new > cur
-    return new // LANE == trump
 
 
 @njit(cache=True)
@@ -173,40 +136,6 @@ def sample_hands(rng, unseen, need, voids, n_h, out, cards):
     return False
 
 
-@njit(cache=True, inline="always")
-def _apply(rv, hands, seat, b, trump, active, n_seats):
-    """Play card bit ``b`` from ``seat`` in the rollout view ``rv``; returns the next seat to play
-    (the trick's winner after the last card, which also scores the trick, T-PLAY-2/3, T-SC-1)."""
-    hands[seat] &= ~(np.int64(1) << b)
-    if rv[V_N_IN] == 0:
-        rv[V_LEAD_SUIT] = b // LANE
-        rv[V_WIN_FACE] = FACE_OF_BIT[b]
-        rv[V_WIN_SEAT] = seat
-        rv[V_TRICK_POINTS] = 0
-        rv[V_LEADER] = seat
-    else:
-        lead = rv[V_LEAD_SUIT]
-        if b // LANE != lead:
-            rv[V_VOIDS + seat] |= 1 << lead
-        if _beats(b, BIT_OF_FACE[rv[V_WIN_FACE]], trump):
-            rv[V_WIN_FACE] = FACE_OF_BIT[b]
-            rv[V_WIN_SEAT] = seat
-    rv[V_TRICK_POINTS] += ORDER_POINTS[b % LANE]
-    rv[V_PLAYED] |= np.int64(1) << b
-    rv[V_N_IN] += 1
-    if rv[V_N_IN] == rv[V_N_ACTIVE]:
-        ws = rv[V_WIN_SEAT]
-        rv[V_TAKEN + rv[V_SIDE + ws]] += rv[V_TRICK_POINTS]
-        rv[V_TRICK] += 1
-        rv[V_N_IN] = 0
-        rv[V_LEAD_SUIT] = -1
-        rv[V_WIN_SEAT] = -1
-        rv[V_WIN_FACE] = -1
-        rv[V_TRICK_POINTS] = 0
-        return ws
-    return next_active(seat, active, n_seats)
-
-
 @njit(cache=True)
 def rollout(table, row, hands, rv, rules, seat, n_tricks, informed):
     """Play the deal in ``rv``/``hands`` to its last trick from ``seat`` (next to play), every
@@ -228,7 +157,7 @@ def rollout(table, row, hands, rv, rules, seat, n_tricks, informed):
                 b = lead_card(table, row, h, unseen, trump, friend(rv, h, seat, rv[V_BIDDER]))
             else:
                 b = follow_card(table, row, h, unseen, trump, seat, rv)
-        seat = _apply(rv, hands, seat, b, trump, active, n_seats)
+        seat = play_card(rv, hands, seat, b, trump, active, n_seats)
 
 
 @njit(cache=True, inline="always")
@@ -248,9 +177,10 @@ def deal_value(rv, rules, side, kitty_points, win_w):
     in play, and ``win`` for reaching the target / minus it for another side reaching it or this
     side reaching the hole (T-END-1/2)."""
     cs = rv[V_SIDE + rv[V_BIDDER]]
-    bid = rv[V_BID]
     sides = _active_sides(rv, rules)
-    dbl = 2 if rv[V_TRUMP] == NO_TRUMP else 1
+    taken = rv[V_TAKEN:V_TAKEN + MAX_SEATS]
+    ds = np.zeros(MAX_SEATS, dtype=np.int64)
+    core.deal_scores(taken, MAX_SEATS, cs, -1, rv[V_BID], kitty_points, rv[V_TRUMP] == NO_TRUMP, rules, ds)
     mine = 0
     others = 0
     n_o = 0
@@ -258,19 +188,7 @@ def deal_value(rv, rules, side, kitty_points, win_w):
     for s in range(MAX_SEATS):
         if not (sides >> s) & 1:
             continue
-        t = rv[V_TAKEN + s]
-        if s == cs:
-            if t >= bid:
-                d = t
-            elif rules[R_CUT_POINTS] == 1:
-                d = -t
-            elif rules[R_FAIL] == FAIL_POINTS_MINUS_BID:
-                d = t - bid
-            else:
-                d = -bid
-        else:
-            d = t + kitty_points
-        d *= dbl
+        d = ds[s]
         if s == side:
             mine = d
         else:
@@ -306,7 +224,7 @@ def _holders(view, rules, seat, hand, n_tricks, need, voids, seats):
     o = view[V_LEADER]
     for _ in range(view[V_N_IN]):
         played_now |= 1 << o
-        o = next_active(o, active, n_seats)
+        o = core.next_seat(o, active, n_seats)
     n_h = 0
     for o in range(n_seats):
         if o != seat and (active >> o) & 1:
@@ -337,11 +255,11 @@ def mc_play(table, row, hand, opts, n_opts, view, rules, rng):
     total = 0
     for i in range(n_h):
         total += need[i]
-    if total != _n(unseen):  # cannot happen on the tables searched; never guess
+    if total != n_cards(unseen):  # cannot happen on the tables searched; never guess
         return informed_table(K_PLAY, table, row, hand, opts, n_opts, view, rules)
     kitty_known = 0
     if rules[R_KITTY] > 0 and seat == view[V_BIDDER]:
-        kitty_known = _points(view[V_OWN_SEEN])
+        kitty_known = card_points(view[V_OWN_SEEN])
     k = max(1, int(table[row, P_K]))
     informed = table[row, P_ROLLOUT] >= 0.5
     win_w = table[row, P_WIN]
@@ -360,11 +278,11 @@ def mc_play(table, row, hand, opts, n_opts, view, rules, rng):
             if seats[i] >= 0:
                 base[seats[i]] = out[i]
             else:
-                kitty_points = _points(out[i])
+                kitty_points = card_points(out[i])
         for i in range(n_opts):
             hands[:] = base
             rv[:] = view
-            nxt = _apply(rv, hands, seat, BIT_OF_FACE[opts[i]], rv[V_TRUMP], rv[V_ACTIVE], rules[R_SEATS])
+            nxt = play_card(rv, hands, seat, BIT_OF_FACE[opts[i]], rv[V_TRUMP], rv[V_ACTIVE], rules[R_SEATS])
             rollout(table, row, hands, rv, rules, nxt, n_tricks, informed)
             sums[i] += deal_value(rv, rules, side, kitty_points, win_w)
     best = 0
@@ -375,7 +293,7 @@ def mc_play(table, row, hand, opts, n_opts, view, rules, rng):
 
 
 @njit(cache=True)
-def contract_points(table, row, hand, view, rules, rng, n_tr, pts):
+def contractcard_points(table, row, hand, view, rules, rng, n_tr, pts):
     """For the auction and the trump: ``pts[j, t]``, the points the side takes in sample ``j``
     when this seat declares trump ``t`` (``t < n_tr``; 4 = no trump) and leads the first trick
     (T-LEAD-1). Every other seat in play holds a uniform share of the unseen cards."""
@@ -431,15 +349,7 @@ def _contract_value(pts, bid, t, rules, view, side, n_other, win_w):
     v = 0.0
     for j in range(pts.shape[0]):
         p = pts[j, t]
-        if p >= bid:
-            d = p
-        elif rules[R_CUT_POINTS] == 1:
-            d = -p
-        elif rules[R_FAIL] == FAIL_POINTS_MINUS_BID:
-            d = p - bid
-        else:
-            d = -bid
-        d *= dbl
+        d = core.contract_score(p, bid, rules) * dbl
         o = (100 - p) * dbl
         x = d - o / n_other
         if win_w != 0.0:
@@ -457,7 +367,7 @@ def _n_other_sides(view, rules, seat):
     for s in range(rules[R_SEATS]):
         if (view[V_ACTIVE] >> s) & 1 and view[V_SIDE + s] != view[V_SIDE + seat]:
             m |= 1 << view[V_SIDE + s]
-    return max(1, _n(m))
+    return max(1, n_cards(m))
 
 
 @njit(cache=True)
@@ -471,7 +381,7 @@ def mc_bid(table, row, hand, opts, n_opts, view, rules, rng):
         return 0
     k = max(1, int(table[row, P_K]))
     pts = np.zeros((k, 4), dtype=np.int64)
-    contract_points(table, row, hand, view, rules, rng, 4, pts)
+    contractcard_points(table, row, hand, view, rules, rng, 4, pts)
     side = view[V_SIDE + seat]
     n_other = _n_other_sides(view, rules, seat)
     best = -1e18
@@ -491,7 +401,7 @@ def mc_trump(table, row, hand, opts, n_opts, view, rules, rng):
     for i in range(n_opts):
         n_tr = max(n_tr, opts[i] + 1)
     pts = np.zeros((k, n_tr), dtype=np.int64)
-    contract_points(table, row, hand, view, rules, rng, n_tr, pts)
+    contractcard_points(table, row, hand, view, rules, rng, n_tr, pts)
     side = view[V_SIDE + view[V_SEAT]]
     n_other = _n_other_sides(view, rules, view[V_SEAT])
     best = 0
@@ -522,43 +432,10 @@ def mc_table(kind, table, row, hand, opts, n_opts, view, rules, rng):
 
 
 @njit(cache=True)
-def strong_decide(kind, sid, table, hand, opts, n_opts, view, rules, rng):
-    """The engines' dispatcher for the informed and mc families (not inlined: it keeps the
-    heuristic's trick loop as it was)."""
-    if sid == SID_INFORMED:
-        return informed_table(kind, table, view[V_SEAT], hand, opts, n_opts, view, rules)
-    return mc_table(kind, table, view[V_SEAT], hand, opts, n_opts, view, rules, rng)
-
-
-@njit(cache=True)
-def mc_decide(kind, params, hand, opts, n_opts, view, rules, rng):
-    """The ``mc`` family with the public policy signature."""
+def mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
+    """The ``mc`` family with the public policy signature (``n``: the cards in ``hand``, unused): it
+    attaches to the engines as a user policy does (``Family.decide``), so a run without it never
+    compiles the search."""
     table = params.reshape((1, params.shape[0]))
     return mc_table(kind, table, 0, hand, opts, n_opts, view, rules, rng)
 
-
-# ----- the engines' dispatchers: every built-in family ------------------------------------------
-# The heuristic's own dispatchers (policies.py) stay as they are; the informed and mc families
-# branch off to ``strong_decide`` (a call, not inlined) before them.
-@njit(cache=True, inline="always")
-def builtin_play(kind, sid, table, hand, opts, n_opts, view, rules, rng):
-    """Card play, inlined into the trick loop (see ``policies.builtin_play``)."""
-    if sid >= SID_INFORMED:
-        return strong_decide(kind, sid, table, hand, opts, n_opts, view, rules, rng)
-    return _builtin_play(kind, sid, table, hand, opts, n_opts, view, rules, rng)
-
-
-@njit(cache=True, inline="always")
-def builtin_choose(kind, sid, table, hand, opts, n_opts, view, rules, rng):
-    """Bids, kitty, trump and call (see ``policies.builtin_choose``)."""
-    if sid >= SID_INFORMED:
-        return strong_decide(kind, sid, table, hand, opts, n_opts, view, rules, rng)
-    return _builtin_choose(kind, sid, table, hand, opts, n_opts, view, rules, rng)
-
-
-@njit(cache=True)
-def builtin_decide(kind, sid, table, hand, opts, n_opts, view, rules, rng):
-    """Every decision of every built-in family (the reference engine's dispatcher)."""
-    if sid >= SID_INFORMED:
-        return strong_decide(kind, sid, table, hand, opts, n_opts, view, rules, rng)
-    return _builtin_decide(kind, sid, table, hand, opts, n_opts, view, rules, rng)
