@@ -130,7 +130,7 @@ def estimate(game: str, engine: str) -> tuple[float, str] | None:
         return float(found["wall"]), f"the last compile here, simcards {ver}"
     ship = shipped()
     fig = ship.get("engines", {}).get(game, {}).get(engine)
-    if isinstance(fig, dict) and "cpu" in fig:
+    if isinstance(fig, dict) and fig.get("cpu", 0) >= MIN_RECORD:  # less: compiled with another engine then
         return float(fig["cpu"]), f"measured on {ship.get('machine', 'a 2-core machine')}"
     return None
 

@@ -113,6 +113,18 @@ def test_before_any_compile_here_the_benchmark_figures_say_where_they_were_measu
         {"machine": "a 2-core machine", "engines": {"toy": {"kernel": {"cpu": 53.2, "wall": 61.0}}}}))
     assert compiling.estimate("toy", "kernel") == (53.2, "measured on a 2-core machine")
     assert compiling.estimate("toy", "search") is None
+    (tmp_path / "shipped.json").write_text(json.dumps(  # search compiled into the kernel when measured
+        {"machine": "a 2-core machine", "engines": {"toy": {"search": {"cpu": 0.2, "wall": 0.4}}}}))
+    assert compiling.estimate("toy", "search") is None  # not "about 0 s"
+
+
+def test_the_shipped_figures_cover_every_game_plain_and_search():
+    figures = json.loads((ROOT / "simcards" / "data" / "compile_times.json").read_text())
+    assert "2-core" in figures["machine"]
+    for game in simcards.games.GAMES:
+        for engine in ("kernel", "search", "replay"):
+            fig = figures["engines"][game][engine]
+            assert fig["cpu"] > 0 and fig["wall"] > 0, (game, engine)
 
 
 def test_the_elapsed_time_moves_on_a_terminal(monkeypatch):
