@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import numpy as np
@@ -15,10 +14,11 @@ from simcards.games.base import GameDef, GameRun, OptionInfo, SeatLabel, full_lo
 from simcards.games.engine import CARD_ARRAY, OPTION_ROWS, KernelBinding, policy_signature
 from simcards.games.gin import kernel, search
 from simcards.games.gin import layout as L
+from simcards.games.gin import params as P
 from simcards.games.gin import rules as R
-from simcards.games.gin.policies import NEVER, SID_INFORMED, SID_KNOCK, SID_MC, SID_RANDOM, SID_SIMPLE, builtin_decide
+from simcards.games.gin.policies import SID_INFORMED, SID_KNOCK, SID_MC, SID_RANDOM, SID_SIMPLE, builtin_decide
 from simcards.stats.estimates import mean_ci, proportion_ci, ratio_ci
-from simcards.strategy import Family, Param, Strategy
+from simcards.strategy import Family, Strategy
 
 FAMILIES = {
     "random": Family("random", SID_RANDOM, "uniform over the legal options of every decision (knocking and the "
@@ -34,49 +34,10 @@ FAMILIES = {
         "(- spade on a doubled hand); only gin from own turn gin_after or once the stock is down to gin_stock; "
         "optionally take discards that lower deadwood by `take`; avoid discarding cards that meld with cards the "
         "opponent took; `deny` lays out the arrangement that leaves the defender the fewest lay-off points",
-        (
-            Param("max", 10, 0, 10, "knock at or under this deadwood (never above the rules' knock limit)", True),
-            Param("drop", 0, 0, 10, "lower the knock threshold by this much per own turn already played"),
-            Param("gin_after", NEVER, 1, NEVER, "from this own turn of the hand on, knock only with gin (99: never)",
-                  True),
-            Param("gin_stock", 0, 0, 31, "knock only with gin once the stock has this many cards or fewer (0: never)",
-                  True),
-            Param("avoid", 0, 0, 20, "penalty (points) per card the opponent took that a discard would meld with"),
-            Param("take", NEVER, 1, NEVER, "also take a discard that lowers the deadwood by at least this (99: never)"),
-            Param("scale", 1, 0, 1, "knock at or under this fraction of the hand's knock limit (G-V-OKLA: the "
-                  "knock card's value)"),
-            Param("spade", 0, 0, 10, "on a doubled hand (G-V-OKLA spade knock card) lower the knock threshold by "
-                  "this much"),
-            Param("hurry", 0, 0, 1000, "knock at the hand's full limit once an opponent (G-V-3P: also the player "
-                  "sitting out) is within this many points of the target (0: never)"),
-            Param("pile", 0, -200, 200, "G-V-MJ: take the top N cards of the pile that gain most (deadwood saved "
-                  "plus value put on the table) when the gain is above this; else draw from the stock"),
-            Param("deny", 0, 0, 1, "G-LAY-0: 1 = when knocking, of the arrangements with the minimum deadwood lay "
-                  "out the one whose melds leave the defender the fewest lay-off points expected (sets instead of "
-                  "runs can deny a lay-off); 0 = the default tie-broken arrangement", True),
-        ),
+        P.KNOCK,
     ),
 }
 
-# informed's defaults (benchmarks/strong_gin.py on seeds 7, 11, 13, 17): take 8 and gin_after 8 (each
-# measured better than never); the knock family's others unchanged
-_INFORMED_DEFAULTS = {"take": 8, "gin_after": 8}
-_INFORMED_PARAMS = tuple(dataclasses.replace(p, default=_INFORMED_DEFAULTS.get(p.name, p.default))
-                         for p in FAMILIES["knock"].params) + (
-    Param("outs", 0.7, 0, 5, "discard: credit (points) per unseen card that would meld with the cards kept"),
-    Param("safe", 1, 0, 20, "discard: penalty (points) per card the opponent is known to hold that it melds with"),
-    Param("hint", 0, 0, 10, "discard: credit (points) per card the opponent discarded or passed that it melds with"),
-    Param("late", 1, 1, NEVER, "knock: from this own turn of the hand on, lower the threshold by fall per turn"),
-    Param("fall", 0, 0, 10, "knock: threshold lowered by this per own turn from turn late on (the undercut risk grows)"),
-    Param("wary", 0, 0, 10, "knock: threshold lowered by this per card the opponent took from the pile and holds"),
-    Param("finish", 0, 0, 1000, "knock at the hand's full limit once the own score is within this of the target "
-          "(0: never)"),
-    Param("swap", NEVER, 0, NEVER, "draw: also take the pile's top card when the informed score after the best "
-          "discard beats the hand's by this much (99: never)"),
-    Param("reach", 2, 0, 20, "discard: credit x the deadwood an unseen card would meld with the cards kept, "
-          "averaged over the unseen cards"),
-    Param("fade", 10, 0, 30, "discard: scale the outs/reach credits by max(0, 1 - (own turn - 1) / fade) (0: off)"),
-)
 FAMILIES["informed"] = Family(
     "informed", SID_INFORMED,
     "knock, plus what the player has seen (G-INFO-1): discard the card minimising deadwood after - (outs x live "
@@ -84,7 +45,7 @@ FAMILIES["informed"] = Family(
     "x max(0, 1 - (own turn - 1) / fade) + safe x known opponent cards it melds with - hint x opponent "
     "discards/passes it melds with; knock timing from the turn (late, fall), the opponent's pickups (wary) and "
     "the score (finish, hurry); take the upcard also when the score improves by swap",
-    _INFORMED_PARAMS,
+    P.INFORMED,
     decide=search.informed_decide,  # an engine of its own, so the built-in kernel stays as fast as it was
 )
 FAMILIES["mc"] = Family(
@@ -93,42 +54,7 @@ FAMILIES["mc"] = Family(
     "option played to the end of the hand with simple for both, common samples, opponent hands that fit its "
     "discards and passes; searches the draw, the discard (width best by informed) and the knock; other decisions "
     "(and Mahjong gin, G-V-MJ) by informed",
-    _INFORMED_PARAMS + (
-        Param("k", 64, 1, 1024, "samples (determinized deals) per searched decision", True),
-        Param("width", 4, 1, 11, "discard candidates searched (the best by the informed score; 1: no search)", True),
-        Param("draw", 0, 0, 1, "1: search the draw (pile top vs stock; off by default: it measured no better)", True),
-        Param("knock", 0, 0, 1, "1: search the knock (knock now vs play on; gin always goes out; off by default: it "
-              "measured no better)", True),
-        Param("goal", 0, 0, 200, "score hands by points capped at what a side needs to reach the target, plus "
-              "this for reaching it (0: plain hand points)"),
-        Param("filter", 20, 0, 30, "sampled opponent hands: deal it one more card per draw it made from the stock "
-              "(at most this many) and throw back its worst (a hand kept by a player, not a uniform one; 0: uniform)",
-              True),
-        Param("z", 1, 0, 5, "keep the heuristic's choice unless another option's mean gain over it in the same "
-              "samples is above z standard errors"),
-        Param("fit", 8, 0, 64, "sampled opponent hands: deal up to this many times, keeping the first hand that "
-              "melds with none of the cards the opponent discarded or declined (else the fewest; 0 or 1: off)", True),
-        Param("rtake", NEVER, 1, NEVER, "rollouts: the player also takes a pile card that lowers its deadwood by at "
-              "least this (99: never, as simple)"),
-        Param("rknock", NEVER, 0, NEVER, "rollouts: the player knocks only at this deadwood or under (gin always; "
-              "99: at once, as simple)"),
-        Param("stop", 0, 0, 10, "stop sampling early (after 16 samples, checked every 8) once every option's mean "
-              "gain over the heuristic's choice is more than this many standard errors from 0 (0: never)"),
-        Param("prune", 0, 0, 100, "search only the discards whose informed score is within this many points of the "
-              "best's (0: the width best, whatever their score)"),
-        Param("rgin", 8, 1, NEVER, "rollouts: from this own turn of the hand on the player goes only gin, as "
-              "informed's gin_after, and a searched discard knocks only at informed's threshold (99: as simple)"),
-        Param("strict", 0, 0, 1, "sampled opponent hands (with fit): 1 = also count against a sample a deadwood within "
-              "the knock limit after the opponent discarded (simple would have knocked) and a latest discard that was "
-              "not a lowest-deadwood one of the sampled hand"),
-        Param("rout", 0, 0, 5, "rollouts: the player discards by deadwood after minus this credit per live out of "
-              "the cards kept (unseen cards that meld with them, by bits), scaled by informed's fade (0: as simple)"),
-        Param("depth", 0, 0, 32, "sampled opponent hands (with fit): also count against a sample each of the "
-              "opponent's last depth turns a simple-like player holding it would not have played so (the card "
-              "thrown not a lowest-deadwood one, a kept hand it could knock with, a pile card left that melds)"),
-        Param("seen", 1, 0, 1, "sampled opponent hands (with fit): 1 = count against a sample the cards the "
-              "opponent discarded or declined this hand that meld with it"),
-    ),
+    P.MC,
     True,
     decide=search.mc_decide,
 )

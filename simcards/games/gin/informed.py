@@ -32,12 +32,13 @@ from simcards.games.gin.layout import (
     V_TARGET,
 )
 from simcards.games.gin.melds import SCRATCH_SIZE, VALUES_MV, deadwood, popcount, removal_deadwoods
-from simcards.games.gin.policies import NEVER, P_TAKE, knock_threshold
+from simcards.games.gin.params import INFORMED, NEVER, slot
+from simcards.games.gin.policies import P_TAKE, knock_threshold
 from simcards.games.gin.rules import R_MV
 
-P_OUTS = 11  # search.P_OUTS
-P_LATE, P_FALL, P_WARY, P_FINISH, P_SWAP, P_REACH, P_FADE = 14, 15, 16, 17, 18, 19, 20
-N_INFORMED_PARAMS = 21
+P_OUTS, P_LATE, P_FALL, P_WARY, P_FINISH, P_SWAP, P_REACH, P_FADE = (
+    slot(INFORMED, name) for name in ("outs", "late", "fall", "wary", "finish", "swap", "reach", "fade"))
+N_INFORMED_PARAMS = len(INFORMED)
 FULL = (np.int64(1) << 52) - 1
 
 

@@ -56,6 +56,7 @@ from simcards.games.gin.layout import (
     V_THIRD_SCORE,
 )
 from simcards.games.gin.melds import CORNER, VALUES_MV, popcount
+from simcards.games.gin.params import KNOCK, NEVER, slot
 from simcards.games.gin.rules import R_MV
 from simcards.nbutil import borrow
 from simcards.rng import rand_below
@@ -67,9 +68,11 @@ SID_INFORMED = 3  # search.py; played through their own engine (game.FAMILIES: d
 SID_MC = 4
 FIRST_CUSTOM_SID = 100
 
-P_MAX, P_DROP, P_GIN_AFTER, P_GIN_STOCK, P_AVOID, P_TAKE, P_SCALE, P_SPADE, P_HURRY, P_PILE, P_DENY = range(11)
-NEVER = 99.0
-SIMPLE_PARAMS = np.array([10.0, 0.0, NEVER, 0.0, 0.0, NEVER, 1.0, 0.0, 0.0, 0.0, 0.0])
+# the knock family's parameter positions, by name (params.py declares them)
+P_MAX, P_DROP, P_GIN_AFTER, P_GIN_STOCK, P_AVOID, P_TAKE, P_SCALE, P_SPADE, P_HURRY, P_PILE, P_DENY = (
+    slot(KNOCK, name) for name in ("max", "drop", "gin_after", "gin_stock", "avoid", "take", "scale", "spade", "hurry",
+                                   "pile", "deny"))
+SIMPLE_PARAMS = np.array([p.default for p in KNOCK], dtype=np.float64)  # simple: knock at its defaults
 DEFENDER_CARDS = 10  # the defender's hand when the knocker lays out (G-LAY-1)
 
 

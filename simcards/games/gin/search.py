@@ -40,7 +40,6 @@ import numpy as np
 from numba import njit
 
 from simcards.games.gin.informed import (
-    N_INFORMED_PARAMS,
     P_FADE,
     informed_threshold,
     informed_wants,
@@ -88,17 +87,16 @@ from simcards.games.gin.melds import (
     popcount,
     removal_deadwoods,
 )
-from simcards.games.gin.policies import NEVER, knock_decide
+from simcards.games.gin.params import INFORMED, MC, NEVER, slot
+from simcards.games.gin.policies import knock_decide
 from simcards.games.gin.rules import R_GIN, R_MJ, R_MV, R_TIE_UNDERCUT, R_UNDERCUT
 from simcards.rng import rand_below
 
-N_KNOCK_PARAMS = 11  # the knock family's vector comes first (policies.P_*)
-P_OUTS, P_SAFE, P_HINT = 11, 12, 13  # informed (then informed.P_LATE ...)
-P_K, P_WIDTH, P_DRAW, P_KNOCK, P_GOAL, P_FILTER, P_Z = range(N_INFORMED_PARAMS, N_INFORMED_PARAMS + 7)  # mc
-P_FIT, P_RTAKE, P_RKNOCK, P_STOP, P_PRUNE = range(N_INFORMED_PARAMS + 7, N_INFORMED_PARAMS + 12)  # mc: sampler, own rollout policy, effort
-P_RGIN = N_INFORMED_PARAMS + 12  # mc: the own rollout policy's gin-only turn
-P_STRICT, P_ROUT = N_INFORMED_PARAMS + 13, N_INFORMED_PARAMS + 14  # mc: sampler checks, own rollout discard
-P_DEPTH, P_SEEN = N_INFORMED_PARAMS + 15, N_INFORMED_PARAMS + 16  # mc: sampler checks on the turn record
+P_SAFE, P_HINT = slot(INFORMED, "safe"), slot(INFORMED, "hint")  # informed (informed.P_* the others)
+(P_K, P_WIDTH, P_DRAW, P_KNOCK, P_GOAL, P_FILTER, P_Z, P_FIT, P_RTAKE, P_RKNOCK, P_STOP, P_PRUNE, P_RGIN, P_STRICT,
+ P_ROUT, P_DEPTH, P_SEEN) = (slot(MC, name) for name in (
+     "k", "width", "draw", "knock", "goal", "filter", "z", "fit", "rtake", "rknock", "stop", "prune", "rgin", "strict",
+     "rout", "depth", "seen"))  # mc: search, sampler, own rollout policy, effort
 FULL = (np.int64(1) << 52) - 1
 OPP_CARDS = 10  # the opponent's hand while the player decides (G-DEAL-1)
 ROLLOUT_TURNS = 120  # a rollout stops (void) after this many turns (the kernel's TURN_CAP is larger)
