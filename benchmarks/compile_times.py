@@ -8,7 +8,9 @@ of the process) and wall:
 - ``kernel``: ``simcards simulate GAME --games 1000`` (the built-in strategies' kernel);
 - ``search``: then ``simulate GAME --strategy mc --games 4`` (the search players' engine, on top of
   the kernel's cache, as a user meets it after a first plain run);
-- ``replay``: ``simcards replay GAME`` in another fresh cache (the reference engine's strategies).
+- ``replay``: ``simcards replay GAME`` in another fresh cache (the reference engine's strategies);
+- ``policy``: ``simulate GAME --strategy <example policy>`` on top of the kernel's cache (a user
+  policy's engine: the example policies shipped in ``simcards/data/strategies``).
 
 Run on an idle machine, one game at a time, and say which one (``--machine``):
 
@@ -33,13 +35,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "simcards" / "data" / "compile_times.json"
 GAMES = ("yaniv", "gin", "two-hundred")
-ENGINES = ("kernel", "search", "replay")
+ENGINES = ("kernel", "search", "replay", "policy")
 COMMANDS = {
     "kernel": ["simulate", "{game}", "--games", "1000", "--threads", "1", "--no-progress"],
     "search": ["simulate", "{game}", "--strategy", "mc", "--games", "4", "--threads", "1", "--no-progress"],
     "replay": ["replay", "{game}"],
+    "policy": ["simulate", "{game}", "--strategy", "{policy}", "--games", "4", "--threads", "1", "--no-progress"],
 }
-NEEDS = {"search": "kernel"}  # measured on top of this engine's warm cache
+NEEDS = {"search": "kernel", "policy": "kernel"}  # measured on top of this engine's warm cache
+STRATEGIES = ROOT / "simcards" / "data" / "strategies"
+POLICIES = {"yaniv": "yaniv/greedy.py:greedy", "gin": "gin/lowball.py:lowball", "two-hundred": "two-hundred/cheap.py:cheap"}
+
+
+def command(engine: str, game: str) -> list[str]:
+    return [a.format(game=game, policy=STRATEGIES / POLICIES[game]) for a in COMMANDS[engine]]
 
 
 def run(args: list[str], cache: str) -> tuple[float, float]:
@@ -58,8 +67,8 @@ def run(args: list[str], cache: str) -> tuple[float, float]:
 def measure(game: str, engine: str, cache: str) -> dict:
     """The cold and warm runs of ``engine``'s command and their difference, the compile."""
     if engine in NEEDS:
-        run([a.format(game=game) for a in COMMANDS[NEEDS[engine]]], cache)  # warm what it builds on
-    args = [a.format(game=game) for a in COMMANDS[engine]]
+        run(command(NEEDS[engine], game), cache)  # warm what it builds on
+    args = command(engine, game)
     cold_cpu, cold_wall = run(args, cache)
     warm_cpu, warm_wall = run(args, cache)
     return {"cpu": round(max(cold_cpu - warm_cpu, 0.0), 1), "wall": round(max(cold_wall - warm_wall, 0.0), 1),
