@@ -405,6 +405,15 @@ def compile_for(game: str, engine: str | None, label: str, cold: bool, cached: b
     return Compile(game, engine, label, cold, cached)
 
 
+def settle(game: str) -> None:
+    """The run of ``game`` has its engine (a Dask run's is on the workers): a compile still open
+    for it here ends, unrecorded (it covered the import only)."""
+    with _LOCK:
+        c = _OPEN.pop(game, None)
+    if c is not None:
+        c.end(keep=False)
+
+
 @atexit.register
 def reset() -> None:
     """End every compile still open, unrecorded, and stop showing compiles (a command is over)."""

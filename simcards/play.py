@@ -382,6 +382,9 @@ def run(spec: RunSpec, be: Backend, games: int, *, chunk: int, store: RunStore |
     t0 = time.perf_counter()
     be.warm(job)
     compile_s = time.perf_counter() - t0
+    from simcards import compiling
+
+    compiling.settle(gdef.name)  # compiled here (said by the engine's first call), or on Dask workers
 
     todo = ranges
     done_before = 0

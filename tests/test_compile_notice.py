@@ -263,6 +263,21 @@ def test_a_study_of_several_games_says_the_kernel_of_the_game_that_compiles(monk
     assert buf.getvalue() == "compiling the gin kernel, once (cached for later runs)\n"
 
 
+def test_a_run_whose_engine_is_elsewhere_closes_the_compile_it_expected(monkeypatch):
+    # a Dask run: the client imported the game (which compiled a little) and the workers compile
+    # the engine; the client's notice must not tick on through the whole run
+    from simcards.cli import common
+
+    monkeypatch.setitem(common.VERBOSITY, "level", 0)
+    monkeypatch.setattr(nbutil, "cache_is_cold", lambda source, key=None: True)
+    monkeypatch.setattr(common, "err", Console(file=(buf := io.StringIO()), width=200))
+    common.announce_compile("yaniv")
+    compile_once(0.1)()
+    compiling.settle("yaniv")
+    assert buf.getvalue() == "compiling the yaniv kernel, once (cached for later runs)\n"
+    assert not compiling._ACTIVE and not compiling.times_path().exists()
+
+
 def test_a_cold_looking_cache_that_loads_says_nothing(monkeypatch):
     # the cache check only guesses (a kernel moved to another file): nothing is said unless numba compiles
     _, buf = shown()
