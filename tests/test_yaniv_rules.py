@@ -12,8 +12,8 @@ import simcards
 from simcards.cards import card_code, parse_cards
 from simcards.errors import SimcardsError
 from simcards.games.yaniv import reference as ref
+from simcards.games.yaniv.core import build_deck, next_seat, score_round, settle_round
 from simcards.games.yaniv.game import GAME
-from simcards.games.yaniv.kernel import build_deck, next_seat, score_round, settle_round
 from simcards.games.yaniv.rules import ISRAELI, PRESETS, build_rules, parse_option, preset
 from tests.yaniv_support import hand, kernel_available, kernel_groups
 

@@ -244,13 +244,12 @@ def test_mc_samples_only_unseen_cards_with_the_known_ones_in_place():
     pool = np.zeros(L.N_FACES, dtype=np.int64)
     size = search.unseen_counts(hand, 3, view, rules, pool)
     assert size == 54 - 3 - len(pile) - 2
-    hands = np.zeros((L.MAX_PLAYERS, L.MAX_HAND), dtype=np.int64)
-    hand_n = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
-    stock = np.zeros(108, dtype=np.int64)
+    sample = search.new_table()  # the sampled table: hands, hand sizes, stock
+    hands, hand_n, stock = sample.hands, sample.hand_n, sample.stock
     deck = np.zeros(108, dtype=np.int64)
     rng = new_state(2, 3)
     for _ in range(20):
-        n_stock = search.sample_deal(0, hand, 3, view, rules, rng, pool, deck, hands, hand_n, stock, 2)
+        n_stock = search.sample_deal(0, hand, 3, view, rules, rng, pool, deck, sample, 2)
         assert n_stock == 20
         assert list(hands[0, :3]) == [0, 14, 40]
         assert hand_n[1] == 4 and {9, 22} <= set(hands[1, :4].tolist()) and hand_n[2] == 2

@@ -13,9 +13,10 @@ from simcards.cards import parse_cards
 from simcards.errors import SimcardsError
 from simcards.games.yaniv import layout as L
 from simcards.games.yaniv import reference as ref
+from simcards.games.yaniv.core import score_kluft, score_round, settle_round
 from simcards.games.yaniv.game import GAME, seat_arrays
 from simcards.games.yaniv.groups import slam_position
-from simcards.games.yaniv.kernel import kluft_challenges, score_kluft, score_round, settle_round
+from simcards.games.yaniv.kernel import Seats, Table, kluft_challenges
 from simcards.games.yaniv.policies import builtin_decide
 from simcards.games.yaniv.rules import ISRAELI, build_rules, parse_option, preset
 from tests.yaniv_support import Script, hand, kernel_available, kernel_groups, reference_game, stacked_round
@@ -332,10 +333,11 @@ def _challenges(engine, rules, hands, caller, spec):
     view[L.V_REVEALED:L.V_REVEALED + L.MAX_PLAYERS] = -1
     claims = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
     log = np.zeros((0, 18), dtype=np.int64)
-    n, _ = kluft_challenges(caller, players, alive, players, 5, 3, 1, 0, np.zeros(L.MAX_PLAYERS, np.int64), hand_n,
-                            totals, rules.encode(), sids, params, np.zeros(1 + L.MAX_PLAYERS, np.uint64), hand_all,
-                            np.zeros((L.MAX_OPTIONS, L.ROW), np.int64), view, claims,
-                            np.zeros(L.MAX_PLAYERS, np.int64), np.zeros(L.MAX_PLAYERS, np.int64), log, 0)
+    z = np.zeros(L.MAX_PLAYERS, np.int64)
+    table = Table(hand_all, hand_n, z, z, z, z, np.zeros((L.MAX_OPTIONS, L.ROW), np.int64), view, totals, z.copy(), z,
+                  z, z, claims, z.copy(), z.copy(), z)  # the round's record (kernel.Table): what the Kluft reads
+    seats = Seats(sids, params, np.zeros(1 + L.MAX_PLAYERS, np.uint64), alive)
+    n, _ = kluft_challenges(caller, seats, table, players, players, 5, 3, 1, 0, rules.encode(), log, 0)
     return claims[:n].tolist()
 
 

@@ -6,7 +6,7 @@ from simcards.nbutil import drop_stale_cache
 
 _HERE = Path(__file__).resolve().parent
 # The jitted Yaniv modules (cached by numba) and everything their code inlines from elsewhere.
-_CACHED = ("kernel", "fast", "policies", "groups", "search")
+_CACHED = ("kernel", "fast", "policies", "groups", "search", "core")
 
 
 def _anchor():
@@ -15,7 +15,7 @@ def _anchor():
 
 drop_stale_cache(
     _anchor,
-    [_HERE / f"{m}.py" for m in (*_CACHED, "layout", "rules")] + [_HERE.parent.parent / m for m in ("rng.py", "nbutil.py", "games/transcript.py")],
+    [_HERE / f"{m}.py" for m in (*_CACHED, "layout", "rules", "params")] + [_HERE.parent.parent / m for m in ("rng.py", "nbutil.py", "games/transcript.py")],
     _CACHED,
     "yaniv",
 )

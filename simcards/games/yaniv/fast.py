@@ -36,6 +36,7 @@ def _run_table() -> np.ndarray:
     of the card's suit (bits outside Ace..King are never set); rank 13, a joker, never builds.
     Sets are tested separately."""
     table = np.zeros(2 * 14 * 32, dtype=np.bool_)
+    _plain = getattr(builds_group, "py_func", builds_group)  # (a plain function with the jit off)
     for spare in (0, 1):
         for rank in range(13):
             for near in range(32):
@@ -44,7 +45,7 @@ def _run_table() -> np.ndarray:
                     q = rank + k - 2
                     if near >> k & 1 and 0 <= q <= 12:
                         lane |= 1 << q
-                table[(spare * 14 + rank) * 32 + near] = builds_group.py_func(rank, 0, lane, spare, True)
+                table[(spare * 14 + rank) * 32 + near] = _plain(rank, 0, lane, spare, True)
     return table
 
 
@@ -92,11 +93,12 @@ def _kept(pairs, counts, rules):
 
 
 @njit_by_type(cache=True, _nrt=False, inline="always")
-def group_cost(cards, length, total, counts, lanes, twice, jokers, pairs, avail, n_avail, wild, keep, stock,
-                top_only, params, rules):
+def group_cost(cards, length, total, held, avail, n_avail, wild, keep, stock, top_only, params, rules):
     """``(cost, pick)`` of throwing the group ``cards[:length]`` (as laid) from a hand summarised
-    as in ``threshold_turn``: ``policies.threshold_decide``'s cost, operation for operation, and
-    the best draw after it."""
+    as in ``threshold_turn`` (``held``: its rank counts, faces, faces held twice, jokers and ranks
+    held twice): ``policies.threshold_decide``'s cost, operation for operation, and the best draw
+    after it."""
+    counts, lanes, twice, jokers, pairs = held
     shed = 0
     thrown_max = 0
     left_counts = counts
@@ -195,9 +197,10 @@ def threshold_turn(hand, n, rules, params, total, stock_n, avail, n_avail, out, 
     best = 0
     best_cost = 1e18
     best_pick = -1
+    held = (counts, lanes, twice, np.int64(jokers), pairs)
     for a in range(rows):
-        cost, pick = group_cost(out[a, 1:], out[a, 0], total, counts, lanes, twice, jokers, pairs, avail, n_avail,
-                                 wild, keep, stock, top_only, params, rules)
+        cost, pick = group_cost(out[a, 1:], out[a, 0], total, held, avail, n_avail, wild, keep, stock, top_only,
+                                params, rules)
         if cost < best_cost:
             best_cost = cost
             best = a

@@ -11,93 +11,47 @@ from simcards import policy
 from simcards.games import engine
 from simcards.games.base import GameDef, GameRun, OptionInfo, SeatLabel, full_log, options_table
 from simcards.games.engine import CARD_ARRAY, OPTION_ROWS, KernelBinding, policy_signature
-from simcards.games.yaniv import kernel
+from simcards.games.yaniv import contract, kernel, search
 from simcards.games.yaniv import layout as L
+from simcards.games.yaniv import params as P
 from simcards.games.yaniv import rules as R
-from simcards.games.yaniv.policies import N_PARAMS, SID_RANDOM, SID_THRESHOLD
-from simcards.games.yaniv.search import SID_INFORMED, SID_MC, builtin_decide, kernel_decide
+from simcards.games.yaniv.policies import N_PARAMS, SID_RANDOM, SID_THRESHOLD, builtin_decide, kernel_decide
+from simcards.games.yaniv.search import SID_INFORMED, SID_MC
 from simcards.nbutil import njit_by_type
 from simcards.stats.estimates import mean_ci, proportion_ci, ratio_ci
-from simcards.strategy import Family, Param, Strategy
+from simcards.strategy import Family, Strategy
 
 FAMILIES = {
     "random": Family(
         "random", SID_RANDOM,
         "uniform over the legal options of every decision, except Y-V-REQ requests: see `ask`",
-        (Param("ask", 0.02, 0, 1, "Y-V-REQ: when polled, ask (for a uniform available card) with probability "
-               "ask / (players who may be polled that turn): a table of random players sees a request in "
-               "about this share of turns, whatever its size (0: never ask)"),),
-        True,
-    ),
+        P.RANDOM, True),
     "threshold": Family(
         "threshold", SID_THRESHOLD,
         "call at or under `call`; throw the group leaving the lowest expected hand; take the discard "
         "when it is lower than what was thrown or builds a group; keep jokers off the ends of runs; "
         "section-5 decisions: requests, grants, slams, onderkluft, the Kluft top card and deliberate "
         "calls onto a reset",
-        (
-            Param("call", 5, 0, 60, "call when the hand total is at or under this (and the rules allow it)"),
-            Param("keep", 0.5, 0, 1, "weight of kept pairs and group-building draws (0 = pure greedy shedding)"),
-            Param("stock", 6.0, 0, 14, "expected value of an unknown stock card, compared with the discard"),
-            Param("joker_end", 1.0, 0, 20, "cost of throwing a run with a joker at an end (a gift to the next player)"),
-            Param("request", 0, -1, 13, "Y-V-REQ: ask for an available card when its value minus `group` "
-                  "(if it builds a group) is at most this (-1 with group=0: never ask)"),
-            Param("refuse", 0, -1, 13, "Y-V-REQ: refuse a request (keep the card) when its value minus `group` "
-                  "(if it builds a group in my hand) is at most this; otherwise agree"),
-            Param("group", 4, 0, 13, "Y-V-REQ: how much building a group is worth when asking or refusing"),
-            Param("slam", 1, 0, 2, "Y-V-SLAM: 0 never, 1 when it lowers the hand without breaking a group, 2 always",
-                  integer=True),
-            Param("onder", 2, -1, 60, "Y-V-KLUFT: call onderkluft at or under this total (1 less per earlier "
-                  "onderkluft)"),
-            Param("onder_history", 3, 0, 30, "Y-V-KLUFT: raise the onderkluft threshold by this times the Kluft "
-                  "caller's rate of being beaten so far ((beaten + 1) / (calls + 2))"),
-            Param("top", 1.0, 0, 20, "Y-V-KLUFT: cost of leaving a low card on top of a group "
-                  "(x (13 - value of the top card) / 13)"),
-            Param("reset_aim", 1, 0, 1, "call (or overcall, Y-V-OVERCALL) when losing the call would land "
-                  "exactly on a reset score (Y-RESET-1)", integer=True),
-        ),
-    ),
+        P.THRESHOLD),
+    # The strong players (search.py) attach as a user policy does (``Family.decide``): a plain run
+    # never compiles them; together they share one engine, compiled once and cached.
+    "informed": Family(
+        "informed", SID_INFORMED,
+        "remembers the round (the discard pile, the cards each opponent took and holds, hand sizes) and calls "
+        "when the estimated chance of Asaf (each opponent: its known cards plus unseen ones, counted exactly) "
+        "is at most `risk`; throws as threshold, but avoids feeding the next player a card that builds a group "
+        "with the cards it is known to hold; other decisions as threshold",
+        P.INFORMED, decide=search.informed_decide),
+    "mc": Family(
+        "mc", SID_MC,
+        "Monte Carlo search: at a call, discard or draw, deals `k` samples of the unseen cards consistent with "
+        "what it has seen (hand sizes, cards known in hands, the discard pile), plays every option to the end "
+        "of the round with threshold rollouts (the same samples for every option) and takes the best mean "
+        "result (the opponents' new scores minus its own, after resets); threshold's parameters drive its own "
+        "rollout play and the decisions it does not search; no search under Kluft",
+        P.MC, True, decide=search.mc_decide),
 }
 
-# The strong players (search.py) share threshold's parameters (same slots) and add their own.
-_SHARED = FAMILIES["threshold"].params[1:]
-FAMILIES["informed"] = Family(
-    "informed", SID_INFORMED,
-    "remembers the round (the discard pile, the cards each opponent took and holds, hand sizes) and calls "
-    "when the estimated chance of Asaf (each opponent: its known cards plus unseen ones, counted exactly) "
-    "is at most `risk`; throws as threshold, but avoids feeding the next player a card that builds a group "
-    "with the cards it is known to hold; other decisions as threshold",
-    (Param("call", 60, 0, 60, "never call above this total (the rules' limit applies too)"),
-     *_SHARED,
-     Param("risk", 0.2, 0, 1, "call when the estimated probability of Asaf is at most this"),
-     Param("deny", 3.0, 0, 30, "cost of leaving the next player a card that builds a group with its known cards"),
-     Param("patience", 100, 0, 1000, "call whenever allowed once the round has lasted this many discards (a table of "
-           "cautious players would otherwise wait for each other)", integer=True)),
-)
-FAMILIES["mc"] = Family(
-    "mc", SID_MC,
-    "Monte Carlo search: at a call, discard or draw, deals `k` samples of the unseen cards consistent with "
-    "what it has seen (hand sizes, cards known in hands, the discard pile), plays every option to the end "
-    "of the round with threshold rollouts (the same samples for every option) and takes the best mean "
-    "result (the opponents' new scores minus its own, after resets); threshold's parameters drive its own "
-    "rollout play and the decisions it does not search; no search under Kluft",
-    (*FAMILIES["threshold"].params,
-     Param("k", 32, 1, 4096, "samples of the unseen cards per decision", integer=True),
-     Param("opp_call", 5, 0, 60, "the opponents' call value in the rollouts"),
-     Param("search", 1, 0, 7, "decisions searched, as bits: 1 call, 2 discard, 4 draw (searching discards "
-           "and draws was no better than informed's choice and 30 times slower)", integer=True),
-     Param("depth", 4, 1, 1000, "turns a rollout plays before it is scored as if everyone added their hand "
-           "(short: the rest of the round is mostly noise)", integer=True),
-     Param("prior", 1.0, 0, 100, "keep the heuristic's choice unless another option's mean result beats it by "
-           "this many points"),
-     Param("low", 1, 0, 10, "opponents keep low cards: each of their unseen cards is sampled as the lowest of "
-           "1 + low unseen cards", integer=True),
-     Param("risk", 0.2, 0, 1, "the heuristic (informed's) call: estimated Asaf probability at most this"),
-     Param("deny", 3.0, 0, 30, "the heuristic (informed's) discard: cost of feeding the next player"),
-     Param("patience", 100, 0, 1000, "the heuristic (informed's) call: call whenever allowed once the round has "
-           "lasted this many discards", integer=True)),
-    True,
-)
 
 def _build(decide=None, cache_key: str | None = None):
     """``(play_game, play_batch)`` of the kernel, playing their rounds with a ``play_round`` rebuilt
@@ -123,9 +77,10 @@ def _build(decide=None, cache_key: str | None = None):
 
 
 # The kernel asks ``kernel_decide`` (threshold's call/discard/draw are its own), the reference
-# engine ``builtin_decide``.
+# engine ``builtin_decide``: random and threshold only. informed and mc are attached.
 BINDING = KernelBinding("yaniv", policy_signature(CARD_ARRAY, OPTION_ROWS), builtin_decide, kernel_decide, _build,
-                        L.V_BAD, jit=njit_by_type())
+                        L.V_BAD, jit=njit_by_type(),
+                        attached=tuple(f for f in FAMILIES.values() if f.decide is not None))
 KINDS = policy.kind_names(L)
 POLICY_SIGNATURE = BINDING.signature
 engine_for = BINDING.engine
@@ -152,6 +107,8 @@ class YanivRun(GameRun):
     def __init__(self, rules: R.YanivRules, players: int, strategies: list[Strategy]):
         self.players = players
         super().__init__(rules, strategies, *seat_arrays(strategies))
+        # the attached families are built-ins: no ``invalid_decisions`` column (user policies only)
+        self.custom = any(s.family.decide is not None and s.family not in BINDING.attached for s in strategies)
 
     def batch_args(self) -> tuple:
         return (self.encoded, self.players, self.sids, self.params)
@@ -334,6 +291,16 @@ class Yaniv(GameDef):
         k = full_log(lambda log: play_game(game, seed, rules.encode(), players, sids, params, out, rows, 0, log),
                      kernel.LOG_WIDTH)
         return k, play_reference(rules, players, sids, params, seed, game, decide).log_array()
+
+    def card_audit(self, rules, players, transcript) -> list[str]:
+        """The contract hook (``GameDef.card_audit``): every card of a kernel transcript accounted for."""
+        return contract.card_audit(rules, players, transcript)
+
+    def view_twins(self, rules, players, strategies, seed, game) -> list[tuple[int, int]]:
+        """The contract hook (``GameDef.view_twins``): each decision of a reference game, and again
+        with every card hidden from the decider dealt anew."""
+        sids, params = seat_arrays(strategies)
+        return contract.view_twins(rules, players, sids, params, seed, game, engine_for(strategies).decide)
 
     def replay(self, rules, players, strategies, seed, game, on_invalid: str = "error") -> str:
         from simcards.games.yaniv.reference import play_reference

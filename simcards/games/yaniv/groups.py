@@ -135,9 +135,10 @@ def _add_sets(hand, pickup, out, keys, first, count, buf, members, m, sub_buf, d
 
 
 @njit_by_type(cache=True, _nrt=False)
-def _add_run(hand, suit, sub, length, start, first_joker, pickup, out, keys, first, count, buf, dedupe):
+def _add_run(hand, suit, sub, length, start, first_joker, pickup, table, first, count, buf, dedupe):
     """Lay ranks ``start..start+length-1`` of ``suit``: naturals where ``sub`` has the rank,
-    the hand's jokers (in id order) elsewhere."""
+    the hand's jokers (in id order) elsewhere; pushed into ``table`` (``out``, ``keys``)."""
+    out, keys = table
     j = first_joker
     for q in range(length):
         rank = start + q
@@ -235,7 +236,7 @@ def multi_groups(hand, n, rules, out, keys, scratch, first):
             length = 3
             while True:
                 count = _add_run(hand, suit, lanes >> (13 * suit), length, lo, first_joker, pickup,
-                                 out, keys, first, count, buf, dedupe)
+                                 (out, keys), first, count, buf, dedupe)
                 if lo + length > 12 or not (lanes >> (face + length) & 1):
                     break
                 length += 1
@@ -258,7 +259,7 @@ def multi_groups(hand, n, rules, out, keys, scratch, first):
                         last_start = first_start  # any card takeable: joker positions matter only to a slam
                     for start in range(first_start, last_start + 1):
                         count = _add_run(hand, suit, sub, length, start, first_joker, pickup,
-                                         out, keys, first, count, buf, dedupe)
+                                         (out, keys), first, count, buf, dedupe)
             sub = (sub - 1) & lane
     return count
 

@@ -9,20 +9,27 @@ batch size. A strategy is handed its seat's stream, never the deal's.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit, prange, types
 
 from simcards.games.transcript import called_cards as _log_cards
 from simcards.games.transcript import called_event as _log
-from simcards.games.yaniv.fast import threshold_turn
-from simcards.games.yaniv.groups import (
-    SCRATCH,
+from simcards.games.yaniv import core
+from simcards.games.yaniv.core import (
     available_faces,
     hand_total,
+    insert_sorted,
     legal_groups,
+    next_seat,
+    remove_card,
     slam_position,
     take_from_group,
+    throw,
 )
+from simcards.games.yaniv.fast import threshold_turn
+from simcards.games.yaniv.groups import SCRATCH
 from simcards.games.yaniv.layout import (  # the transcript events (layout.py declares them)
     DECK_MAX,
     EV_CALL,
@@ -103,30 +110,18 @@ from simcards.games.yaniv.layout import (  # the transcript events (layout.py de
     VIEW_SIZE,
 )
 from simcards.games.yaniv.policies import SID_THRESHOLD, threshold_calls
+from simcards.games.yaniv.policies import kernel_decide as decide  # random and threshold (the rest attach)
 from simcards.games.yaniv.rules import (
-    MAX_RESET_SCORE,
-    OTHERS_HAND,
-    OTHERS_HIGHER,
-    R_ASAF,
     R_CCW,
-    R_DECKS,
     R_FULL_TURN,
-    R_JOKERS,
     R_KLUFT,
-    R_KLUFT_PEN,
     R_LIMIT,
     R_ONDER_ANY,
-    R_OTHERS,
-    R_OUT_OVER,
     R_OVERCALL,
     R_PICKUP,
     R_REQUESTS,
-    R_RESET,
     R_SLAM,
-    R_THREE,
-    R_THREE_ONCE,
 )
-from simcards.games.yaniv.search import kernel_decide as decide  # the built-ins, informed and mc too
 from simcards.nbutil import borrow, compiled_as, keep_alive, njit_by_type, rebind
 from simcards.rng import rand_below, seed_streams, shuffle
 
@@ -162,157 +157,26 @@ THRESHOLD_ONLY = False
 C_OVERCALLS, C_REQUESTS, C_GRANTED, C_REQ_BLOCKED, C_SLAMS, C_ONDER, C_ONDER_WINS, C_FULL_TABLES = range(8)
 
 
-@njit_by_type(cache=True, _nrt=False, inline="always")
-def next_seat(seat, alive, players, ccw):
-    """The next player still in the game in the direction of play (Y-PLAY-2)."""
-    s = seat
-    while True:  # one step at a time, wrapping around (no division)
-        if ccw:
-            s = players - 1 if s == 0 else s - 1
-        else:
-            s = 0 if s == players - 1 else s + 1
-        if alive[s]:
-            return s
+# A game's working memory as a record of its parts (views into the one int64 array, no copies;
+# ``public``: the public view, layout.V_*),
+# and the seats' strategies as another: what the round's steps take instead of two dozen arrays.
+Table = namedtuple("Table", "hands hand_n stock pile prev keys opts public totals scores scratch avail thrown claims "
+                            "kcalls kbeaten count")
+Seats = namedtuple("Seats", "sids params rng alive")
 
 
 @njit_by_type(cache=True, _nrt=False, inline="always")
-def insert_sorted(hand, n, card):
-    j = n
-    while j > 0 and hand[j - 1] > card:
-        hand[j] = hand[j - 1]
-        j -= 1
-    hand[j] = card
-    return n + 1
-
-
-@njit_by_type(cache=True, _nrt=False, inline="always")
-def remove_card(hand, n, card):
-    for i in range(n):
-        if hand[i] == card:
-            for j in range(i, n - 1):
-                hand[j] = hand[j + 1]
-            return n - 1
-    return n
-
-
-@njit_by_type(cache=True, inline="always")
-def build_deck(rules, deck):
-    """Faces of the deck in id order (Y-CARD-1, Y-CARD-3)."""
-    n = 0
-    for _ in range(rules[R_DECKS]):
-        for face in range(52 + rules[R_JOKERS]):
-            deck[n] = face
-            n += 1
-    return n
-
-
-@njit_by_type(cache=True, _nrt=False, inline="always")
-def apply_reset(score, rules):
-    """Y-RESET-1 / Y-V-RESET: at most one reset, looked up in the rules table."""
-    if 0 <= score <= MAX_RESET_SCORE:
-        new = rules[R_RESET + score]
-        if new >= 0:
-            return new
-    return score
-
-
-@njit_by_type(cache=True, _nrt=False, inline="always")
-def score_round(caller, totals, alive, players, rules, round_scores):
-    """Y-SC-1/2 and the failed-call variants: fill ``round_scores``; return True on Asaf.
-    ``caller`` -1 (the turn cap) makes everyone add their hand."""
-    for p in range(players):
-        round_scores[p] = 0
-    if caller < 0:
-        for p in range(players):
-            if alive[p]:
-                round_scores[p] = totals[p]
-        return False
-    mine = totals[caller]
-    asaf = False
-    for p in range(players):
-        if alive[p] and p != caller and totals[p] <= mine:
-            asaf = True
-    others = rules[R_OTHERS]
-    if rules[R_LIMIT] >= 0 and mine > rules[R_LIMIT]:
-        # Y-V-OVERCALL: a call above the limit always costs hand + penalty; the others add their hands.
-        asaf = True
-        others = OTHERS_HAND
-    for p in range(players):
-        if not alive[p] or p == caller:
-            continue
-        if not asaf or others == OTHERS_HAND:
-            round_scores[p] = totals[p]
-        elif others == OTHERS_HIGHER:
-            round_scores[p] = totals[p] if totals[p] > mine else 0
-    if asaf:
-        round_scores[caller] = mine + rules[R_ASAF]
-    return asaf
-
-
-@njit_by_type(cache=True, _nrt=False, inline="always")
-def score_kluft(claims, n_claims, totals, alive, players, rules, round_scores):
-    """Y-V-KLUFT scoring. ``claims[:n_claims]`` holds the Kluft caller then the onderkluft callers
-    in the order they called. Nobody challenged: the caller scores 0, everyone else adds their
-    hand. Otherwise the lowest hand among the callers wins (ties: the earliest caller) and scores
-    0, every other caller adds hand + ``kluft_penalty``, the players who revealed add their hands.
-    Returns the winner."""
-    for p in range(players):
-        round_scores[p] = totals[p] if alive[p] else 0
-    winner = claims[0]
-    for i in range(1, n_claims):
-        if totals[claims[i]] < totals[winner]:
-            winner = claims[i]
-    for i in range(n_claims):
-        c = claims[i]
-        round_scores[c] = 0 if c == winner else totals[c] + rules[R_KLUFT_PEN]
-    return winner
-
-
-@njit_by_type(cache=True, _nrt=False, inline="always")
-def settle_round(scores, round_scores, alive, zeros, players, n_alive, playoff, rules):
-    """Y-RESET-1's order: (1) add the round, (2) Y-V-THREE, (3) at most one reset, (4) eliminate
-    (Y-ELIM-1); everyone left over the limit together starts a play-off (Y-ELIM-2) in which only
-    the lowest stay. Returns ``(n_alive, playoff, eliminated seats as a bit mask)``."""
-    counts_zero = rules[R_THREE] != 0 and n_alive > 2
-    out_over = rules[R_OUT_OVER]
-    for p in range(players):
-        if not alive[p]:
-            continue
-        scores[p] += round_scores[p]
-        if counts_zero and round_scores[p] == 0:
-            zeros[p] += 1
-            if zeros[p] % 3 == 0 and (rules[R_THREE_ONCE] == 0 or zeros[p] == 3):
-                scores[p] = max(0, scores[p] - 20)
-        if not playoff:
-            scores[p] = apply_reset(scores[p], rules)
-    eliminated = 0
-    if not playoff:
-        n_over = 0
-        for p in range(players):
-            if alive[p] and scores[p] > out_over:
-                n_over += 1
-        if n_over < n_alive:
-            for p in range(players):
-                if alive[p] and scores[p] > out_over:
-                    alive[p] = False
-                    eliminated |= 1 << p
-                    n_alive -= 1
-        else:
-            playoff = True
-    if playoff:
-        low = scores[0]
-        for p in range(players):
-            if alive[p]:
-                low = scores[p]
-        for p in range(players):
-            if alive[p] and scores[p] < low:
-                low = scores[p]
-        for p in range(players):
-            if alive[p] and scores[p] != low:
-                alive[p] = False
-                eliminated |= 1 << p
-                n_alive -= 1
-    return n_alive, playoff, eliminated
+def carve(w):
+    """The parts of the working memory ``w`` (the ``_W_*`` offsets)."""
+    scratch = w[_W_SCRATCH:_W_SCRATCH + _SCRATCH_ALL]
+    return Table(w[_W_HANDS:_W_HANDS + MAX_PLAYERS * MAX_HAND].reshape((MAX_PLAYERS, MAX_HAND)),
+                 w[_W_HAND_N:_W_HAND_N + MAX_PLAYERS], w[_W_STOCK:_W_STOCK + DECK_MAX], w[_W_PILE:_W_PILE + DECK_MAX],
+                 w[_W_PREV:_W_PREV + MAX_HAND], w[_W_KEYS:_W_KEYS + MAX_OPTIONS],
+                 w[_W_OPTS:_W_OPTS + MAX_OPTIONS * ROW].reshape((MAX_OPTIONS, ROW)), w[_W_VIEW:_W_VIEW + VIEW_SIZE],
+                 w[_W_TOTALS:_W_TOTALS + MAX_PLAYERS], w[_W_SCORES:_W_SCORES + MAX_PLAYERS], scratch[:SCRATCH],
+                 scratch[SCRATCH:SCRATCH + MAX_HAND], scratch[SCRATCH + MAX_HAND:SCRATCH + 2 * MAX_HAND],
+                 w[_W_CLAIMS:_W_CLAIMS + MAX_PLAYERS], w[_W_KCALLS:_W_KCALLS + MAX_PLAYERS],
+                 w[_W_KBEATEN:_W_KBEATEN + MAX_PLAYERS], w[_W_COUNT:_W_COUNT + 8])
 
 
 @njit_by_type(cache=True, _nrt=False)
@@ -329,6 +193,7 @@ def fill_view(view, seat, players, n_alive, turn, stock_n, rnd, total, starter, 
         view[V_SCORES + p] = scores[p]
         view[V_SIZES + p] = hand_n[p]
         view[V_ALIVE + p] = 1 if alive[p] else 0
+
 
 @njit_by_type(cache=True, _nrt=False, inline="always")
 def mem_deal(view, upcard):
@@ -365,15 +230,172 @@ def mem_reshuffle(view, prev, prev_n):
         view[V_SEEN + prev[j]] += 1
 
 
+# --- the decisions, asked of the seat's strategy -----------------------------------------------------------
 @njit_by_type(cache=True, _nrt=False, inline="always")
-def remove_face(faces, n, face):
-    """Drop one ``face`` from the ascending list ``faces[:n]``; returns the new length."""
-    return remove_card(faces, n, face)
+def ask_yes_no(kind, seat, yes, s, t, rules):
+    """A two-option decision (0: no; 1: yes, row ``[1, yes]``): a call, an overcall, a grant, a
+    slam (``yes``: the card) or an onderkluft."""
+    t.opts[0, 0] = 1
+    t.opts[0, 1] = 0
+    t.opts[1, 0] = 1
+    t.opts[1, 1] = yes
+    return decide(kind, s.sids[seat], s.params[seat], t.hands[seat], t.hand_n[seat], t.opts, 2, t.public, rules,
+                  s.rng[1 + seat:2 + seat])
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def ask_discard(seat, s, t, rules):
+    """Y-DIS: the seat's choice among the legal groups, laid into ``t.thrown``; returns
+    ``(choice, length, options)``."""
+    hand = t.hands[seat]
+    n = t.hand_n[seat]
+    n_opts = legal_groups(hand, n, rules, t.opts, t.keys, t.scratch)
+    a = decide(K_DISCARD, s.sids[seat], s.params[seat], hand, n, t.opts, n_opts, t.public, rules,
+               s.rng[1 + seat:2 + seat])
+    length = t.opts[a, 0]
+    for j in range(length):
+        t.thrown[j] = t.opts[a, 1 + j]
+    return a, length, n_opts
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def ask_draw(seat, stock_n, n_avail, s, t, rules):
+    """Y-DRAW-1/2: the stock (while it has cards) or an available card; returns the face taken (-1: the stock)."""
+    opts = t.opts
+    n_draw = 0
+    if stock_n > 0:
+        opts[0, 0] = 1
+        opts[0, 1] = -1
+        n_draw = 1
+    for a in range(n_avail):
+        opts[n_draw, 0] = 1
+        opts[n_draw, 1] = t.avail[a]
+        n_draw += 1
+    d = decide(K_DRAW, s.sids[seat], s.params[seat], t.hands[seat], t.hand_n[seat], opts, n_draw, t.public, rules,
+               s.rng[1 + seat:2 + seat])
+    return opts[d, 1]
+
+
+# --- one round ----------------------------------------------------------------------------------------------
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def start_round(rnd, players, rules, s, t, log, n_log):
+    """Y-DEAL-1/2 (``core.deal``), the hands and the face-up card logged; the public memory
+    (layout.V_SEEN, V_KNOWN) starts when a seat may read it: informed, mc and user policies
+    (random and threshold never do). Returns ``(stock_n, track, n_log)``."""
+    stock_n = core.deal(rules, s.rng, players, s.alive, t.hands, t.hand_n, t.stock, t.prev)
+    logging = log.shape[0] > 0  # the transcript is kept only for tests (the batch passes an empty log)
+    for p in range(players):
+        if logging and s.alive[p]:
+            n_log = _log(log, n_log, EV_HAND, rnd, p, t.hand_n[p], 0)
+            n_log = _log_cards(log, n_log, t.hands[p], t.hand_n[p], 5)
+    track = False
+    for p in range(players):
+        if s.sids[p] > SID_THRESHOLD:
+            track = True
+    if track:
+        mem_deal(t.public, t.prev[0])
+    if logging:
+        n_log = _log(log, n_log, EV_UPCARD, rnd, -1, t.prev[0], 0)
+    return stock_n, track, n_log
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def ask_requests(seat, total, prev_n, n_avail, prev_seat, rnd, s, t, rules, track, log, n_log):
+    """Y-V-REQ: askers in turn order after the mover, never the previous discarder; at most one
+    request, granted or refused by the mover; the hand guard. The view is the mover's (filled).
+    Returns ``(total, prev_n, n_avail, n_log)``: the mover's hand total and what is left to take."""
+    view, hands, hand_n, count = t.public, t.hands, t.hand_n, t.count
+    players = view[V_PLAYERS]
+    n = hand_n[seat]
+    s_ = next_seat(seat, s.alive, players, rules[R_CCW] != 0)
+    asked = -1
+    polled = False
+    face = -1
+    while s_ != seat:
+        if s_ != prev_seat:
+            if hand_n[s_] >= REQUEST_HAND_LIMIT or n >= REQUEST_HAND_LIMIT:
+                count[C_REQ_BLOCKED] += 1
+            else:
+                polled = True
+                # The asker's view differs from the mover's only in whose seat and total it is.
+                view[V_SEAT] = s_
+                view[V_TOTAL] = hand_total(hands[s_], hand_n[s_], rules)
+                t.opts[0, 0] = 1
+                t.opts[0, 1] = -1
+                for a in range(n_avail):
+                    t.opts[1 + a, 0] = 1
+                    t.opts[1 + a, 1] = t.avail[a]
+                r = decide(K_REQUEST, s.sids[s_], s.params[s_], hands[s_], hand_n[s_], t.opts, n_avail + 1, view,
+                           rules, s.rng[1 + s_:2 + s_])
+                face = t.opts[r, 1]
+                n_log = _log(log, n_log, EV_REQUEST, rnd, s_, face, r)
+                if r > 0:
+                    asked = s_
+                    break
+        s_ = next_seat(s_, s.alive, players, rules[R_CCW] != 0)
+    if asked >= 0:
+        count[C_REQUESTS] += 1
+        view[V_SEAT] = seat
+        view[V_TOTAL] = total
+        view[V_REQ_FACE] = face
+        view[V_REQ_SEAT] = asked
+        g = ask_yes_no(K_GRANT, seat, 1, s, t, rules)
+        n_log = _log(log, n_log, EV_GRANT, rnd, seat, face, g)
+        if track:
+            mem_take(view, asked if g == 1 else seat, face)
+        if g == 1:
+            count[C_GRANTED] += 1
+            hand_n[asked] = insert_sorted(hands[asked], hand_n[asked], face)
+        else:
+            n = insert_sorted(hands[seat], n, face)
+            hand_n[seat] = n
+            total = hand_total(hands[seat], n, rules)
+        prev_n = take_from_group(t.prev, prev_n, rules[R_PICKUP], face)
+        n_avail = remove_card(t.avail, n_avail, face)  # the face is no longer available
+    view[V_REQ_FACE] = 0
+    view[V_REQ_SEAT] = 0
+    if polled:  # an asker was shown their own view: the mover's view again
+        view[V_SEAT] = seat
+        view[V_TOTAL] = total
+        if asked >= 0:
+            view[V_SIZES + asked] = hand_n[asked]
+            view[V_SIZES + seat] = n
+            view[V_AVAIL_N] = n_avail
+            for a in range(n_avail):
+                view[V_AVAIL + a] = t.avail[a]
+    return total, prev_n, n_avail, n_log
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def offer_slam(seat, card, length, stock_n, rnd, s, t, rules, track, log, n_log):
+    """Y-V-SLAM: the card just drawn may join the group just thrown (``t.thrown[:length]``),
+    never emptying the hand. Returns ``(length, n_log)``."""
+    hand, view = t.hands[seat], t.public
+    n = t.hand_n[seat]
+    pos = slam_position(t.thrown, length, card)
+    if pos < 0:
+        return length, n_log
+    view[V_STOCK] = stock_n
+    view[V_SIZES + seat] = n
+    view[V_TOTAL] = hand_total(hand, n, rules)
+    sl = ask_yes_no(K_SLAM, seat, card, s, t, rules)
+    n_log = _log(log, n_log, EV_SLAM, rnd, seat, card, sl)
+    if sl == 1:
+        t.count[C_SLAMS] += 1
+        if track:  # mem_throw of the one card slammed
+            view[V_SEEN + card] += 1
+            view[V_KNOWN + seat] &= ~(np.int64(1) << card)
+        t.hand_n[seat] = remove_card(hand, n, card)
+        if pos == 0:
+            for j in range(length, 0, -1):
+                t.thrown[j] = t.thrown[j - 1]
+        t.thrown[pos] = card
+        length += 1
+    return length, n_log
 
 
 @njit_by_type(cache=True, _nrt=False)
-def kluft_challenges(caller, players, alive, n_alive, turn, stock_n, rnd, starter, scores, hand_n, totals,
-                     rules, sids, params, rng, hand_all, opts, view, claims, kcalls, kbeaten, log, n_log):
+def kluft_challenges(caller, s, t, players, n_alive, turn, stock_n, rnd, starter, rules, log, n_log):
     """Y-V-KLUFT: after a Kluft call every other player, one at a time in the direction of play
     from the caller's next, reveals or calls onderkluft (only below the call limit unless
     ``onderkluft_any``). Each sees the hands already revealed (totals in ``V_REVEALED``) and how
@@ -381,39 +403,70 @@ def kluft_challenges(caller, players, alive, n_alive, turn, stock_n, rnd, starte
     returns ``(n_claims, n_log)``."""
     ccw = rules[R_CCW] != 0
     limit = rules[R_LIMIT]
+    view, claims = t.public, t.claims
     claims[0] = caller
     n_claims = 1
-    s = next_seat(caller, alive, players, ccw)
-    while s != caller:
-        t = totals[s]
-        if rules[R_ONDER_ANY] != 0 or limit < 0 or t < limit:
-            fill_view(view, s, players, n_alive, turn, stock_n, rnd, t, starter, scores, hand_n, alive)
+    p = next_seat(caller, s.alive, players, ccw)
+    while p != caller:
+        total = t.totals[p]
+        if rules[R_ONDER_ANY] != 0 or limit < 0 or total < limit:
+            fill_view(view, p, players, n_alive, turn, stock_n, rnd, total, starter, t.scores, t.hand_n, s.alive)
             view[V_AVAIL_N] = 0
             view[V_THROWN_N] = 0
             view[V_CALLER] = caller
             view[V_ONDER_N] = n_claims - 1
-            view[V_CALLER_CALLS] = kcalls[caller]
-            view[V_CALLER_BEATEN] = kbeaten[caller]
-            opts[0, 0] = 1
-            opts[0, 1] = 0
-            opts[1, 0] = 1
-            opts[1, 1] = 1
-            choice = decide(K_ONDER, sids[s], params[s], hand_all[s], hand_n[s], opts, 2, view, rules, rng[1 + s:2 + s])
-            n_log = _log(log, n_log, EV_ONDER, rnd, s, t, choice)
+            view[V_CALLER_CALLS] = t.kcalls[caller]
+            view[V_CALLER_BEATEN] = t.kbeaten[caller]
+            choice = ask_yes_no(K_ONDER, p, 1, s, t, rules)
+            n_log = _log(log, n_log, EV_ONDER, rnd, p, total, choice)
             if choice == 1:
-                claims[n_claims] = s
+                claims[n_claims] = p
                 n_claims += 1
-                s = next_seat(s, alive, players, ccw)
+                p = next_seat(p, s.alive, players, ccw)
                 continue
-        view[V_REVEALED + s] = t
-        s = next_seat(s, alive, players, ccw)
-    for p in range(players):
-        view[V_REVEALED + p] = -1
+        view[V_REVEALED + p] = total
+        p = next_seat(p, s.alive, players, ccw)
+    for q in range(players):
+        view[V_REVEALED + q] = -1
     view[V_CALLER] = 0
     view[V_ONDER_N] = 0
     view[V_CALLER_CALLS] = 0
     view[V_CALLER_BEATEN] = 0
     return n_claims, n_log
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def view_thrown(view, seat, stock_n, n, total, thrown, length):
+    """The mover's view once its group is thrown, before the draw."""
+    view[V_STOCK] = stock_n
+    view[V_SIZES + seat] = n
+    view[V_TOTAL] = total
+    view[V_THROWN_N] = length
+    for j in range(length):
+        view[V_THROWN + j] = thrown[j]
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def bury(pile, pile_n, prev, prev_n, thrown, length):
+    """The previous discard goes under (onto ``pile``); the group just thrown becomes the previous
+    discard. Returns the pile's size."""
+    for j in range(prev_n):
+        pile[pile_n] = prev[j]
+        pile_n += 1
+    for j in range(length):
+        prev[j] = thrown[j]
+    return pile_n
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def restock(rng, t, pile_n, prev_n, track):
+    """Y-STOCK-1: the buried pile, shuffled with the deal's stream, is the new stock; returns its size."""
+    for j in range(pile_n):
+        t.stock[j] = t.pile[j]
+    shuffle(rng, t.stock, pile_n)
+    if track:
+        mem_reshuffle(t.public, t.prev, prev_n)
+    return pile_n
 
 
 @njit_by_type(cache=True, _nrt=False)
@@ -422,61 +475,22 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
     Fills ``totals`` (hand totals of the players in the game, -1 for the others) and returns
     ``(caller, turns, player_to_move, n_claims, n_log)``; caller is -1 when the round hit the cap;
     ``claims[:n_claims]`` are the Kluft callers (Y-V-KLUFT; 0 without Kluft)."""
-    hands = w[_W_HANDS:_W_HANDS + MAX_PLAYERS * MAX_HAND].reshape((MAX_PLAYERS, MAX_HAND))
-    hand_n = w[_W_HAND_N:_W_HAND_N + MAX_PLAYERS]
-    stock = w[_W_STOCK:_W_STOCK + DECK_MAX]
-    pile = w[_W_PILE:_W_PILE + DECK_MAX]
-    prev = w[_W_PREV:_W_PREV + MAX_HAND]
-    keys = w[_W_KEYS:_W_KEYS + MAX_OPTIONS]
-    opts = w[_W_OPTS:_W_OPTS + MAX_OPTIONS * ROW].reshape((MAX_OPTIONS, ROW))
-    view = w[_W_VIEW:_W_VIEW + VIEW_SIZE]
-    totals = w[_W_TOTALS:_W_TOTALS + MAX_PLAYERS]
-    scores = w[_W_SCORES:_W_SCORES + MAX_PLAYERS]
-    scratch = w[_W_SCRATCH:_W_SCRATCH + _SCRATCH_ALL]
-    claims = w[_W_CLAIMS:_W_CLAIMS + MAX_PLAYERS]
-    kcalls = w[_W_KCALLS:_W_KCALLS + MAX_PLAYERS]
-    kbeaten = w[_W_KBEATEN:_W_KBEATEN + MAX_PLAYERS]
-    count = w[_W_COUNT:_W_COUNT + 8]
+    t = carve(w)
+    s = Seats(sids, params, rng, alive)
+    hands, hand_n, stock, pile, prev, view, count = t.hands, t.hand_n, t.stock, t.pile, t.prev, t.public, t.count
+    avail, thrown = t.avail, t.thrown
     ccw = rules[R_CCW] != 0
     pickup = rules[R_PICKUP]
     limit = rules[R_LIMIT]
     overcall = rules[R_OVERCALL] != 0
     requests = rules[R_REQUESTS] != 0
     slam = rules[R_SLAM] != 0
-    # Y-DEAL-1/2: shuffle, five cards each one at a time, turn the next card up.
-    stock_n = build_deck(rules, stock)
-    shuffle(rng, stock, stock_n)
-    for p in range(players):
-        hand_n[p] = 0
-    for _ in range(5):
-        for p in range(players):
-            if alive[p]:
-                stock_n -= 1
-                hand_n[p] = insert_sorted(hands[p], hand_n[p], stock[stock_n])
-    logging = log.shape[0] > 0  # the transcript is kept only for tests (the batch passes an empty log)
-    for p in range(players):
-        if logging and alive[p]:
-            n_log = _log(log, n_log, EV_HAND, rnd, p, hand_n[p], 0)
-            n_log = _log_cards(log, n_log, hands[p], hand_n[p], 5)
-    stock_n -= 1
-    prev[0] = stock[stock_n]
+    stock_n, track, n_log = start_round(rnd, players, rules, s, t, log, n_log)  # Y-DEAL-1/2
+    track = track and not THRESHOLD_ONLY  # (threshold-only games never keep the public memory)
+    logging = log.shape[0] > 0
     prev_n = 1
     prev_seat = -1  # who threw the previous discard (-1: the face-up card)
-    # The public memory (layout.V_SEEN, V_KNOWN) is kept when a seat may read it: informed, mc and
-    # user policies (random and threshold never do; threshold-only games never keep it).
-    track = False
-    if not THRESHOLD_ONLY:
-        for p in range(players):
-            if sids[p] > SID_THRESHOLD:
-                track = True
-    if track:
-        mem_deal(view, prev[0])
     pile_n = 0
-    if logging:
-        n_log = _log(log, n_log, EV_UPCARD, rnd, -1, prev[0], 0)
-    avail = scratch[SCRATCH:SCRATCH + MAX_HAND]
-    thrown = scratch[SCRATCH + MAX_HAND:SCRATCH + 2 * MAX_HAND]
-    scratch = scratch[:SCRATCH]
     # Section-5 decisions read the public view in the middle of a turn: keep it up to date for all.
     variants = overcall or requests or slam
     seat = starter
@@ -488,17 +502,16 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
         n = hand_n[seat]
         total = hand_total(hand, n, rules)
         n_avail = available_faces(prev, prev_n, pickup, avail)
-        sid = sids[seat]
         par = params[seat]
         # A threshold seat's call, discard and draw are computed straight from the hand
         # (fast.threshold_turn, the same choices as policies.threshold_decide): no view needed.
-        fast = sid == SID_THRESHOLD
+        fast = sids[seat] == SID_THRESHOLD
         viewed = not fast or variants
         if not THRESHOLD_ONLY and viewed:
-            fill_view(view, seat, players, n_alive, turn, stock_n, rnd, total, starter, scores, hand_n, alive)
+            fill_view(view, seat, players, n_alive, turn, stock_n, rnd, total, starter, t.scores, hand_n, alive)
             view[V_AVAIL_N] = n_avail
-            for t in range(n_avail):
-                view[V_AVAIL + t] = avail[t]
+            for a in range(n_avail):
+                view[V_AVAIL + a] = avail[a]
             view[V_THROWN_N] = 0
         # Y-CALL-1/2, Y-V-LIMIT: a call only at the start of the turn, within the limit
         # (Y-V-OVERCALL: above it too, as a separate decision).
@@ -508,13 +521,9 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
                 kind = K_OVERCALL if overcall else -1
             if kind >= 0:
                 if THRESHOLD_ONLY or (kind == K_CALL and fast):
-                    choice = threshold_calls(scores[seat], total, par, rules)
+                    choice = threshold_calls(t.scores[seat], total, par, rules)
                 else:
-                    opts[0, 0] = 1
-                    opts[0, 1] = 0
-                    opts[1, 0] = 1
-                    opts[1, 1] = 1
-                    choice = decide(kind, sid, par, hand, n, opts, 2, view, rules, rng[1 + seat:2 + seat])
+                    choice = ask_yes_no(kind, seat, 1, s, t, rules)
                 if logging:
                     n_log = _log(log, n_log, EV_CALL, rnd, seat, total, choice)
                 if choice == 1:
@@ -522,83 +531,20 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
                     if kind == K_OVERCALL:
                         count[C_OVERCALLS] += 1
                     break
-        # Y-V-REQ: askers in turn order after the mover, never the previous discarder; at most one
-        # request; only while the stock can still give the mover a draw; the hand guard.
+        # Y-V-REQ: only while the stock can still give the mover a draw.
         if not THRESHOLD_ONLY and requests and stock_n > 0 and n_avail > 0:
-            s = next_seat(seat, alive, players, ccw)
-            asked = -1
-            polled = False
-            face = -1
-            while s != seat:
-                if s != prev_seat:
-                    if hand_n[s] >= REQUEST_HAND_LIMIT or n >= REQUEST_HAND_LIMIT:
-                        count[C_REQ_BLOCKED] += 1
-                    else:
-                        polled = True
-                        # The asker's view differs from the mover's only in whose seat and total it is.
-                        view[V_SEAT] = s
-                        view[V_TOTAL] = hand_total(hands[s], hand_n[s], rules)
-                        opts[0, 0] = 1
-                        opts[0, 1] = -1
-                        for t in range(n_avail):
-                            opts[1 + t, 0] = 1
-                            opts[1 + t, 1] = avail[t]
-                        r = decide(K_REQUEST, sids[s], params[s], hands[s], hand_n[s], opts, n_avail + 1, view,
-                                   rules, rng[1 + s:2 + s])
-                        face = opts[r, 1]
-                        n_log = _log(log, n_log, EV_REQUEST, rnd, s, face, r)
-                        if r > 0:
-                            asked = s
-                            break
-                s = next_seat(s, alive, players, ccw)
-            if asked >= 0:
-                count[C_REQUESTS] += 1
-                view[V_SEAT] = seat
-                view[V_TOTAL] = total
-                view[V_REQ_FACE] = face
-                view[V_REQ_SEAT] = asked
-                opts[0, 0] = 1
-                opts[0, 1] = 0
-                opts[1, 0] = 1
-                opts[1, 1] = 1
-                g = decide(K_GRANT, sid, par, hand, n, opts, 2, view, rules, rng[1 + seat:2 + seat])
-                n_log = _log(log, n_log, EV_GRANT, rnd, seat, face, g)
-                if track:
-                    mem_take(view, asked if g == 1 else seat, face)
-                if g == 1:
-                    count[C_GRANTED] += 1
-                    hand_n[asked] = insert_sorted(hands[asked], hand_n[asked], face)
-                else:
-                    n = insert_sorted(hand, n, face)
-                    hand_n[seat] = n
-                    total = hand_total(hand, n, rules)
-                prev_n = take_from_group(prev, prev_n, pickup, face)
-                n_avail = remove_face(avail, n_avail, face)
-            view[V_REQ_FACE] = 0
-            view[V_REQ_SEAT] = 0
-            if polled:  # an asker was shown their own view: the mover's view again
-                view[V_SEAT] = seat
-                view[V_TOTAL] = total
-                if asked >= 0:
-                    view[V_SIZES + asked] = hand_n[asked]
-                    view[V_SIZES + seat] = n
-                    view[V_AVAIL_N] = n_avail
-                    for t in range(n_avail):
-                        view[V_AVAIL + t] = avail[t]
+            total, prev_n, n_avail, n_log = ask_requests(seat, total, prev_n, n_avail, prev_seat, rnd, s, t, rules,
+                                                         track, log, n_log)
+            n = hand_n[seat]
         # Y-DIS: throw one legal group.
         if THRESHOLD_ONLY or fast:
-            a, length, pick, n_opts = threshold_turn(hand, n, rules, par, total, stock_n, avail, n_avail, opts,
-                                                     keys, scratch, thrown)
+            a, length, pick, n_opts = threshold_turn(hand, n, rules, par, total, stock_n, avail, n_avail, t.opts,
+                                                     t.keys, t.scratch, thrown)
         else:
-            n_opts = legal_groups(hand, n, rules, opts, keys, scratch)
-            a = decide(K_DISCARD, sid, par, hand, n, opts, n_opts, view, rules, rng[1 + seat:2 + seat])
-            length = opts[a, 0]
-            for j in range(length):
-                thrown[j] = opts[a, 1 + j]
+            a, length, n_opts = ask_discard(seat, s, t, rules)
         if n_opts >= MAX_OPTIONS:
             count[C_FULL_TABLES] += 1
-        for j in range(length):
-            n = remove_card(hand, n, thrown[j])
+        n = throw(hand, n, thrown, length)
         hand_n[seat] = n
         if track:
             mem_throw(view, seat, thrown, length)
@@ -607,26 +553,11 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
             n_log = _log_cards(log, n_log, thrown, length, 5)
         # Y-DRAW-1/2: the stock or an available card of the previous discard.
         if not THRESHOLD_ONLY and viewed:
-            view[V_STOCK] = stock_n
-            view[V_SIZES + seat] = n
-            view[V_TOTAL] = hand_total(hand, n, rules)
-            view[V_THROWN_N] = length
-            for j in range(length):
-                view[V_THROWN + j] = thrown[j]
+            view_thrown(view, seat, stock_n, n, hand_total(hand, n, rules), thrown, length)
         if THRESHOLD_ONLY or fast:
             face = -1 if pick < 0 else avail[pick]
         else:
-            n_draw = 0
-            if stock_n > 0:
-                opts[0, 0] = 1
-                opts[0, 1] = -1
-                n_draw = 1
-            for t in range(n_avail):
-                opts[n_draw, 0] = 1
-                opts[n_draw, 1] = avail[t]
-                n_draw += 1
-            d = decide(K_DRAW, sid, par, hand, n, opts, n_draw, view, rules, rng[1 + seat:2 + seat])
-            face = opts[d, 1]
+            face = ask_draw(seat, stock_n, n_avail, s, t, rules)
         if face < 0:
             stock_n -= 1
             card = stock[stock_n]
@@ -639,59 +570,27 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
         hand_n[seat] = n
         if logging:
             n_log = _log(log, n_log, EV_DRAW, rnd, seat, face, card)
-        # Y-V-SLAM: the card just drawn may join the group just thrown (never emptying the hand).
         if not THRESHOLD_ONLY and slam and n >= 2:
-            pos = slam_position(thrown, length, card)
-            if pos >= 0:
-                view[V_STOCK] = stock_n
-                view[V_SIZES + seat] = n
-                view[V_TOTAL] = hand_total(hand, n, rules)
-                opts[0, 0] = 1
-                opts[0, 1] = 0
-                opts[1, 0] = 1
-                opts[1, 1] = card
-                sl = decide(K_SLAM, sid, par, hand, n, opts, 2, view, rules, rng[1 + seat:2 + seat])
-                n_log = _log(log, n_log, EV_SLAM, rnd, seat, card, sl)
-                if sl == 1:
-                    count[C_SLAMS] += 1
-                    if track:  # mem_throw of the one card slammed
-                        view[V_SEEN + card] += 1
-                        view[V_KNOWN + seat] &= ~(np.int64(1) << card)
-                    n = remove_card(hand, n, card)
-                    hand_n[seat] = n
-                    if pos == 0:
-                        for j in range(length, 0, -1):
-                            thrown[j] = thrown[j - 1]
-                    thrown[pos] = card
-                    length += 1
+            length, n_log = offer_slam(seat, card, length, stock_n, rnd, s, t, rules, track, log, n_log)
         # The previous discard is buried; the new group is the next player's to take from.
-        for j in range(prev_n):
-            pile[pile_n] = prev[j]
-            pile_n += 1
-        for j in range(length):
-            prev[j] = thrown[j]
+        pile_n = bury(pile, pile_n, prev, prev_n, thrown, length)
         prev_n = length
         prev_seat = seat
         # Y-STOCK-1: the last stock card drawn → the buried pile becomes the new stock.
         if face < 0 and stock_n == 0:
-            for j in range(pile_n):
-                stock[j] = pile[j]
-            stock_n = pile_n
+            stock_n = restock(rng, t, pile_n, prev_n, track)
             pile_n = 0
-            shuffle(rng, stock, stock_n)
-            if track:
-                mem_reshuffle(view, prev, prev_n)
             n_log = _log(log, n_log, EV_RESHUFFLE, rnd, seat, stock_n, 0)
         turn += 1
         seat = next_seat(seat, alive, players, ccw)
     for p in range(players):
-        totals[p] = hand_total(hands[p], hand_n[p], rules) if alive[p] else -1
+        t.totals[p] = hand_total(hands[p], hand_n[p], rules) if alive[p] else -1
     if not THRESHOLD_ONLY and caller >= 0 and rules[R_KLUFT] != 0:
-        n_claims, n_log = kluft_challenges(caller, players, alive, n_alive, turn, stock_n, rnd, starter, scores,
-                                           hand_n, totals, rules, sids, params, rng, hands, opts, view, claims,
-                                           kcalls, kbeaten, log, n_log)
+        n_claims, n_log = kluft_challenges(caller, s, t, players, n_alive, turn, stock_n, rnd, starter, rules, log,
+                                           n_log)
         count[C_ONDER] += n_claims - 1
     return caller, turn, seat, n_claims, n_log
+
 
 # ``cache`` is not among the target options: ask for it again, or the copy compiles every run
 play_round_threshold = compiled_as(
@@ -717,6 +616,47 @@ ROUND_FN = types.FunctionType(types.UniTuple(_I64, 5)(
     types.Array(types.bool_, 1, "C"), _I64_2D, _I64))
 _GAME_ARGS = (_I64, _I64, _I64_1D, _I64, _I64_1D, _F64_2D, _I64_1D, _I32_2D, _I64, _I64_2D, ROUND_FN)
 GAME_FN = types.FunctionType(_I64(*_GAME_ARGS))
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def next_starter(ref, totals, alive, players, ccw):
+    """Y-START-2: the lowest hand among those still in; ties from ``ref``'s (the caller's) left,
+    ``ref`` last."""
+    best = -1
+    s = ref
+    for _ in range(players):
+        s = (s + (players - 1 if ccw else 1)) % players
+        if alive[s] and (best < 0 or totals[s] < totals[best]):
+            best = s
+    return best
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def round_row(row, rnd, starter, caller, turns, asaf, eliminated, in_playoff, totals, scores, players):
+    """One row of the rounds table (layout.RD_*)."""
+    row[RD_ROUND] = rnd
+    row[RD_STARTER] = starter
+    row[RD_CALLER] = caller
+    row[RD_TURNS] = turns
+    row[RD_ASAF] = 1 if asaf else 0
+    row[RD_ELIMINATED] = eliminated
+    row[RD_PLAYOFF] = 1 if in_playoff else 0
+    row[RD_CAPPED] = 1 if caller < 0 else 0
+    for p in range(players):
+        row[RD_HANDS + p] = totals[p]
+        row[RD_HANDS + players + p] = scores[p]
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def game_counts(out_game, count, scores, view, players):
+    """The game's row: the section-5 counters, the final scores and a user policy's bad option
+    indices (simcards.policy)."""
+    for c in range(8):
+        out_game[G_OVERCALLS + c] = count[c]
+    for p in range(players):
+        out_game[G_SCORES + p] = scores[p]
+    for j in range(5):
+        out_game[G_BAD + j] = view[V_BAD + j]
 
 
 @njit(_I64(*_GAME_ARGS), cache=True)
@@ -774,14 +714,14 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
         turns_total += turns
         round_winner = -1
         if kluft and caller >= 0:
-            round_winner = score_kluft(claims, n_claims, totals, alive, players, rules, round_scores)
+            round_winner = core.score_kluft(claims, n_claims, totals, alive, players, rules, round_scores)
             asaf = round_winner != caller
             kcalls[caller] += 1
             if asaf:
                 kbeaten[caller] += 1
                 count[C_ONDER_WINS] += 1
         else:
-            asaf = score_round(caller, totals, alive, players, rules, round_scores)
+            asaf = core.score_round(caller, totals, alive, players, rules, round_scores)
         if caller >= 0:
             calls += 1
             asafs += 1 if asaf else 0
@@ -790,7 +730,7 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
         in_playoff = playoff  # a Y-ELIM-2 play-off round, not the round that may start one
         if in_playoff:
             playoff_rounds += 1
-        n_alive, playoff, eliminated = settle_round(scores, round_scores, alive, zeros, players, n_alive,
+        n_alive, playoff, eliminated = core.settle_round(scores, round_scores, alive, zeros, players, n_alive,
                                                     playoff, rules)
         if n_alive == 1:
             for p in range(players):
@@ -800,18 +740,8 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
             n_log = _log(log, n_log, EV_SCORE, rnd, p, round_scores[p], scores[p])
         n_log = _log(log, n_log, EV_ROUND, rnd, caller, 1 if asaf else 0, eliminated)
         if rnd <= round_cap:
-            row = rounds_out[rnd - 1]
-            row[RD_ROUND] = rnd
-            row[RD_STARTER] = starter
-            row[RD_CALLER] = caller
-            row[RD_TURNS] = turns
-            row[RD_ASAF] = 1 if asaf else 0
-            row[RD_ELIMINATED] = eliminated
-            row[RD_PLAYOFF] = 1 if in_playoff else 0
-            row[RD_CAPPED] = 1 if caller < 0 else 0
-            for p in range(players):
-                row[RD_HANDS + p] = totals[p]
-                row[RD_HANDS + players + p] = scores[p]
+            round_row(rounds_out[rnd - 1], rnd, starter, caller, turns, asaf, eliminated, in_playoff, totals, scores,
+                      players)
         if winner >= 0:
             break
         if rnd >= ROUND_CAP:
@@ -827,14 +757,7 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
         if round_winner >= 0 and alive[round_winner]:
             starter = round_winner
             continue
-        ref = caller if caller >= 0 else to_move
-        best = -1
-        s = ref
-        for _ in range(players):
-            s = (s + (players - 1 if ccw else 1)) % players
-            if alive[s] and (best < 0 or totals[s] < totals[best]):
-                best = s
-        starter = best
+        starter = next_starter(caller if caller >= 0 else to_move, totals, alive, players, ccw)
     out_game[G_WINNER] = winner + keep_alive(work) + keep_alive(rng_owner) + keep_alive(alive_owner) + keep_alive(log_owner)
     out_game[G_ROUNDS] = rnd
     out_game[G_TURNS] = turns_total
@@ -843,12 +766,7 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
     out_game[G_ASAFS] = asafs
     out_game[G_CAPPED_ROUNDS] = capped_rounds
     out_game[G_PLAYOFF_ROUNDS] = playoff_rounds
-    for c in range(8):
-        out_game[G_OVERCALLS + c] = count[c]
-    for p in range(players):
-        out_game[G_SCORES + p] = scores[p]
-    for j in range(5):  # a user policy's bad option indices (simcards.policy)
-        out_game[G_BAD + j] = view[V_BAD + j]
+    game_counts(out_game, count, scores, view, players)
     return n_log
 
 @njit(_I64(_I64, _I64, _I64, _I64_1D, _I64, _I64_1D, _F64_2D, _I64_2D, _I32_2D, _I64, GAME_FN, ROUND_FN),
@@ -870,7 +788,8 @@ def play_batch(seed, first_game, count, rules, players, sids, params, out_games,
     return 0
 
 
-_ENGINE_FUNCTIONS = ("fill_view", "kluft_challenges", "play_round")
+_ENGINE_FUNCTIONS = ("ask_yes_no", "ask_discard", "ask_draw", "ask_requests", "offer_slam", "kluft_challenges",
+                     "play_round")
 
 
 def make_engine(custom_decide, cache_key: str | None = None):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simcards.games.yaniv import params as P
 from simcards.games.yaniv.layout import (
     K_CALL,
     K_DISCARD,
@@ -37,6 +38,7 @@ from simcards.games.yaniv.layout import (
     V_TOTAL,
     V_TURN,
 )
+from simcards.games.yaniv.params import slot
 from simcards.games.yaniv.rules import (
     MAX_RESET_SCORE,
     PICK_TOP,
@@ -56,10 +58,12 @@ SID_THRESHOLD = 1
 FIRST_CUSTOM_SID = 100
 N_PARAMS = 24  # width of each seat's parameter vector (game.seat_arrays)
 
-P_ASK = 0  # random family: probability of asking when polled for a request (Y-V-REQ)
-# threshold family parameters (indices into the params vector)
-P_CALL, P_KEEP, P_STOCK, P_JOKER_END = 0, 1, 2, 3
-P_REQUEST, P_REFUSE, P_GROUP, P_SLAM, P_ONDER, P_ONDER_HIST, P_TOP, P_RESET_AIM = range(4, 12)
+P_ASK = slot(P.RANDOM, "ask")  # random family: probability of asking when polled for a request (Y-V-REQ)
+# threshold family parameters (positions in the params vector, by name: params.py)
+P_CALL, P_KEEP, P_STOCK, P_JOKER_END = (slot(P.THRESHOLD, name) for name in ("call", "keep", "stock", "joker_end"))
+P_REQUEST, P_REFUSE, P_GROUP, P_SLAM, P_ONDER, P_ONDER_HIST, P_TOP, P_RESET_AIM = (
+    slot(P.THRESHOLD, name) for name in ("request", "refuse", "group", "slam", "onder", "onder_history", "top",
+                                         "reset_aim"))
 
 
 @njit_by_type(cache=True, _nrt=False, inline="always")

@@ -460,43 +460,7 @@ class ReferenceGame:
             # are asked in turn order; the first to ask gets an answer; only while the stock can
             # still give the mover a draw, and only if no hand would pass the hand guard.
             if rules.requests and stock and avail:
-                s = self.next_seat(seat)
-                asked, face = -1, -1
-                while s != seat:
-                    if s != last:
-                        if len(hands[s]) >= L.REQUEST_HAND_LIMIT or len(hand) >= L.REQUEST_HAND_LIMIT:
-                            counts[3] += 1
-                        else:
-                            options = [(-1,)] + [(c,) for c in avail]
-                            r = self.ask(L.K_REQUEST, s, hands[s], options,
-                                         self.view(s, hands, turn, stock, rnd, starter, avail))
-                            face = options[r][0]
-                            self.log(EV_REQUEST, rnd, s, face, r)
-                            if r > 0:
-                                asked = s
-                                break
-                    s = self.next_seat(s)
-                if asked >= 0:
-                    counts[1] += 1
-                    v = self.view(seat, hands, turn, stock, rnd, starter, avail)
-                    v[L.V_REQ_FACE] = face
-                    v[L.V_REQ_SEAT] = asked
-                    g = self.ask(L.K_GRANT, seat, hand, [(0,), (1,)], v)
-                    self.log(EV_GRANT, rnd, seat, face, g)
-                    taker = asked if g == 1 else seat
-                    self.mem_take(taker, face)
-                    counts[2] += g == 1
-                    hands[taker].append(face)
-                    hands[taker].sort()
-                    pos = next(p for p in available_positions(previous, rules) if previous[p] == face)
-                    del previous[pos]
-                    avail = list(avail)
-                    avail.remove(face)  # Decision: a second copy of that face is not offered
-                    self.say("request", rnd, asked, f"seat {asked} asks seat {seat} for {card_code(face)}: "
-                             + ("granted" if g == 1 else f"refused, seat {seat} takes it")
-                             + f" → seat {taker} holds {show(hands[taker])}")
-                    self.audit("request", hands=hands, stock=stock, previous=previous, buried=buried,
-                               taker=taker, face=face)
+                avail = self.requests(seat, hands, turn, stock, rnd, starter, avail, previous, buried, last)
                 view = self.view(seat, hands, turn, stock, rnd, starter, avail)
             # Y-TURN-1, Y-DIS-1..6: throw one legal group.
             groups = legal_groups(hand, rules)
@@ -535,34 +499,13 @@ class ReferenceGame:
                      f" → {show(hand)} ({total(hand, rules)})")
             # Y-V-SLAM: the drawn card may go straight onto the group just thrown; never the last card.
             if rules.slam and len(hand) >= 2:
-                pos = slam_position(thrown, card)
-                if pos >= 0:
-                    sl = self.ask(L.K_SLAM, seat, hand, [(0,), (card,)],
-                                  self.view(seat, hands, turn, stock, rnd, starter, avail, thrown))
-                    self.log(EV_SLAM, rnd, seat, card, sl)
-                    if sl == 1:
-                        counts[4] += 1
-                        hand.remove(card)
-                        thrown.insert(pos, card)
-                        self.mem_throw(seat, [card])
-                        self.audit("slam", seat=seat, card=card, group=thrown, hands=hands, stock=stock,
-                                   previous=previous, buried=buried, extra=thrown)
-                        self.say("slam", rnd, seat, f"seat {seat} slams {card_code(card)} down → {show(thrown)}")
+                self.slam(seat, card, thrown, hands, stock, (turn, rnd, starter), avail, previous, buried)
             buried.extend(previous)
             previous = thrown
             last = seat
             # Y-STOCK-1: drawing the last stock card turns the buried pile into a new stock.
             if face < 0 and not stock:
-                stock = np.array(buried, dtype=np.int64)
-                shuffle(self.rng, stock, len(stock))
-                stock = list(stock)
-                buried = []
-                self.seen = [0] * L.N_FACES
-                for c in previous:
-                    self.seen[c] += 1
-                self.log(EV_RESHUFFLE, rnd, seat, len(stock), 0)
-                self.audit("reshuffle", hands=hands, stock=stock, previous=previous, buried=buried)
-                self.say("reshuffle", rnd, seat, f"the stock ran out: {len(stock)} cards reshuffled")
+                stock, buried = self.reshuffle(seat, rnd, hands, previous, buried), []
             turn += 1
             seat = self.next_seat(seat)
         self.claims = []
@@ -572,6 +515,83 @@ class ReferenceGame:
         if caller < 0:
             self.say("cap", rnd, -1, f"the round hit the turn cap ({L.TURN_CAP}); everyone adds their hand")
         return caller, turn, seat, totals, hands
+
+    # --- Section 5 within a turn: requests, slams; the stock running out ---------------------------------
+    def requests(self, seat, hands, turn, stock, rnd, starter, avail, previous, buried, last) -> list[int]:
+        """Y-V-REQ: after the mover declined to call, the others (not the previous discarder, ``last``)
+        are asked in turn order; the first to ask gets an answer; only while the stock can still
+        give the mover a draw, and only if no hand would pass the hand guard. Returns the cards
+        left to take."""
+        rules, counts, hand = self.rules, self.record.counts, hands[seat]
+        s = self.next_seat(seat)
+        asked, face = -1, -1
+        while s != seat:
+            if s != last:
+                if len(hands[s]) >= L.REQUEST_HAND_LIMIT or len(hand) >= L.REQUEST_HAND_LIMIT:
+                    counts[3] += 1
+                else:
+                    options = [(-1,)] + [(c,) for c in avail]
+                    r = self.ask(L.K_REQUEST, s, hands[s], options, self.view(s, hands, turn, stock, rnd, starter, avail))
+                    face = options[r][0]
+                    self.log(EV_REQUEST, rnd, s, face, r)
+                    if r > 0:
+                        asked = s
+                        break
+            s = self.next_seat(s)
+        if asked < 0:
+            return avail
+        counts[1] += 1
+        v = self.view(seat, hands, turn, stock, rnd, starter, avail)
+        v[L.V_REQ_FACE] = face
+        v[L.V_REQ_SEAT] = asked
+        g = self.ask(L.K_GRANT, seat, hand, [(0,), (1,)], v)
+        self.log(EV_GRANT, rnd, seat, face, g)
+        taker = asked if g == 1 else seat
+        self.mem_take(taker, face)
+        counts[2] += g == 1
+        hands[taker].append(face)
+        hands[taker].sort()
+        pos = next(p for p in available_positions(previous, rules) if previous[p] == face)
+        del previous[pos]
+        avail = list(avail)
+        avail.remove(face)  # Decision: a second copy of that face is not offered
+        self.say("request", rnd, asked, f"seat {asked} asks seat {seat} for {card_code(face)}: "
+                 + ("granted" if g == 1 else f"refused, seat {seat} takes it")
+                 + f" → seat {taker} holds {show(hands[taker])}")
+        self.audit("request", hands=hands, stock=stock, previous=previous, buried=buried, taker=taker, face=face)
+        return avail
+
+    def slam(self, seat, card, thrown, hands, stock, when, avail, previous, buried) -> None:
+        """Y-V-SLAM: the card just drawn may go onto ``thrown`` (``when``: turn, round, starter)."""
+        turn, rnd, starter = when
+        hand = hands[seat]
+        pos = slam_position(thrown, card)
+        if pos < 0:
+            return
+        sl = self.ask(L.K_SLAM, seat, hand, [(0,), (card,)], self.view(seat, hands, turn, stock, rnd, starter, avail, thrown))
+        self.log(EV_SLAM, rnd, seat, card, sl)
+        if sl == 1:
+            self.record.counts[4] += 1
+            hand.remove(card)
+            thrown.insert(pos, card)
+            self.mem_throw(seat, [card])
+            self.audit("slam", seat=seat, card=card, group=thrown, hands=hands, stock=stock,
+                       previous=previous, buried=buried, extra=thrown)
+            self.say("slam", rnd, seat, f"seat {seat} slams {card_code(card)} down → {show(thrown)}")
+
+    def reshuffle(self, seat, rnd, hands, previous, buried) -> list[int]:
+        """Y-STOCK-1: drawing the last stock card turns the buried pile into a new stock (the deal's
+        stream shuffles it); only the previous discard is left in view. Returns the new stock."""
+        stock = np.array(buried, dtype=np.int64)
+        shuffle(self.rng, stock, len(stock))
+        stock = list(stock)
+        self.seen = [0] * L.N_FACES
+        for c in previous:
+            self.seen[c] += 1
+        self.log(EV_RESHUFFLE, rnd, seat, len(stock), 0)
+        self.audit("reshuffle", hands=hands, stock=stock, previous=previous, buried=[])
+        self.say("reshuffle", rnd, seat, f"the stock ran out: {len(stock)} cards reshuffled")
+        return stock
 
     def kluft_challenges(self, caller, hands, turn, stock, rnd, starter) -> list[int]:
         """Y-V-KLUFT: one at a time from the caller's next player, each reveals or calls

@@ -15,10 +15,15 @@ with the same parameters. Under Kluft (Y-V-KLUFT) a call is not judged by Y-SC-2
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
+from simcards.games.yaniv import core
+from simcards.games.yaniv import params as P
+from simcards.games.yaniv.core import available_faces, hand_total, insert_sorted, next_seat, throw
 from simcards.games.yaniv.fast import best_draw, group_cost, threshold_turn
-from simcards.games.yaniv.groups import SCRATCH, available_faces, hand_total
+from simcards.games.yaniv.groups import SCRATCH
 from simcards.games.yaniv.layout import (
     K_CALL,
     K_DISCARD,
@@ -44,6 +49,7 @@ from simcards.games.yaniv.layout import (
     V_TOTAL,
     V_TURN,
 )
+from simcards.games.yaniv.params import slot
 from simcards.games.yaniv.policies import (
     P_CALL,
     P_KEEP,
@@ -64,33 +70,28 @@ from simcards.games.yaniv.policies import (
     kernel_decide as plain_kernel_decide,
 )
 from simcards.games.yaniv.rules import (
-    MAX_RESET_SCORE,
-    OTHERS_HAND,
-    OTHERS_HIGHER,
     PICK_TOP,
-    R_ASAF,
     R_CCW,
     R_DECKS,
     R_FULL_TURN,
     R_JOKERS,
     R_KLUFT,
     R_LIMIT,
-    R_OTHERS,
     R_OUT_OVER,
     R_PICKUP,
-    R_RESET,
     R_VALUES,
     R_WILD,
 )
-from simcards.nbutil import njit_by_type
+from simcards.nbutil import compiled_as, njit_by_type
 from simcards.rng import rand_below
 
 SID_INFORMED = 2
 SID_MC = 3
-# Parameters 0..11 of both families are threshold's (same meaning, same slots), for the decisions
-# they play as threshold and for mc's rollouts; their own follow.
-P_RISK, P_DENY, P_PATIENCE = 12, 13, 14  # informed
-P_K, P_OPP_CALL, P_SEARCH, P_DEPTH, P_PRIOR, P_LOW, P_MC_RISK, P_MC_DENY, P_MC_PATIENCE = range(12, 21)  # mc
+# Both families share threshold's parameters (same meaning, same slots: params.py), for the
+# decisions they play as threshold and for mc's rollouts; their own follow, placed by name.
+P_RISK, P_DENY, P_PATIENCE = (slot(P.INFORMED, name) for name in ("risk", "deny", "patience"))
+P_K, P_OPP_CALL, P_SEARCH, P_DEPTH, P_PRIOR, P_LOW, P_MC_RISK, P_MC_DENY, P_MC_PATIENCE = (
+    slot(P.MC, name) for name in ("k", "opp_call", "search", "depth", "prior", "low", "risk", "deny", "patience"))
 S_CALL, S_DISCARD, S_DRAW = 1, 2, 4  # mc's ``search`` bits
 ONE = np.int64(1)
 MAX_VALUE = 14  # card values are 0..13 in every preset
@@ -201,16 +202,8 @@ def asaf_probability(hand, n, view, rules):
 
 @njit_by_type(cache=True, _nrt=True, inline="always")
 def next_alive(seat, view, rules):
-    players = view[V_PLAYERS]
-    s = seat
-    for _ in range(players):
-        if rules[R_CCW] != 0:
-            s = players - 1 if s == 0 else s - 1
-        else:
-            s = 0 if s == players - 1 else s + 1
-        if view[V_ALIVE + s]:
-            return s
-    return seat
+    """The next player still in the round after ``seat`` (Y-PLAY-2), read from the view."""
+    return next_seat(seat, view[V_ALIVE:V_ALIVE + MAX_PLAYERS], view[V_PLAYERS], rules[R_CCW] != 0)
 
 
 # --- informed ------------------------------------------------------------------------------------
@@ -270,12 +263,13 @@ def informed_discard(hand, n, opts, n_opts, view, rules, params, deny):
     if mask == 0:
         deny = 0.0
     faces = np.zeros(MAX_HAND, dtype=np.int64)
+    held = (counts, lanes, twice, np.int64(jokers), pairs)
     best = 0
     best_cost = 1e18
     for a in range(n_opts):
         length = opts[a, 0]
-        cost, _ = group_cost(opts[a, 1:], length, view[V_TOTAL], counts, lanes, twice, jokers, pairs, avail,
-                              view[V_AVAIL_N], wild, params[P_KEEP], stock, top_only, params, rules)
+        cost, _ = group_cost(opts[a, 1:], length, view[V_TOTAL], held, avail, view[V_AVAIL_N], wild, params[P_KEEP],
+                             stock, top_only, params, rules)
         if deny > 0:
             m = available_faces(opts[a, 1:], length, rules[R_PICKUP], faces)
             for t in range(m):
@@ -288,57 +282,42 @@ def informed_discard(hand, n, opts, n_opts, view, rules, params, deny):
 
 
 @njit_by_type(cache=True, _nrt=True)
-def informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
+def informed_play(kind, params, hand, n, opts, n_opts, view, rules, rng, risk, deny, patience):
+    """The informed heuristic with these ``risk``, ``deny`` and ``patience`` (informed's own, or
+    mc's for the decisions it does not search): its call and discard, threshold's draw and
+    section-5 decisions."""
     if kind == K_CALL:
-        return informed_call(hand, n, view, rules, params, params[P_RISK], params[P_PATIENCE])
+        return informed_call(hand, n, view, rules, params, risk, patience)
     if kind == K_DISCARD:
-        return informed_discard(hand, n, opts, n_opts, view, rules, params, params[P_DENY])
+        return informed_discard(hand, n, opts, n_opts, view, rules, params, deny)
     if kind == K_DRAW:
         return threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
     return variant_decide(kind, params, hand, n, opts, n_opts, view, rules)
 
 
+@njit_by_type(cache=True, _nrt=True)
+def informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
+    """The ``informed`` family (attached: ``game.FAMILIES``)."""
+    return informed_play(kind, params, hand, n, opts, n_opts, view, rules, rng, params[P_RISK], params[P_DENY],
+                         params[P_PATIENCE])
+
+
 # --- mc: rollouts ------------------------------------------------------------------------------------
-@njit_by_type(cache=True, _nrt=True, inline="always")
-def insert_sorted(hand, n, card):
-    j = n
-    while j > 0 and hand[j - 1] > card:
-        hand[j] = hand[j - 1]
-        j -= 1
-    hand[j] = card
-    return n + 1
-
-
-@njit_by_type(cache=True, _nrt=True, inline="always")
-def remove_card(hand, n, card):
-    for i in range(n):
-        if hand[i] == card:
-            for j in range(i, n - 1):
-                hand[j] = hand[j + 1]
-            return n - 1
-    return n
 
 
 @njit_by_type(cache=True, _nrt=True)
 def round_value(me, caller, hands, hand_n, view, rules):
-    """The round's result for ``me``, scored as the kernel does (Y-SC-1/2, the failed-call options,
-    Y-V-OVERCALL; caller -1: everyone adds their hand) and settled with at most one reset: the
-    sum over the opponents of (their new score - mine), scores capped just over ``out_over``, and
-    ``out_over`` per opponent more when the round eliminates me."""
+    """The round's result for ``me``, scored by the kernel's rules (``core.score_round``: Y-SC-1/2,
+    the failed-call options, Y-V-OVERCALL; caller -1: everyone adds their hand) and settled with at
+    most one reset (``core.apply_reset``): the sum over the opponents of (their new score - mine),
+    scores capped just over ``out_over``, and ``out_over`` per opponent more when the round
+    eliminates me."""
     players = view[V_PLAYERS]
     totals = np.zeros(MAX_PLAYERS, dtype=np.int64)
     for p in range(players):
         totals[p] = hand_total(hands[p], hand_n[p], rules)
-    asaf = False
-    others = rules[R_OTHERS]
-    if caller >= 0:
-        mine = totals[caller]
-        for p in range(players):
-            if view[V_ALIVE + p] and p != caller and totals[p] <= mine:
-                asaf = True
-        if rules[R_LIMIT] >= 0 and mine > rules[R_LIMIT]:
-            asaf = True
-            others = OTHERS_HAND
+    scored = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    core.score_round(caller, totals, view[V_ALIVE:V_ALIVE + MAX_PLAYERS], players, rules, scored)
     out_over = rules[R_OUT_OVER]
     value = 0
     my_new = 0
@@ -346,16 +325,7 @@ def round_value(me, caller, hands, hand_n, view, rules):
     for p in range(players):
         if not view[V_ALIVE + p]:
             continue
-        s = totals[p]
-        if caller >= 0:
-            if p == caller:
-                s = totals[p] + rules[R_ASAF] if asaf else 0
-            elif asaf and others != OTHERS_HAND:
-                s = totals[p] if others == OTHERS_HIGHER and totals[p] > totals[caller] else 0
-        new = view[V_SCORES + p] + s
-        if 0 <= new <= MAX_RESET_SCORE and rules[R_RESET + new] >= 0:
-            new = rules[R_RESET + new]
-        new = min(new, out_over + 1)
+        new = min(core.apply_reset(view[V_SCORES + p] + scored[p], rules), out_over + 1)
         if p == me:
             my_new = new
         else:
@@ -367,12 +337,27 @@ def round_value(me, caller, hands, hand_n, view, rules):
     return value
 
 
+# One sampled table being played on: the hands, the stock, the previous discard and the work arrays
+# of a threshold turn (a record numba passes as one argument).
+Table = namedtuple("Table", "hands hand_n stock prev out keys scratch thrown avail")
+
+
 @njit_by_type(cache=True, _nrt=True)
-def rollout(me, seat, turn, hands, hand_n, stock, stock_n, prev, prev_n, view, rules, params, opp_params, depth,
-            out, keys, scratch, thrown, avail):
-    """Play the round on from the start of ``seat``'s turn (``turn`` discards made) with threshold
-    play for everyone (``params`` for me, ``opp_params`` for the others) until a call, an empty
-    stock or ``depth`` more turns (then everyone adds their hand); returns ``round_value``."""
+def new_table():
+    return Table(np.zeros((MAX_PLAYERS, MAX_HAND), dtype=np.int64), np.zeros(MAX_PLAYERS, dtype=np.int64),
+                 np.zeros(2 * N_FACES, dtype=np.int64), np.zeros(MAX_HAND + 2, dtype=np.int64),
+                 np.zeros((MAX_OPTIONS, ROW), dtype=np.int64), np.zeros(MAX_OPTIONS, dtype=np.int64),
+                 np.zeros(SCRATCH, dtype=np.int64), np.zeros(MAX_HAND, dtype=np.int64),
+                 np.zeros(MAX_HAND, dtype=np.int64))
+
+
+@njit_by_type(cache=True, _nrt=True)
+def rollout(me, seat, turn, t, stock_n, prev_n, view, rules, params, opp_params, depth):
+    """Play the round of table ``t`` on from the start of ``seat``'s turn (``turn`` discards made)
+    with threshold play for everyone (``params`` for me, ``opp_params`` for the others) until a
+    call, an empty stock or ``depth`` more turns (then everyone adds their hand); returns
+    ``round_value``."""
+    hands, hand_n, stock, prev, avail, thrown = t.hands, t.hand_n, t.stock, t.prev, t.avail, t.thrown
     pickup = rules[R_PICKUP]
     limit = rules[R_LIMIT]
     n_alive = 0
@@ -388,10 +373,9 @@ def rollout(me, seat, turn, hands, hand_n, stock, stock_n, prev, prev_n, view, r
             if threshold_calls(view[V_SCORES + seat], total, par, rules) == 1:
                 return round_value(me, seat, hands, hand_n, view, rules)
         n_avail = available_faces(prev, prev_n, pickup, avail)
-        _, length, pick, _ = threshold_turn(hand, n, rules, par, total, stock_n, avail, n_avail, out, keys, scratch,
-                                            thrown)
-        for j in range(length):
-            n = remove_card(hand, n, thrown[j])
+        _, length, pick, _ = threshold_turn(hand, n, rules, par, total, stock_n, avail, n_avail, t.out, t.keys,
+                                            t.scratch, thrown)
+        n = throw(hand, n, thrown, length)
         if pick < 0:
             if stock_n == 0:
                 break
@@ -411,11 +395,13 @@ def rollout(me, seat, turn, hands, hand_n, stock, stock_n, prev, prev_n, view, r
 
 
 @njit_by_type(cache=True, _nrt=True)
-def sample_deal(me, hand, n, view, rules, rng, pool, deck, hands, hand_n, stock, low):
+def sample_deal(me, hand, n, view, rules, rng, pool, deck, sample, low):
     """One deal of the unseen cards consistent with the view: each opponent holds its known cards
     plus unseen ones up to its hand size, the rest (up to the stock's size) form the stock in a
     random order. ``pool`` holds the unseen counts. Opponents keep low cards and throw high ones:
-    each of their unseen cards is the lowest of ``1 + low`` cards drawn. Returns the stock size."""
+    each of their unseen cards is the lowest of ``1 + low`` cards drawn. Deals into the table
+    ``sample``; returns the stock size."""
+    hands, hand_n, stock = sample.hands, sample.hand_n, sample.stock
     size = 0
     for f in range(N_FACES):
         for _ in range(pool[f]):
@@ -474,99 +460,12 @@ def mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     if kind == K_CALL and view[V_TURN] >= params[P_MC_PATIENCE]:  # a long round: call, as informed does
         return mc_heuristic(kind, params, hand, n, opts, n_opts, view, rules, rng)
     prior = mc_heuristic(kind, params, hand, n, opts, n_opts, view, rules, rng)
-    low = int(params[P_LOW])
-    me = view[V_SEAT]
-    players = view[V_PLAYERS]
     k = max(1, int(params[P_K]))
-    depth = max(1, int(params[P_DEPTH]))
-    opp_params = params.copy()
-    opp_params[P_CALL] = params[P_OPP_CALL]
-    # work arrays
-    pool = np.zeros(N_FACES, dtype=np.int64)
-    unseen_counts(hand, n, view, rules, pool)
-    deck = np.zeros(2 * N_FACES, dtype=np.int64)
-    s_hands = np.zeros((MAX_PLAYERS, MAX_HAND), dtype=np.int64)
-    s_hand_n = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    s_stock = np.zeros(2 * N_FACES, dtype=np.int64)
-    hands = np.zeros((MAX_PLAYERS, MAX_HAND), dtype=np.int64)
-    hand_n = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    stock = np.zeros(2 * N_FACES, dtype=np.int64)
-    prev = np.zeros(MAX_HAND + 2, dtype=np.int64)
-    out = np.zeros((MAX_OPTIONS, ROW), dtype=np.int64)
-    keys = np.zeros(MAX_OPTIONS, dtype=np.int64)
-    scratch = np.zeros(SCRATCH, dtype=np.int64)
-    thrown = np.zeros(MAX_HAND, dtype=np.int64)
-    avail = np.zeros(MAX_HAND, dtype=np.int64)
-    sums = np.zeros(n_opts, dtype=np.int64)
-    v_avail = view[V_AVAIL:V_AVAIL + MAX_HAND]
-    n_avail = view[V_AVAIL_N]
-    nxt = next_alive(me, view, rules)
-    turn = view[V_TURN]
-    for _ in range(k):
-        s_stock_n = sample_deal(me, hand, n, view, rules, rng, pool, deck, s_hands, s_hand_n, s_stock, low)
-        for o in range(n_opts):
-            for p in range(players):
-                hand_n[p] = s_hand_n[p]
-                for i in range(s_hand_n[p]):
-                    hands[p, i] = s_hands[p, i]
-            for i in range(s_stock_n):
-                stock[i] = s_stock[i]
-            stock_n = s_stock_n
-            mine = hands[me]
-            m = hand_n[me]
-            if kind == K_CALL:
-                if opts[o, 1] == 1:
-                    sums[o] += round_value(me, me, hands, hand_n, view, rules)
-                    continue
-                # play on: my whole turn as threshold, then the others
-                _, length, pick, _ = threshold_turn(mine, m, rules, params, view[V_TOTAL], stock_n, v_avail, n_avail,
-                                                    out, keys, scratch, thrown)
-                for j in range(length):
-                    m = remove_card(mine, m, thrown[j])
-            elif kind == K_DISCARD:
-                length = opts[o, 0]
-                thrown_max = 0
-                for j in range(length):
-                    thrown[j] = opts[o, 1 + j]
-                    thrown_max = max(thrown_max, rules[R_VALUES + thrown[j]])
-                    m = remove_card(mine, m, thrown[j])
-                # the draw after it: threshold's, for the hand left
-                counts, lanes, jokers, _ = hand_summary(mine, m)
-                stock_cost = params[P_STOCK] if stock_n > 0 else 1e9
-                _, pick = best_draw(v_avail, n_avail, thrown_max, counts, lanes, jokers, rules[R_WILD] != 0,
-                                     params[P_KEEP], stock_cost, rules)
-                if pick < 0 and stock_n == 0:
-                    pick = 0
-            else:  # K_DRAW: the group is already thrown (view V_THROWN)
-                length = view[V_THROWN_N]
-                for j in range(length):
-                    thrown[j] = view[V_THROWN + j]
-                face = opts[o, 1]
-                pick = -1
-                for t in range(n_avail):
-                    if v_avail[t] == face:
-                        pick = t
-            hand_n[me] = m
-            if pick < 0:
-                if stock_n == 0:
-                    sums[o] += round_value(me, -1, hands, hand_n, view, rules)
-                    continue
-                stock_n -= 1
-                card = stock[stock_n]
-            else:
-                card = v_avail[pick]
-            hand_n[me] = insert_sorted(mine, m, card)
-            for j in range(length):
-                prev[j] = thrown[j]
-            if stock_n == 0:
-                sums[o] += round_value(me, -1, hands, hand_n, view, rules)
-                continue
-            sums[o] += rollout(me, nxt, turn + 1, hands, hand_n, stock, stock_n, prev, length, view, rules, params,
-                               opp_params, depth, out, keys, scratch, thrown, avail)
+    sums = option_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k)
     # the heuristic's choice is kept unless another option beats it by ``prior`` points a sample
     best = prior
     n_opp = -1
-    for p in range(players):
+    for p in range(view[V_PLAYERS]):
         if view[V_ALIVE + p]:
             n_opp += 1
     margin = params[P_PRIOR] * k * n_opp  # round_value counts my points once per opponent
@@ -577,21 +476,103 @@ def mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
 
 
 @njit_by_type(cache=True, _nrt=True)
-def mc_heuristic(kind, params, hand, n, opts, n_opts, view, rules, rng):
-    """mc's choice without search: informed's call and discard (its ``risk`` and ``deny``),
-    threshold's draw and section-5 decisions."""
+def option_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k):
+    """Each option's ``round_value`` summed over ``k`` sampled deals (common to all options)."""
+    me = view[V_SEAT]
+    low = int(params[P_LOW])
+    depth = max(1, int(params[P_DEPTH]))
+    opp_params = params.copy()
+    opp_params[P_CALL] = params[P_OPP_CALL]
+    pool = np.zeros(N_FACES, dtype=np.int64)
+    unseen_counts(hand, n, view, rules, pool)
+    deck = np.zeros(2 * N_FACES, dtype=np.int64)
+    sample = new_table()
+    t = new_table()
+    sums = np.zeros(n_opts, dtype=np.int64)
+    for _ in range(k):
+        stock_n = sample_deal(me, hand, n, view, rules, rng, pool, deck, sample, low)
+        for o in range(n_opts):
+            for p in range(view[V_PLAYERS]):
+                t.hand_n[p] = sample.hand_n[p]
+                for i in range(sample.hand_n[p]):
+                    t.hands[p, i] = sample.hands[p, i]
+            for i in range(stock_n):
+                t.stock[i] = sample.stock[i]
+            sums[o] += play_option(kind, opts[o], t, stock_n, view, rules, params, opp_params, depth)
+    return sums
+
+
+@njit_by_type(cache=True, _nrt=True)
+def play_option(kind, option, t, stock_n, view, rules, params, opp_params, depth):
+    """My ``option`` (a row of the options table) played on the sampled table ``t``, then my draw
+    (threshold's, unless the option is the draw) and the round on in a ``rollout``: its value."""
+    me = view[V_SEAT]
+    hands, hand_n, thrown = t.hands, t.hand_n, t.thrown
+    v_avail = view[V_AVAIL:V_AVAIL + MAX_HAND]
+    n_avail = view[V_AVAIL_N]
+    mine = hands[me]
+    m = hand_n[me]
     if kind == K_CALL:
-        return informed_call(hand, n, view, rules, params, params[P_MC_RISK], params[P_MC_PATIENCE])
-    if kind == K_DISCARD:
-        return informed_discard(hand, n, opts, n_opts, view, rules, params, params[P_MC_DENY])
-    if kind == K_DRAW:
-        return threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
-    return variant_decide(kind, params, hand, n, opts, n_opts, view, rules)
+        if option[1] == 1:
+            return round_value(me, me, hands, hand_n, view, rules)
+        # play on: my whole turn as threshold, then the others
+        _, length, pick, _ = threshold_turn(mine, m, rules, params, view[V_TOTAL], stock_n, v_avail, n_avail,
+                                            t.out, t.keys, t.scratch, thrown)
+        m = throw(mine, m, thrown, length)
+    elif kind == K_DISCARD:
+        length = option[0]
+        thrown_max = 0
+        for j in range(length):
+            thrown[j] = option[1 + j]
+            thrown_max = max(thrown_max, rules[R_VALUES + thrown[j]])
+        m = throw(mine, m, thrown, length)
+        # the draw after it: threshold's, for the hand left
+        counts, lanes, jokers, _ = hand_summary(mine, m)
+        stock_cost = params[P_STOCK] if stock_n > 0 else 1e9
+        _, pick = best_draw(v_avail, n_avail, thrown_max, counts, lanes, jokers, rules[R_WILD] != 0,
+                             params[P_KEEP], stock_cost, rules)
+        if pick < 0 and stock_n == 0:
+            pick = 0
+    else:  # K_DRAW: the group is already thrown (view V_THROWN)
+        length = view[V_THROWN_N]
+        for j in range(length):
+            thrown[j] = view[V_THROWN + j]
+        pick = -1
+        for a in range(n_avail):
+            if v_avail[a] == option[1]:
+                pick = a
+    hand_n[me] = m
+    if pick < 0:
+        if stock_n == 0:
+            return round_value(me, -1, hands, hand_n, view, rules)
+        stock_n -= 1
+        card = t.stock[stock_n]
+    else:
+        card = v_avail[pick]
+    hand_n[me] = insert_sorted(mine, m, card)
+    for j in range(length):
+        t.prev[j] = thrown[j]
+    if stock_n == 0:
+        return round_value(me, -1, hands, hand_n, view, rules)
+    return rollout(me, next_alive(me, view, rules), view[V_TURN] + 1, t, stock_n, length, view, rules, params,
+                   opp_params, depth)
+
+
+@njit_by_type(cache=True, _nrt=True)
+def mc_heuristic(kind, params, hand, n, opts, n_opts, view, rules, rng):
+    """mc's choice without search: informed's (with mc's ``risk``, ``deny`` and ``patience``)."""
+    return informed_play(kind, params, hand, n, opts, n_opts, view, rules, rng, params[P_MC_RISK],
+                         params[P_MC_DENY], params[P_MC_PATIENCE])
 
 
 # --- dispatchers -------------------------------------------------------------------------------------
-# The dispatchers take no references (``_nrt=False``, as the kernel): only informed and mc,
-# which allocate their work arrays, run with reference counting.
+# The engines attach informed and mc as families of their own (``game.FAMILIES``: ``Family.decide``),
+# so a plain run never compiles them. These dispatchers over every built-in family are for tests
+# and tools that call one decision directly. They take no references (``_nrt=False``, as the
+# kernel): only informed and mc, which allocate their work arrays, run with reference counting.
+PLAIN = plain_builtin_decide
+
+
 @njit_by_type(cache=True, _nrt=False)
 def builtin_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
     """Every built-in strategy's decision, as the reference engine asks it."""
@@ -599,14 +580,9 @@ def builtin_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
         return informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
     if sid == SID_MC:
         return mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
-    return plain_builtin_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng)
+    return PLAIN(kind, sid, params, hand, n, opts, n_opts, view, rules, rng)
 
 
-@njit_by_type(cache=True, _nrt=False)
-def kernel_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
-    """``builtin_decide`` as the kernel asks it (threshold seats' own turns are the kernel's)."""
-    if sid == SID_INFORMED:
-        return informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
-    if sid == SID_MC:
-        return mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
-    return plain_kernel_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng)
+# ``builtin_decide`` as the kernel asks it (threshold seats' own turns are the kernel's)
+kernel_decide = compiled_as(builtin_decide, "kernel_decide", njit_by_type(cache=True, _nrt=False),
+                            PLAIN=plain_kernel_decide)
