@@ -72,7 +72,8 @@ def measure(game: str, engine: str, cache: str) -> dict:
     cold_cpu, cold_wall = run(args, cache)
     warm_cpu, warm_wall = run(args, cache)
     return {"cpu": round(max(cold_cpu - warm_cpu, 0.0), 1), "wall": round(max(cold_wall - warm_wall, 0.0), 1),
-            "cold_cpu": round(cold_cpu, 1), "warm_cpu": round(warm_cpu, 1), "command": "simcards " + " ".join(args)}
+            "cold_cpu": round(cold_cpu, 1), "warm_cpu": round(warm_cpu, 1),
+            "command": "simcards " + " ".join(args).replace(f"{ROOT}/", "")}
 
 
 def main() -> None:
