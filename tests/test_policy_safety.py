@@ -26,9 +26,11 @@ def run(args, capsys):
 
 
 def one_line(err: str) -> str:
-    """The one error line (a cold numba cache adds the "compiling the ... kernels" notice first, and
-    a policy file the notice that its code runs: "running code from ...")."""
-    lines = [ln for ln in err.strip().splitlines() if not ln.startswith(("compiling the ", "running code from "))]
+    """The one error line (a cold numba cache adds the compile notice's lines, "compiling ...",
+    "now compiling ..." and "compiled ... in 9.9 s", and a policy file the notice that its code
+    runs: "running code from ...")."""
+    notices = ("compiling ", "now compiling ", "compiled ", "running code from ")
+    lines = [ln for ln in err.strip().splitlines() if not ln.startswith(notices)]
     assert "Traceback" not in err and len(lines) == 1, err
     return lines[0]
 
