@@ -26,7 +26,7 @@ from collections import namedtuple
 from pathlib import Path
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from simcards.games.transcript import log_event as _log
 from simcards.games.two_hundred.core import (  # the rule mechanics (core.py); tests import some from here
@@ -604,20 +604,54 @@ def _play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, lo
     return n_log + 0 * keep
 
 
-def _play_batch(seed, first_game, count, rules, sids, params, out_games, out_deals, row_cap):
-    """Games ``first_game .. first_game + count - 1``; row ``i`` of ``out_games`` is game
-    ``first_game + i``; ``out_deals`` has ``row_cap`` rows per game (may be 0)."""
-    n_chunks = min(count, 64)
-    empty_log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
-    for c in prange(n_chunks):
-        lo = c * count // n_chunks
-        hi = (c + 1) * count // n_chunks
-        for i in range(lo, hi):
-            if row_cap > 0:
-                rows = out_deals[i * row_cap:(i + 1) * row_cap]
-            else:
-                rows = out_deals[0:0]
-            play_game(first_game + i, seed, rules, sids, params, out_games[i], rows, row_cap, empty_log)
+def _play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_deals, row_cap, log):
+    """Games ``first_game + lo .. first_game + hi - 1``; row ``i`` of ``out_games`` is game
+    ``first_game + i``, with ``row_cap`` rows of ``out_deals`` (may be 0). Returns the log length
+    of the last game. Releases the GIL: ``play_batch`` runs ranges of games on threads."""
+    n_log = 0
+    for i in range(lo, hi):
+        if row_cap > 0:
+            rows = out_deals[i * row_cap:(i + 1) * row_cap]
+        else:
+            rows = out_deals[0:0]
+        n_log = play_one(first_game + i, seed, rules, sids, params, out_games[i], rows, row_cap, log)
+    return n_log
+
+
+def game_player(games_fn):
+    """``play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, log)``: one game,
+    with its transcript in ``log``; returns the log length."""
+
+    def play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, log):
+        return games_fn(seed, game, 0, 1, rules, sids, params, out_game.reshape(1, -1), deals_out, row_cap, log)
+
+    return play_game
+
+
+def batch_player(games_fn):
+    """``play_batch(seed, first_game, count, rules, sids, params, out_games, out_deals, row_cap)``:
+    the games split in up to 64 ranges, played on ``numba.get_num_threads()`` threads (the kernel
+    releases the GIL). A plain loop, not a ``prange``: a parallel kernel compiles the whole game
+    twice more (its gufunc and its wrapper), and so the search families with it."""
+
+    def play_batch(seed, first_game, count, rules, sids, params, out_games, out_deals, row_cap):
+        import numba
+
+        log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
+        threads = min(numba.get_num_threads(), count)
+        if threads <= 1:
+            games_fn(seed, first_game, 0, count, rules, sids, params, out_games, out_deals, row_cap, log)
+            return
+        from concurrent.futures import ThreadPoolExecutor
+
+        n_chunks = min(count, 64)
+        cuts = [c * count // n_chunks for c in range(n_chunks + 1)]
+        with ThreadPoolExecutor(threads) as pool:
+            for f in [pool.submit(games_fn, seed, first_game, lo, hi, rules, sids, params, out_games, out_deals,
+                                  row_cap, log) for lo, hi in zip(cuts, cuts[1:])]:
+                f.result()
+
+    return play_batch
 
 
 # ----- binding ---------------------------------------------------------------------------------
@@ -625,26 +659,31 @@ def _play_batch(seed, first_game, count, rules, sids, params, out_games, out_dea
 decide = builtin_choose  # bids: random and the heuristic's bid inline, the rest a call
 decide_play = builtin_play  # card play, inlined into the trick loop
 decide_once = builtin_decide  # the kitty, trump and call, once a deal: a call (less code to compile)
-# Once a deal or less: calls, not inlined (each inlined copy costs compile time, none of them speed).
-auction = njit(cache=True)(_auction)
-bury = njit(cache=True)(_bury)
-call = njit(cache=True)(_call)
-contract = njit(cache=True)(_contract)
+# The functions that reach a decision are inlined into the game (``play_one``), and the game into
+# ``play_games``, the one compiled library that holds a whole engine: numba optimizes every library
+# a function calls again inside it, so each layer of calls would compile the strategies (the
+# search families' above all) once more. The rest, once a deal or less, are calls.
+auction = njit(cache=True, inline="always")(_auction)
+bury = njit(cache=True, inline="always")(_bury)
+call = njit(cache=True, inline="always")(_call)
+contract = njit(cache=True, inline="always")(_contract)
+play_tricks = njit(cache=True, inline="always")(_play_tricks)
+play_deal = njit(cache=True, inline="always")(_play_deal)
+play_one = njit(cache=True, inline="always")(_play_game)
+play_games = njit(cache=True, nogil=True)(_play_games)
 new_trick = njit(cache=True)(_new_trick)
-play_tricks = njit(cache=True)(_play_tricks)
 new_deal = njit(cache=True)(_new_deal)
-play_deal = njit(cache=True)(_play_deal)
 score_deal = njit(cache=True)(_score_deal)
 leave = njit(cache=True)(_leave)
 write_row = njit(cache=True)(_write_row)
 capped_winner = njit(cache=True)(_capped_winner)
 table = njit(cache=True)(_table)
 finish = njit(cache=True)(_finish)
-play_game = njit(cache=True)(_play_game)
-play_batch = njit(cache=True, parallel=True)(_play_batch)
+play_game = game_player(play_games)
+play_batch = batch_player(play_games)
 
 # What reaches a decision function, rebuilt (in this order) around a user-policy dispatcher.
-_ENGINE_FUNCTIONS = ("auction", "bury", "call", "contract", "play_tricks", "play_deal", "play_game", "play_batch")
+_ENGINE_FUNCTIONS = ("auction", "bury", "call", "contract", "play_tricks", "play_deal", "play_one", "play_games")
 
 
 def make_engine(decide_fn=None, cache_key: str | None = None):
@@ -656,4 +695,4 @@ def make_engine(decide_fn=None, cache_key: str | None = None):
         return play_game, play_batch
     scope = rebind(globals(), _ENGINE_FUNCTIONS, cache_key, decide=decide_fn, decide_play=decide_fn,
                    decide_once=decide_fn)
-    return scope["play_game"], scope["play_batch"]
+    return game_player(scope["play_games"]), batch_player(scope["play_games"])
