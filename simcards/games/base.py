@@ -73,7 +73,9 @@ class GameRun:
         self.encoded = rules.encode()
         self.strategies = list(strategies)
         self.sids, self.params = sids, params
-        self.custom = any(s.family.decide is not None for s in strategies)
+        # a user policy can return an option out of range (counted in ``invalid_decisions``); the
+        # game's own attached families (its search players) are built-ins and cannot
+        self.custom = any(s.family.decide is not None and s.family not in self.binding.attached for s in strategies)
         with policy.reported(self.strategies, self.kinds):
             self.engine = self.binding.engine(self.strategies)
             self._batch(0, 0, 1, np.zeros((1, self.games_width), np.int64), 1)  # compile (or load) now
@@ -156,7 +158,6 @@ class Game(Protocol):
     default_variant: str
     default_players: int
     default_strategy: str
-    compile_seconds: int  # cold kernel compile on one core, for the CLI's notice (0: say nothing)
 
     def presets(self) -> dict[str, Any]: ...
     def rule_options(self) -> list[OptionInfo]: ...
@@ -184,7 +185,6 @@ class GameDef:
     default_variant: str
     default_players: int
     default_strategy: str
-    compile_seconds: int = 0
 
     # --- rules ---------------------------------------------------------------------------
     def presets(self) -> dict[str, Any]:

@@ -107,8 +107,6 @@ class YanivRun(GameRun):
     def __init__(self, rules: R.YanivRules, players: int, strategies: list[Strategy]):
         self.players = players
         super().__init__(rules, strategies, *seat_arrays(strategies))
-        # the attached families are built-ins: no ``invalid_decisions`` column (user policies only)
-        self.custom = any(s.family.decide is not None and s.family not in BINDING.attached for s in strategies)
 
     def batch_args(self) -> tuple:
         return (self.encoded, self.players, self.sids, self.params)
@@ -209,7 +207,6 @@ class Yaniv(GameDef):
     default_variant = "israeli"
     default_players = 4
     default_strategy = "threshold"
-    compile_seconds = 10  # cold kernel compile on one core (the CLI's first-run notice)
 
     def presets(self):
         return R.PRESETS
