@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simcards.games.gin import core
 from simcards.games.gin import layout as L
 from simcards.games.gin import rules as R
 from simcards.games.gin.layout import (  # the transcript events (layout.py declares them)
@@ -148,24 +149,12 @@ def offer_top(opts, top, dw11, after):
 
 @njit(cache=True)
 def hand_score(knocker, k_dw, d_dw, rules, hres):
-    """G-SC-1..4: fill outcome, winner and points of a knock (``k_dw`` 0 is gin); positions."""
-    defender = 1 - knocker
-    if k_dw == 0:  # G-SC-4: gin is never undercut
-        hres[HR_OUTCOME] = L.O_GIN
-        hres[HR_WINNER] = knocker
-        hres[HR_POINTS] = rules[R.R_GIN] + d_dw
-    elif k_dw < d_dw:  # G-SC-2
-        hres[HR_OUTCOME] = L.O_KNOCK
-        hres[HR_WINNER] = knocker
-        hres[HR_POINTS] = d_dw - k_dw
-    elif k_dw == d_dw and rules[R.R_TIE_UNDERCUT] == 0:  # G-SC-3 option: a tie scores 0-0
-        hres[HR_OUTCOME] = L.O_TIE
-        hres[HR_WINNER] = -1
-        hres[HR_POINTS] = 0
-    else:  # G-SC-3: undercut
-        hres[HR_OUTCOME] = L.O_UNDERCUT
-        hres[HR_WINNER] = defender
-        hres[HR_POINTS] = k_dw - d_dw + rules[R.R_UNDERCUT]
+    """G-SC-1..4 (``core.knock_result``): fill outcome, winner and points of a knock (``k_dw`` 0 is
+    gin); positions."""
+    outcome, side, points = core.knock_result(k_dw, d_dw, rules)
+    hres[HR_OUTCOME] = outcome
+    hres[HR_WINNER] = knocker if side == core.KNOCKER else (1 - knocker if side == core.DEFENDER else -1)
+    hres[HR_POINTS] = points
 
 
 @njit(cache=True)

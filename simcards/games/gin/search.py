@@ -39,6 +39,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simcards.games.gin import core
 from simcards.games.gin.informed import (
     P_FADE,
     informed_threshold,
@@ -89,7 +90,7 @@ from simcards.games.gin.melds import (
 )
 from simcards.games.gin.params import INFORMED, MC, NEVER, slot
 from simcards.games.gin.policies import knock_decide
-from simcards.games.gin.rules import R_GIN, R_MJ, R_MV, R_TIE_UNDERCUT, R_UNDERCUT
+from simcards.games.gin.rules import R_MJ, R_MV
 from simcards.rng import rand_below
 
 P_SAFE, P_HINT = slot(INFORMED, "safe"), slot(INFORMED, "hint")  # informed (informed.P_* the others)
@@ -199,17 +200,16 @@ def informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
 
 @njit(cache=True)
 def knock_points(km, dm, rules, mv, ends, idx):
-    """G-SC-1..4, G-LAY-1: the knocker's points (negative: the defender's) when ``km`` knocks
-    against ``dm`` (the default arrangement; the defender lays off as well as it can)."""
+    """G-SC-1..4 (``core.knock_result``, the kernel's scoring), G-LAY-1: the knocker's points
+    (negative: the defender's) when ``km`` knocks against ``dm`` (the default arrangement; the
+    defender lays off as well as it can, not on gin)."""
     k_dw, k_sets = best_arrangement(km, mv)
     if k_dw == 0:
-        return rules[R_GIN] + deadwood(dm, mv)
-    d_dw, laid = best_layoff(dm, km, k_sets, ends, idx, mv)
-    if k_dw < d_dw:
-        return d_dw - k_dw
-    if k_dw == d_dw and rules[R_TIE_UNDERCUT] == 0:
-        return 0
-    return -(k_dw - d_dw + rules[R_UNDERCUT])
+        d_dw = deadwood(dm, mv)
+    else:
+        d_dw, _ = best_layoff(dm, km, k_sets, ends, idx, mv)
+    _, side, points = core.knock_result(k_dw, d_dw, rules)
+    return side * points
 
 
 @njit(cache=True)
