@@ -12,9 +12,10 @@ A hand is one ``int64`` with bit ``suit * 13 + rank`` set for each card it holds
   one table lookup.
 
 The lane tables have one row per meld variant (``mv``, below) and are int16, so the row in use
-(16 KB) stays in the L1 cache. The hot solvers are inlined into the kernel (``inline="always"``):
-with the variant index as one more live value LLVM stopped inlining them and the standard game
-ran ~8% slower; inlined, it is ~10% faster than with the old int64 table.
+(16 KB) stays in the L1 cache; the standard game is ~10% faster than with the old int64 table. The
+table lookups are inlined by numba (``inline="always"``); ``removal_deadwoods`` and ``deadwood`` are
+compiled once and called (issue 26: inlined by numba at every call site they made most of the
+kernel's cold compile, and the game measured no slower called).
 
 **Tie-break (G-LAY-0 Decision).** When several arrangements reach the minimum, the one laid out
 is the first in this order: ranks with 3+ cards from ace to king, each trying *no set*, then the
