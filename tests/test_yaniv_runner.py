@@ -178,6 +178,6 @@ def test_every_cached_kernel_function_really_caches():
 
     jitted = {name: f for name, f in vars(kernel).items()
               if isinstance(f, CPUDispatcher) and f.py_func.__module__ == kernel.__name__}
-    assert "play_round_threshold" in jitted and "play_batch" in jitted
+    assert "play_round_threshold" in jitted and "play_games" in jitted
     uncached = [name for name, f in jitted.items() if isinstance(f._cache, NullCache)]
     assert uncached == []

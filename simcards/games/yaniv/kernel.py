@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, types
 
+from simcards.games.batch import play_ranges
 from simcards.games.transcript import called_cards as _log_cards
 from simcards.games.transcript import called_event as _log
 from simcards.games.yaniv import core
@@ -606,9 +607,9 @@ def threshold_only(rules, sids) -> bool:
 
 
 # play_game plays its rounds through a function pointer to play_round (a first-class function of
-# this type) and play_batch its games through one to play_game: each level is compiled once, on
-# its own, instead of linking in and recompiling everything below it (the parallel batch code
-# would hold two more copies of the engine); a user-policy engine rebuilds only play_round.
+# this type) and play_games its games through one to play_game: each level is compiled once, on
+# its own, instead of linking in and recompiling everything below it (a parallel batch would
+# compile a gufunc on top); a user-policy engine rebuilds only play_round.
 _I64, _I64_1D, _I64_2D = types.int64, types.Array(types.int64, 1, "C"), types.Array(types.int64, 2, "C")
 _F64_2D, _I32_2D = types.Array(types.float64, 2, "C"), types.Array(types.int32, 2, "C")
 ROUND_FN = types.FunctionType(types.UniTuple(_I64, 5)(
@@ -769,23 +770,27 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
     game_counts(out_game, count, scores, view, players)
     return n_log
 
-@njit(_I64(_I64, _I64, _I64, _I64_1D, _I64, _I64_1D, _F64_2D, _I64_2D, _I32_2D, _I64, GAME_FN, ROUND_FN),
-      cache=True, parallel=True)
+@njit(_I64(_I64, _I64, _I64, _I64, _I64_1D, _I64, _I64_1D, _F64_2D, _I64_2D, _I32_2D, _I64, GAME_FN, ROUND_FN),
+      cache=True, nogil=True)
+def play_games(seed, first_game, lo, hi, rules, players, sids, params, out_games, out_rounds, round_cap, game_fn,
+               round_fn):
+    """Games ``first_game + lo .. first_game + hi - 1`` played by ``game_fn`` (``play_game``) with
+    ``round_fn`` (``play_round``, or a user-policy engine's); row ``i`` of the outputs is game
+    ``first_game + i``. ``out_rounds`` has ``round_cap`` rows per game (may be 0). Returns 0.
+    Releases the GIL: ``play_batch`` plays ranges of games on threads."""
+    empty_log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
+    for i in range(lo, hi):
+        rows = out_rounds[i * round_cap:(i + 1) * round_cap]
+        game_fn(first_game + i, seed, rules, players, sids, params, out_games[i], rows, round_cap, empty_log, round_fn)
+    return 0
+
+
 def play_batch(seed, first_game, count, rules, players, sids, params, out_games, out_rounds, round_cap, game_fn,
                round_fn):
-    """Games ``first_game .. first_game + count - 1`` played by ``game_fn`` (``play_game``) with
-    ``round_fn`` (``play_round``, or a user-policy engine's); row ``i`` of the outputs is game
-    ``first_game + i``. ``out_rounds`` has ``round_cap`` rows per game (may be 0). Returns 0."""
-    n_chunks = min(count, 64)
-    empty_log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
-    for c in prange(n_chunks):
-        lo = c * count // n_chunks
-        hi = (c + 1) * count // n_chunks
-        for i in range(lo, hi):
-            rows = out_rounds[i * round_cap:(i + 1) * round_cap]
-            game_fn(first_game + i, seed, rules, players, sids, params, out_games[i], rows, round_cap, empty_log,
-                    round_fn)
-    return 0
+    """``play_games`` over the whole batch, in ranges on threads (``games.batch.play_ranges``: not a
+    ``prange``, whose gufunc would be compiled on top)."""
+    play_ranges(play_games, count, (seed, first_game),
+                (rules, players, sids, params, out_games, out_rounds, round_cap, game_fn, round_fn))
 
 
 _ENGINE_FUNCTIONS = ("ask_yes_no", "ask_discard", "ask_draw", "ask_requests", "offer_slam", "kluft_challenges",
