@@ -89,6 +89,7 @@ from simcards.games.gin.melds import (
     removal_deadwoods,
 )
 from simcards.games.gin.params import INFORMED, MC, NEVER, slot
+from simcards.games.gin.policies import danger as melds_with  # cards of a mask that meld directly with a card
 from simcards.games.gin.policies import knock_decide
 from simcards.games.gin.rules import R_MJ, R_MV
 from simcards.rng import rand_below
@@ -123,25 +124,6 @@ def unseen_cards(view):
 
 
 @njit(cache=True)
-def partners(card, cards, corner):
-    """Cards of ``cards`` that meld directly with ``card``: same rank, or same suit one or two
-    ranks away (round the corner when runs may turn it, G-V-TED)."""
-    r = card % 13
-    s = card // 13
-    count = 0
-    for q in range(4):
-        if q != s and (cards >> (q * 13 + r)) & 1:
-            count += 1
-    for d in range(-2, 3):
-        q = r + d
-        if corner:
-            q %= 13
-        if d != 0 and 0 <= q < 13 and (cards >> (s * 13 + q)) & 1:
-            count += 1
-    return count
-
-
-@njit(cache=True)
 def discard_costs(params, opts, n_opts, view, rules, out):
     """The informed score of each discard option (lower is better) into ``out[:n_opts]``."""
     mv = rules[R_MV]
@@ -156,9 +138,9 @@ def discard_costs(params, opts, n_opts, view, rules, out):
         cost = float(dw)
         cost -= out_credit(params, view, mask & ~bit(c), dw, unseen, mv)
         if params[P_SAFE] != 0:
-            cost += params[P_SAFE] * partners(c, known, corner)
+            cost += params[P_SAFE] * melds_with(c, known, corner)
         if params[P_HINT] != 0:
-            cost -= params[P_HINT] * partners(c, hint, corner)
+            cost -= params[P_HINT] * melds_with(c, hint, corner)
         out[a] = cost
 
 
