@@ -14,8 +14,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 # ----- two cores: ``python -m pytest -n 2 --dist loadgroup`` (README, .ci/run) --------------------
-# Compiling the numba engines is most of the suite's CPU (cold: Two Hundred's kernel ~200 s, Gin's
-# ~50 s). Every test that uses a game's engines joins that game's lane (an xdist group), so one
+# Compiling the numba engines is most of the suite's CPU (cold, each game: the plain kernel 15-45 s,
+# the search players' engine, a replay's strategies). Every test that uses a game's engines joins that game's lane (an xdist group), so one
 # worker compiles a kernel (the other, should it need one later, loads it from the shared cache:
 # ``_lock_numba_cache``); tests that use no engine run on whichever worker is free and even out the
 # two lanes at the end.
@@ -25,7 +25,8 @@ _WORDS = {"yaniv": "yaniv", "gin": "gin", "hundred": "two-hundred", "toy": "high
 # goes to the lane of the costliest one, Two Hundred's.
 FILE_GAMES = {"test_cli.py": "yaniv", "test_skill_luck.py": "high-card", "test_run_dir_safety.py": "yaniv",
               "test_runaway_policy.py": "yaniv", "test_trust_and_specs.py": "yaniv", "test_study_answers.py": "yaniv",
-              "test_names.py": "yaniv", "test_strategy_files.py": "yaniv"}
+              "test_names.py": "yaniv", "test_strategy_files.py": "yaniv", "test_study_kinds.py": "yaniv",
+              "test_compile_notice.py": "high-card"}
 TEST_GAMES = {"test_adaptive_spends_fewer_games_than_the_flat_grid_when_the_answer_is_clear": "gin"}  # one Gin test
 # Files that compile no engine (checked on a cold cache, each alone): on whichever worker is free.
 NO_ENGINE = {"test_analysis_moments.py", "test_analysis_plots.py", "test_analysis_stats.py", "test_equilibrium.py",

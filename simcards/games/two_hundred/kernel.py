@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from simcards.games.batch import play_ranges
 from simcards.games.transcript import log_event as _log
 from simcards.games.two_hundred.core import (  # the rule mechanics (core.py); tests import some from here
     beats,
@@ -630,26 +631,12 @@ def game_player(games_fn):
 
 def batch_player(games_fn):
     """``play_batch(seed, first_game, count, rules, sids, params, out_games, out_deals, row_cap)``:
-    the games split in up to 64 ranges, played on ``numba.get_num_threads()`` threads (the kernel
-    releases the GIL). A plain loop, not a ``prange``: a parallel kernel compiles the whole game
-    twice more (its gufunc and its wrapper), and so the search families with it."""
+    the games in ranges on threads (``games.batch.play_ranges``: not a ``prange``, which would
+    compile the whole game, and the search families with it, twice more)."""
 
     def play_batch(seed, first_game, count, rules, sids, params, out_games, out_deals, row_cap):
-        import numba
-
         log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
-        threads = min(numba.get_num_threads(), count)
-        if threads <= 1:
-            games_fn(seed, first_game, 0, count, rules, sids, params, out_games, out_deals, row_cap, log)
-            return
-        from concurrent.futures import ThreadPoolExecutor
-
-        n_chunks = min(count, 64)
-        cuts = [c * count // n_chunks for c in range(n_chunks + 1)]
-        with ThreadPoolExecutor(threads) as pool:
-            for f in [pool.submit(games_fn, seed, first_game, lo, hi, rules, sids, params, out_games, out_deals,
-                                  row_cap, log) for lo, hi in zip(cuts, cuts[1:])]:
-                f.result()
+        play_ranges(games_fn, count, (seed, first_game), (rules, sids, params, out_games, out_deals, row_cap, log))
 
     return play_batch
 
