@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simcards.games.batch import play_ranges
 from simcards.games.gin import core
 from simcards.games.gin import layout as L
 from simcards.games.gin import rules as R
@@ -1546,27 +1547,13 @@ def game_player(copies):
 
 def batch_player(copies):
     """``play_batch(seed, first_game, count, rules, sids, params, out_games, out_hands, hand_cap)``:
-    the games split in up to 64 ranges, played on ``numba.get_num_threads()`` threads (the
-    kernel releases the GIL). A plain loop, not a ``prange``: a parallel kernel compiles the whole
-    game twice more (its gufunc and its wrapper)."""
+    the games in ranges on threads (``games.batch.play_ranges``: not a ``prange``, which would
+    compile the whole game twice more)."""
 
     def play_batch(seed, first_game, count, rules, sids, params, out_games, out_hands, hand_cap):
-        import numba
-
         games_fn = copies[1 if rules[R.R_MJ] != 0 else 0]
         log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
-        threads = min(numba.get_num_threads(), count)
-        if threads <= 1:
-            games_fn(seed, first_game, 0, count, rules, sids, params, out_games, out_hands, hand_cap, log)
-            return
-        from concurrent.futures import ThreadPoolExecutor
-
-        n_chunks = min(count, 64)
-        cuts = [c * count // n_chunks for c in range(n_chunks + 1)]
-        with ThreadPoolExecutor(threads) as pool:
-            for f in [pool.submit(games_fn, seed, first_game, lo, hi, rules, sids, params, out_games, out_hands,
-                                  hand_cap, log) for lo, hi in zip(cuts, cuts[1:])]:
-                f.result()
+        play_ranges(games_fn, count, (seed, first_game), (rules, sids, params, out_games, out_hands, hand_cap, log))
 
     return play_batch
 
