@@ -770,15 +770,15 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
     game_counts(out_game, count, scores, view, players)
     return n_log
 
-@njit(_I64(_I64, _I64, _I64, _I64, _I64_1D, _I64, _I64_1D, _F64_2D, _I64_2D, _I32_2D, _I64, GAME_FN, ROUND_FN),
+@njit(_I64(_I64, _I64, _I64, _I64, _I64_1D, _I64_1D, _F64_2D, _I64_2D, _I32_2D, _I64, GAME_FN, ROUND_FN),
       cache=True, nogil=True)
-def play_games(seed, first_game, lo, hi, rules, players, sids, params, out_games, out_rounds, round_cap, game_fn,
-               round_fn):
+def play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_rounds, round_cap, game_fn, round_fn):
     """Games ``first_game + lo .. first_game + hi - 1`` played by ``game_fn`` (``play_game``) with
-    ``round_fn`` (``play_round``, or a user-policy engine's); row ``i`` of the outputs is game
-    ``first_game + i``. ``out_rounds`` has ``round_cap`` rows per game (may be 0). Returns 0.
-    Releases the GIL: ``play_batch`` plays ranges of games on threads."""
+    ``round_fn`` (``play_round``, or a user-policy engine's), one seat a strategy id in ``sids``;
+    row ``i`` of the outputs is game ``first_game + i``. ``out_rounds`` has ``round_cap`` rows per
+    game (may be 0). Returns 0. Releases the GIL: ``play_batch`` plays ranges of games on threads."""
     empty_log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
+    players = sids.shape[0]
     for i in range(lo, hi):
         rows = out_rounds[i * round_cap:(i + 1) * round_cap]
         game_fn(first_game + i, seed, rules, players, sids, params, out_games[i], rows, round_cap, empty_log, round_fn)
@@ -789,8 +789,9 @@ def play_batch(seed, first_game, count, rules, players, sids, params, out_games,
                round_fn):
     """``play_games`` over the whole batch, in ranges on threads (``games.batch.play_ranges``: not a
     ``prange``, whose gufunc would be compiled on top)."""
+    assert len(sids) == players  # one strategy a seat
     play_ranges(play_games, count, (seed, first_game),
-                (rules, players, sids, params, out_games, out_rounds, round_cap, game_fn, round_fn))
+                (rules, sids, params, out_games, out_rounds, round_cap, game_fn, round_fn))
 
 
 _ENGINE_FUNCTIONS = ("ask_yes_no", "ask_discard", "ask_draw", "ask_requests", "offer_slam", "kluft_challenges",
