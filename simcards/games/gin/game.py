@@ -403,6 +403,20 @@ class Gin(GameDef):
                      kernel.LOG_WIDTH)
         return k, play_reference(rules, sids, params, seed, game, decide).log_array()
 
+    def card_audit(self, rules, players, transcript) -> list[str]:
+        """The contract hook (``GameDef.card_audit``): see ``gin.contract.card_audit``."""
+        from simcards.games.gin import contract
+
+        return contract.card_audit(rules, players, transcript)
+
+    def view_twins(self, rules, players, strategies, seed, game) -> list[tuple[int, int]]:
+        """The contract hook (``GameDef.view_twins``): see ``gin.contract.view_twins``."""
+        from simcards.games.gin import contract
+
+        rules.check_players(players)
+        sids, params = seat_arrays(strategies)
+        return contract.view_twins(rules, sids, params, seed, game, engine_for(strategies).decide)
+
     def replay(self, rules, players, strategies, seed, game, on_invalid: str = "error") -> str:
         from simcards.games.gin.reference import play_reference
 
