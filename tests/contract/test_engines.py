@@ -9,7 +9,6 @@ import pytest
 
 from simcards.games import get_game
 from simcards.games.base import GameDef
-from tests.contract.legacy import CARD_CHECKS
 from tests.contract.registry import default_table, family_cases, game_names, reference_games
 
 SEED = 20261202
@@ -50,13 +49,9 @@ def test_engines_agree_with_every_family_at_one_table(game):
 
 
 def audit_cards(gdef, rules, players, strategies, game: int) -> None:
-    """The game's ``card_audit`` of a kernel transcript; for a game without one yet, its own
-    section-7 checker (tests/contract/legacy.py)."""
-    if type(gdef).card_audit is GameDef.card_audit:  # not provided (yet)
-        if gdef.name not in CARD_CHECKS:
-            pytest.fail(f"{gdef.name} gives no way to check that cards are conserved: implement GameDef.card_audit")
-        CARD_CHECKS[gdef.name](rules, players, strategies, SEED, game)
-        return
+    """The game's ``card_audit`` of a kernel transcript (every game must provide one)."""
+    if type(gdef).card_audit is GameDef.card_audit:
+        pytest.fail(f"{gdef.name} gives no way to check that cards are conserved: implement GameDef.card_audit")
     k, _ = gdef.transcripts(rules, players, strategies, SEED, game)
     problems = gdef.card_audit(rules, players, k)
     assert problems == [], f"{gdef.name} game {game}: {problems[:3]}"

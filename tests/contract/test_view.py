@@ -1,6 +1,7 @@
 """The contract, information side: a strategy sees only its view. Two states that differ only in
-cards hidden from the decider must get the same decision (``GameDef.view_twins``). Games that do
-not provide the hook yet are skipped here; their own no-peeking tests live in tests/test_<game>_*.py."""
+cards hidden from the decider must get the same decision (``GameDef.view_twins``): every game
+provides the hook, and every family of every game (the search players and user policies included:
+tests/test_<game>_contract.py) is checked with it."""
 
 from __future__ import annotations
 
@@ -15,8 +16,7 @@ def twins(gdef, family: str, games=range(3)) -> list[tuple[int, int]]:
     try:
         return [p for g in games for p in gdef.view_twins(rules, players, strategies, 17, g)]
     except NotImplementedError:
-        pytest.skip(f"{gdef.name} does not provide GameDef.view_twins (a per-game hook; its no-peeking tests are "
-                    f"its own)")
+        pytest.fail(f"{gdef.name} does not provide GameDef.view_twins: no-peeking is part of the contract")
 
 
 @pytest.mark.parametrize("game,family", family_cases())
