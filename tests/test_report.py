@@ -358,7 +358,7 @@ def test_tune_answer_row_and_no_better_than_the_reference():
 
 
 def test_values_for_people():
-    from simcards.report.text import _human_value, _lineups, human
+    from simcards.report.text import human, human_value, lineups_text
 
     assert human(494.52, 493.79, 495.26, "num") == "494.5 [493.8, 495.3]"
     assert human(9.5, 8.5, 10.5, "num") == "9.5 [8.5, 10.5]"  # a half-width of 1.0: two digits of it
@@ -367,9 +367,9 @@ def test_values_for_people():
     assert human(0.005, 0.001, 0.009, "pct", signed=True) == "+0.5% [0.1, 0.9]"
     assert human(450.22, 449.18, 451.25, "num", decimals=2) == "450.22 [449.18, 451.25]"
     assert human(1234.0, 1200.0, 1268.0, "num") == "1,234 [1,200, 1,268]"
-    assert [_human_value(v) for v in (True, False, None, (10, 10, 10), 5.0, "ends")] == \
+    assert [human_value(v) for v in (True, False, None, (10, 10, 10), 5.0, "ends")] == \
         ["yes", "no", "off", "10/10/10", "5", "ends"]
-    assert _lineups([[0, 1, 0, 1], [1, 0, 1, 0]]) == "0101, 1010"
+    assert lineups_text([[0, 1, 0, 1], [1, 0, 1, 0]]) == "0101, 1010"
 
 
 def test_rules_that_differ_are_a_table_and_shared_rules_one_line():

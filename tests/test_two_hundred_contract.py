@@ -35,7 +35,7 @@ def test_card_audit_catches_a_card_played_twice_or_from_another_hand_t_play_1():
 
 
 def test_view_twins_catch_an_engine_that_shows_the_next_hand(monkeypatch):
-    # T-INFO: a strategy sees only its view. The reference engine is changed to show each decider
+    # No peeking: a strategy sees only its view. The reference engine is changed to show each decider
     # the next seat's hand among the cards only it sees (V_OWN_SEEN): the heuristic's card play
     # reads it (the cards still out), so some decisions change once the hidden cards are dealt again.
     from simcards.games.two_hundred.reference import ReferenceGame

@@ -27,7 +27,7 @@ def _event(log, n_log, event, unit, seat, a, b):
     return n_log + 1
 
 
-def _event_c(log, n_log, event, unit, seat, a, b, c):
+def event_c(log, n_log, event, unit, seat, a, b, c):
     """Log ``[event, unit, seat, a, b, c]``."""
     if n_log < log.shape[0]:
         log[n_log, 5] = c
@@ -44,7 +44,7 @@ def _cards(log, n_log, cards, n, col):
 
 
 log_event = njit(cache=True, inline="always")(_event)
-log_event_c = njit(cache=True, inline="always")(_event_c)
+log_event_c = njit(cache=True, inline="always")(event_c)
 log_cards = njit(cache=True, inline="always")(_cards)
 called_event = compiled_as(_event, "called_event", njit_by_type(cache=True, _nrt=False))
 called_cards = compiled_as(_cards, "called_cards", njit_by_type(cache=True, _nrt=False))

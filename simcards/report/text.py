@@ -67,11 +67,11 @@ def human(value: float, low: float, high: float, kind: str, signed: bool = False
     v, lo, hi = value * scale, low * scale, high * scale
     unit = "%" if kind == "pct" else ""
     if not (math.isfinite(lo) and math.isfinite(hi)):
-        return _fx(v, 1 if decimals is None else decimals, signed) + unit
+        return fixed(v, 1 if decimals is None else decimals, signed) + unit
     d = digits_for(low, high, kind) if decimals is None else decimals
-    if decimals is None and d > 1 and _fx(v, d) == _fx(lo, d) == _fx(hi, d):
+    if decimals is None and d > 1 and fixed(v, d) == fixed(lo, d) == fixed(hi, d):
         d = 1  # the extra decimals show nothing: 100.0% [100.0, 100.0], not 100.000% [100.000, 100.000]
-    return f"{_fx(v, d, signed)}{unit} [{_fx(lo, d)}, {_fx(hi, d)}]"
+    return f"{fixed(v, d, signed)}{unit} [{fixed(lo, d)}, {fixed(hi, d)}]"
 
 
 def digits_for(low: float, high: float, kind: str) -> int:
@@ -85,21 +85,21 @@ def digits_for(low: float, high: float, kind: str) -> int:
     return min(3, max(0, -e + lead_one))
 
 
-def _fx(x: float, d: int, signed: bool = False) -> str:
+def fixed(x: float, d: int, signed: bool = False) -> str:
     text = f"{x:+,.{d}f}" if signed else f"{x:,.{d}f}"
     if float(text.replace(",", "")) == 0:  # no "-0.0" and no "+0.0"
         text = text.lstrip("+-")
     return text.replace("-", "−")
 
 
-def _human_value(v) -> str:
+def human_value(v) -> str:
     """A rule's value for people: yes/no, off (None), 10/10/10, 10,000."""
     if v is None:
         return "off"
     if isinstance(v, bool):
         return "yes" if v else "no"
     if isinstance(v, (list, tuple)):
-        return "/".join(_human_value(x) for x in v)
+        return "/".join(human_value(x) for x in v)
     if isinstance(v, float) and v.is_integer():
         v = int(v)
     if isinstance(v, int):
@@ -107,49 +107,49 @@ def _human_value(v) -> str:
     return str(v)
 
 
-def _human_key(k: str) -> str:
+def human_key(k: str) -> str:
     return k.replace("_", " ")
 
 
-def _lineups(lu) -> str:
+def lineups_text(lu) -> str:
     """Seat rotations as reader text: ``0101, 1010``."""
     return ", ".join("".join(str(x) for x in one) for one in lu)
 
 
-def _rules_line(rules: dict) -> str:
-    return ", ".join(f"{_human_key(k)} {_human_value(v)}" for k, v in rules.items())
+def rules_line(rules: dict) -> str:
+    return ", ".join(f"{human_key(k)} {human_value(v)}" for k, v in rules.items())
 
 
-def _pts(text: str) -> str:
+def in_pts(text: str) -> str:
     """A difference of two shares (an edge: win rate − fair share) in percentage points."""
     return text.replace("%", " pts", 1)
 
 
-def _points(metric: str, text: str) -> str:
+def in_points(metric: str, text: str) -> str:
     """An estimate's text, in percentage points when it is an edge or a deviation from a fair share."""
-    return _pts(text) if metric.endswith(("edge", "_deviation")) and "%" in text else text
+    return in_pts(text) if metric.endswith(("edge", "_deviation")) and "%" in text else text
 
 
-def _n(v) -> str:
+def number_text(v) -> str:
     return str(int(v)) if float(v).is_integer() else f"{v:g}"
 
 
-def _yes(flag) -> bool:
+def is_yes(flag) -> bool:
     """A flag cell: True (Python or NumPy); missing (None, NaN) is no."""
     return flag is not None and not (isinstance(flag, float) and math.isnan(flag)) and bool(flag)
 
 
-def _and(items: list[str]) -> str:
+def joined(items: list[str]) -> str:
     items = list(items)
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _plain(text: str) -> str:
+def plain(text: str) -> str:
     """Markdown emphasis and code marks off: the answer as the terminal and --json show it."""
     return text.replace("**", "").replace("`", "")
 
 
-def _lower_first(text: str) -> str:
+def lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 

@@ -62,13 +62,13 @@ from simcards.games.gin.melds import (
     value_of_mask,
 )
 from simcards.games.gin.policies import builtin_decide
-from simcards.games.transcript import _event_c
 from simcards.games.transcript import called_cards as _log_cards
+from simcards.games.transcript import event_c
 from simcards.nbutil import borrow, compiled_as, keep_alive, keyed_cache, njit_by_type, rebind
 from simcards.rng import rand_below, seed_streams, shuffle
 
 # A transcript event, called (compiled once), not inlined at its ~30 call sites
-_log = compiled_as(_event_c, "gin_event", njit_by_type(cache=True, _nrt=False))
+_log = compiled_as(event_c, "gin_event", njit_by_type(cache=True, _nrt=False))
 
 # A hand in progress (int64 state array): the piles, then what the deal fixed for the hand.
 (S_STOCK, S_PILE_N, S_PILE_MASK, S_TURN, S_HAND, S_LIMIT, S_STAKE, S_KCARD, S_MV, S_SEAT0, S_SEAT1,

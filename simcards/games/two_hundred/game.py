@@ -357,7 +357,7 @@ class TwoHundred(GameDef):
         """The contract hook (``GameDef.view_twins``): see ``twins.view_twins``."""
         from simcards.games.two_hundred import twins
 
-        return twins.view_twins(self, rules, players, strategies, seed, game)
+        return twins.view_twins(engine_for(strategies).decide, seat_arrays(strategies, rules), rules, players, seed, game)
 
     def replay(self, rules, players, strategies, seed, game, on_invalid: str = "error") -> str:
         from simcards.games.two_hundred.reference import play_reference

@@ -190,12 +190,10 @@ def _twin_deal(game: _Original, me: int, view: np.ndarray, rng: np.random.Genera
     return {**hands, "kitty": kitty}, {(L.K_DISCARD, c): swap.get(c, c) for c in buried}
 
 
-def view_twins(game_def, rules, players: int, strategies, seed: int, game: int) -> list[tuple[int, int]]:
-    """``GameDef.view_twins`` for Two Hundred (see the module docstring)."""
-    from simcards.games.two_hundred.game import engine_for, seat_arrays
-
-    decide = engine_for(strategies).decide
-    sids, params = seat_arrays(strategies, rules)
+def view_twins(decide, seats: tuple, rules, players: int, seed: int, game: int) -> list[tuple[int, int]]:
+    """``GameDef.view_twins`` for Two Hundred (see the module docstring): ``decide`` is the
+    strategies' engine's decision function, ``seats`` their ids and parameter rows."""
+    sids, params = seats
     redeal = np.random.default_rng([seed, game])
     pairs: list[tuple[int, int]] = []
 

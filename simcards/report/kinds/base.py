@@ -13,7 +13,7 @@ from typing import Any
 import pandas as pd
 
 from simcards.errors import SimcardsError
-from simcards.report.text import Table, _plain, _rules_line
+from simcards.report.text import Table, plain, rules_line
 from simcards.studies.common import StudyResult
 
 TEXT_KEYS = frozenset({"kind", "title", "text"})  # a spec's study keys that only add words to the report
@@ -60,9 +60,9 @@ class StudyKind:
     def answer_words(self, result: StudyResult) -> list[str]:
         """The answer in plain sentences (the report's words, without Markdown marks)."""
         if self.words is not None:
-            return [_plain(x) for x in self.words(result)]
+            return [plain(x) for x in self.words(result)]
         answer = self.answer(result, [result])
-        return [_plain(x) for x in answer["lead"]] if answer else []
+        return [plain(x) for x in answer["lead"]] if answer else []
 
     def detail_tables(self, result: StudyResult) -> list[Table]:
         if self.details is not None:
@@ -87,4 +87,4 @@ def slug(text: str) -> str:
 
 def variant_rules(m: dict) -> str:
     """The method item of a study on one variant: its name and its rules."""
-    return f"variant {m['variant']}; rules: {_rules_line(m['rules'])}"
+    return f"variant {m['variant']}; rules: {rules_line(m['rules'])}"

@@ -12,15 +12,15 @@ from simcards.report.kinds.base import StudyKind
 from simcards.report.text import (
     ALPHA,
     Table,
-    _and,
-    _human_key,
-    _human_value,
-    _lineups,
-    _points,
-    _pts,
-    _yes,
     digits_for,
     human,
+    human_key,
+    human_value,
+    in_points,
+    in_pts,
+    is_yes,
+    joined,
+    lineups_text,
 )
 from simcards.studies import compare
 from simcards.studies.common import StudyResult
@@ -56,11 +56,11 @@ def overview_rows(res: StudyResult) -> list[dict]:
         edge, dev = sub.loc["starter_edge"], sub.loc["max_seat_deviation"]
         rows.append({"game": res.meta["game"], "players": res.meta["players"], "variant": v,
                      "who": edge["label"].split("'s edge")[0],
-                     "edge (win rate − fair share)": _pts(human(edge["value"], edge["low"], edge["high"], "pct",
+                     "edge (win rate − fair share)": in_pts(human(edge["value"], edge["low"], edge["high"], "pct",
                                                                 signed=True)),
-                     "edge significant": "yes" if _yes(edge.get("significant")) else "no",
-                     "largest seat deviation": _pts(human(dev["value"], dev["low"], dev["high"], "pct")),
-                     "deviation significant": "yes" if _yes(dev.get("significant")) else "no",
+                     "edge significant": "yes" if is_yes(edge.get("significant")) else "no",
+                     "largest seat deviation": in_pts(human(dev["value"], dev["low"], dev["high"], "pct")),
+                     "deviation significant": "yes" if is_yes(dev.get("significant")) else "no",
                      "games": f"{int(sub.loc['starter_edge', 'n']):,}"})
     return rows
 
@@ -178,36 +178,36 @@ def compare_answer(res: StudyResult) -> dict:
                   for n in names if n in sub.index and not (metric.startswith("skill") and n in same)}
         kind = sub["format"].iloc[0]
         d = diffs[diffs["metric"] == diff_metric] if diff_metric and len(diffs) else diffs.iloc[0:0]
-        dmap = {r.variant: (r.diff, r.low, r.high, _yes(r.paired), _yes(r.significant)) for r in d.itertuples()}
+        dmap = {r.variant: (r.diff, r.low, r.high, is_yes(r.paired), is_yes(r.significant)) for r in d.itertuples()}
         r = rank_variants(values, better, dmap, base)
         if r is None:
             continue
         signed = metric.endswith("edge")
         digits = max(digits_for(values[n][1], values[n][2], kind) for n in (r["leader"], r["runner_up"]))
-        show = lambda n: _points(metric, human(*values[n], kind, signed=signed, decimals=digits))  # noqa: B023
+        show = lambda n: in_points(metric, human(*values[n], kind, signed=signed, decimals=digits))  # noqa: B023
         verdict = ("yes" if r["significant"] else
-                   "no: tied with " + _and(r["ties"]) if len(r["ties"]) < len(values) - 1 else
+                   "no: tied with " + joined(r["ties"]) if len(r["ties"]) < len(values) - 1 else
                    "no: tied with every other")
         if r["significant"]:
             bold.add((len(rows), 4))
         rows.append([f"{q}: {what}", r["leader"], show(r["leader"]), f"{r['runner_up']} {show(r['runner_up'])}", verdict])
         lead.append(f"{q}: **{r['leader']}**" if r["significant"] else
                     f"{q}: no variant is significantly ahead" if len(r["ties"]) == len(values) - 1 else
-                    f"{q}: **{r['leader']}**, not separated from {_and(r['ties'])}")
+                    f"{q}: **{r['leader']}**, not separated from {joined(r['ties'])}")
     sentences = [". ".join(lead) + "."] if lead else []
     if "starter_edge" in metrics:
         sub = est[est["metric"] == "starter_edge"]
         who = label("starter_edge").split("'s edge")[0]
-        sig = [r.variant for r in sub.itertuples() if _yes(r.significant)]
-        not_sig = [r.variant for r in sub.itertuples() if not _yes(r.significant)]
+        sig = [r.variant for r in sub.itertuples() if is_yes(r.significant)]
+        not_sig = [r.variant for r in sub.itertuples() if not is_yes(r.significant)]
         if len(names) == 1:
             r0 = sub.iloc[0]
             sentences.append(f"The {who}'s edge over the fair share ({100 * r0['fair']:.3g}%) is "
-                             f"{_pts(human(r0['value'], r0['low'], r0['high'], 'pct', signed=True))}: "
-                             + ("significant." if _yes(r0["significant"]) else "not significantly different from 0."))
+                             f"{in_pts(human(r0['value'], r0['low'], r0['high'], 'pct', signed=True))}: "
+                             + ("significant." if is_yes(r0["significant"]) else "not significantly different from 0."))
         else:
             sentences.append(f"The {who}'s edge over the fair share is significant (95%, each variant on its own) in "
-                             + _and(sig) + (f"; not in {_and(not_sig)}." if not_sig else ".") if sig else
+                             + joined(sig) + (f"; not in {joined(not_sig)}." if not_sig else ".") if sig else
                              f"The {who}'s edge over the fair share is not significant in any variant (95%, each on its own).")
     if "skill_share" in metrics and len(same) < len(names):
         sentences.append(_skill_luck_sentence(res))
@@ -273,9 +273,9 @@ def compare_tables(res: StudyResult) -> list[Table]:
     def value(h, d: int) -> tuple[str, bool]:
         if h["format"] == "games":  # may be ∞: the stronger player is no better
             return games_text(h["value"], h["low"], h["high"]), False
-        return (_points(h["metric"], human(h["value"], h["low"], h["high"], h["format"],
+        return (in_points(h["metric"], human(h["value"], h["low"], h["high"], h["format"],
                                            signed=h["metric"].endswith("edge"), decimals=d)),
-                _yes(h.get("significant")))
+                is_yes(h.get("significant")))
 
     rows, bold = _measure_rows(est, labels, names, value)
     out = [Table("Per variant (value [95% interval])", ["measure"] + names, rows, bold,
@@ -283,11 +283,11 @@ def compare_tables(res: StudyResult) -> list[Table]:
     if len(diffs):
         base = diffs["baseline"].iloc[0]
         others = list(dict.fromkeys(diffs["variant"]))
-        paired = {v: _yes(p) for v, p in zip(diffs["variant"], diffs["paired"])}
+        paired = {v: is_yes(p) for v, p in zip(diffs["variant"], diffs["paired"])}
 
         def difference(h, d: int) -> tuple[str, bool]:
             text = human(h["diff"], h["low"], h["high"], h["format"], signed=True, decimals=d)
-            return text.replace("%", " pts", 1), _yes(h["significant"])
+            return text.replace("%", " pts", 1), is_yes(h["significant"])
 
         drows, dbold = _measure_rows(diffs, list(dict.fromkeys(diffs["label"])), others, difference)
         header = [f"difference from {base}"] + [f"{n} ({'paired' if paired[n] else 'unpaired'})" for n in others]
@@ -328,8 +328,8 @@ def method(res: StudyResult) -> tuple[list[str], Table | None]:
              "at every seat"]
     if m.get("skill"):
         sk, lu = m["skill"], m["skill"]["lineups"]
-        rot = (f"{len(lu)} seat rotations: {_lineups(lu)}" if isinstance(lu, list) else
-               "the seat rotations of each variant: " + "; ".join(f"{k} {_lineups(v)}" for k, v in lu.items()))
+        rot = (f"{len(lu)} seat rotations: {lineups_text(lu)}" if isinstance(lu, list) else
+               "the seat rotations of each variant: " + "; ".join(f"{k} {lineups_text(v)}" for k, v in lu.items()))
         items.append(f"skill: `{sk['strong']}` against `{sk['weak']}`, {m['games']:,} deals × {rot} "
                      "(seat by seat, 0 = the stronger)")
         if "groups" in sk:
@@ -352,11 +352,11 @@ def _rules_split(rules: dict[str, dict]) -> tuple[str, Table | None]:
     names = list(rules)
     keys = list(dict.fromkeys(k for r in rules.values() for k in r))
     same = [k for k in keys if all(k in rules[n] for n in names) and len({repr(rules[n][k]) for n in names}) == 1]
-    shared = ", ".join(f"{_human_key(k)} {_human_value(rules[names[0]][k])}" for k in same)
+    shared = ", ".join(f"{human_key(k)} {human_value(rules[names[0]][k])}" for k in same)
     differ = [k for k in keys if k not in same]
     if not differ:
         return shared, None
-    rows = [[_human_key(k)] + [_human_value(rules[n][k]) if k in rules[n] else "-" for n in names] for k in differ]
+    rows = [[human_key(k)] + [human_value(rules[n][k]) if k in rules[n] else "-" for n in names] for k in differ]
     return shared, Table("Rules in which the variants differ", ["rule"] + names, rows)
 
 

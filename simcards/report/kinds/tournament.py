@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from simcards.report.kinds.base import StudyKind, variant_rules
-from simcards.report.text import Table, _lineups, _yes, human
+from simcards.report.text import Table, human, is_yes, lineups_text
 from simcards.studies import tournament
 from simcards.studies.common import StudyResult
 
@@ -41,7 +41,7 @@ def _marked_matrix(result: StudyResult) -> pd.DataFrame:
         return m
     key = m.columns[0]
     for r in pairs.itertuples():
-        if _yes(r.significant):
+        if is_yes(r.significant):
             row = m.index[m[key] == r.strategy]
             if len(row) and r.opponent in m.columns:
                 m.loc[row[0], r.opponent] = f"{m.loc[row[0], r.opponent]} *"
@@ -95,7 +95,7 @@ def tournament_answer(res: StudyResult) -> dict:
     rat, pairs = res.tables["ratings"], res.tables["pairs"]
     top, second = rat.iloc[0], rat.iloc[1]
     h2h = pairs[(pairs["strategy"] == top["strategy"]) & (pairs["opponent"] == second["strategy"])].iloc[0]
-    sig = _yes(h2h["significant"])
+    sig = is_yes(h2h["significant"])
     s = (f"Strongest: **{top['strategy']}**, rating {top['rating']:.0f} [{top['rating_low']:.0f}, "
          f"{top['rating_high']:.0f}] (Elo scale); against the runner-up {second['strategy']} it wins "
          f"{human(h2h['win_rate'], h2h['win_rate_low'], h2h['win_rate_high'], 'pct')} of head-to-head games — "
@@ -115,7 +115,7 @@ def method(res: StudyResult) -> tuple[list[str], Table | None]:
     m = res.meta
     return [variant_rules(m),
             f"strategies {', '.join(f'`{s}`' for s in m['strategies'])}; {m['games']:,} deals per pair × "
-            f"{len(m['lineups'])} seat rotations: {_lineups(m['lineups'])} (seat by seat, 0 = the first of a pair)"], None
+            f"{len(m['lineups'])} seat rotations: {lineups_text(m['lineups'])} (seat by seat, 0 = the first of a pair)"], None
 
 
 def figures(result: StudyResult) -> list[tuple[str, object, str]]:

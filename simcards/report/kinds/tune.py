@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from simcards.report.kinds.base import StudyKind, variant_rules
-from simcards.report.text import Table, _and, _lineups, _lower_first, _n, _yes, human
+from simcards.report.text import Table, human, is_yes, joined, lineups_text, lower_first, number_text
 from simcards.studies import tune
 from simcards.studies.common import StudyResult, fmt_est
 
@@ -31,7 +31,7 @@ def tune_row(res: StudyResult) -> list[str]:
     """One row of the tuning answer: best value, its win rate, runner-up, difference, significance."""
     s, tab = res.summary, res.tables["tune"]
     params = list(res.meta["params"])
-    vals = lambda d: ", ".join(f"{p}={_n(d[p])}" for p in params)
+    vals = lambda d: ", ".join(f"{p}={number_text(d[p])}" for p in params)
     sel = pd.Series(True, index=tab.index)
     for p in params:
         sel &= tab[p] == s["best"][p]
@@ -41,7 +41,7 @@ def tune_row(res: StudyResult) -> list[str]:
             if "ci95" in d else "-")
     fair = float(b["fair_share"])
     win = human(b["win_rate"], b["win_rate_low"], b["win_rate_high"], "pct")
-    verdict = "yes" if _yes(s.get("significant")) else "no"
+    verdict = "yes" if is_yes(s.get("significant")) else "no"
     runner = vals(s["runner_up"]) if s.get("runner_up") else "-"
     return [res.title, vals(s["best"]), win, f"{100 * fair:.3g}%", runner, diff, verdict]
 
@@ -49,14 +49,14 @@ def tune_row(res: StudyResult) -> list[str]:
 def tune_answer(results: list[StudyResult]) -> dict:
     rows = [tune_row(r) for r in results]
     bold = {(i, 6) for i, r in enumerate(rows) if r[6] == "yes"}
-    against = _and(list(dict.fromkeys(r.meta["against"] for r in results)))
+    against = joined(list(dict.fromkeys(r.meta["against"] for r in results)))
     sentences = [f"{r.title}: {_no_better(r)}" for r in results if _no_better(r)]
     table = Table("", ["study", "best value", "its win rate [95%]", "fair share", "runner-up",
                        "best − runner-up [95%]", "significant?"], rows, bold,
                   note=f"Each value plays {against} from every seat on the same deals. Significant: the best value's "
                        "paired difference from the runner-up excludes 0. The best value's own win rate is the "
                        "highest of several, so it tends to be a little high.")
-    lead = [f"{r.title}: {_lower_first(tune_sentence(r, row))}" for r, row in zip(results, rows)]
+    lead = [f"{r.title}: {lower_first(tune_sentence(r, row))}" for r, row in zip(results, rows)]
     return {"title": "Best value of each sweep", "lead": lead, "table": table, "sentences": sentences}
 
 
@@ -97,10 +97,10 @@ def words(res: StudyResult) -> list[str]:
 
 def method(res: StudyResult) -> tuple[list[str], Table | None]:
     m = res.meta
-    sweep = "; ".join(f"{k} = {', '.join(_n(v) for v in vals)}" for k, vals in m["params"].items())
+    sweep = "; ".join(f"{k} = {', '.join(number_text(v) for v in vals)}" for k, vals in m["params"].items())
     return [variant_rules(m),
             f"family `{m['family']}` (base `{m['base']}`), sweep {sweep}; against `{m['against']}`; "
-            f"{len(m['lineups'])} seat rotations: {_lineups(m['lineups'])} (seat by seat, 0 = the candidate)",
+            f"{len(m['lineups'])} seat rotations: {lineups_text(m['lineups'])} (seat by seat, 0 = the candidate)",
             f"adaptive racing in batches of {m['batch']:,} deals, at most {m['games']:,} deals per value, "
             f"alpha {m['alpha']:g}" if m["adaptive"] else f"flat grid, {m['games']:,} deals per value"], None
 
