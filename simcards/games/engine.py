@@ -78,8 +78,9 @@ class KernelBinding:
 
     def engine(self, strategies: Sequence[Strategy]) -> Engine:
         """The engine for these strategies: built-ins share the cached kernel; the game's attached
-        families share one engine of their own; user policies are compiled alone first (a policy that does not fit is refused in one line), then get a kernel
-        of their own, once per process and cached on disk."""
+        families share one engine of their own; user policies are compiled alone first (a policy
+        that does not fit is refused in one line), then get a kernel of their own, once per
+        process and cached on disk."""
         played = {s.family for s in strategies if s.family.decide is not None}
         if played & set(self.attached):
             played |= set(self.attached)
