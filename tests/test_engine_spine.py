@@ -60,6 +60,6 @@ def test_a_two_hundred_user_engine_loads_from_the_disk_cache_on_the_next_run():
     assert first.returncode == 0, first.stderr
     second = subprocess.run(args, capture_output=True, text=True, env={**env, "NUMBA_DEBUG_CACHE": "1"}, cwd=root)
     assert second.returncode == 0, second.stderr
-    loaded = [ln for ln in second.stdout.splitlines() if "data loaded from" in ln and "play_batch" in ln]
-    saved = [ln for ln in second.stdout.splitlines() if "data saved to" in ln and "play_batch" in ln]
+    loaded = [ln for ln in second.stdout.splitlines() if "data loaded from" in ln and "play_games" in ln]
+    saved = [ln for ln in second.stdout.splitlines() if "data saved to" in ln and "play_games" in ln]
     assert loaded and not saved, second.stdout[-2000:]
