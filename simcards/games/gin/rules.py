@@ -304,6 +304,11 @@ PRESETS: dict[str, tuple[GinRules, str]] = {
               "G-V-MATCH multi-match: games to 100; 25 per hand won, 100 per match, +100 shutout; to 500"),
     "mahjong": (STANDARD.replace(mahjong=True, gin_bonus=25, name="mahjong"),
                 "G-V-MJ: no knocking, multi-card pickups melded on the table; table melds minus hand, gin +25"),
+    # Decision (section 6): the EAAI-2021 challenge's conditions, so results compare with the published bots
+    "eaai": (STANDARD.replace(gin_bonus=25, undercut_bonus=25, box_bonus=0, game_bonus=0, shutout_bonus=0,
+                              next_dealer="alternate", name="eaai"),
+             "the EAAI-2021 challenge's conditions: standard play, gin 25, undercut 25 (ties too), no box, game or "
+             "shutout bonus, game to 100; the deal alternates (a wall hand is dealt again by the same dealer)"),
 }
 
 
