@@ -1,0 +1,109 @@
+"""Plain throughput beside the speed of light: each game's rate through the public API next to a small
+lab kernel's rate for the same work, measured in one sitting, on 1 and 2 threads (issue 31).
+
+The lab kernels (``../shared/lab`` beside a checkout, or ``--lab DIR``) play each game's core rules with
+simple strategies, written only to learn how fast this machine can go; a shared machine is noisy, so
+only the ratio of two rates measured minutes apart means something. The lab's ``rates.py`` runs
+before and after simcards (in its own process) and the ratio uses the mean of its two readings; both
+are printed, with the load average, so a reader can see how steady the machine was.
+
+The work, as issue 31 states it (``summary_only=True``, the built-in engines):
+
+- Yaniv rounds/s: 4 players, ``threshold`` (calls at 5 or less, as the lab's players);
+- Gin hands/s: ``simple`` against ``simple``, standard rules;
+- Two Hundred deals/s: ``heuristic`` in every seat, standard rules.
+
+    python benchmarks/speed_of_light.py [--games-scale 1.0] [--repeats 3] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # benchmark the checkout this file is in, not an installed copy
+
+# (game, simulate arguments, summary count, unit, lab key prefix, games per measurement)
+WORK = [
+    ("yaniv", {"players": 4, "strategies": "threshold"}, "rounds", "rounds", "yaniv_rounds", 60_000),
+    ("gin", {"strategies": "simple"}, "hands", "hands", "gin_hands", 15_000),
+    ("two-hundred", {"strategies": "heuristic"}, "deals", "deals", "th_deals", 40_000),
+]
+GOAL = 2 / 3  # issue 31: each plain kernel at two thirds of the lab's rate or better
+
+
+def lab_rates(lab: Path) -> dict[str, float]:
+    """The lab kernels' rates now, from their own process (``rates.py`` prints JSON)."""
+    res = subprocess.run([sys.executable, str(lab / "rates.py")], capture_output=True, text=True, timeout=1800)
+    if res.returncode != 0:
+        raise SystemExit(f"error: {lab / 'rates.py'} failed: {res.stderr.strip().splitlines()[-1:]}")
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def simcards_rate(game: str, args: dict, count: str, games: int, threads: int, repeats: int) -> float:
+    """Units per second through ``simcards.simulate`` (best of ``repeats`` after a warm-up run that
+    compiles or loads the engine)."""
+    import simcards
+
+    simcards.simulate(game, games=200, threads=threads, summary_only=True, **args)  # compile / load
+    best = 0.0
+    for r in range(repeats):
+        t0 = time.perf_counter()
+        res = simcards.simulate(game, games=games, seed=r, threads=threads, summary_only=True, **args)
+        best = max(best, res.summary[count] / (time.perf_counter() - t0))
+    return best
+
+
+def main(argv: list[str] | None = None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--lab", type=Path, default=HERE.parents[1] / "shared" / "lab",
+                    help="the lab kernels' folder (default: ../shared/lab beside the checkout)")
+    ap.add_argument("--games-scale", type=float, default=1.0, help="scale every measurement's games")
+    ap.add_argument("--repeats", type=int, default=3, help="timed runs per rate (the best is kept)")
+    ap.add_argument("--json", action="store_true", help="print the rows as JSON")
+    a = ap.parse_args(argv)
+    if not (a.lab / "rates.py").is_file():
+        raise SystemExit(f"error: no lab kernels at {a.lab} (give --lab DIR: the folder with rates.py)")
+
+    load_before = os.getloadavg()
+    lab_before = lab_rates(a.lab)
+    ours = {(game, t): simcards_rate(game, args, count, max(1000, int(n * a.games_scale)), t, a.repeats)
+            for game, args, count, _, _, n in WORK for t in (1, 2)}
+    lab_after = lab_rates(a.lab)
+    load_after = os.getloadavg()
+
+    rows = []
+    for game, _, _, unit, key, _ in WORK:
+        for t in (1, 2):
+            lab = (lab_before[f"{key}_{t}"] + lab_after[f"{key}_{t}"]) / 2
+            rows.append({"game": game, "unit": unit, "threads": t, "simcards_per_s": ours[game, t],
+                         "lab_per_s": lab, "lab_before": lab_before[f"{key}_{t}"], "lab_after": lab_after[f"{key}_{t}"],
+                         "ratio": ours[game, t] / lab})
+    for game, *_ in WORK:
+        one, two = (r for r in rows if r["game"] == game)
+        two["two_over_one"] = two["simcards_per_s"] / one["simcards_per_s"]
+    result = {"load_before": load_before, "load_after": load_after, "goal_ratio": GOAL, "rows": rows}
+    if a.json:
+        print(json.dumps(result, indent=1))
+        return result
+    print(f"load average before {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}, "
+          f"after {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f} (2 cores: above 1 the figures are floors)")
+    print(f"{'game':12} {'unit':7} {'thr':>3} {'simcards/s':>12} {'lab/s':>12} {'ratio':>6} {'goal':>5} {'2t/1t':>6}")
+    for r in rows:
+        mark = "ok" if r["ratio"] >= GOAL else "below"
+        scale = f"{r['two_over_one']:.2f}" if "two_over_one" in r else ""
+        print(f"{r['game']:12} {r['unit']:7} {r['threads']:>3} {r['simcards_per_s']:>12,.0f} {r['lab_per_s']:>12,.0f} "
+              f"{r['ratio']:>6.2f} {mark:>5} {scale:>6}")
+    print("lab readings before/after: " + ", ".join(f"{r['game']} {r['threads']}t {r['lab_before']:,.0f}/"
+                                                    f"{r['lab_after']:,.0f}" for r in rows))
+    return result
+
+
+if __name__ == "__main__":
+    main()
