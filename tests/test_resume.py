@@ -160,7 +160,8 @@ simcards.simulate("two-hundred", games=40000, seed=77, chunk=500, out=sys.argv[1
 """
 
 
-def _wait_for_chunks(manifest: Path, n: int, proc, timeout: float = 120) -> int:
+def _wait_for_chunks(manifest: Path, n: int, proc, timeout: float = 900) -> int:
+    """Chunks done once ``n`` are; the timeout covers a cold compile on two busy cores."""
     end = time.time() + timeout
     while time.time() < end:
         assert proc.poll() is None, "the run ended before it could be interrupted"
