@@ -301,6 +301,7 @@ def strategies(
                 [head.rstrip(), *_wrap(p.help, width, "      ")]
     out.print("\n".join(lines), markup=False, highlight=False, soft_wrap=True)
     _print_presets(gdef, width)
+    _print_panel(gdef, width)
 
 
 def _inherits_from(fam, families: dict) -> Any:
@@ -336,6 +337,18 @@ def _print_presets(gdef, width: int) -> None:
     for name, path in presets.items():
         lines += ["", *_wrap(f"{name}  = {parse_spec(name, gdef.name, gdef.families()).spec}", width, "", "    "),
                   *_wrap(describe(path), width, "    ")]
+    out.print("\n".join(lines), markup=False, highlight=False, soft_wrap=True)
+
+
+def _print_panel(gdef, width: int) -> None:
+    """The game's opponent panel (simcards.panel): the styles strength is measured against."""
+    from simcards.panel import PANELS
+
+    if gdef.name not in PANELS:
+        return
+    lines = ["", *_wrap(f"{gdef.title} opponent panel (measured against: benchmarks/strength.py)", width)]
+    for m in PANELS[gdef.name]:
+        lines += _wrap(f"{m.spec}  {m.style}", width, "  ", "      ")
     out.print("\n".join(lines), markup=False, highlight=False, soft_wrap=True)
 
 

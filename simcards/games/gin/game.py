@@ -16,6 +16,7 @@ from simcards.games.gin import kernel, search
 from simcards.games.gin import layout as L
 from simcards.games.gin import params as P
 from simcards.games.gin import rules as R
+from simcards.games.gin.camper import FAMILY as CAMPER
 from simcards.games.gin.policies import SID_INFORMED, SID_KNOCK, SID_MC, SID_RANDOM, SID_SIMPLE, builtin_decide
 from simcards.stats.estimates import mean_ci, proportion_ci, ratio_ci
 from simcards.strategy import Family, Strategy
@@ -58,6 +59,8 @@ FAMILIES["mc"] = Family(
     True,
     decide=search.mc_decide,
 )
+
+FAMILIES["camper"] = CAMPER  # attached, like informed: an engine of its own
 
 BINDING = KernelBinding("gin", policy_signature(CARD_ARRAY, OPTION_ROWS), builtin_decide, builtin_decide,
                         kernel.make_engine, L.V_BAD,
