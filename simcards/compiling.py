@@ -38,6 +38,7 @@ TIMES_FILE = "simcards-compile-times.json"
 DELAY = 1.0  # seconds of compiling the cache did not predict before it is shown
 REFRESH = 4  # status refreshes per second on a terminal (the compile holds the GIL most of the time)
 MIN_RECORD = 0.5  # a compile shorter than this is not worth remembering
+STATUS_MARGIN = 3  # the spinner and its space before the status text, and a column to spare
 
 _LOCK = threading.RLock()
 _OUT: dict[str, Any] = {"console": None}  # where compiles are shown (None: not shown, only recorded)
@@ -322,9 +323,21 @@ class _Ticker(threading.Thread):
         self.live = bool(getattr(console, "is_terminal", False))
 
     def text(self) -> str:
+        """The status line, fitted to the terminal (a wrapped live line leaves a copy on every
+        refresh): the elapsed time and the estimate stay; "once (cached ...)", where the estimate
+        was measured and then the end of the label give way, in that order."""
         guess = self.c.guess()
-        now = f"{self.c.elapsed():.0f} s"
-        return f"{self.c.headline()}: {now}" + (f" of {guess}" if guess else "")
+        now = f": {self.c.elapsed():.0f} s"
+        bare = guess.split(" (")[0]  # "about 34 s", without where it was measured
+        width = max(int(getattr(self.console, "width", 0) or 0) - STATUS_MARGIN, 0)
+        head = f"compiling {self.c.label}"
+        for line in (self.c.headline() + now + (f" of {guess}" if guess else ""),
+                     head + now + (f" of {guess}" if guess else ""),
+                     head + now + (f" of {bare}" if bare else "")):
+            if not width or len(line) <= width:
+                return line
+        tail = now + (f" of {bare}" if bare else "")
+        return head[:max(width - len(tail) - 1, len("compiling "))] + "…" + tail
 
     def run(self) -> None:
         while not self.c.shown:  # not predicted: shown once numba has compiled for a while, and still does

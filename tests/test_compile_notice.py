@@ -378,3 +378,18 @@ print(compiling.estimate("high-card", "kernel"))
     assert f"({took:.1f}, 'the last compile here')" == res.stdout.strip()
     res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=ROOT)
     assert res.returncode == 0 and res.stderr == ""  # warm: nothing
+
+
+def test_the_status_line_fits_an_80_column_terminal(monkeypatch):
+    # a live line wider than the terminal wraps, and every refresh leaves the wrapped part behind
+    console, _ = shown(terminal=True, width=80)
+    c = compiling.Compile("toy", None, "toy's search players (informed, mc, deep, camper) and policy 'lowball' "
+                                       "into a toy kernel", cold=True)
+    c._guess = (None, "about 34 s (measured on a 2-core machine)")
+    line = compiling._Ticker(c, console, 0).text()
+    assert len(line) <= 80 - compiling.STATUS_MARGIN, line
+    assert line.startswith("compiling toy's search players") and line.endswith("…: 0 s of about 34 s"), line
+    c.label = "the toy kernel"  # "once (cached ...)" gives way first
+    assert compiling._Ticker(c, console, 0).text() == "compiling the toy kernel: 0 s of about 34 s (measured on a 2-core machine)"
+    short = compiling.Compile("toy", None, "the toy kernel", cold=True)
+    assert compiling._Ticker(short, console, 0).text() == "compiling the toy kernel, once (cached for later runs): 0 s"
