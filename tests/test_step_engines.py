@@ -120,7 +120,7 @@ def test_bots_hidden_draws_stay_hidden_in_the_history():
     for _ in range(12):
         t.apply(0)
     bot_draws = [m.label for m in t.history if not m.mine and m.kind == "draw"]
-    assert bot_draws and all(lbl == "draws from the stock" or lbl.startswith("take ") for lbl in bot_draws)
+    assert bot_draws and all(lbl == "draw from the stock" or lbl.startswith("take ") for lbl in bot_draws)
     t = start("gin", seed=2, against="random")
     for _ in range(12):
         t.apply(0)

@@ -232,6 +232,28 @@ def replay(
 
 
 @app.command()
+def play(
+    game: GameArg,
+    variant: VariantOpt = None,
+    seed: SeedOpt = 0,
+    game_index: Annotated[int, typer.Option("--game", "-g", help="index of the game (the deal replay shows)")] = 0,
+    against: Annotated[Optional[list[str]], typer.Option("--against", help="the other seats' strategy: one spec "
+                       "for all, or one per seat (repeat or comma list), e.g. random, informed, mc")] = None,
+    seat: Annotated[int, typer.Option("--seat", help="the seat you play")] = 0,
+    players: PlayersOpt = None,
+    rule: RuleOpt = None,
+    hint: Annotated[str, typer.Option("--hint", help="the strategy h asks (its choice; a stochastic one: votes)")] = "informed",
+    allow_outside_code: OutsideCodeOpt = False,
+) -> None:
+    """Play one game against strategies in the terminal (h hint, u undo, q quit)."""
+    from simcards.table.play import command
+
+    trust_code(allow_outside_code)
+    command(game, variant=variant, seed=seed, game_index=game_index, against=split_specs(against), seat=seat,
+            players=players, rules=rule_overrides(rule), hint=hint)
+
+
+@app.command()
 def variants(game: GameArg) -> None:
     """List a game's presets and every rule option with its default and allowed values."""
     from simcards.games import get_game

@@ -104,6 +104,10 @@ class Adapter:
         """The side (seat or team) whose score a seat plays for."""
         return seat
 
+    def side_name(self, side: int) -> str:
+        """How the result names a side (``result``'s winner and scores are per side)."""
+        return f"seat {side}"
+
 
 # ----- Yaniv ------------------------------------------------------------------------------------------
 class Yaniv(Adapter):
@@ -156,7 +160,7 @@ class Yaniv(Adapter):
 
     def public(self, kind, row, args):
         text = self.label(kind, row, args)
-        return "draws from the stock" if text == "draw from the stock" else text
+        return text
 
     def view(self, args):
         L, v = self.L, args[self.view_arg]
@@ -221,6 +225,9 @@ class Gin(Adapter):
     def side_of(self, seat):
         return seat % 2 if self.rules.teams else seat
 
+    def side_name(self, side):
+        return f"team {side}" if self.rules.teams else f"seat {side}"
+
     def rows_of(self, args):
         opts, n_opts = args[5], int(args[6])
         return [tuple(int(x) for x in opts[i]) for i in range(n_opts)]
@@ -247,11 +254,11 @@ class Gin(Adapter):
     def public(self, kind, row, args):
         L = self.L
         if kind == L.K_DISCARD:
-            return f"discards {card_code(row[0])}"
+            return f"discard {card_code(row[0])}"
         if kind in (L.K_UPCARD, L.K_DRAW, L.K_LAST):
             return self.label(kind, row, args).split(" (")[0]
         if kind == L.K_PICKUP:
-            return "draws from the stock" if row[0] == 0 else f"takes the top {row[0]}"
+            return "draw from the stock" if row[0] == 0 else f"take the top {row[0]}"
         return self.label(kind, row, args)
 
     def view(self, args):
@@ -272,7 +279,7 @@ class Gin(Adapter):
         return [f"{self.title} ({self.rules.name}) — hand {view['hand_no']}, turn {view['turn']}, stock {view['stock']}, "
                 + (f"knock at {limit} or less" if limit else "gin only"),
                 f"score: you {view['score']}  opponent {view['opponent_score']}  (game to {view['target']})",
-                f"discard pile: {len(view['pile'])} cards, top {top}",
+                f"discard pile: {len(view['pile'])} card{'' if len(view['pile']) == 1 else 's'}, top {top}",
                 f"opponent took {cards_text(view['opponent_took'])}; discarded {cards_text(view['opponent_discarded'])}",
                 f"your hand: {by_suit}  (deadwood {view['deadwood']})"]
 
@@ -350,7 +357,7 @@ class TwoHundred(Adapter):
 
     def public(self, kind, row, args):
         if kind == self.L.K_DISCARD:
-            return "buries a card"
+            return "bury a card"
         return self.label(kind, row, args)
 
     def hint_args(self, args, sid, params, rng):

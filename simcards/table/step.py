@@ -257,7 +257,7 @@ class Table:
                 raise SimcardsError(f"{choice!r} names {len(found)} options ({'; '.join(o.label for o in found[:4])}): "
                                     "give its number or the whole label")
         raise SimcardsError(f"{choice!r} is not a legal option here; legal: "
-                            + "; ".join(f"{o.index} {o.label}" for o in opts[:8]) + ("; ..." if len(opts) > 8 else ""))
+                            + "; ".join(o.label for o in opts[:6]) + (f"; ... ({len(opts)} in all)" if len(opts) > 6 else ""))
 
     def apply(self, choice: int | str) -> Table:
         """Take option ``choice`` (its index or label) for the deciding seat; the strategies then

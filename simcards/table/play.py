@@ -1,0 +1,177 @@
+"""``simcards play GAME``: one game against strategies in the terminal, over the step interface.
+
+The board is drawn in text (at most 80 columns), the legal moves are numbered; a number (or a
+move's label) plays it, ``h`` asks the hint strategy what it would play, ``u`` takes back your
+last move (and the bots' moves after it), ``q`` leaves. At the end: the result and the replay of
+the whole game (``simcards replay``'s text). Bad input gets one line and the question again.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Callable
+
+from simcards.errors import SimcardsError
+from simcards.table.step import Table
+
+WIDTH = 80
+HELP = "number or move to play · h hint · u undo · q quit"
+
+
+def columns(items: list[str], width: int = WIDTH) -> list[str]:
+    """``items`` laid out in as many columns as fit ``width`` (read down each column)."""
+    if not items:
+        return []
+    cell = max(len(s) for s in items) + 2
+    per_line = max(1, width // cell)
+    rows = -(-len(items) // per_line)
+    lines = []
+    for r in range(rows):
+        line = "".join(items[c * rows + r].ljust(cell) for c in range(per_line) if c * rows + r < len(items))
+        lines.append(line.rstrip())
+    return lines
+
+
+def wrap(text: str, width: int = WIDTH) -> list[str]:
+    return textwrap.wrap(text, width=width, subsequent_indent="    ", break_long_words=False) or [""]
+
+
+class Loop:
+    """The terminal game: ``read`` asks for a line (``input``), ``write`` prints one (``print``)."""
+
+    def __init__(self, table: Table, read: Callable[[str], str] = input, write: Callable[[str], None] = print,
+                 hint: str = "informed", width: int = WIDTH):
+        self.t = table
+        self.read, self.write = read, write
+        self.hint_spec = hint
+        self.width = width
+        self.forced: list[bool] = []  # per action of yours: played for you (a single legal move)
+        self.shown = 0  # moves of the history already written
+
+    def say(self, text: str = "") -> None:
+        for line in text.split("\n"):
+            for part in wrap(line, self.width) if len(line) > self.width else [line]:
+                self.write(part)
+
+    def news(self) -> None:
+        """The moves made since the last board (the bots' as everyone saw them)."""
+        moves = self.t.history[self.shown:]
+        self.shown = len(self.t.history)
+        others = [m for m in moves if not m.mine]
+        if others:
+            self.say("; ".join(f"seat {m.seat}: {m.label}" for m in others))
+
+    def run(self) -> int:
+        t = self.t
+        self.say(f"You play seat {', '.join(map(str, t.seats))} of {t.adapter.title} ({t.spec.rules.name}), "
+                 f"seed {t.seed}, game {t.game_index}; " + ", ".join(
+                     f"seat {p}: {s.spec}" for p, s in enumerate(t.strategies) if p not in t.seats) + ".")
+        self.say(HELP)
+        while not t.done:
+            self.news()
+            if len(t.options) == 1:  # a forced move: played for you, said
+                self.say(f"(your only move: {t.options[0].label})")
+                t.apply(0)
+                self.forced.append(True)
+                continue
+            self.say("")
+            self.say(t.board())
+            items = [f"{o.index + 1:>2} {o.label}" for o in t.options]
+            self.say(f"seat {t.player}, {t.kind}:")
+            for line in columns(items, self.width):
+                self.say(line)
+            if not self.ask():
+                self.say(f"You left the game after {len(t.actions)} moves.")
+                return 0
+        self.news()
+        self.finish()
+        return 0
+
+    def ask(self) -> bool:
+        """One line of input until a move is played; False when the player quits."""
+        t = self.t
+        while True:
+            try:
+                line = self.read("> ").strip()
+            except EOFError:
+                return False
+            low = line.lower()
+            if low in ("q", "quit", "exit"):
+                return False
+            if low in ("h", "hint", "?"):
+                self.show_hint()
+                continue
+            if low in ("u", "undo"):
+                self.undo()
+                return True
+            if low in ("", "help"):
+                self.say(HELP)
+                continue
+            try:
+                choice: int | str = int(line) - 1 if line.isdigit() else line
+                if isinstance(choice, int) and not 0 <= choice < len(t.options):
+                    raise SimcardsError(f"{line}: choose a move from 1 to {len(t.options)}")
+                t.apply(choice)
+            except SimcardsError as exc:
+                self.say(f"error: {exc}")
+                continue
+            self.forced.append(False)
+            return True
+
+    def undo(self) -> None:
+        t = self.t
+        if not any(not f for f in self.forced):
+            self.say("error: nothing to undo: no move of yours yet")
+            return
+        while self.forced:
+            forced = self.forced.pop()
+            t.undo()
+            if not forced:
+                break
+        self.shown = min(self.shown, len(t.history))
+        self.say("(move taken back)")
+
+    def show_hint(self) -> None:
+        try:
+            ranked = self.t.hint(self.hint_spec)
+        except SimcardsError as exc:
+            self.say(f"error: {exc}")
+            return
+        if not ranked:
+            self.say(f"hint ({self.hint_spec}): no opinion")
+            return
+        total = sum(v for _, v in ranked)
+        if total == 1:
+            self.say(f"hint ({self.hint_spec}): {ranked[0][0].index + 1} {ranked[0][0].label}")
+        else:
+            self.say(f"hint ({self.hint_spec}, {total} samples): " + "; ".join(
+                f"{o.index + 1} {o.label} ({v}/{total})" for o, v in ranked))
+
+    def finish(self) -> None:
+        t = self.t
+        res = t.result or {}
+        winner = res.get("winner", -1)
+        mine = {t.side_of(s) for s in t.seats}
+        name = t.adapter.side_name
+        verdict = "you win" if winner in mine else "you lose" if winner >= 0 else "no winner (capped)"
+        self.say("")
+        self.say(f"Game over: {name(winner) + ' wins' if winner >= 0 else 'capped'} — {verdict}. Final scores: "
+                 + ", ".join(f"{name(i)} {s}" for i, s in enumerate(res.get("scores", []))))
+        self.say("")
+        self.say("Replay:")
+        self.say(t.replay())
+
+
+def command(game: str, *, variant: str | None, seed: int, game_index: int, against: list[str] | None, seat: int,
+            players: int | None, rules: dict | None, hint: str) -> int:
+    """The body of ``simcards play`` (simcards.cli.app registers it)."""
+    from simcards.table.step import start
+
+    spec = against[0] if against and len(against) == 1 else against
+    table = start(game, variant=variant, seed=seed, game_index=game_index, against=spec, seats=seat,
+                  players=players, rules=rules)
+    table.spec.gdef.strategies([hint], 1)  # a bad hint spec: one line now, not at the first h
+    try:
+        return Loop(table, hint=hint).run()
+    finally:
+        table.close()
