@@ -26,6 +26,10 @@ import pytest
 HERE = Path(__file__).parent / "policies"
 POLICY = str(HERE / "runaway_yaniv.py") + ":spin"
 CLI = [sys.executable, "-m", "simcards"]
+# The same CLI, able to print every thread's Python stack on SIGUSR1 (faulthandler needs no GIL): a
+# run that does not stop on Ctrl-C says where it is stuck.
+TRACED = [sys.executable, "-c", "import faulthandler, signal, sys; faulthandler.register(signal.SIGUSR1, "
+          "all_threads=True); from simcards.cli import main; sys.exit(main(prog_name='simcards'))"]
 ENV = {**os.environ, "PYTHONUNBUFFERED": "1"}
 STOP_WITHIN = 2.0  # seconds from the signal to the process's end
 
@@ -34,7 +38,7 @@ class Proc:
     """A CLI run whose stdout and stderr are read line by line as they come."""
 
     def __init__(self, args: list[str], env: dict | None = None):
-        self.proc = subprocess.Popen(CLI + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        self.proc = subprocess.Popen(TRACED + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                      env=env or ENV)
         self.out: list[str] = []
         self.err: list[str] = []
@@ -67,6 +71,8 @@ class Proc:
         try:
             self.proc.wait(STOP_WITHIN + 3)
         except subprocess.TimeoutExpired:
+            self.proc.send_signal(signal.SIGUSR1)  # the stacks, into stderr
+            time.sleep(1)
             self.kill()
             return None
         return time.monotonic() - t0
