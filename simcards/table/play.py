@@ -113,6 +113,9 @@ class Loop:
                     raise SimcardsError(f"{line}: choose a move from 1 to {len(t.options)}")
                 t.apply(choice)
             except SimcardsError as exc:
+                if isinstance(choice, str) and "is not a legal option" in str(exc):  # the long list: not here
+                    exc = SimcardsError(f"{line!r} is not a move here: type its number (1-{len(t.options)}), "
+                                        "the start of its name, h, u or q")
                 self.say(f"error: {exc}")
                 continue
             self.forced.append(False)
