@@ -44,7 +44,7 @@ def test_a_whole_game_in_the_loop(game, against, hint):
     assert t.adapter.side_name(winner) + " wins" in text
 
 
-def test_undo_takes_back_the_last_move_and_the_bots_after_it():
+def test_yaniv_undo_takes_back_the_last_move_and_the_bots_after_it():
     out: list[str] = []
     t = start("yaniv", seed=2, against="random")
     first = t.options
@@ -54,7 +54,7 @@ def test_undo_takes_back_the_last_move_and_the_bots_after_it():
     assert t.options == first
 
 
-def test_quit_leaves_cleanly_and_end_of_input_too():
+def test_quit_leaves_gin_cleanly_and_end_of_input_too():
     for lines in (["q"], []):
         out: list[str] = []
 
@@ -70,7 +70,7 @@ def test_quit_leaves_cleanly_and_end_of_input_too():
         t.close()
 
 
-def test_the_command_plays_and_refuses_bad_options_in_one_line():
+def test_the_command_plays_gin_and_refuses_bad_options_in_one_line():
     runner = CliRunner()
     r = runner.invoke(app, ["play", "gin", "--seed", "4", "--against", "simple", "--hint", "knock"],
                       input="h\n2\nq\n")

@@ -103,7 +103,7 @@ def test_options_by_label_and_the_view_hides_what_the_seat_cannot_see(game):
     assert t.history[[m.mine for m in t.history].index(True)].label == label
 
 
-def test_a_replay_is_refused_until_the_end_and_bad_starts_are_one_line():
+def test_a_gin_replay_is_refused_until_the_end_and_bad_starts_are_one_line():
     t = start("gin", seed=1, against="random")
     with pytest.raises(SimcardsError, match="not over"):
         t.replay()
@@ -113,7 +113,7 @@ def test_a_replay_is_refused_until_the_end_and_bad_starts_are_one_line():
         assert "\n" not in str(err.value)
 
 
-def test_bots_hidden_draws_stay_hidden_in_the_history():
+def test_yaniv_and_gin_bots_hidden_draws_stay_hidden_in_the_history():
     """Y-DRAW-1: a card drawn from the stock is seen only by its taker; G-INFO-1 the same in Gin;
     T-V-KITTY: buried cards are face down."""
     t = start("yaniv", seed=2, against="random")
@@ -127,7 +127,7 @@ def test_bots_hidden_draws_stay_hidden_in_the_history():
     assert all("deadwood" not in m.label for m in t.history if not m.mine)
 
 
-def test_hints_name_a_legal_option():
+def test_gin_hints_name_a_legal_option():
     t = start("gin", seed=6, against="simple")
     hint = t.hint("knock")
     assert len(hint) == 1 and hint[0][0] in t.options and hint[0][1] == 1
