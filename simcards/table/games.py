@@ -181,9 +181,10 @@ class Yaniv(Adapter):
         scores = "  ".join(f"seat {p}{' (you)' if p == me else ''} {view['scores'][p]}" + ("" if view["alive"][p] else " out")
                            for p in range(self.players))
         limit = view["call_limit"]
-        lines = [f"{self.title} ({self.rules.name}) — round {view['round']}, turn {view['turn']}, stock {view['stock']}"
-                 f", call at {limit} or less, out over {view['out_over']}" if limit is not None else
-                 f"{self.title} ({self.rules.name}) — round {view['round']}, turn {view['turn']}, stock {view['stock']}",
+        head = f"round {view['round']}, turn {view['turn']} · stock {view['stock']}"
+        if limit is not None:
+            head += f" · call at {limit} or less"
+        lines = [head + f" · out over {view['out_over']}",
                  f"scores: {scores}",
                  f"others: {others}"]
         if view["thrown"]:
@@ -276,7 +277,7 @@ class Gin(Adapter):
         by_suit = "  ".join(cards_text([c for c in hand if c // 13 == s]) for s in range(4) if any(c // 13 == s for c in hand))
         limit = view["knock_limit"]
         top = card_code(view["top"]) if view["top"] >= 0 else "—"
-        return [f"{self.title} ({self.rules.name}) — hand {view['hand_no']}, turn {view['turn']}, stock {view['stock']}, "
+        return [f"hand {view['hand_no']}, turn {view['turn']} · stock {view['stock']} · "
                 + (f"knock at {limit} or less" if limit else "gin only"),
                 f"score: you {view['score']}  opponent {view['opponent_score']}  (game to {view['target']})",
                 f"discard pile: {len(view['pile'])} card{'' if len(view['pile']) == 1 else 's'}, top {top}",
@@ -403,8 +404,8 @@ class TwoHundred(Adapter):
         hand = view["hand"]
         by_suit = "  ".join(cards_text([c for c in hand if c // 13 == s]) for s in range(4) if any(c // 13 == s for c in hand))
         scores = "  ".join(f"{self.side_name(t)} {view['scores'][t]}" for t in range(self.rules.sides))
-        lines = [f"{self.title} ({self.rules.name}) — deal {view['deal']}, seat {view['dealer']} dealt; "
-                 f"you are seat {me} ({self.side_name(self.side_of(me))})",
+        lines = [f"deal {view['deal']} (seat {view['dealer']} dealt) · you are seat {me} "
+                 f"({self.side_name(self.side_of(me))})",
                  f"scores: {scores}"]
         if view["trump"] < 0:
             bids = "  ".join(f"seat {s} " + ("pass" if s in view["passed"] else str(b) if b else "-")
