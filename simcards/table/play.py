@@ -114,8 +114,7 @@ class Loop:
                 t.apply(choice)
             except SimcardsError as exc:
                 if isinstance(choice, str) and "is not a legal option" in str(exc):  # the long list: not here
-                    exc = SimcardsError(f"{line!r} is not a move here: type its number (1-{len(t.options)}), "
-                                        "the start of its name, h, u or q")
+                    exc = SimcardsError(f"{line[:20]!r}: type a move's number (1-{len(t.options)}) or name, h, u or q")
                 self.say(f"error: {exc}")
                 continue
             self.forced.append(False)
