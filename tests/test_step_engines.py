@@ -132,3 +132,21 @@ def test_gin_hints_name_a_legal_option():
     hint = t.hint("knock")
     assert len(hint) == 1 and hint[0][0] in t.options and hint[0][1] == 1
     assert t.actions == []  # a hint takes no move
+
+
+@pytest.mark.parametrize("game", ["yaniv", "gin", "two-hundred"])
+def test_the_table_log_tells_round_ends_in_order_and_no_hidden_card(game):
+    """Y-DEAL-1, G-DEAL-2, T-DEAL-1: dealt hands are private; Y-DRAW-1 / G-TURN-1: a stock draw is
+    seen by its taker only; T-V-KITTY: buried cards face down. Round and hand ends are public."""
+    t = start(game, seed=9, against="random")
+    while not t.done:
+        t.apply(0)
+    log = t.log()
+    assert [m for m, _ in log if m is not None] == t.history
+    texts = [text for m, text in log if m is None]
+    assert texts  # a round, hand or deal ended in public
+    hidden = ("is dealt", "from the stock (", "from the stock →", "buries")
+    assert not any(h in text for text in texts for h in hidden)
+    replay = t.replay()
+    assert all(text in replay for text in texts if game != "two-hundred")
+    assert "is dealt" in replay or "deals —" in replay  # the replay, at the end, shows them

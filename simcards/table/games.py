@@ -100,6 +100,18 @@ class Adapter:
     def replay_lines(self, record: Any) -> list[str]:
         raise NotImplementedError
 
+    public_kinds: frozenset[str] = frozenset()  # the engine's event kinds every player sees
+
+    def public_lines(self, engine: Any) -> list[tuple[int, str]]:
+        """What the whole table has seen of the game so far (round ends, scores; never a hidden
+        card), from the engine's events: (the engine's clock when it happened, text)."""
+        return [(i, ev.text) for i, ev in enumerate(engine.record.events) if ev.kind in self.public_kinds]
+
+    def clock(self, engine: Any) -> int:
+        """The engine's clock: events so far (a public line at clock ``c`` came after the decisions
+        taken at clocks up to ``c``)."""
+        return len(engine.record.events)
+
     def side_of(self, seat: int) -> int:
         """The side (seat or team) whose score a seat plays for."""
         return seat
@@ -193,6 +205,10 @@ class Yaniv(Adapter):
         lines.append(f"your hand: {cards_text(view['hand'])}  (total {view['total']})")
         return lines
 
+    # a call shows every hand (Y-SC-1); requests are left out (they name the taker's hand)
+    public_kinds = frozenset({"round", "call", "asaf", "kluft", "reveal", "onderkluft", "slam", "note", "scores",
+                              "out", "cap", "winner"})
+
     def result(self, record):
         return {"winner": int(record.winner), "scores": [int(s) for s in record.scores],
                 "rounds": len(record.rounds), "capped": bool(record.capped)}
@@ -283,6 +299,9 @@ class Gin(Adapter):
                 f"discard pile: {len(view['pile'])} card{'' if len(view['pile']) == 1 else 's'}, top {top}",
                 f"opponent took {cards_text(view['opponent_took'])}; discarded {cards_text(view['opponent_discarded'])}",
                 f"your hand: {by_suit}  (deadwood {view['deadwood']})"]
+
+    # the knock and the lay-offs are shown to both (G-LAY-0); a draw or a deal never is
+    public_kinds = frozenset({"hand", "knock", "gin", "arrange", "defend", "score", "wall", "cap", "game"})
 
     def result(self, record):
         return {"winner": int(record.winner), "scores": [int(s) for s in record.final],
@@ -422,6 +441,22 @@ class TwoHundred(Adapter):
             lines.append(f"seat {s} face up: {cards_text(cards)}")
         lines.append(f"your hand: {by_suit}")
         return lines
+
+    def public_lines(self, engine):
+        """Each finished deal: the contract, the points taken and the scores (the kitty's
+        buried cards are not named)."""
+        rec, out = engine.record, []
+        for i, d in enumerate(rec.deals):
+            if d.bidder is None:
+                out.append((i, f"deal {d.deal}: everybody passed, thrown in"))
+                continue
+            verdict = "made" if d.made else "failed"
+            out.append((i, f"deal {d.deal}: seat {d.bidder} {verdict} {d.bid}; taken: {rec.totals(d.taken)}; "
+                        f"totals: {rec.totals(d.scores)}"))
+        return out
+
+    def clock(self, engine):
+        return len(engine.record.deals)
 
     def result(self, record):
         return {"winner": int(record.winner), "scores": [int(s) for s in record.scores],

@@ -46,7 +46,7 @@ class Loop:
         self.hint_spec = hint
         self.width = width
         self.forced: list[bool] = []  # per action of yours: played for you (a single legal move)
-        self.shown = 0  # moves of the history already written
+        self.shown = 0  # entries of the table's log already written
 
     def say(self, text: str = "") -> None:
         for line in text.split("\n"):
@@ -54,12 +54,22 @@ class Loop:
                 self.write(part)
 
     def news(self) -> None:
-        """The moves made since the last board (the bots' as everyone saw them)."""
-        moves = self.t.history[self.shown:]
-        self.shown = len(self.t.history)
-        others = [m for m in moves if not m.mine]
-        if others:
-            self.say("; ".join(f"seat {m.seat}: {m.label}" for m in others))
+        """What happened since your last move: the bots' moves (as the table saw them) on one
+        line, the round or hand ends and scores each on their own."""
+        log = self.t.log()
+        bots: list[str] = []
+        for move, text in log[self.shown:]:
+            if move is not None:
+                if not move.mine:
+                    bots.append(text)
+                continue
+            if bots:
+                self.say("; ".join(bots))
+                bots = []
+            self.say(text)
+        if bots:
+            self.say("; ".join(bots))
+        self.shown = len(log)
 
     def run(self) -> int:
         t = self.t
@@ -130,7 +140,7 @@ class Loop:
             t.undo()
             if not forced:
                 break
-        self.shown = min(self.shown, len(t.history))
+        self.shown = len(t.log())  # the moves taken back are not told again
         self.say("(move taken back)")
 
     def show_hint(self) -> None:

@@ -116,7 +116,8 @@ class Table:
         real = self._engine.decide
         bots = self._bots
         state = {"mine": 0, "bot": 0}
-        moves: list[tuple[int, int, tuple, bool, str]] = []
+        moves: list[tuple[int, int, tuple, bool, str, int]] = []  # seat, kind, row, mine, label, clock
+        holder: list = []  # the engine, once built (its clock stamps the moves)
         inbox: queue.Queue = queue.Queue()
         outbox: queue.Queue = queue.Queue()
         strategies, kinds = self.strategies, self._kinds
@@ -132,7 +133,8 @@ class Table:
                         raise _Cancel
                 state["mine"] += 1
                 choice = actions[i]
-                moves.append((seat, kind, adapter.row_of(args, choice), True, adapter.label(kind, adapter.row_of(args, choice), args)))
+                row = adapter.row_of(args, choice)
+                moves.append((seat, kind, row, True, adapter.label(kind, row, args), adapter.clock(holder[0])))
                 return choice
             b = state["bot"]
             state["bot"] += 1
@@ -145,10 +147,12 @@ class Table:
                 bots.append((state["mine"], choice, rng.copy()))
             row = adapter.row_of(args, choice)
             if row is not None:
-                moves.append((seat, kind, row, False, adapter.public(kind, row, args)))
+                moves.append((seat, kind, row, False, adapter.public(kind, row, args), adapter.clock(holder[0])))
             return choice
 
         engine = adapter.new_game(self.sids, self.params, self.seed, self.game_index, decide)
+        self._game = engine
+        holder.append(engine)
 
         def work():
             try:
@@ -231,7 +235,17 @@ class Table:
     @property
     def history(self) -> list[Move]:
         """Every decision made so far, the bots' as the other players see them."""
-        return [Move(seat, self._kind(kind), label, mine) for seat, kind, _, mine, label in self._moves]
+        return [Move(seat, self._kind(kind), label, mine) for seat, kind, _, mine, label, _ in self._moves]
+
+    def log(self) -> list[tuple[Move | None, str]]:
+        """The game as the whole table saw it, in order: every decision (``Move``; the bots' as
+        the others see them) and what the engine showed everyone between them — round or hand
+        ends, knocks and lay-offs, scores (``(None, text)``). Never a hidden card."""
+        stamped: list[tuple[float, int, Move | None, str]] = [(clock, 1, Move(seat, self._kind(kind), label, mine), f"seat {seat}: {label}")
+                   for seat, kind, _, mine, label, clock in self._moves]
+        stamped += [(e + 0.5, 0, None, text.strip()) for e, text in self.adapter.public_lines(self._game)]
+        stamped.sort(key=lambda x: (x[0], x[1]))  # stable: the moves keep their order
+        return [(m, text) for _, _, m, text in stamped]
 
     @property
     def actions(self) -> list[int]:
