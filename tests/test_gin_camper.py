@@ -10,7 +10,6 @@ from simcards.games.gin import layout as L
 from simcards.games.gin.camper import FAMILY, camper_decide, near_mask
 from simcards.games.gin.game import GAME, engine_for, seat_arrays
 from simcards.games.gin.melds import VALUES, deadwood
-from simcards.games.gin.policies import builtin_decide
 from simcards.games.gin.reference import play_reference
 from simcards.strategy import make_strategy
 from tests.test_gin_engines import kernel_game
@@ -27,14 +26,15 @@ def strategies(*seats):
 def traced_games(rules, seats, seed, games):
     """Every decision the camper (seat 0) makes in reference games: (kind, view, opts, n_opts, choice)."""
     sids, params = seat_arrays(seats)
+    played = engine_for(seats).decide  # the reference engine's decision function for these seats
     calls = []
 
     def decide(kind, sid, params_, hand, n, opts, n_opts, view, rules_, rng):
+        c = played(kind, sid, params_, hand, n, opts, n_opts, view, rules_, rng)
         if sid == FAMILY.sid:
-            c = camper_decide(kind, params_, hand, n, opts, n_opts, view, rules_, rng)
+            assert c == camper_decide(kind, params_, hand, n, opts, n_opts, view, rules_, rng)
             calls.append((kind, view.copy(), opts.copy(), n_opts, c))
-            return c
-        return builtin_decide(kind, sid, params_, hand, n, opts, n_opts, view, rules_, rng)
+        return c
 
     for g in games:
         play_reference(rules, sids, params, seed, g, decide)
