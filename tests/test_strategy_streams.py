@@ -261,14 +261,14 @@ def test_the_yaniv_kernel_hands_a_user_policy_its_seats_stream(monkeypatch):
             view[L.V_BAD + 2] = np.int64(rng[0])
         return kernel_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng)
 
-    round_fn = K.make_engine(spy)
+    decide_fn = K.make_engine(spy)
     rules, players = GAME.build_rules("israeli"), 3
     sids, params = seat_arrays(GAME.strategies(["random"] * players, players))
     rebuilt = 0
     for g in range(GAMES):
         out = np.zeros(L.G_WIDTH, dtype=np.int64)
         K.play_game(g, 11, rules.encode(), players, sids, params, out, np.zeros((0, L.round_width(players)), np.int32),
-                    0, np.zeros((0, K.LOG_WIDTH), np.int64), round_fn)
+                    0, np.zeros((0, K.LOG_WIDTH), np.int64), K.play_round_via, decide_fn)
         seat, x = int(out[L.G_BAD + 3]), int(np.int64(out[L.G_BAD + 2]).astype(np.uint64))
         assert x == int(strategy_key(11, g, seat))
         with monkeypatch.context() as m:

@@ -229,6 +229,7 @@ def test_the_threshold_only_round_plays_the_same_games_as_the_full_one():
                 log = np.zeros((200_000, kernel.LOG_WIDTH), dtype=np.int64)
                 out = np.zeros(L.G_WIDTH, dtype=np.int64)
                 rows = np.zeros((L.ROUND_CAP, L.round_width(5)), dtype=np.int32)
-                n = kernel.play_game(game, 99, rules.encode(), 5, sids, params, out, rows, L.ROUND_CAP, log, round_fn)
+                n = kernel.play_game(game, 99, rules.encode(), 5, sids, params, out, rows, L.ROUND_CAP, log, round_fn,
+                                     kernel.no_decide)
                 logs.append((log[:n].copy(), out.copy()))
             assert np.array_equal(logs[0][0], logs[1][0]) and np.array_equal(logs[0][1], logs[1][1])

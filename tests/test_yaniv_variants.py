@@ -17,7 +17,7 @@ from simcards.games.yaniv.core import score_kluft, score_round, settle_round
 from simcards.games.yaniv.game import GAME, seat_arrays
 from simcards.games.yaniv.groups import slam_position
 from simcards.games.yaniv.kernel import Seats, Table, kluft_challenges
-from simcards.games.yaniv.policies import builtin_decide
+from simcards.games.yaniv.policies import builtin_decide, kernel_decide
 from simcards.games.yaniv.rules import ISRAELI, build_rules, parse_option, preset
 from tests.yaniv_support import Script, hand, kernel_available, kernel_groups, reference_game, stacked_round
 
@@ -336,7 +336,7 @@ def _challenges(engine, rules, hands, caller, spec):
     z = np.zeros(L.MAX_PLAYERS, np.int64)
     table = Table(hand_all, hand_n, z, z, z, z, np.zeros((L.MAX_OPTIONS, L.ROW), np.int64), view, totals, z.copy(), z,
                   z, z, claims, z.copy(), z.copy(), z)  # the round's record (kernel.Table): what the Kluft reads
-    seats = Seats(sids, params, np.zeros(1 + L.MAX_PLAYERS, np.uint64), alive)
+    seats = Seats(sids, params, np.zeros(1 + L.MAX_PLAYERS, np.uint64), alive, kernel_decide)  # the kernel's decide
     n, _ = kluft_challenges(caller, seats, table, players, players, 5, 3, 1, 0, rules.encode(), log, 0)
     return claims[:n].tolist()
 

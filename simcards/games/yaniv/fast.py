@@ -25,7 +25,7 @@ import numpy as np
 from simcards.games.yaniv.groups import LOWBIT13, RUN_STARTS, multi_groups
 from simcards.games.yaniv.policies import P_JOKER_END, P_KEEP, P_STOCK, P_TOP, RANK, SUIT, builds_group
 from simcards.games.yaniv.rules import PICK_TOP, R_JOKER_PAIR, R_PICKUP, R_VALUES, R_WILD
-from simcards.nbutil import njit_by_type
+from simcards.nbutil import compiled_as, njit_by_type
 
 ONE = np.int64(1)
 
@@ -211,3 +211,9 @@ def threshold_turn(hand, n, rules, params, total, stock_n, avail, n_avail, out, 
     if best_pick < 0 and stock_n == 0:
         best_pick = 0  # no stock: the first of the equally refused cards
     return best, length, best_pick, rows
+
+
+# The same turn compiled on its own, for code that is not the plain kernel's hot loop: the
+# engines' ``kernel.play_round_via`` and the search's rollouts call it (each inlined copy of
+# ``threshold_turn`` costs numba seconds to inline and type, and LLVM to optimize again).
+threshold_turn_called = compiled_as(threshold_turn, "threshold_turn_called", njit_by_type(cache=True, _nrt=False))

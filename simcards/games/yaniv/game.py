@@ -54,33 +54,42 @@ FAMILIES = {
 
 
 def _build(decide=None, cache_key: str | None = None):
-    """``(play_game, play_batch)`` of the kernel, playing their rounds with a ``play_round`` rebuilt
-    around ``decide`` (None: the built-in engine, ``kernel.play_round_threshold`` whenever
-    ``kernel.threshold_only``); the game and batch functions are the cached ones, handed that
-    ``play_round``."""
-    play_round = None if decide is None else kernel.make_engine(decide, cache_key)
+    """``(play_game, play_batch)`` of the kernel. The built-in engine (``decide`` None) plays its
+    rounds with ``kernel.play_round`` (``kernel.play_round_threshold`` whenever
+    ``kernel.threshold_only``); any other with ``kernel.play_round_via``, which asks every
+    decision of a decision function through a function pointer: ``search.engine_decide`` for
+    the attached families alone, else ``decide`` (``kernel.make_engine``). The game, round and
+    batch functions are the cached ones: an engine compiles only its decision function."""
+    if decide is None:
+        decide_fn = kernel.no_decide
+    elif cache_key is not None and cache_key == policy.engine_key("yaniv", ATTACHED):
+        decide_fn = search.engine_decide(cache_key)  # the attached families alone: no checking layers
+    else:
+        decide_fn = kernel.make_engine(decide, cache_key)
 
     def round_fn(rules, sids):
-        if play_round is not None:
-            return play_round
+        if decide is not None:
+            return kernel.play_round_via
         return kernel.play_round_threshold if kernel.threshold_only(rules, sids) else kernel.play_round
 
     def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, round_cap, log):
         return kernel.play_game(game, seed, rules, players, sids, params, out_game, rounds_out, round_cap, log,
-                                round_fn(rules, sids))
+                                round_fn(rules, sids), decide_fn)
 
     def play_batch(seed, first, count, rules, players, sids, params, out_games, out_rounds, round_cap):
         kernel.play_batch(seed, first, count, rules, players, sids, params, out_games, out_rounds, round_cap,
-                          kernel.play_game, round_fn(rules, sids))
+                          kernel.play_game, round_fn(rules, sids), decide_fn)
 
     return play_game, play_batch
 
+
+ATTACHED = sorted((f for f in FAMILIES.values() if f.decide is not None), key=lambda f: f.sid)
 
 # The kernel asks ``kernel_decide`` (threshold's call/discard/draw are its own), the reference
 # engine ``builtin_decide``: random and threshold only. informed and mc are attached.
 BINDING = KernelBinding("yaniv", policy_signature(CARD_ARRAY, OPTION_ROWS), builtin_decide, kernel_decide, _build,
                         L.V_BAD, jit=njit_by_type(),
-                        attached=tuple(f for f in FAMILIES.values() if f.decide is not None))
+                        attached=tuple(ATTACHED))
 KINDS = policy.kind_names(L)
 POLICY_SIGNATURE = BINDING.signature
 engine_for = BINDING.engine

@@ -1,7 +1,8 @@
 """The Yaniv numba kernel: deal, turn loop, scoring, a whole game, a batch of games.
 
-Every decision goes through ``decide`` (the built-in strategies; ``make_engine`` rebuilds the
-kernel around a dispatcher that also knows user policies). A batch runs in parallel over chunks of games; game
+Every decision goes through ``decide`` (the built-in strategies), or, in an engine of user
+policies or search players, through a function pointer to that engine's dispatcher
+(``play_round_via``, ``make_engine``). A batch runs ranges of games on threads; game
 ``g`` draws only from its own streams (the deal's, keyed by ``(seed, g)``, and one per seat for its
 strategy: ``simcards.rng``) and writes only its own rows, so results do not depend on threads or
 batch size. A strategy is handed its seat's stream, never the deal's.
@@ -29,7 +30,7 @@ from simcards.games.yaniv.core import (
     take_from_group,
     throw,
 )
-from simcards.games.yaniv.fast import threshold_turn
+from simcards.games.yaniv.fast import threshold_turn, threshold_turn_called
 from simcards.games.yaniv.groups import SCRATCH
 from simcards.games.yaniv.layout import (  # the transcript events (layout.py declares them)
     DECK_MAX,
@@ -153,6 +154,11 @@ _WORK_SIZE = _W_SCRATCH + _SCRATCH_ALL
 # or Kluft: ``threshold_only``). numba drops the branches such games never take, so the default
 # engine compiles in about two thirds of the time; the code and the games are the same.
 THRESHOLD_ONLY = False
+# ... and as ``play_round_via``, with VIA_POINTER = True, which asks every decision of
+# ``decide_fn``, a first-class function (``DECIDE_FN``): the engine of search players or user
+# policies. That copy is compiled once and cached like the built-ins; an engine compiles only its
+# decision function (``make_engine``), not the round around it.
+VIA_POINTER = False
 
 # Counter slots in the working memory (added to G_OVERCALLS at the end of the game).
 C_OVERCALLS, C_REQUESTS, C_GRANTED, C_REQ_BLOCKED, C_SLAMS, C_ONDER, C_ONDER_WINS, C_FULL_TABLES = range(8)
@@ -163,7 +169,7 @@ C_OVERCALLS, C_REQUESTS, C_GRANTED, C_REQ_BLOCKED, C_SLAMS, C_ONDER, C_ONDER_WIN
 # and the seats' strategies as another: what the round's steps take instead of two dozen arrays.
 Table = namedtuple("Table", "hands hand_n stock pile prev keys opts public totals scores scratch avail thrown claims "
                             "kcalls kbeaten count")
-Seats = namedtuple("Seats", "sids params rng alive")
+Seats = namedtuple("Seats", "sids params rng alive decide")
 
 
 @njit_by_type(cache=True, _nrt=False, inline="always")
@@ -240,7 +246,7 @@ def ask_yes_no(kind, seat, yes, s, t, rules):
     t.opts[0, 1] = 0
     t.opts[1, 0] = 1
     t.opts[1, 1] = yes
-    return decide(kind, s.sids[seat], s.params[seat], t.hands[seat], t.hand_n[seat], t.opts, 2, t.public, rules,
+    return s.decide(kind, s.sids[seat], s.params[seat], t.hands[seat], t.hand_n[seat], t.opts, 2, t.public, rules,
                   s.rng[1 + seat:2 + seat])
 
 
@@ -251,7 +257,7 @@ def ask_discard(seat, s, t, rules):
     hand = t.hands[seat]
     n = t.hand_n[seat]
     n_opts = legal_groups(hand, n, rules, t.opts, t.keys, t.scratch)
-    a = decide(K_DISCARD, s.sids[seat], s.params[seat], hand, n, t.opts, n_opts, t.public, rules,
+    a = s.decide(K_DISCARD, s.sids[seat], s.params[seat], hand, n, t.opts, n_opts, t.public, rules,
                s.rng[1 + seat:2 + seat])
     length = t.opts[a, 0]
     for j in range(length):
@@ -272,7 +278,7 @@ def ask_draw(seat, stock_n, n_avail, s, t, rules):
         opts[n_draw, 0] = 1
         opts[n_draw, 1] = t.avail[a]
         n_draw += 1
-    d = decide(K_DRAW, s.sids[seat], s.params[seat], t.hands[seat], t.hand_n[seat], opts, n_draw, t.public, rules,
+    d = s.decide(K_DRAW, s.sids[seat], s.params[seat], t.hands[seat], t.hand_n[seat], opts, n_draw, t.public, rules,
                s.rng[1 + seat:2 + seat])
     return opts[d, 1]
 
@@ -326,7 +332,7 @@ def ask_requests(seat, total, prev_n, n_avail, prev_seat, rnd, s, t, rules, trac
                 for a in range(n_avail):
                     t.opts[1 + a, 0] = 1
                     t.opts[1 + a, 1] = t.avail[a]
-                r = decide(K_REQUEST, s.sids[s_], s.params[s_], hands[s_], hand_n[s_], t.opts, n_avail + 1, view,
+                r = s.decide(K_REQUEST, s.sids[s_], s.params[s_], hands[s_], hand_n[s_], t.opts, n_avail + 1, view,
                            rules, s.rng[1 + s_:2 + s_])
                 face = t.opts[r, 1]
                 n_log = _log(log, n_log, EV_REQUEST, rnd, s_, face, r)
@@ -471,13 +477,17 @@ def restock(rng, t, pile_n, prev_n, track):
 
 
 @njit_by_type(cache=True, _nrt=False)
-def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, alive, log, n_log):
+def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, alive, log, n_log, decide_fn):
     """One round from the deal to a call (or the turn cap), in the game's working memory ``w``.
     Fills ``totals`` (hand totals of the players in the game, -1 for the others) and returns
     ``(caller, turns, player_to_move, n_claims, n_log)``; caller is -1 when the round hit the cap;
-    ``claims[:n_claims]`` are the Kluft callers (Y-V-KLUFT; 0 without Kluft)."""
+    ``claims[:n_claims]`` are the Kluft callers (Y-V-KLUFT; 0 without Kluft). Every decision
+    goes to ``decide`` (the built-ins), or, in ``play_round_via``, to ``decide_fn``."""
     t = carve(w)
-    s = Seats(sids, params, rng, alive)
+    if VIA_POINTER:  # a constant: numba keeps one branch
+        s = Seats(sids, params, rng, alive, decide_fn)
+    else:
+        s = Seats(sids, params, rng, alive, decide)
     hands, hand_n, stock, pile, prev, view, count = t.hands, t.hand_n, t.stock, t.pile, t.prev, t.public, t.count
     avail, thrown = t.avail, t.thrown
     ccw = rules[R_CCW] != 0
@@ -594,10 +604,23 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
 
 
 # ``cache`` is not among the target options: ask for it again, or the copy compiles every run
-play_round_threshold = compiled_as(
-    play_round, "play_round_threshold",
-    njit_by_type(cache=True, **{k: v for k, v in play_round.targetoptions.items() if k != "nopython"}),
-    THRESHOLD_ONLY=True)
+_ROUND_JIT = njit_by_type(cache=True, **{k: v for k, v in play_round.targetoptions.items() if k != "nopython"})
+play_round_threshold = compiled_as(play_round, "play_round_threshold", _ROUND_JIT, THRESHOLD_ONLY=True)
+_CALLED = njit_by_type(cache=True, _nrt=False)
+
+
+def _called(fn):
+    """A copy of the inlined helper ``fn`` compiled on its own, for ``play_round_via``."""
+    return compiled_as(fn, fn.py_func.__name__ + "_via", _CALLED)
+
+
+# The engines' copy calls its big helpers instead of inlining them: numba inlines a function by
+# copying and typing its code again (seconds for these), and this round is compiled for the first
+# user policy or search player, not for a plain run, whose speed its inlining is for.
+play_round_via = compiled_as(
+    play_round, "play_round_via", _ROUND_JIT, VIA_POINTER=True, threshold_turn=threshold_turn_called,
+    **{f.py_func.__name__: _called(f) for f in (start_round, ask_yes_no, ask_discard, ask_draw, ask_requests,
+                                                offer_slam, restock)})
 
 
 def threshold_only(rules, sids) -> bool:
@@ -611,11 +634,15 @@ def threshold_only(rules, sids) -> bool:
 # its own, instead of linking in and recompiling everything below it (a parallel batch would
 # compile a gufunc on top); a user-policy engine rebuilds only play_round.
 _I64, _I64_1D, _I64_2D = types.int64, types.Array(types.int64, 1, "C"), types.Array(types.int64, 2, "C")
-_F64_2D, _I32_2D = types.Array(types.float64, 2, "C"), types.Array(types.int32, 2, "C")
+_F64_1D, _F64_2D, _I32_2D = (types.Array(types.float64, 1, "C"), types.Array(types.float64, 2, "C"),
+                             types.Array(types.int32, 2, "C"))
+_U64_1D = types.Array(types.uint64, 1, "C")
+# decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng): the kernel's decision function
+DECIDE_FN = types.FunctionType(_I64(_I64, _I64, _F64_1D, _I64_1D, _I64, _I64_2D, _I64, _I64_1D, _I64_1D, _U64_1D))
 ROUND_FN = types.FunctionType(types.UniTuple(_I64, 5)(
-    _I64, _I64, _I64, _I64, _I64_1D, _I64_1D, _F64_2D, types.Array(types.uint64, 1, "C"), _I64_1D,
-    types.Array(types.bool_, 1, "C"), _I64_2D, _I64))
-_GAME_ARGS = (_I64, _I64, _I64_1D, _I64, _I64_1D, _F64_2D, _I64_1D, _I32_2D, _I64, _I64_2D, ROUND_FN)
+    _I64, _I64, _I64, _I64, _I64_1D, _I64_1D, _F64_2D, _U64_1D, _I64_1D, types.Array(types.bool_, 1, "C"), _I64_2D,
+    _I64, DECIDE_FN))
+_GAME_ARGS = (_I64, _I64, _I64_1D, _I64, _I64_1D, _F64_2D, _I64_1D, _I32_2D, _I64, _I64_2D, ROUND_FN, DECIDE_FN)
 GAME_FN = types.FunctionType(_I64(*_GAME_ARGS))
 
 
@@ -661,10 +688,11 @@ def game_counts(out_game, count, scores, view, players):
 
 
 @njit(_I64(*_GAME_ARGS), cache=True)
-def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, round_cap, log, round_fn):
+def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, round_cap, log, round_fn, decide_fn):
     """A whole game to one winner (Y-ELIM-1/2), each round played by ``round_fn``
-    (``play_round``, or a user-policy engine's). ``rounds_out[:round_cap]`` receives one row a
-    round; rounds past the cap are played but not written. Returns the log length."""
+    (``play_round``, or ``play_round_via`` asking ``decide_fn``: an engine's, ``make_engine``).
+    ``rounds_out[:round_cap]`` receives one row a round; rounds past the cap are played but not
+    written. Returns the log length."""
     # Working memory, used through borrowed views (simcards.nbutil.borrow): no reference counting
     # in the turn loop. The owners are kept alive to the end of the game (keep_alive below).
     # The game's streams (simcards.rng.seed_streams): the deal's in rng[0], read by the shuffles and
@@ -711,7 +739,7 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
     while winner < 0:
         rnd += 1
         caller, turns, to_move, n_claims, n_log = round_fn(rnd, starter, players, n_alive, rules, sids, params, rng, w,
-                                                           alive, log, n_log)
+                                                           alive, log, n_log, decide_fn)
         turns_total += turns
         round_winner = -1
         if kluft and caller >= 0:
@@ -770,42 +798,53 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
     game_counts(out_game, count, scores, view, players)
     return n_log
 
-@njit(_I64(_I64, _I64, _I64, _I64, _I64_1D, _I64_1D, _F64_2D, _I64_2D, _I32_2D, _I64, GAME_FN, ROUND_FN),
+@njit(_I64(_I64, _I64, _I64, _I64, _I64_1D, _I64_1D, _F64_2D, _I64_2D, _I32_2D, _I64, GAME_FN, ROUND_FN, DECIDE_FN),
       cache=True, nogil=True)
-def play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_rounds, round_cap, game_fn, round_fn):
+def play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_rounds, round_cap, game_fn, round_fn,
+               decide_fn):
     """Games ``first_game + lo .. first_game + hi - 1`` played by ``game_fn`` (``play_game``) with
-    ``round_fn`` (``play_round``, or a user-policy engine's), one seat a strategy id in ``sids``;
-    row ``i`` of the outputs is game ``first_game + i``. ``out_rounds`` has ``round_cap`` rows per
+    ``round_fn`` and ``decide_fn`` (as ``play_game``), one seat a strategy id in ``sids``; row
+    ``i`` of the outputs is game ``first_game + i``. ``out_rounds`` has ``round_cap`` rows per
     game (may be 0). Returns 0. Releases the GIL: ``play_batch`` plays ranges of games on threads."""
     empty_log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
     players = sids.shape[0]
     for i in range(lo, hi):
         rows = out_rounds[i * round_cap:(i + 1) * round_cap]
-        game_fn(first_game + i, seed, rules, players, sids, params, out_games[i], rows, round_cap, empty_log, round_fn)
+        game_fn(first_game + i, seed, rules, players, sids, params, out_games[i], rows, round_cap, empty_log, round_fn,
+                decide_fn)
     return 0
 
 
 def play_batch(seed, first_game, count, rules, players, sids, params, out_games, out_rounds, round_cap, game_fn,
-               round_fn):
+               round_fn, decide_fn):
     """``play_games`` over the whole batch, in ranges on threads (``games.batch.play_ranges``: not a
     ``prange``, whose gufunc would be compiled on top)."""
     assert len(sids) == players  # one strategy a seat
     play_ranges(play_games, count, (seed, first_game),
-                (rules, sids, params, out_games, out_rounds, round_cap, game_fn, round_fn))
+                (rules, sids, params, out_games, out_rounds, round_cap, game_fn, round_fn, decide_fn))
 
 
-_ENGINE_FUNCTIONS = ("ask_yes_no", "ask_discard", "ask_draw", "ask_requests", "offer_slam", "kluft_challenges",
-                     "play_round")
+@njit(_I64(_I64, _I64, _F64_1D, _I64_1D, _I64, _I64_2D, _I64, _I64_1D, _I64_1D, _U64_1D), cache=True)
+def no_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
+    """The ``decide_fn`` of the built-in engines (``play_round`` asks ``decide`` itself): never called."""
+    return 0
+
+
+@njit_by_type(cache=True, _nrt=False)
+def engine_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
+    """An engine's decision function, rebuilt by ``make_engine`` around its dispatcher as ``decide``."""
+    return decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng)
 
 
 def make_engine(custom_decide, cache_key: str | None = None):
-    """``play_round`` calling ``custom_decide`` instead of ``policies.kernel_decide`` (pass it to
-    ``play_game`` and ``play_batch`` as ``round_fn``).
+    """The ``decide_fn`` of an engine whose decisions go to ``custom_decide`` instead of
+    ``policies.kernel_decide`` (a dispatcher over user policies or the search players; pass it
+    with ``round_fn=play_round_via`` to ``play_game`` and ``play_batch``).
 
-    The kernel is written once, at module level, around the global name ``decide`` (so the
-    built-in engine is cached on disk). For user policies the same functions are rebuilt over a
-    copy of this module's globals in which ``decide`` is the user's dispatcher; these copies are
-    compiled once per process (numba cannot cache functions that close over other dispatchers) or,
-    with ``cache_key`` (``simcards.policy.engine_key``), cached on disk under that key."""
-    scope = rebind(globals(), _ENGINE_FUNCTIONS, cache_key, decide=custom_decide)
-    return scope["play_round"]
+    ``play_round_via`` calls it through a function pointer, so the round is compiled once for
+    every engine (cached like the built-ins) and an engine compiles only ``engine_decide``,
+    rebuilt over a copy of this module's globals in which ``decide`` is ``custom_decide``. Such a
+    copy is compiled once per process (numba cannot cache functions that close over other
+    dispatchers) or, with ``cache_key`` (``simcards.policy.engine_key``), cached on disk under
+    that key."""
+    return rebind(globals(), ("engine_decide",), cache_key, decide=custom_decide)["engine_decide"]

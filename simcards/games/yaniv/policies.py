@@ -247,13 +247,21 @@ def threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
                 best_cost = cost
                 best = a
         return best
-    # K_DRAW: hand is already without the thrown group.
+    return threshold_draw(params, hand, n, opts, n_opts, view, rules)
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def threshold_draw(params, hand, n, opts, n_opts, view, rules):
+    """The threshold family's draw (``K_DRAW``; ``hand`` is already without the thrown group): the
+    option of lowest ``_draw_cost``, the stock at ``stock``."""
     thrown_max = 0
     for j in range(view[V_THROWN_N]):
         v = rules[R_VALUES + view[V_THROWN + j]]
         if v > thrown_max:
             thrown_max = v
     counts, lanes, jokers, _ = hand_summary(hand, n)
+    keep = params[P_KEEP]
+    wild = rules[R_WILD] != 0
     best = 0
     best_cost = 1e18
     for o in range(n_opts):

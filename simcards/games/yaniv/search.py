@@ -22,7 +22,7 @@ import numpy as np
 from simcards.games.yaniv import core
 from simcards.games.yaniv import params as P
 from simcards.games.yaniv.core import available_faces, hand_total, insert_sorted, next_seat, throw
-from simcards.games.yaniv.fast import best_draw, group_cost, threshold_turn
+from simcards.games.yaniv.fast import best_draw, group_cost, threshold_turn_called
 from simcards.games.yaniv.groups import SCRATCH
 from simcards.games.yaniv.layout import (
     K_CALL,
@@ -60,7 +60,7 @@ from simcards.games.yaniv.policies import (
     hand_summary,
     lands_on_reset,
     threshold_calls,
-    threshold_decide,
+    threshold_draw,
     variant_decide,
 )
 from simcards.games.yaniv.policies import (
@@ -82,7 +82,7 @@ from simcards.games.yaniv.rules import (
     R_VALUES,
     R_WILD,
 )
-from simcards.nbutil import compiled_as, njit_by_type
+from simcards.nbutil import compiled_as, njit_by_type, rebind
 from simcards.rng import rand_below
 
 SID_INFORMED = 2
@@ -291,7 +291,7 @@ def informed_play(kind, params, hand, n, opts, n_opts, view, rules, rng, risk, d
     if kind == K_DISCARD:
         return informed_discard(hand, n, opts, n_opts, view, rules, params, deny)
     if kind == K_DRAW:
-        return threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
+        return threshold_draw(params, hand, n, opts, n_opts, view, rules)
     return variant_decide(kind, params, hand, n, opts, n_opts, view, rules)
 
 
@@ -373,8 +373,8 @@ def rollout(me, seat, turn, t, stock_n, prev_n, view, rules, params, opp_params,
             if threshold_calls(view[V_SCORES + seat], total, par, rules) == 1:
                 return round_value(me, seat, hands, hand_n, view, rules)
         n_avail = available_faces(prev, prev_n, pickup, avail)
-        _, length, pick, _ = threshold_turn(hand, n, rules, par, total, stock_n, avail, n_avail, t.out, t.keys,
-                                            t.scratch, thrown)
+        _, length, pick, _ = threshold_turn_called(hand, n, rules, par, total, stock_n, avail, n_avail, t.out,
+                                                   t.keys, t.scratch, thrown)
         n = throw(hand, n, thrown, length)
         if pick < 0:
             if stock_n == 0:
@@ -475,7 +475,7 @@ def mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     return best
 
 
-@njit_by_type(cache=True, _nrt=True)
+@njit_by_type(cache=True, _nrt=True, inline="always")
 def option_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k):
     """Each option's ``round_value`` summed over ``k`` sampled deals (common to all options)."""
     me = view[V_SEAT]
@@ -516,8 +516,8 @@ def play_option(kind, option, t, stock_n, view, rules, params, opp_params, depth
         if option[1] == 1:
             return round_value(me, me, hands, hand_n, view, rules)
         # play on: my whole turn as threshold, then the others
-        _, length, pick, _ = threshold_turn(mine, m, rules, params, view[V_TOTAL], stock_n, v_avail, n_avail,
-                                            t.out, t.keys, t.scratch, thrown)
+        _, length, pick, _ = threshold_turn_called(mine, m, rules, params, view[V_TOTAL], stock_n, v_avail,
+                                                   n_avail, t.out, t.keys, t.scratch, thrown)
         m = throw(mine, m, thrown, length)
     elif kind == K_DISCARD:
         length = option[0]
@@ -558,7 +558,7 @@ def play_option(kind, option, t, stock_n, view, rules, params, opp_params, depth
                    opp_params, depth)
 
 
-@njit_by_type(cache=True, _nrt=True)
+@njit_by_type(cache=True, _nrt=True, inline="always")
 def mc_heuristic(kind, params, hand, n, opts, n_opts, view, rules, rng):
     """mc's choice without search: informed's (with mc's ``risk``, ``deny`` and ``patience``)."""
     return informed_play(kind, params, hand, n, opts, n_opts, view, rules, rng, params[P_MC_RISK],
@@ -586,3 +586,13 @@ def builtin_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
 # ``builtin_decide`` as the kernel asks it (threshold seats' own turns are the kernel's)
 kernel_decide = compiled_as(builtin_decide, "kernel_decide", njit_by_type(cache=True, _nrt=False),
                             PLAIN=plain_kernel_decide)
+
+
+def engine_decide(cache_key: str | None):
+    """The decision function of an engine that plays the attached families and no user policy
+    (``game._build``): ``kernel_decide`` compiled again, cached on disk under the engine's
+    ``cache_key`` (``nbutil.rebind``) as every engine is. Called straight from
+    ``kernel.play_round_via``, not through ``policy.chain``'s two checking layers: each layer
+    optimizes and compiles everything below it again, and these families never return an
+    option out of range."""
+    return rebind(globals(), ("builtin_decide",), cache_key, PLAIN=plain_kernel_decide)["builtin_decide"]
