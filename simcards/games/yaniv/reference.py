@@ -18,21 +18,6 @@ import numpy as np
 
 from simcards.cards import card_code
 from simcards.games.yaniv import layout as L
-from simcards.games.yaniv.layout import (
-    EV_CALL,
-    EV_DISCARD,
-    EV_DRAW,
-    EV_GRANT,
-    EV_HAND,
-    EV_ONDER,
-    EV_REQUEST,
-    EV_RESHUFFLE,
-    EV_ROUND,
-    EV_SCORE,
-    EV_SLAM,
-    EV_UPCARD,
-    LOG_WIDTH,
-)
 from simcards.games.yaniv.rules import HAND_SIZE, YanivRules
 from simcards.policy import reference_choice
 from simcards.rng import new_state, rand_below, seat_states, shuffle
@@ -308,7 +293,7 @@ class GameRecord:
     invalid: int = 0  # a user policy's option indices out of range (option 0 played; on_invalid="first")
 
     def log_array(self) -> np.ndarray:
-        arr = np.zeros((len(self.log), LOG_WIDTH), dtype=np.int64)
+        arr = np.zeros((len(self.log), L.LOG_WIDTH), dtype=np.int64)
         for i, row in enumerate(self.log):
             arr[i, : len(row)] = row
         return arr
@@ -421,14 +406,14 @@ class ReferenceGame:
         for p in range(self.players):
             hands[p].sort()
             if self.alive[p]:
-                self.log(EV_HAND, rnd, p, len(hands[p]), 0, hands[p])
+                self.log(L.EV_HAND, rnd, p, len(hands[p]), 0, hands[p])
                 self.say("deal", rnd, p, f"seat {p} is dealt {show(hands[p])} ({total(hands[p], rules)})")
         previous = [int(stock.pop())]  # the previous discard, as laid
         self.seen = [0] * L.N_FACES
         self.seen[previous[0]] = 1
         self.known = [0] * self.players
         buried: list[int] = []  # the rest of the discard pile, in the order it was buried
-        self.log(EV_UPCARD, rnd, -1, previous[0], 0)
+        self.log(L.EV_UPCARD, rnd, -1, previous[0], 0)
         self.audit("deal", hands=hands, stock=stock, previous=previous, buried=buried)
         self.say("upcard", rnd, -1, f"face up: {show(previous)}")
         n_alive = sum(self.alive)
@@ -447,7 +432,7 @@ class ReferenceGame:
                 kind = L.K_CALL if within else (L.K_OVERCALL if rules.overcall else None)
                 if kind is not None:
                     choice = self.ask(kind, seat, hand, [(0,), (1,)], view)
-                    self.log(EV_CALL, rnd, seat, my_total, choice)
+                    self.log(L.EV_CALL, rnd, seat, my_total, choice)
                     if choice == 1:
                         self.audit("call", seat=seat, total=my_total, hands=hands, overcall=not within)
                         caller = seat
@@ -475,7 +460,7 @@ class ReferenceGame:
             self.mem_throw(seat, thrown)
             self.audit("discard", seat=seat, group=thrown, hand_before=before, hands=hands, stock=stock,
                        previous=previous, buried=buried, extra=thrown)
-            self.log(EV_DISCARD, rnd, seat, len(thrown), a, thrown)
+            self.log(L.EV_DISCARD, rnd, seat, len(thrown), a, thrown)
             # Y-DRAW-1/2: the stock's top card, or an available card of the previous discard.
             options = ([(-1,)] if stock else []) + [(c,) for c in avail]
             view = self.view(seat, hands, turn, stock, rnd, starter, avail, thrown)
@@ -494,7 +479,7 @@ class ReferenceGame:
             hand.sort()
             self.audit("draw", seat=seat, card=card, face=face, available=avail, hands=hands, stock=stock,
                        previous=previous, buried=buried, extra=thrown)
-            self.log(EV_DRAW, rnd, seat, face, card)
+            self.log(L.EV_DRAW, rnd, seat, face, card)
             self.say("turn", rnd, seat, f"seat {seat} throws {show(thrown)}, takes {card_code(card)} from {source}"
                      f" → {show(hand)} ({total(hand, rules)})")
             # Y-V-SLAM: the drawn card may go straight onto the group just thrown; never the last card.
@@ -533,7 +518,7 @@ class ReferenceGame:
                     options = [(-1,)] + [(c,) for c in avail]
                     r = self.ask(L.K_REQUEST, s, hands[s], options, self.view(s, hands, turn, stock, rnd, starter, avail))
                     face = options[r][0]
-                    self.log(EV_REQUEST, rnd, s, face, r)
+                    self.log(L.EV_REQUEST, rnd, s, face, r)
                     if r > 0:
                         asked = s
                         break
@@ -545,7 +530,7 @@ class ReferenceGame:
         v[L.V_REQ_FACE] = face
         v[L.V_REQ_SEAT] = asked
         g = self.ask(L.K_GRANT, seat, hand, [(0,), (1,)], v)
-        self.log(EV_GRANT, rnd, seat, face, g)
+        self.log(L.EV_GRANT, rnd, seat, face, g)
         taker = asked if g == 1 else seat
         self.mem_take(taker, face)
         counts[2] += g == 1
@@ -569,7 +554,7 @@ class ReferenceGame:
         if pos < 0:
             return
         sl = self.ask(L.K_SLAM, seat, hand, [(0,), (card,)], self.view(seat, hands, turn, stock, rnd, starter, avail, thrown))
-        self.log(EV_SLAM, rnd, seat, card, sl)
+        self.log(L.EV_SLAM, rnd, seat, card, sl)
         if sl == 1:
             self.record.counts[4] += 1
             hand.remove(card)
@@ -588,7 +573,7 @@ class ReferenceGame:
         self.seen = [0] * L.N_FACES
         for c in previous:
             self.seen[c] += 1
-        self.log(EV_RESHUFFLE, rnd, seat, len(stock), 0)
+        self.log(L.EV_RESHUFFLE, rnd, seat, len(stock), 0)
         self.audit("reshuffle", hands=hands, stock=stock, previous=previous, buried=[])
         self.say("reshuffle", rnd, seat, f"the stock ran out: {len(stock)} cards reshuffled")
         return stock
@@ -612,7 +597,7 @@ class ReferenceGame:
                 for p, rt in revealed.items():
                     v[L.V_REVEALED + p] = rt
                 choice = self.ask(L.K_ONDER, s, hands[s], [(0,), (1,)], v)
-                self.log(EV_ONDER, rnd, s, t, choice)
+                self.log(L.EV_ONDER, rnd, s, t, choice)
                 if choice == 1:
                     claims.append(s)
                     self.say("onderkluft", rnd, s, f"seat {s} calls onderkluft")
@@ -665,9 +650,9 @@ class ReferenceGame:
             if len(alive) == 1:
                 winner = alive[0]
             for p in range(self.players):
-                self.log(EV_SCORE, rnd, p, scored.get(p, 0), self.scores[p])
+                self.log(L.EV_SCORE, rnd, p, scored.get(p, 0), self.scores[p])
             mask = sum(1 << p for p in eliminated)
-            self.log(EV_ROUND, rnd, caller, int(asaf), mask)
+            self.log(L.EV_ROUND, rnd, caller, int(asaf), mask)
             self.say("scores", rnd, -1, "scores: " + ", ".join(
                 f"seat {p} {self.scores[p]} (+{scored[p]})" for p in sorted(scored)))
             for p in eliminated:
