@@ -43,8 +43,8 @@ def rollout():
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     ends = np.zeros((search.ENDS_ROWS, 14), dtype=np.int64)
     idx = np.zeros(search.ENDS_ROWS, dtype=np.int64)
-    return search.rollout(me, opp, np.int64(0), deadwood(opp, 0), stock, 3, np.int64(-1), 0, 0, 10, rules,
-                          0, scratch, ends, idx, NEVER, NEVER, 1, NEVER)
+    plan = search.Plan(rules, 0, 10, stock, 3, scratch, ends, idx, NEVER, NEVER, NEVER, 0.0, 0.0)
+    return search.rollout(plan, me, opp, np.int64(0), deadwood(opp, 0), np.int64(-1), 0, 0, 1, 0, 0)
 
 
 def kernel_points():

@@ -309,8 +309,8 @@ def test_fitted_deal_keeps_hands_that_fit_the_opponents_throws():
     for tries in (1, 32):
         odd[tries] = 0
         for _ in range(300):
-            opp = S.fitted_deal(pool, len(pool), 10, 0, np.int64(0), shown, tries, buf, stock, best_stock, scratch, 0,
-                                rng, -1, -1, NO_VIEW, 0, 10)
+            smp = S.Sampler(pool, len(pool), 10, 0, np.int64(0), shown, tries, -1, -1, 0, 10, NO_VIEW, 0)
+            opp = S.fitted_deal(smp, buf, stock, best_stock, scratch, rng)
             odd[tries] += S.odd_cards(opp, shown, 0) > 0
             opp_cards = [c for c in range(52) if opp >> c & 1]
             assert len(opp_cards) == 10
@@ -341,8 +341,8 @@ def test_rollout_own_knock_threshold_and_take():
     dw_opp = S.deadwood(opp, 0)
 
     def run(top, force, take, knock, turn=1, gin=99.0):
-        return S.rollout(me, opp, 2, dw_opp, stock.copy(), len(stock), top, 0, force, 10, rules, 0, scratch, ends,
-                         idx, take, knock, turn, gin)
+        plan = S.Plan(rules, 0, 10, stock.copy(), len(stock), scratch, ends, idx, take, knock, gin, 0.0, 0.0)
+        return S.rollout(plan, me, opp, 2, dw_opp, top, 0, force, turn, 0, 0)
 
     at_once = run(-1, -1, 99.0, 99.0)
     assert at_once == S.knock_points(me, opp, rules, 0, ends, idx) > 0
@@ -428,8 +428,8 @@ def test_rollout_own_discard_keeps_live_outs():
     dw10 = min_deadwood([c for c in DRAW_HAND if c != 47])
 
     def run(rout):
-        return S.rollout(me, opp, dw10, S.deadwood(opp, 0), stock.copy(), len(stock), -1, 0, 0, 10, rules, 0,
-                         scratch, ends, idx, 99.0, 99.0, 1, 99.0, rout, 0.0, np.int64(0), np.int64(0))
+        plan = S.Plan(rules, 0, 10, stock.copy(), len(stock), scratch, ends, idx, 99.0, 99.0, 99.0, rout, 0.0)
+        return S.rollout(plan, me, opp, dw10, S.deadwood(opp, 0), -1, 0, 0, 1, np.int64(0), np.int64(0))
 
     knocked = run(1.0)
     melds_with_kq = [0, 1, 2, 30, 31, 32, 22, 23, 24, 42]  # deadwood 4: the 4 of clubs

@@ -1,12 +1,16 @@
 """The Gin Rummy numba kernel: deal, upcard protocol, turns, knock and lay-offs, scoring, a whole
 game to the target, a batch of games.
 
-Every decision goes through ``decide`` (the built-in strategies; ``make_engine`` rebuilds the
-kernel around a dispatcher that also knows user policies). Hands are sorted card arrays (what a
-policy sees) plus a bitmask per player (what the meld solver reads). A batch runs in parallel
-over chunks of games; game ``g`` draws only from its own streams (the deal's, keyed by
-``(seed, g)``, and one per seat for its strategy: ``simcards.rng``) and writes only its own rows. A
-strategy is handed its seat's stream, never the deal's.
+Every decision goes through ``ask``: the built-in strategies (random, simple, knock) are the
+kernel's own; every other strategy id (the attached families informed and mc, user policies) is
+asked of ``ext``, the engine's decision function, called through a function pointer (a
+first-class function of type ``DECIDE_FN``, as Two Hundred's and Yaniv's rounds are). So the
+kernel is compiled once and cached, a plain run compiles no search code, and an engine of search
+players or policies compiles only its decision function (``make_engine``), not the game around
+it. Hands are sorted card arrays (what a policy sees) plus a bitmask per player (what the meld
+solver reads). A batch runs in ranges of games on threads; game ``g`` draws only from its own
+streams (the deal's, keyed by ``(seed, g)``, and one per seat for its strategy: ``simcards.rng``)
+and writes only its own rows. A strategy is handed its seat's stream, never the deal's.
 
 A hand is played at a *table* by two players, positions 0 (the non-dealer's part: offered the
 upcard first, plays first) and 1 (the dealer's part); ``st[S_SEAT0 + pos]`` is the seat at each
@@ -16,8 +20,10 @@ limit, the stake multiplier, the knock card) or in the encoded rules.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from simcards.games.batch import play_ranges
 from simcards.games.gin import core
@@ -61,10 +67,10 @@ from simcards.games.gin.melds import (
     triple_ranks,
     value_of_mask,
 )
-from simcards.games.gin.policies import builtin_decide
+from simcards.games.gin.policies import SID_KNOCK, builtin_decide
 from simcards.games.transcript import called_cards as _log_cards
 from simcards.games.transcript import event_c
-from simcards.nbutil import borrow, compiled_as, keep_alive, keyed_cache, njit_by_type, rebind
+from simcards.nbutil import borrow, compiled_as, keep_alive, njit_by_type, rebind
 from simcards.rng import rand_below, seed_streams, shuffle
 
 # A transcript event, called (compiled once), not inlined at its ~30 call sites
@@ -235,20 +241,52 @@ _LG_SWEEPS = _LG_AFTER + L.MAX_SIDES  # G-V-TED: deals a team won at every table
 _LG_LAST = _LG_SWEEPS + 2  # the side that won the last hand (-1: nobody)
 _LG_LAST_WON = _LG_LAST + 1  # the side that won the latest hand that was won (-1: none yet)
 _LG_SIZE = _LG_LAST_WON + 1
-_W_COUNTS = _W_LEDGER + _LG_SIZE
-_W_SCRATCH = _W_COUNTS + 8
+_W_COUNTS = _W_LEDGER + _LG_SIZE  # the game's counters: hands by outcome (layout.O_*), then C_*
+C_TURNS, C_DEALER_WON, C_DOUBLED, C_PICKUPS, C_MULTI, C_HANDS = range(8, 14)
+_W_SCRATCH = _W_COUNTS + 16
 _WORK_SIZE = _W_SCRATCH + SCRATCH_SIZE
 
-decide = builtin_decide  # the built-in strategies; make_engine swaps in user dispatchers
+# The engine's decision function (``ext``): ``policies.builtin_decide``'s arguments, as ``ask``
+# passes them. play_games has one signature, compiled on its first use (``_compiled``).
+_I64, _F64_1D = types.int64, types.Array(types.float64, 1, "C")
+_I64_1D, _I64_2D = types.Array(types.int64, 1, "C"), types.Array(types.int64, 2, "C")
+DECIDE_FN = types.FunctionType(_I64(_I64, _I64, _F64_1D, _I64_1D, _I64, _I64_2D, _I64, _I64_1D, _I64_1D,
+                                    types.Array(types.uint64, 1, "C")))
+GAMES_SIG = (_I64, _I64, _I64, _I64, _I64_1D, _I64_1D, types.Array(types.float64, 2, "C"), _I64_2D,
+             types.Array(types.int32, 2, "C"), _I64, _I64_2D, DECIDE_FN)
+
+# A hand in progress travels as one record: the rules, the seats' strategies and streams, the
+# table's working arrays (borrowed views of the game's one allocation: ``carve``), the transcript
+# and the engine's decision function. ``st`` is the hand's state (S_*), ``hres`` its result
+# (HR_*), ``shown`` the view a strategy is shown (layout.V_*; numba reserves the name ``view``);
+# ``ends``/``idx``/``scratch`` are the meld solver's scratch.
+Hand = namedtuple("Hand", ("rules", "sids", "params", "rng", "deck", "deck2", "hands", "hand_n", "masks", "pile",
+                           "took", "discs", "passed", "my_turns", "st", "shown", "opts", "ends", "idx", "hres",
+                           "scratch", "melds", "log", "ext"))
+# How the functions that take a Hand are compiled: without reference counting (its arrays are
+# borrowed views; counting references at every field read made the game twice as slow), and
+# without the Python and C entry points numba gives every function (never called from Python:
+# unboxing a record of two dozen arrays was much of their compile). Those with one call site
+# (``_HAND_INLINE``) are part of their caller: each function numba compiles links in and optimises
+# again everything it calls, so fewer levels compile faster.
+_HAND = {"cache": True, "_nrt": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+_HAND_INLINE = {"cache": True, "_nrt": False, "inline": "always"}
 
 
-@njit_by_type(cache=True)
-def ask(kind, p, st, sids, params, hands, hand_n, opts, n_opts, view, rules, rng):
-    """The decision of the player at position ``p``; a single option is not asked."""
+@njit_by_type(**_HAND)
+def ask(h, kind, p, n_opts):
+    """The decision of the player at position ``p`` among ``h.opts[:n_opts]`` (shown ``h.shown``);
+    a single option is not asked."""
     if n_opts <= 1:
         return 0
-    seat = st[S_SEAT0 + p]
-    c = decide(kind, sids[seat], params[seat], hands[p], hand_n[p], opts, n_opts, view, rules, rng[1 + seat:2 + seat])
+    seat = h.st[S_SEAT0 + p]
+    sid = h.sids[seat]
+    if sid > SID_KNOCK:  # not a built-in: the engine's decision function
+        c = h.ext(kind, sid, h.params[seat], h.hands[p], h.hand_n[p], h.opts, n_opts, h.shown, h.rules,
+                  h.rng[1 + seat:2 + seat])
+    else:
+        c = builtin_decide(kind, sid, h.params[seat], h.hands[p], h.hand_n[p], h.opts, n_opts, h.shown, h.rules,
+                           h.rng[1 + seat:2 + seat])
     if c < 0 or c >= n_opts:
         raise ValueError("a gin strategy returned an option index out of range")
     return c
@@ -289,21 +327,33 @@ def set_view(view, p, st, pile, masks, took, discs, passed, my_turns, rules):
         view[L.V_TABLE] = st[S_TABLE0] | st[S_TABLE1]
 
 
-@njit(cache=True)
-def take_top(p, st, pile, hands, hand_n, masks, took):
+@njit_by_type(**_HAND)
+def show(h, p, dw, first):
+    """``set_view`` for position ``p`` of the hand ``h``, with its deadwood ``dw`` and whether it
+    is the first turn."""
+    set_view(h.shown, p, h.st, h.pile, h.masks, h.took, h.discs, h.passed, h.my_turns, h.rules)
+    h.shown[L.V_DW] = dw
+    h.shown[L.V_FIRST] = first
+
+
+@njit(**_HAND)
+def take_top(h, p):
+    """Position ``p`` takes the pile's top card; returns it."""
+    st = h.st
     st[S_PILE_N] -= 1
-    card = pile[st[S_PILE_N]]
+    card = h.pile[st[S_PILE_N]]
     st[S_PILE_MASK] &= ~(np.int64(1) << card)
-    add_card(hands, hand_n, masks, p, card)
-    took[p] |= np.int64(1) << card
+    add_card(h.hands, h.hand_n, h.masks, p, card)
+    h.took[p] |= np.int64(1) << card
     return card
 
 
-@njit(cache=True)
-def draw_stock(p, st, deck, hands, hand_n, masks):
-    st[S_STOCK] -= 1
-    card = deck[st[S_STOCK]]
-    add_card(hands, hand_n, masks, p, card)
+@njit(**_HAND)
+def draw_stock(h, p):
+    """Position ``p`` draws the stock's top card; returns it."""
+    h.st[S_STOCK] -= 1
+    card = h.deck[h.st[S_STOCK]]
+    add_card(h.hands, h.hand_n, h.masks, p, card)
     return card
 
 
@@ -324,14 +374,14 @@ def record_turn(p, card, taken, drew, st, pile):
     st[S_HN0 + p] = n + 1
 
 
-@njit(cache=True)
-def discard_phase(p, taken, must_knock, allow_re, first, st, pile, hands, hand_n, masks, took, discs, passed,
-                  my_turns, rules, sids, params, rng, view, opts, scratch, log, n_log):
+@njit(**_HAND)
+def discard_phase(h, p, taken, must_knock, allow_re, first, n_log):
     """G-TURN-1/2, G-KNOCK-1: discard one card (not the one just taken from the pile unless
     ``allow_re``), then knock or not. With ``must_knock`` only knocking discards are offered
     and the knock is made. Returns (knocked, n_log)."""
+    st, opts, scratch, rules = h.st, h.opts, h.scratch, h.rules
     limit = st[S_LIMIT]
-    mask = masks[p]
+    mask = h.masks[p]
     if scratch[SCRATCH_MASK] != mask:
         removal_deadwoods(mask, scratch, st[S_MV])
         scratch[SCRATCH_MASK] = mask
@@ -339,8 +389,8 @@ def discard_phase(p, taken, must_knock, allow_re, first, st, pile, hands, hand_n
     best = 1 << 30
     # G-TURN-2: the card taken this turn (G-V-MJ: every card taken) may not be thrown
     blocked = np.int64(0) if allow_re else st[S_TAKEN] | ((np.int64(1) << taken) if taken >= 0 else np.int64(0))
-    for i in range(hand_n[p]):
-        c = hands[p, i]
+    for i in range(h.hand_n[p]):
+        c = h.hands[p, i]
         if (blocked >> c) & 1:
             continue
         dw = scratch[c]
@@ -353,66 +403,58 @@ def discard_phase(p, taken, must_knock, allow_re, first, st, pile, hands, hand_n
         n_opts += 1
         if dw < best:
             best = dw
-    set_view(view, p, st, pile, masks, took, discs, passed, my_turns, rules)
-    view[L.V_DW] = best
-    view[L.V_TAKEN] = taken
-    view[L.V_FIRST] = first
-    a = ask(L.K_DISCARD, p, st, sids, params, hands, hand_n, opts, n_opts, view, rules, rng)
+    show(h, p, best, first)
+    h.shown[L.V_TAKEN] = taken
+    a = ask(h, L.K_DISCARD, p, n_opts)
     card = opts[a, 0]
     dw = opts[a, 1]
-    remove_card(hands, hand_n, masks, p, card)
-    pile[st[S_PILE_N]] = card
+    remove_card(h.hands, h.hand_n, h.masks, p, card)
+    h.pile[st[S_PILE_N]] = card
     st[S_PILE_N] += 1
     st[S_PILE_MASK] |= np.int64(1) << card
-    discs[p] |= np.int64(1) << card
+    h.discs[p] |= np.int64(1) << card
     if rules[R.R_MJ] == 0:  # (G-V-MJ takes several cards at once: not recorded)
-        record_turn(p, card, taken, first == 0 or rules[R.R_DEAL11] == 0, st, pile)
+        record_turn(p, card, taken, first == 0 or rules[R.R_DEAL11] == 0, st, h.pile)
     seat = st[S_SEAT0 + p]
-    n_log = _log(log, n_log, EV_DISCARD, st[S_HAND], seat, card, a, dw)
+    n_log = _log(h.log, n_log, EV_DISCARD, st[S_HAND], seat, card, a, dw)
     knock = 0
     if dw <= limit:
         if must_knock:
             knock = 1
         else:
-            set_view(view, p, st, pile, masks, took, discs, passed, my_turns, rules)
-            view[L.V_DW] = dw
-            view[L.V_FIRST] = first
-            opts[0, 0] = 0
-            opts[0, 1] = dw
-            opts[0, 2] = 0
-            opts[0, 3] = 0
-            opts[1, 0] = 1
-            opts[1, 1] = dw
-            opts[1, 2] = 0
-            opts[1, 3] = 0
-            knock = ask(L.K_KNOCK, p, st, sids, params, hands, hand_n, opts, np.int64(2), view, rules, rng)
-        n_log = _log(log, n_log, EV_KNOCK, st[S_HAND], seat, knock, dw, 0)
-    my_turns[p] += 1
+            show(h, p, dw, first)
+            for j in range(2):  # rows: [0, dw] play on, [1, dw] knock
+                opts[j, 0] = j
+                opts[j, 1] = dw
+                opts[j, 2] = 0
+                opts[j, 3] = 0
+            knock = ask(h, L.K_KNOCK, p, np.int64(2))
+        n_log = _log(h.log, n_log, EV_KNOCK, st[S_HAND], seat, knock, dw, 0)
+    h.my_turns[p] += 1
     st[S_TURN] += 1
     return knock == 1, n_log
 
 
-@njit(cache=True)
-def choose_arrangement(k, k_dw, k_sets, st, pile, hands, hand_n, masks, took, discs, passed, my_turns, rules, sids,
-                       params, rng, view, opts):
+@njit(**_HAND_INLINE)
+def choose_arrangement(h, k, k_dw, k_sets):
     """G-LAY-0: the knocker (position ``k``) lays out any arrangement of its minimum deadwood
     ``k_dw``; with several, the strategy chooses (rows: ``layout.K_ARRANGE``; row 0 is the default
     ``k_sets``). Returns the bits laid in sets of the chosen one."""
-    mask = masks[k]
+    mask = h.masks[k]
     if triple_ranks(mask) == 0:  # no set to choose: the maximal runs are the one arrangement
         return k_sets
-    mv = st[S_MV]
+    mv = h.st[S_MV]
+    opts = h.opts
     n_opts = min_arrangements(mask, k_dw, opts, L.MAX_OPTIONS, mv)
     if n_opts <= 1:
         return k_sets
     for a in range(n_opts):
-        exposed = layoff_exposure(mask, opts[a, 0], mv) & ~st[S_PILE_MASK]
+        exposed = layoff_exposure(mask, opts[a, 0], mv) & ~h.st[S_PILE_MASK]
         opts[a, 1] = k_dw
         opts[a, 2] = value_of_mask(exposed, mv)
-        opts[a, 3] = value_of_mask(exposed & took[1 - k], mv)
-    set_view(view, k, st, pile, masks, took, discs, passed, my_turns, rules)
-    view[L.V_DW] = k_dw
-    a = ask(L.K_ARRANGE, k, st, sids, params, hands, hand_n, opts, n_opts, view, rules, rng)
+        opts[a, 3] = value_of_mask(exposed & h.took[1 - k], mv)
+    show(h, k, k_dw, 0)
+    a = ask(h, L.K_ARRANGE, k, n_opts)
     return opts[a, 0]
 
 
@@ -652,21 +694,19 @@ def mj_layoffs(p, st, hands, hand_n, masks, melds, log, n_log):
     return n_log
 
 
-@njit(cache=True)
-def mj_draw(p, first, st, deck, pile, hands, hand_n, masks, took, passed, melds, rules, sids, params, rng,
-            view, opts, scratch, hres, log, n_log, my_turns, discs):
+@njit(**_HAND)
+def mj_draw(h, p, first, n_log):
     """G-V-MJ: a Mahjong draw: the stock, or the top N cards of the pile (the deepest placed on the
     table at once); then the lay-offs. On the first turn (G-FIRST-1) only the upcard is offered and
     row 0 declines it. Returns (took from the pile?, n_log)."""
-    n_opts = mj_offer(p, first, st, pile, masks, melds, opts, scratch)
-    set_view(view, p, st, pile, masks, took, discs, passed, my_turns, rules)
-    view[L.V_DW] = opts[0, 2]
-    view[L.V_FIRST] = 1 if first else 0
-    a = ask(L.K_PICKUP, p, st, sids, params, hands, hand_n, opts, n_opts, view, rules, rng)
+    st, hres, pile = h.st, h.hres, h.pile
+    n_opts = mj_offer(p, first, st, pile, h.masks, h.melds, h.opts, h.scratch)
+    show(h, p, h.opts[0, 2], 1 if first else 0)
+    a = ask(h, L.K_PICKUP, p, n_opts)
     st[S_TAKEN] = 0
     if a > 0:
-        n = opts[a, 0]
-        n_log = mj_pickup(p, n, st, pile, hands, hand_n, masks, took, melds, log, n_log)
+        n = h.opts[a, 0]
+        n_log = mj_pickup(p, n, st, pile, h.hands, h.hand_n, h.masks, h.took, h.melds, h.log, n_log)
         hres[HR_PICKUPS] += 1
         if n > 1:
             hres[HR_MULTI] += 1
@@ -675,10 +715,10 @@ def mj_draw(p, first, st, deck, pile, hands, hand_n, masks, took, passed, melds,
     elif first:
         return False, n_log
     else:
-        passed[p] |= np.int64(1) << pile[st[S_PILE_N] - 1] if st[S_PILE_N] > 0 else np.int64(0)
-        card = draw_stock(p, st, deck, hands, hand_n, masks)
-        n_log = _log(log, n_log, EV_DRAW, st[S_HAND], st[S_SEAT0 + p], 0, card, 0)
-    n_log = mj_layoffs(p, st, hands, hand_n, masks, melds, log, n_log)
+        h.passed[p] |= np.int64(1) << pile[st[S_PILE_N] - 1] if st[S_PILE_N] > 0 else np.int64(0)
+        card = draw_stock(h, p)
+        n_log = _log(h.log, n_log, EV_DRAW, st[S_HAND], st[S_SEAT0 + p], 0, card, 0)
+    n_log = mj_layoffs(p, st, h.hands, h.hand_n, h.masks, h.melds, h.log, n_log)
     return a > 0, n_log
 
 
@@ -700,29 +740,29 @@ def mj_score(g, st, masks, rules, hres):
     hres[HR_BOXES] = 1
 
 
-@njit(cache=True)
-def deal_hand(rules, rng, deck, deck2, hands, hand_n, masks, pile, took, discs, passed, my_turns, st, hres,
-              log, n_log):
+@njit(**_HAND_INLINE)
+def deal_hand(h, n_log):
     """G-DEAL-2 (G-V-DEAL11, G-V-OKLA): shuffle and deal, turn the upcard, fix the hand's knock
     limit and stake. Returns n_log."""
+    rules, deck, deck2, st, pile, hres, log = h.rules, h.deck, h.deck2, h.st, h.pile, h.hres, h.log
     hand_no = st[S_HAND]
     for i in range(52):
         deck[i] = i
-    shuffle(rng, deck, 52)
+    shuffle(h.rng, deck, 52)
     second = rules[R.R_SECOND_DECK] != 0
     if second:  # G-V-OKLA tournament form: the knock card is the bottom card of a second deck
         for i in range(52):
             deck2[i] = i
-        shuffle(rng, deck2, 52)
+        shuffle(h.rng, deck2, 52)
     dpos = st[S_DPOS]
     nd = 1 - dpos
     for p in range(2):
-        hand_n[p] = 0
-        masks[p] = 0
-        took[p] = 0
-        discs[p] = 0
-        passed[p] = 0
-        my_turns[p] = 0
+        h.hand_n[p] = 0
+        h.masks[p] = 0
+        h.took[p] = 0
+        h.discs[p] = 0
+        h.passed[p] = 0
+        h.my_turns[p] = 0
         st[S_HN0 + p] = 0
     for j in range(2 * HIST_SLOTS):
         st[S_HIST + j] = 0
@@ -732,13 +772,13 @@ def deal_hand(rules, rng, deck, deck2, hands, hand_n, masks, pile, took, discs, 
         for k in range(2):
             q = nd if k == 0 else dpos
             stock_n -= 1
-            add_card(hands, hand_n, masks, q, deck[stock_n])
+            add_card(h.hands, h.hand_n, h.masks, q, deck[stock_n])
     if rules[R.R_DEAL11] != 0:  # (to the player who plays first: the non-dealer, or see S_FIRST)
         stock_n -= 1
-        add_card(hands, hand_n, masks, st[S_FIRST], deck[stock_n])
+        add_card(h.hands, h.hand_n, h.masks, st[S_FIRST], deck[stock_n])
     for p in range(2):
-        n_log = _log(log, n_log, EV_DEAL, hand_no, st[S_SEAT0 + p], hand_n[p], 0, 0)
-        n_log = _log_cards(log, n_log, hands[p], hand_n[p], 6)
+        n_log = _log(log, n_log, EV_DEAL, hand_no, st[S_SEAT0 + p], h.hand_n[p], 0, 0)
+        n_log = _log_cards(log, n_log, h.hands[p], h.hand_n[p], 6)
     st[S_PILE_N] = 0
     st[S_PILE_MASK] = 0
     if rules[R.R_UPCARD] != 0:
@@ -772,18 +812,28 @@ def deal_hand(rules, rng, deck, deck2, hands, hand_n, masks, pile, took, discs, 
     return n_log
 
 
-@njit(cache=True)
-def first_turn(rules, sids, params, rng, deck, hands, hand_n, masks, pile, took, discs, passed, my_turns, st,
-               view, opts, hres, scratch, log, n_log):
+@njit_by_type(**_HAND_INLINE)
+def offer_pile(h, q, kind, top, dw11, after, n_opts, must):
+    """Ask position ``q`` whether to take the pile's ``top`` card (``offer_top``'s rows, of which
+    ``n_opts``; ``dw11``, ``after``: ``take_info``'s; ``must``: it may take it only to knock,
+    G-TURN-3, G-WALL-2/3); returns the row chosen."""
+    show(h, q, deadwood(h.masks[q], h.st[S_MV]), 1 if kind == L.K_UPCARD else 0)
+    h.shown[L.V_TAKE_MUST_KNOCK] = must
+    offer_top(h.opts, top, dw11, after)
+    return ask(h, kind, q, n_opts)
+
+
+@njit(**_HAND_INLINE)
+def first_turn(h, n_log):
     """The first turn of a hand. G-FIRST-1: the non-dealer, then the dealer, may take the upcard;
     if both decline the non-dealer draws from the stock. G-V-DEAL11: the player with 11 cards
     only discards. Without an upcard (G-V-OKLA second deck) the player at ``st[S_FIRST]`` (the
     winner of the previous hand) draws from the stock. Returns (position that played, knocked,
     n_log)."""
+    rules, st, log = h.rules, h.st, h.log
     hand_no = st[S_HAND]
     nd = 1 - st[S_DPOS]
     gra = rules[R.R_GRA] != 0
-    mv = st[S_MV]
     taken = -1
     p = st[S_FIRST]  # the non-dealer unless G-V-OKLA's second deck says otherwise
     if rules[R.R_DEAL11] != 0:
@@ -792,127 +842,138 @@ def first_turn(rules, sids, params, rng, deck, hands, hand_n, masks, pile, took,
         taker = -1
         for k in range(2):
             q = nd if k == 0 else 1 - nd
-            top = pile[st[S_PILE_N] - 1]
-            set_view(view, q, st, pile, masks, took, discs, passed, my_turns, rules)
-            view[L.V_DW] = deadwood(masks[q], mv)
-            view[L.V_FIRST] = 1
-            dw11, after = take_info(masks[q], top, gra, scratch, mv)
-            offer_top(opts, top, dw11, after)
-            c = ask(L.K_UPCARD, q, st, sids, params, hands, hand_n, opts, np.int64(2), view, rules, rng)
+            top = h.pile[st[S_PILE_N] - 1]
+            dw11, after = take_info(h.masks[q], top, gra, h.scratch, st[S_MV])
+            c = offer_pile(h, q, L.K_UPCARD, top, dw11, after, 2, 0)
             n_log = _log(log, n_log, EV_UPCARD_CHOICE, hand_no, st[S_SEAT0 + q], c, top, 0)
             if c == 1:
                 taker = q
                 break
-            passed[q] |= np.int64(1) << top
-        hres[HR_UPCARD] = taker
+            h.passed[q] |= np.int64(1) << top
+        h.hres[HR_UPCARD] = taker
         if taker >= 0:
             p = taker
-            taken = take_top(p, st, pile, hands, hand_n, masks, took)
+            taken = take_top(h, p)
             n_log = _log(log, n_log, EV_DRAW, hand_no, st[S_SEAT0 + p], 1, taken, 0)
         else:
-            card = draw_stock(p, st, deck, hands, hand_n, masks)
+            card = draw_stock(h, p)
             n_log = _log(log, n_log, EV_DRAW, hand_no, st[S_SEAT0 + p], 0, card, 0)
     else:
-        card = draw_stock(p, st, deck, hands, hand_n, masks)
+        card = draw_stock(h, p)
         n_log = _log(log, n_log, EV_DRAW, hand_no, st[S_SEAT0 + p], 0, card, 0)
-    knocked, n_log = discard_phase(p, taken, np.bool_(False), gra, np.int64(1), st, pile, hands, hand_n, masks, took,
-                                   discs, passed, my_turns, rules, sids, params, rng, view, opts, scratch, log, n_log)
+    knocked, n_log = discard_phase(h, p, taken, np.bool_(False), gra, np.int64(1), n_log)
     return p, knocked, n_log
 
 
-@njit(cache=True)
-def play_hand(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile, took, discs, passed, my_turns,
-              st, view, opts, ends, idx, hres, scratch, log, n_log):
-    """One hand at a table (``st`` holds its seats, dealer position, hand number and the players'
-    scores) from the shuffle to its result in ``hres``. Returns n_log."""
-    hand_no = st[S_HAND]
-    gra = rules[R.R_GRA] != 0
-    n_log = deal_hand(rules, rng, deck, deck2, hands, hand_n, masks, pile, took, discs, passed, my_turns, st,
-                      hres, log, n_log)
-    limit = st[S_LIMIT]
+@njit(**_HAND_INLINE)
+def last_chance(h, p, n_log):
+    """G-WALL-2 / G-WALL-3: at the wall, the player who did not draw the last card may take the
+    pile's top card if it lets it knock, and then must knock. Returns (position that played,
+    knocked, n_log)."""
+    st = h.st
+    o = 1 - p
+    top = h.pile[st[S_PILE_N] - 1]
+    allow_re = h.rules[R.R_FIFTIETH] != 0
+    dw11, after = take_info(h.masks[o], top, allow_re, h.scratch, st[S_MV])
+    if after > st[S_LIMIT]:
+        return p, False, n_log
+    c = offer_pile(h, o, L.K_LAST, top, dw11, after, 2, 1)
+    n_log = _log(h.log, n_log, EV_LAST, st[S_HAND], st[S_SEAT0 + o], c, top, 0)
+    if c != 1:
+        return p, False, n_log
+    taken = take_top(h, o)
+    n_log = _log(h.log, n_log, EV_DRAW, st[S_HAND], st[S_SEAT0 + o], 1, taken, 0)
+    knocked, n_log = discard_phase(h, o, taken, np.bool_(True), allow_re, np.int64(0), n_log)
+    return o, knocked, n_log
+
+
+@njit(**_HAND_INLINE)
+def draw_turn(h, p, n_log):
+    """G-TURN-1: position ``p`` takes the pile's top card or draws from the stock (G-TURN-3: under
+    ``gra_rediscard`` it takes back its own discard only to knock), then discards. Returns
+    (knocked, n_log)."""
+    st = h.st
+    gra = h.rules[R.R_GRA] != 0
+    top = h.pile[st[S_PILE_N] - 1]
+    top_bit = np.int64(1) << top
+    must = gra and (h.discs[p] & top_bit) != 0
+    dw11, after = take_info(h.masks[p], top, gra, h.scratch, st[S_MV])
+    n_opts = 2
+    if must and after > st[S_LIMIT]:
+        n_opts = 1
+    d = offer_pile(h, p, L.K_DRAW, top, dw11, after, n_opts, 1 if must else 0)
+    if d == 1:
+        taken = take_top(h, p)
+        n_log = _log(h.log, n_log, EV_DRAW, st[S_HAND], st[S_SEAT0 + p], 1, taken, 0)
+    else:
+        h.passed[p] |= top_bit
+        card = draw_stock(h, p)
+        taken = -1
+        n_log = _log(h.log, n_log, EV_DRAW, st[S_HAND], st[S_SEAT0 + p], 0, card, 0)
+    return discard_phase(h, p, taken, must and d == 1, gra, np.int64(0), n_log)
+
+
+@njit(**_HAND_INLINE)
+def knock_out(h, k, n_log):
+    """Position ``k`` knocked: it lays out an arrangement (G-LAY-0), the other lays off (G-LAY-1,
+    none on gin), and the hand is scored (G-SC-1..4, the stake of G-V-OKLA). Returns n_log."""
+    st, masks, hres = h.st, h.masks, h.hres
     mv = st[S_MV]
-    p, knocked, n_log = first_turn(rules, sids, params, rng, deck, hands, hand_n, masks, pile, took, discs,
-                                   passed, my_turns, st, view, opts, hres, scratch, log, n_log)
+    d = 1 - k
+    k_dw, k_sets = best_arrangement(masks[k], mv)
+    if k_dw == 0:
+        d_dw = deadwood(masks[d], mv)  # G-LAY-1: no lay-offs on gin (so no arrangement to choose)
+        laid = np.int64(0)
+    else:
+        k_sets = choose_arrangement(h, k, k_dw, k_sets)
+        d_dw, laid = best_layoff(masks[d], masks[k], k_sets, h.ends, h.idx, mv)
+    n_log = _log(h.log, n_log, EV_LAYOFF, st[S_HAND], st[S_SEAT0 + d], d_dw, laid, k_sets)
+    hres[HR_KNOCKER] = k
+    hres[HR_DW0 + k] = k_dw
+    hres[HR_DW0 + d] = d_dw
+    hres[HR_LAID] = laid
+    hand_score(k, k_dw, d_dw, h.rules, hres)
+    apply_stake(st[S_STAKE], h.rules, hres)
+    return n_log
+
+
+@njit(**_HAND_INLINE)
+def end_hand(h, n_log):
+    """The transcript's end of a hand (its result in ``h.hres``). Returns n_log."""
+    st, hres = h.st, h.hres
+    w = hres[HR_WINNER]
+    return _log(h.log, n_log, EV_HAND_END, st[S_HAND], st[S_SEAT0 + w] if w >= 0 else -1, hres[HR_OUTCOME],
+                hres[HR_POINTS], st[S_SEAT0 + hres[HR_KNOCKER]] if hres[HR_KNOCKER] >= 0 else -1)
+
+
+@njit(**_HAND)
+def play_hand(h, n_log):
+    """One hand at a table (``h.st`` holds its seats, dealer position, hand number and the players'
+    scores) from the shuffle to its result in ``h.hres``. Returns n_log."""
+    st, hres, masks = h.st, h.hres, h.masks
+    n_log = deal_hand(h, n_log)
+    p, knocked, n_log = first_turn(h, n_log)
     capped = False
     while not knocked:
         if st[S_STOCK] <= 2:  # G-WALL-1: the third-last card was drawn and no knock came
-            n_log = _log(log, n_log, EV_WALL, hand_no, st[S_SEAT0 + p], st[S_STOCK], 0, 0)
-            if rules[R.R_LAST_CHANCE] != 0:  # G-WALL-2 / G-WALL-3
-                o = 1 - p
-                top = pile[st[S_PILE_N] - 1]
-                allow_re = rules[R.R_FIFTIETH] != 0
-                dw11, after = take_info(masks[o], top, allow_re, scratch, mv)
-                if after <= limit:
-                    set_view(view, o, st, pile, masks, took, discs, passed, my_turns, rules)
-                    view[L.V_DW] = deadwood(masks[o], mv)
-                    view[L.V_TAKE_MUST_KNOCK] = 1
-                    offer_top(opts, top, dw11, after)
-                    c = ask(L.K_LAST, o, st, sids, params, hands, hand_n, opts, np.int64(2), view, rules, rng)
-                    n_log = _log(log, n_log, EV_LAST, hand_no, st[S_SEAT0 + o], c, top, 0)
-                    if c == 1:
-                        p = o
-                        taken = take_top(p, st, pile, hands, hand_n, masks, took)
-                        n_log = _log(log, n_log, EV_DRAW, hand_no, st[S_SEAT0 + p], 1, taken, 0)
-                        knocked, n_log = discard_phase(p, taken, np.bool_(True), allow_re, np.int64(0), st, pile,
-                                                       hands, hand_n, masks, took, discs, passed, my_turns, rules,
-                                                       sids, params, rng, view, opts, scratch, log, n_log)
+            n_log = _log(h.log, n_log, EV_WALL, st[S_HAND], st[S_SEAT0 + p], st[S_STOCK], 0, 0)
+            if h.rules[R.R_LAST_CHANCE] != 0:  # G-WALL-2 / G-WALL-3
+                p, knocked, n_log = last_chance(h, p, n_log)
             break
         if st[S_TURN] >= L.TURN_CAP:
             capped = True
             break
         p = 1 - p
-        top = pile[st[S_PILE_N] - 1]
-        top_bit = np.int64(1) << top
-        # G-TURN-3: under gra_rediscard a player takes back their own discard only to knock.
-        must = gra and (discs[p] & top_bit) != 0
-        dw11, after = take_info(masks[p], top, gra, scratch, mv)
-        n_opts = 2
-        if must and after > limit:
-            n_opts = 1
-        set_view(view, p, st, pile, masks, took, discs, passed, my_turns, rules)
-        view[L.V_DW] = deadwood(masks[p], mv)
-        view[L.V_TAKE_MUST_KNOCK] = 1 if must else 0
-        offer_top(opts, top, dw11, after)
-        d = ask(L.K_DRAW, p, st, sids, params, hands, hand_n, opts, n_opts, view, rules, rng)
-        if d == 1:
-            taken = take_top(p, st, pile, hands, hand_n, masks, took)
-            n_log = _log(log, n_log, EV_DRAW, hand_no, st[S_SEAT0 + p], 1, taken, 0)
-        else:
-            passed[p] |= top_bit
-            card = draw_stock(p, st, deck, hands, hand_n, masks)
-            taken = -1
-            n_log = _log(log, n_log, EV_DRAW, hand_no, st[S_SEAT0 + p], 0, card, 0)
-        knocked, n_log = discard_phase(p, taken, must and d == 1, gra, np.int64(0), st, pile, hands, hand_n, masks,
-                                       took, discs, passed, my_turns, rules, sids, params, rng, view, opts, scratch,
-                                       log, n_log)
+        knocked, n_log = draw_turn(h, p, n_log)
     hres[HR_TURNS] = st[S_TURN]
     hres[HR_STOCK] = st[S_STOCK]
     if knocked:
-        k = p
-        d = 1 - p
-        k_dw, k_sets = best_arrangement(masks[k], mv)
-        if k_dw == 0:
-            d_dw = deadwood(masks[d], mv)  # G-LAY-1: no lay-offs on gin (so no arrangement to choose)
-            laid = np.int64(0)
-        else:
-            k_sets = choose_arrangement(k, k_dw, k_sets, st, pile, hands, hand_n, masks, took, discs, passed,
-                                        my_turns, rules, sids, params, rng, view, opts)
-            d_dw, laid = best_layoff(masks[d], masks[k], k_sets, ends, idx, mv)
-        n_log = _log(log, n_log, EV_LAYOFF, hand_no, st[S_SEAT0 + d], d_dw, laid, k_sets)
-        hres[HR_KNOCKER] = k
-        hres[HR_DW0 + k] = k_dw
-        hres[HR_DW0 + d] = d_dw
-        hres[HR_LAID] = laid
-        hand_score(k, k_dw, d_dw, rules, hres)
-        apply_stake(st[S_STAKE], rules, hres)
+        n_log = knock_out(h, p, n_log)
     else:
         hres[HR_OUTCOME] = L.O_CAPPED if capped else L.O_WALL
-        hres[HR_DW0] = deadwood(masks[0], mv)
-        hres[HR_DW1] = deadwood(masks[1], mv)
-    w = hres[HR_WINNER]
-    n_log = _log(log, n_log, EV_HAND_END, hand_no, st[S_SEAT0 + w] if w >= 0 else -1, hres[HR_OUTCOME],
-                 hres[HR_POINTS], st[S_SEAT0 + hres[HR_KNOCKER]] if hres[HR_KNOCKER] >= 0 else -1)
-    return n_log
+        hres[HR_DW0] = deadwood(masks[0], st[S_MV])
+        hres[HR_DW1] = deadwood(masks[1], st[S_MV])
+    return end_hand(h, n_log)
 
 
 @njit(cache=True)
@@ -1030,15 +1091,14 @@ def game_winner(ledger, rules):
     return best
 
 
-@njit(cache=True)
-def play_hand_mj(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile, took, discs, passed, my_turns,
-                 st, view, opts, hres, scratch, melds, log, n_log):
+@njit(**_HAND)
+def play_hand_mj(h, n_log):
     """A hand of Mahjong gin (G-V-MJ): the deal and the wall are the standard ones; a turn is the
     stock or a multi-card pickup, the lay-offs, the discard; only gin ends the hand. Its own loop
     (the turn is another game's), so the standard hand stays as it is. Returns n_log."""
+    st, hres, masks, log = h.st, h.hres, h.masks, h.log
     hand_no = st[S_HAND]
-    n_log = deal_hand(rules, rng, deck, deck2, hands, hand_n, masks, pile, took, discs, passed, my_turns, st,
-                      hres, log, n_log)
+    n_log = deal_hand(h, n_log)
     mv = st[S_MV]
     nd = 1 - st[S_DPOS]
     p = nd
@@ -1047,24 +1107,21 @@ def play_hand_mj(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pi
     taker = -1
     for k in range(2):
         q = nd if k == 0 else 1 - nd
-        top = pile[st[S_PILE_N] - 1]
-        took_it, n_log = mj_draw(q, np.bool_(True), st, deck, pile, hands, hand_n, masks, took, passed, melds, rules,
-                                 sids, params, rng, view, opts, scratch, hres, log, n_log, my_turns, discs)
+        top = h.pile[st[S_PILE_N] - 1]
+        took_it, n_log = mj_draw(h, q, np.bool_(True), n_log)
         n_log = _log(log, n_log, EV_UPCARD_CHOICE, hand_no, st[S_SEAT0 + q], 1 if took_it else 0, top, 0)
         if took_it:
             taker = q
             break
-        passed[q] |= np.int64(1) << top
+        h.passed[q] |= np.int64(1) << top
     hres[HR_UPCARD] = taker
     if taker >= 0:
         p = taker
     else:
-        card = draw_stock(p, st, deck, hands, hand_n, masks)
+        card = draw_stock(h, p)
         n_log = _log(log, n_log, EV_DRAW, hand_no, st[S_SEAT0 + p], 0, card, 0)
-        n_log = mj_layoffs(p, st, hands, hand_n, masks, melds, log, n_log)
-    knocked, n_log = discard_phase(p, np.int64(-1), np.bool_(False), np.bool_(False), np.int64(1), st, pile, hands,
-                                   hand_n, masks, took, discs, passed, my_turns, rules, sids, params, rng, view, opts,
-                                   scratch, log, n_log)
+        n_log = mj_layoffs(p, st, h.hands, h.hand_n, masks, h.melds, log, n_log)
+    knocked, n_log = discard_phase(h, p, np.int64(-1), np.bool_(False), np.bool_(False), np.int64(1), n_log)
     capped = False
     while not knocked:
         if st[S_STOCK] <= 2:  # G-WALL-1
@@ -1074,26 +1131,20 @@ def play_hand_mj(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pi
             capped = True
             break
         p = 1 - p
-        _, n_log = mj_draw(p, np.bool_(False), st, deck, pile, hands, hand_n, masks, took, passed, melds, rules, sids,
-                           params, rng, view, opts, scratch, hres, log, n_log, my_turns, discs)
-        knocked, n_log = discard_phase(p, np.int64(-1), np.bool_(False), np.bool_(False), np.int64(0), st, pile,
-                                       hands, hand_n, masks, took, discs, passed, my_turns, rules, sids, params, rng,
-                                       view, opts, scratch, log, n_log)
+        _, n_log = mj_draw(h, p, np.bool_(False), n_log)
+        knocked, n_log = discard_phase(h, p, np.int64(-1), np.bool_(False), np.bool_(False), np.int64(0), n_log)
     hres[HR_TURNS] = st[S_TURN]
     hres[HR_STOCK] = st[S_STOCK]
     hres[HR_DW0] = deadwood(masks[0], mv)
     hres[HR_DW1] = deadwood(masks[1], mv)
     if knocked:  # only gin ends a hand
-        mj_score(p, st, masks, rules, hres)
+        mj_score(p, st, masks, h.rules, hres)
         for q in range(2):
             n_log = _log(log, n_log, EV_MJ_SCORE, hand_no, st[S_SEAT0 + q], hres[HR_MJ0 + q], hres[HR_TV0 + q],
                          st[S_TABLE0 + q])
     else:
         hres[HR_OUTCOME] = L.O_CAPPED if capped else L.O_WALL
-    w = hres[HR_WINNER]
-    n_log = _log(log, n_log, EV_HAND_END, hand_no, st[S_SEAT0 + w] if w >= 0 else -1, hres[HR_OUTCOME],
-                 hres[HR_POINTS], st[S_SEAT0 + hres[HR_KNOCKER]] if hres[HR_KNOCKER] >= 0 else -1)
-    return n_log
+    return end_hand(h, n_log)
 
 
 @njit(cache=True)
@@ -1360,7 +1411,87 @@ def next_dealer(dealer, tres, tst, side, rules):
 
 
 @njit(cache=True, inline="always")
-def play_one(game, seed, rules, sids, params, out_game, hands_out, hand_cap, log):
+def carve(w, rules, sids, params, rng, log, ext):
+    """The game's record (``Hand``) over the working memory ``w`` (the ``_W_*`` offsets) and
+    borrowed views of the arguments (simcards.nbutil.borrow: no reference counting in the turn
+    loop; the caller keeps the owners alive)."""
+    return Hand(borrow(rules), borrow(sids), borrow(params), rng, w[_W_DECK:_W_DECK + 52], w[_W_DECK2:_W_DECK2 + 52],
+                w[_W_HANDS:_W_HANDS + 2 * L.MAX_HAND].reshape((2, L.MAX_HAND)), w[_W_HAND_N:_W_HAND_N + 2],
+                w[_W_MASKS:_W_MASKS + 2], w[_W_PILE:_W_PILE + 52], w[_W_TOOK:_W_TOOK + 2], w[_W_DISCS:_W_DISCS + 2],
+                w[_W_PASSED:_W_PASSED + 2], w[_W_MY_TURNS:_W_MY_TURNS + 2], w[_W_ST:_W_ST + S_SIZE],
+                w[_W_VIEW:_W_VIEW + L.VIEW_SIZE],
+                w[_W_OPTS:_W_OPTS + L.MAX_OPTIONS * L.OPT_W].reshape((L.MAX_OPTIONS, L.OPT_W)),
+                w[_W_ENDS:_W_ENDS + SCRATCH_ENDS * 14].reshape((SCRATCH_ENDS, 14)), w[_W_IDX:_W_IDX + SCRATCH_ENDS],
+                w[_W_HRES:_W_HRES + HR_SIZE], w[_W_SCRATCH:_W_SCRATCH + SCRATCH_SIZE],
+                w[_W_MELDS:_W_MELDS + L.MAX_MELDS], borrow(log), ext)
+
+
+@njit(**_HAND_INLINE)
+def tally(h, t, ledger, counts, tres, tst):
+    """Count the hand just played at table ``t`` into the game's counters and the ledger's
+    per-seat columns, and keep its result and state (``tres[t]``, ``tst[t]``) until the deal is
+    scored."""
+    st, hres, rules = h.st, h.hres, h.rules
+    counts[C_HANDS] += 1
+    counts[hres[HR_OUTCOME]] += 1
+    counts[C_TURNS] += hres[HR_TURNS]
+    if st[S_STAKE] > 1:
+        counts[C_DOUBLED] += 1
+    wpos = hres[HR_WINNER]
+    if wpos >= 0:
+        wseat = st[S_SEAT0 + wpos]
+        ledger[_LG_SEAT_POINTS + wseat] += hres[HR_POINTS]
+        ledger[_LG_SEAT_WON + wseat] += 1
+        if wpos == st[S_DPOS]:
+            counts[C_DEALER_WON] += 1
+        if rules[R.R_MJ] != 0:  # G-V-MJ: the other player scores too (often less than 0)
+            lseat = st[S_SEAT0 + 1 - wpos]
+            ledger[_LG_SEAT_POINTS + lseat] += hres[HR_MJ0 + 1 - wpos]
+            ledger[_LG_POINTS + lseat] += hres[HR_MJ0 + 1 - wpos]
+    counts[C_PICKUPS] += hres[HR_PICKUPS]
+    counts[C_MULTI] += hres[HR_MULTI]
+    for j in range(HR_SIZE):
+        tres[t, j] = hres[j]
+    for j in range(S_SIZE):
+        tst[t, j] = st[j]
+
+
+@njit(cache=True, inline="always")
+def game_row(out_game, ledger, counts, view, rules, deals, capped):
+    """The per-game row's counts and scores (layout G_*; the winner and finals: ``game_result``)."""
+    out_game[L.G_HANDS] = counts[C_HANDS]
+    out_game[L.G_DEALS] = deals
+    scored = 0
+    for p in range(rules[R.R_PLAYERS]):
+        scored += ledger[_LG_SEAT_WON + p]
+    out_game[L.G_SCORED] = scored
+    out_game[L.G_KNOCKS] = counts[L.O_KNOCK]
+    out_game[L.G_GINS] = counts[L.O_GIN]
+    out_game[L.G_UNDERCUTS] = counts[L.O_UNDERCUT]
+    out_game[L.G_WALLS] = counts[L.O_WALL]
+    out_game[L.G_TIES] = counts[L.O_TIE]
+    out_game[L.G_CAPPED_HANDS] = counts[L.O_CAPPED]
+    out_game[L.G_CAPPED] = 1 if capped else 0
+    out_game[L.G_TURNS] = counts[C_TURNS]
+    out_game[L.G_DEALER_WON] = counts[C_DEALER_WON]
+    out_game[L.G_DOUBLED] = counts[C_DOUBLED]
+    out_game[L.G_PICKUPS] = counts[C_PICKUPS]
+    out_game[L.G_MULTI_PICKUPS] = counts[C_MULTI]
+    for p in range(rules[R.R_PLAYERS]):
+        out_game[L.G_SCORES + p] = ledger[_LG_SEAT_POINTS + p]
+        out_game[L.G_WON + p] = ledger[_LG_SEAT_WON + p]
+    for s in range(rules[R.R_SIDES]):
+        out_game[L.G_SIDE_POINTS + s] = ledger[_LG_POINTS + s]
+        out_game[L.G_SIDE_WON + s] = ledger[_LG_WON + s]
+        out_game[L.G_BOXES + s] = ledger[_LG_BOXES + s]
+    out_game[L.G_SWEEPS] = ledger[_LG_SWEEPS]
+    out_game[L.G_SWEEPS + 1] = ledger[_LG_SWEEPS + 1]
+    for j in range(5):  # a user policy's bad option indices (simcards.policy)
+        out_game[L.G_BAD + j] = view[L.V_BAD + j]
+
+
+@njit(cache=True, inline="always")
+def play_one(game, seed, rules, sids, params, out_game, hands_out, hand_cap, log, ext):
     """A whole game to the target (G-GAME-1..3). ``hands_out[:hand_cap]`` receives one row a
     hand; hands past the cap are played but not written. Returns the log length. (Inlined into
     ``play_games``, its one caller: one compiled library holds the whole game.)"""
@@ -1373,34 +1504,13 @@ def play_one(game, seed, rules, sids, params, out_game, hands_out, hand_cap, log
     rng_owner = np.zeros(1 + L.MAX_SEATS, dtype=np.uint64)
     rng = borrow(rng_owner)
     seed_streams(rng, seed, game)
-    deck = w[_W_DECK:_W_DECK + 52]
-    deck2 = w[_W_DECK2:_W_DECK2 + 52]
-    hands = w[_W_HANDS:_W_HANDS + 2 * L.MAX_HAND].reshape((2, L.MAX_HAND))
-    hand_n = w[_W_HAND_N:_W_HAND_N + 2]
-    masks = w[_W_MASKS:_W_MASKS + 2]
-    pile = w[_W_PILE:_W_PILE + 52]
-    took = w[_W_TOOK:_W_TOOK + 2]
-    discs = w[_W_DISCS:_W_DISCS + 2]
-    passed = w[_W_PASSED:_W_PASSED + 2]
-    my_turns = w[_W_MY_TURNS:_W_MY_TURNS + 2]
-    st = w[_W_ST:_W_ST + S_SIZE]
-    view = w[_W_VIEW:_W_VIEW + L.VIEW_SIZE]
-    opts = w[_W_OPTS:_W_OPTS + L.MAX_OPTIONS * L.OPT_W].reshape((L.MAX_OPTIONS, L.OPT_W))
-    ends = w[_W_ENDS:_W_ENDS + SCRATCH_ENDS * 14].reshape((SCRATCH_ENDS, 14))
-    idx = w[_W_IDX:_W_IDX + SCRATCH_ENDS]
-    hres = w[_W_HRES:_W_HRES + HR_SIZE]
-    melds = w[_W_MELDS:_W_MELDS + L.MAX_MELDS]
+    h = carve(w, rules, sids, params, rng, log, ext)
+    rules = h.rules
     tres = w[_W_TRES:_W_TRES + L.MAX_TABLES * HR_SIZE].reshape((L.MAX_TABLES, HR_SIZE))
     tst = w[_W_TST:_W_TST + L.MAX_TABLES * S_SIZE].reshape((L.MAX_TABLES, S_SIZE))
     ledger = w[_W_LEDGER:_W_LEDGER + _LG_SIZE]
-    counts = w[_W_COUNTS:_W_COUNTS + 6]
-    scratch = w[_W_SCRATCH:_W_SCRATCH + SCRATCH_SIZE]
-    rules = borrow(rules)
-    sids = borrow(sids)
-    params = borrow(params)
+    counts = w[_W_COUNTS:_W_COUNTS + 16]
     hands_out = borrow(hands_out)
-    log_owner = log
-    log = borrow(log_owner)
     n_log = np.int64(0)  # (typed values, not literals, at call sites: numba compiles a copy per literal)
     # G-DEAL-1 Decision: the first dealer (G-V-3P: of three; team play: the dealing team) is a
     # uniform draw.
@@ -1409,50 +1519,21 @@ def play_one(game, seed, rules, sids, params, out_game, hands_out, hand_cap, log
     start_ledger(ledger, rules)
     n_tables = rules[R.R_TABLES]
     deal_no = 0
-    hands_played = 0
-    turns = 0
     game_capped = False
-    dealer_won = 0
-    doubled = 0
-    pickups = 0
-    multi = 0
     while True:
         deal_no += 1
         for t in range(n_tables):
-            st[S_HAND] = deal_no
-            seat_table(st, t, dealer, deal_no, ledger, rules)
+            h.st[S_HAND] = deal_no
+            seat_table(h.st, t, dealer, deal_no, ledger, rules)
             if rules[R.R_MJ] != 0:
-                n_log = play_hand_mj(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile, took, discs,
-                                     passed, my_turns, st, view, opts, hres, scratch, melds, log, n_log)
+                n_log = play_hand_mj(h, n_log)
             else:
-                n_log = play_hand(rules, sids, params, rng, deck, deck2, hands, hand_n, masks, pile, took, discs,
-                                  passed, my_turns, st, view, opts, ends, idx, hres, scratch, log, n_log)
-            hands_played += 1
-            counts[hres[HR_OUTCOME]] += 1
-            turns += hres[HR_TURNS]
-            if st[S_STAKE] > 1:
-                doubled += 1
-            wpos = hres[HR_WINNER]
-            if wpos >= 0:
-                wseat = st[S_SEAT0 + wpos]
-                ledger[_LG_SEAT_POINTS + wseat] += hres[HR_POINTS]
-                ledger[_LG_SEAT_WON + wseat] += 1
-                if wpos == st[S_DPOS]:
-                    dealer_won += 1
-                if rules[R.R_MJ] != 0:  # G-V-MJ: the other player scores too (often less than 0)
-                    lseat = st[S_SEAT0 + 1 - wpos]
-                    ledger[_LG_SEAT_POINTS + lseat] += hres[HR_MJ0 + 1 - wpos]
-                    ledger[_LG_POINTS + lseat] += hres[HR_MJ0 + 1 - wpos]
-            pickups += hres[HR_PICKUPS]
-            multi += hres[HR_MULTI]
-            for j in range(HR_SIZE):
-                tres[t, j] = hres[j]
-            for j in range(S_SIZE):
-                tst[t, j] = st[j]
+                n_log = play_hand(h, n_log)
+            tally(h, t, ledger, counts, tres, tst)
         side, points, boxes = deal_result(tres, tst, n_tables, ledger, rules)
         match_no = ledger[_LG_MATCH_NO]
         over, entered = record_hand(ledger, side, points, boxes, deal_no, rules)
-        n_log = log_scores(log, n_log, deal_no, side, points, ledger, entered, rules)
+        n_log = log_scores(h.log, n_log, deal_no, side, points, ledger, entered, rules)
         for t in range(n_tables):
             row = (deal_no - 1) * n_tables + t
             if row < hand_cap:
@@ -1465,117 +1546,106 @@ def play_one(game, seed, rules, sids, params, out_game, hands_out, hand_cap, log
             game_capped = True
             break
         dealer = next_dealer(dealer, tres, tst, side, rules)
-    winner = game_result(ledger, game_capped, rules, out_game, scratch[:L.MAX_SIDES])
-    out_game[L.G_WINNER] = winner + keep_alive(work) + keep_alive(rng_owner) + keep_alive(log_owner)
-    out_game[L.G_HANDS] = hands_played
-    out_game[L.G_DEALS] = deal_no
-    scored = 0
-    for p in range(rules[R.R_PLAYERS]):
-        scored += ledger[_LG_SEAT_WON + p]
-    out_game[L.G_SCORED] = scored
-    out_game[L.G_KNOCKS] = counts[L.O_KNOCK]
-    out_game[L.G_GINS] = counts[L.O_GIN]
-    out_game[L.G_UNDERCUTS] = counts[L.O_UNDERCUT]
-    out_game[L.G_WALLS] = counts[L.O_WALL]
-    out_game[L.G_TIES] = counts[L.O_TIE]
-    out_game[L.G_CAPPED_HANDS] = counts[L.O_CAPPED]
-    out_game[L.G_CAPPED] = 1 if game_capped else 0
-    out_game[L.G_TURNS] = turns
-    out_game[L.G_DEALER_WON] = dealer_won
-    out_game[L.G_DOUBLED] = doubled
-    out_game[L.G_PICKUPS] = pickups
-    out_game[L.G_MULTI_PICKUPS] = multi
-    for p in range(rules[R.R_PLAYERS]):
-        out_game[L.G_SCORES + p] = ledger[_LG_SEAT_POINTS + p]
-        out_game[L.G_WON + p] = ledger[_LG_SEAT_WON + p]
-    for s in range(rules[R.R_SIDES]):
-        out_game[L.G_SIDE_POINTS + s] = ledger[_LG_POINTS + s]
-        out_game[L.G_SIDE_WON + s] = ledger[_LG_WON + s]
-        out_game[L.G_BOXES + s] = ledger[_LG_BOXES + s]
-    out_game[L.G_SWEEPS] = ledger[_LG_SWEEPS]
-    out_game[L.G_SWEEPS + 1] = ledger[_LG_SWEEPS + 1]
-    for j in range(5):  # a user policy's bad option indices (simcards.policy)
-        out_game[L.G_BAD + j] = view[L.V_BAD + j]
+    winner = game_result(ledger, game_capped, rules, out_game, h.scratch[:L.MAX_SIDES])
+    out_game[L.G_WINNER] = winner + keep_alive(work) + keep_alive(rng_owner) + keep_alive(log)
+    game_row(out_game, ledger, counts, h.shown, rules, deal_no, game_capped)
     return n_log
 
 
 @njit(cache=True, nogil=True)
-def play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_hands, hand_cap, log):
+def play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_hands, hand_cap, log, ext):
     """Games ``first_game + lo .. first_game + hi - 1``; row ``i`` of the outputs is game
     ``first_game + i``, with ``hand_cap`` rows of ``out_hands`` (may be 0). Returns the log length
-    of the last game. Releases the GIL: ``play_batch`` runs ranges of games on threads."""
+    of the last game; ``ext`` is the engine's decision function (a ``DECIDE_FN``). Releases the GIL:
+    ``play_batch`` runs ranges of games on threads."""
     n_log = np.int64(0)
     for i in range(lo, hi):
         if hand_cap > 0:
             rows = out_hands[i * hand_cap:(i + 1) * hand_cap]
         else:
             rows = out_hands[0:0]
-        n_log = play_one(first_game + i, seed, rules, sids, params, out_games[i], rows, hand_cap, log)
+        n_log = play_one(first_game + i, seed, rules, sids, params, out_games[i], rows, hand_cap, log, ext)
     return n_log
 
 
-@njit(cache=True)
-def no_hand(rules, *args):
+@njit(**_HAND)
+def no_hand(h, n_log):
     """Stands in for the hand function a kernel copy leaves out (``kernel_copies``): never called.
     (Typed as the hand functions are: it returns a log length.)"""
-    if rules.size >= 0:  # (always; a test numba cannot drop, so the function is typed as returning)
+    if h.rules.size >= 0:  # (always; a test numba cannot drop, so the function is typed as returning)
         raise ValueError("this gin kernel copy does not play that kind of hand")
     return np.int64(0)
 
 
-def kernel_copies(scope: dict, jit) -> tuple:
-    """``play_games`` of ``scope`` (this module's globals, or ``rebind``'s copy) twice, compiled by
-    ``jit``: the standard hand only, and Mahjong gin's only (G-V-MJ), so a run compiles the hand
-    its rules play and not the other."""
+def kernel_copies(jit) -> tuple:
+    """``play_games`` twice, compiled by ``jit``: the standard hand only, and Mahjong gin's only
+    (G-V-MJ), so a run compiles the hand its rules play and not the other."""
     copies = []
     for name, left_out in (("std", "play_hand_mj"), ("mj", "play_hand")):
-        one = compiled_as(scope["play_one"], f"play_one_{name}", njit(inline="always"), **{left_out: no_hand})
-        copies.append(compiled_as(scope["play_games"], f"play_games_{name}", jit, play_one=one))
+        one = compiled_as(play_one, f"play_one_{name}", njit(inline="always"), **{left_out: no_hand})
+        copies.append(compiled_as(play_games, f"play_games_{name}", jit, play_one=one))
     return tuple(copies)
 
 
-def game_player(copies):
+def _compiled(copies, rules):
+    """The copy of ``play_games`` these rules play, compiled for ``GAMES_SIG`` on its first use (or
+    loaded from the disk cache: a signature given to ``njit`` would compile at import) and then
+    held to it, so an engine's decision function always arrives as a pointer (``DECIDE_FN``), never
+    as a dispatcher numba would compile into a game of its own."""
+    fn = copies[1 if rules[R.R_MJ] != 0 else 0]
+    if not fn.signatures:
+        fn.compile(GAMES_SIG)
+        fn.disable_compile()
+    return fn
+
+
+def game_player(copies, ext):
     """``play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, log)``: one game,
     with its transcript in ``log``; returns the log length."""
 
     def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, log):
-        games_fn = copies[1 if rules[R.R_MJ] != 0 else 0]
-        return games_fn(seed, game, 0, 1, rules, sids, params, out_game.reshape(1, -1), hands_out, hand_cap, log)
+        games_fn = _compiled(copies, rules)
+        return games_fn(seed, game, 0, 1, rules, sids, params, out_game.reshape(1, -1), hands_out, hand_cap, log, ext)
 
     return play_game
 
 
-def batch_player(copies):
+def batch_player(copies, ext):
     """``play_batch(seed, first_game, count, rules, sids, params, out_games, out_hands, hand_cap)``:
     the games in ranges on threads (``games.batch.play_ranges``: not a ``prange``, which would
     compile the whole game twice more)."""
 
     def play_batch(seed, first_game, count, rules, sids, params, out_games, out_hands, hand_cap):
-        games_fn = copies[1 if rules[R.R_MJ] != 0 else 0]
+        games_fn = _compiled(copies, rules)
         log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
-        play_ranges(games_fn, count, (seed, first_game), (rules, sids, params, out_games, out_hands, hand_cap, log))
+        play_ranges(games_fn, count, (seed, first_game), (rules, sids, params, out_games, out_hands, hand_cap, log, ext))
 
     return play_batch
 
 
-COPIES = kernel_copies(globals(), njit(cache=True, nogil=True))
-play_game = game_player(COPIES)
-play_batch = batch_player(COPIES)
-_ENGINE_FUNCTIONS = ("ask", "discard_phase", "choose_arrangement", "mj_draw", "first_turn", "play_hand", "play_hand_mj",
-                     "play_one", "play_games")
+@njit(cache=True)
+def no_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
+    """The ``ext`` of the built-in engine (its strategies are the kernel's own): never called."""
+    return 0
+
+
+@njit(cache=True)
+def engine_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
+    """An engine's decision function, rebuilt by ``make_engine`` around its dispatcher as ``custom``."""
+    return custom(kind, sid, params, hand, n, opts, n_opts, view, rules, rng)
+
+
+custom = builtin_decide  # stands in for an engine's dispatcher (``make_engine``)
+COPIES = kernel_copies(njit(cache=True, nogil=True))
+play_game = game_player(COPIES, no_decide)
+play_batch = batch_player(COPIES, no_decide)
 
 
 def make_engine(custom_decide=None, cache_key: str | None = None):
-    """``(play_game, play_batch)`` calling ``custom_decide`` instead of the built-in strategies
-    (None: the built-in engine).
-
-    The kernel is written once, at module level, around the global name ``decide`` (so the
-    built-in engine is cached on disk). For user policies the functions that reach ``decide`` are
-    rebuilt over a copy of this module's globals in which ``decide`` is the user's dispatcher;
-    these copies are compiled once per process (numba cannot cache functions that close over
-    other dispatchers)."""
+    """``(play_game, play_batch)`` asking ``custom_decide`` every decision of a strategy id other than
+    the built-ins' (None: the built-in engine). Only ``engine_decide`` is rebuilt around it
+    (``nbutil.rebind``), cached under ``cache_key``; the kernel is the cached one."""
     if custom_decide is None:
         return play_game, play_batch
-    scope = rebind(globals(), _ENGINE_FUNCTIONS, cache_key, decide=custom_decide)  # cached under the key
-    copies = kernel_copies(scope, lambda fn: keyed_cache(njit(nogil=True)(fn), cache_key))
-    return game_player(copies), batch_player(copies)
+    ext = rebind(globals(), ("engine_decide",), cache_key, custom=custom_decide)["engine_decide"]
+    return game_player(COPIES, ext), batch_player(COPIES, ext)

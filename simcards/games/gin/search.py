@@ -36,6 +36,8 @@ G-WALL-2/3 refinements (a hand that reaches the wall is void, G-WALL-1).
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -92,6 +94,7 @@ from simcards.games.gin.params import INFORMED, MC, NEVER, slot
 from simcards.games.gin.policies import danger as melds_with  # cards of a mask that meld directly with a card
 from simcards.games.gin.policies import knock_decide
 from simcards.games.gin.rules import R_MJ, R_MV
+from simcards.nbutil import njit_by_type
 from simcards.rng import rand_below
 
 P_SAFE, P_HINT = slot(INFORMED, "safe"), slot(INFORMED, "hint")  # informed (informed.P_* the others)
@@ -279,19 +282,27 @@ def cannot_want(m, dw, top, at, vmax, take, corner, mv):
     return dw + v - vmax > at and vmax - v < take
 
 
-@njit(cache=True)
-def rollout(me, opp, dw_me, dw_opp, stock, ns, top, p, force, limit, rules, mv, scratch, ends, idx,
-            my_take, my_knock, my_turn, my_gin, my_out=0.0, fade=0.0, pile=0, kopp=0):
+# What every rollout of one search shares: the rules (``mv``: the card values, ``limit``: the hand's
+# knock limit), the sampled stock (``stock[:ns]``, drawn from the end), the meld solver's scratch
+# and the searching player's own rollout policy (``my_take``, ``my_knock``, ``my_gin``, ``my_out``,
+# ``fade``: see ``rollout``).
+Plan = namedtuple("Plan", ("rules", "mv", "limit", "stock", "ns", "scratch", "ends", "idx", "my_take", "my_knock",
+                           "my_gin", "my_out", "fade"))
+
+
+@njit_by_type(cache=True)
+def rollout(plan, me, opp, dw_me, dw_opp, top, p, force, my_turn, pile, kopp):
     """Play the hand on from the draw of position ``p`` (0: the player, 1: the opponent); the
-    stock is ``stock[:ns]``, drawn from the end, ``top`` the pile's top card. ``force`` (0 stock,
-    1 pile top, -1 policy) fixes the first draw. The opponent plays ``simple``; the player plays
-    ``simple`` but also takes a pile card that lowers its deadwood by ``my_take`` points or more
-    and knocks only at deadwood <= ``my_knock`` (gin always goes out), and only gin from its own
-    turn ``my_gin`` on (``my_turn``: the own turn number of its next turn in the rollout); with
+    stock is ``plan.stock[:plan.ns]``, drawn from the end, ``top`` the pile's top card. ``force`` (0
+    stock, 1 pile top, -1 policy) fixes the first draw. The opponent plays ``simple``; the player
+    plays ``simple`` but also takes a pile card that lowers its deadwood by ``my_take`` points or
+    more and knocks only at deadwood <= ``my_knock`` (gin always goes out), and only gin from its
+    own turn ``my_gin`` on (``my_turn``: the own turn number of its next turn in the rollout); with
     ``my_out`` > 0 it discards by ``own_discard`` with that credit per live out, scaled as
     informed's by ``fade`` (``pile``, ``kopp``: the pile and the opponent's known cards, kept up
     to date here). Returns the hand's points from the player's side (a hand that reaches the wall
     is void, G-WALL-1)."""
+    rules, mv, limit, stock, ns, scratch, ends, idx, my_take, my_knock, my_gin, my_out, fade = plan
     my_at = min(limit, my_knock)
     corner = CORNER[mv] != 0
     vmax = VALUES_MV[mv].max()
@@ -506,13 +517,20 @@ def history_misfit(opp, view, depth, limit, scratch, mv, rng, bound=1 << 30):
     return count
 
 
+# What the sampler of one search deals from and checks against (``sampler``): the unseen cards
+# (``pool[:n_pool]``), the opponent's hand size to fill (``n_opp``) and known cards, and
+# ``sampler_terms``' checks; ``view``/``limit``/``mv`` for ``misfit``.
+Sampler = namedtuple("Sampler", ("pool", "n_pool", "n_opp", "extra", "known", "shown", "tries", "cap", "last",
+                                 "depth", "limit", "view", "mv"))
+
+
 @njit(cache=True)
-def fitted_deal(pool, n_pool, n_opp, extra, known, shown, tries, buf, stock, best_stock, scratch, mv, rng,
-                cap, last, view, depth, limit):
-    """``sample_deal`` up to ``tries`` times, keeping the first deal whose opponent hand melds
-    with none of ``shown`` (else the one with the fewest such cards; with ``cap``/``last``, the
+def fitted_deal(smp, buf, stock, best_stock, scratch, rng):
+    """``sample_deal`` up to ``smp.tries`` times, keeping the first deal whose opponent hand melds
+    with none of ``smp.shown`` (else the one with the fewest such cards; with ``cap``/``last``, the
     fewest ``misfit`` count); the stock lands in ``stock``. Rejection, not weights: every kept
     sample counts the same."""
+    pool, n_pool, n_opp, extra, known, shown, tries, cap, last, depth, limit, view, mv = smp
     best = sample_deal(pool, n_pool, n_opp, extra, known, buf, stock, scratch, mv, rng)
     if tries <= 1 or (shown == 0 and cap < 0 and last < 0 and (depth <= 0 or view[V_OPP_TURNS] == 0)):
         return best
@@ -597,13 +615,13 @@ def opponent_marginals(params, view, rules, n, rng):
     if n_opp < 0 or n_pool < n_opp:
         return counts
     extra, shown, tries, cap, last, depth = sampler_terms(params, view)
+    smp = Sampler(pool, n_pool, n_opp, extra, known, shown, tries, cap, last, depth, view[V_LIMIT], view, mv)
     buf = np.empty(52, dtype=np.int64)
     stock = np.empty(52, dtype=np.int64)
     best_stock = np.empty(52, dtype=np.int64)
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     for _ in range(n):
-        opp = fitted_deal(pool, n_pool, n_opp, extra, known, shown, tries, buf, stock, best_stock, scratch, mv, rng,
-                          cap, last, view, depth, view[V_LIMIT])
+        opp = fitted_deal(smp, buf, stock, best_stock, scratch, rng)
         for c in range(52):
             counts[c] += (opp >> c) & 1
     return counts
@@ -684,12 +702,11 @@ def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng):
     dw_me = deadwood(mask, mv) if kind == K_DRAW else 0
     top = view[V_TOP]
     extra, shown, tries, cap, last, depth = sampler_terms(params, view)
+    smp = Sampler(pool, n_pool, n_opp, extra, known, shown, tries, cap, last, depth, limit, view, mv)
     best_stock = np.empty(52, dtype=np.int64)
-    my_take = params[P_RTAKE]
-    my_knock = params[P_RKNOCK]
     my_gin = params[P_RGIN]
-    my_out = params[P_ROUT]
-    fade = params[P_FADE]
+    plan = Plan(rules, mv, limit, stock, ns, scratch, ends, idx, params[P_RTAKE], params[P_RKNOCK], my_gin,
+                params[P_ROUT], params[P_FADE])
     pile = view[V_PILE]
     turn = view[V_MY_TURNS] + 1  # the own turn deciding now
     # with ``rgin`` the search knows informed's knock timing: a discard knocks only at its threshold
@@ -700,8 +717,7 @@ def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng):
         if stop > 0 and done >= STOP_MIN and done % STOP_EVERY == 0 and settled(total, total2, n_cand, done, stop):
             break
         done += 1
-        opp = fitted_deal(pool, n_pool, n_opp, extra, known, shown, tries, buf, stock, best_stock, scratch, mv, rng,
-                          cap, last, view, depth, limit)
+        opp = fitted_deal(smp, buf, stock, best_stock, scratch, rng)
         dw_opp = deadwood(opp, mv)
         for j in range(n_cand):
             a = cand[j]
@@ -711,17 +727,14 @@ def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng):
                 if opts[a, 1] <= knock_at:  # a knocking discard: the player knocks (informed's knock)
                     pts = knock_points(m10, opp, rules, mv, ends, idx)
                 else:
-                    pts = rollout(m10, opp, opts[a, 1], dw_opp, stock, ns, c, 1, -1, limit, rules, mv, scratch,
-                                  ends, idx, my_take, my_knock, turn + 1, my_gin, my_out, fade, pile | bit(c), known)
+                    pts = rollout(plan, m10, opp, opts[a, 1], dw_opp, c, 1, -1, turn + 1, pile | bit(c), known)
             elif kind == K_DRAW:
-                pts = rollout(mask, opp, dw_me, dw_opp, stock, ns, top, 0, a, limit, rules, mv, scratch, ends, idx,
-                              my_take, my_knock, turn, my_gin, my_out, fade, pile, known)
+                pts = rollout(plan, mask, opp, dw_me, dw_opp, top, 0, a, turn, pile, known)
             else:  # K_KNOCK
                 if a == 1:
                     pts = knock_points(mask, opp, rules, mv, ends, idx)
                 else:
-                    pts = rollout(mask, opp, opts[0, 1], dw_opp, stock, ns, top, 1, -1, limit, rules, mv, scratch,
-                                  ends, idx, my_take, my_knock, turn + 1, my_gin, my_out, fade, pile, known)
+                    pts = rollout(plan, mask, opp, opts[0, 1], dw_opp, top, 1, -1, turn + 1, pile, known)
             vals[j] = utility(pts, params, view)
         for j in range(1, n_cand):
             d = vals[j] - vals[0]
