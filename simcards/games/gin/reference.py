@@ -17,27 +17,7 @@ import numpy as np
 
 from simcards.cards import card_code
 from simcards.games.gin import layout as L
-from simcards.games.gin.layout import (
-    EV_DEAL,
-    EV_DISCARD,
-    EV_DRAW,
-    EV_HAND_END,
-    EV_KNOCK,
-    EV_KNOCK_CARD,
-    EV_LAST,
-    EV_LAYOFF,
-    EV_LEDGER,
-    EV_MJ_SCORE,
-    EV_PICKUP,
-    EV_SCORE,
-    EV_TABLE_LAYOFF,
-    EV_UPCARD,
-    EV_UPCARD_CHOICE,
-    EV_WALL,
-    LOG_WIDTH,
-    MELD_VARIANTS,
-    VALUE_SCHEMES,
-)
+from simcards.games.gin.layout import MELD_VARIANTS, VALUE_SCHEMES
 from simcards.games.gin.rules import (
     HAND_SIZE,
     MATCH_HAND_POINTS,
@@ -334,12 +314,12 @@ class Ledger:
 
     def log(self, game: "ReferenceGame", hand_no: int, entered: int) -> None:
         for s in range(self.rules.sides):
-            game.log(EV_SCORE, hand_no, s, self.points[s], self.won[s], entered)
+            game.log(L.EV_SCORE, hand_no, s, self.points[s], self.won[s], entered)
         if self.rules.hollywood:
             for k in range(L.N_HOLLY):
-                game.log(EV_LEDGER, hand_no, k, *self.hw_points[k], int(self.hw_winner[k] < 0))
+                game.log(L.EV_LEDGER, hand_no, k, *self.hw_points[k], int(self.hw_winner[k] < 0))
         if self.rules.match_target:
-            game.log(EV_LEDGER, hand_no, self.match_no, *self.match_points, self.match_shutouts)
+            game.log(L.EV_LEDGER, hand_no, self.match_no, *self.match_points, self.match_shutouts)
 
     def result(self, capped: bool) -> dict:
         """Winner, final scores, shutout and margin (G-GAME-1..3); G-V-HOLLY: each game scored on
@@ -437,7 +417,7 @@ class GameRecord:
     invalid: int = 0  # a user policy's option indices out of range (option 0 played; on_invalid="first")
 
     def log_array(self) -> np.ndarray:
-        arr = np.zeros((len(self.log), LOG_WIDTH), dtype=np.int64)
+        arr = np.zeros((len(self.log), L.LOG_WIDTH), dtype=np.int64)
         for i, row in enumerate(self.log):
             arr[i, : len(row)] = row
         return arr
@@ -603,14 +583,14 @@ class ReferenceGame:
         if not self.rules.mahjong and len(self.turns_seen[seat]) < L.HIST_MAX:
             how = "took" if taken >= 0 else ("none" if first and self.rules.deal_11 else "stock")
             self.turns_seen[seat].append((card, taken if taken >= 0 else top, how))
-        self.log(EV_DISCARD, self.hand_no, seat, card, a, dw)
+        self.log(L.EV_DISCARD, self.hand_no, seat, card, a, dw)
         knock = 0
         if dw <= limit:
             if must_knock:
                 knock = 1
             else:
                 knock = self.ask(L.K_KNOCK, seat, [(0, dw), (1, dw)], self.view(seat, dw, first=first))
-            self.log(EV_KNOCK, self.hand_no, seat, knock, dw)
+            self.log(L.EV_KNOCK, self.hand_no, seat, knock, dw)
         self.my_turns[seat] += 1
         self.turn += 1
         self.say("discard", self.hand_no, seat, f"seat {seat} discards {card_code(card)}"
@@ -632,7 +612,7 @@ class ReferenceGame:
         if rules.deal_11:  # to the player who plays first (G-V-OKLA second deck: see ``starter``)
             self.hands[self.starter].add(self.stock.pop())
         for p in (first, second):
-            self.log(EV_DEAL, n, p, len(self.hands[p]), 0, 0, sorted(self.hands[p]))
+            self.log(L.EV_DEAL, n, p, len(self.hands[p]), 0, 0, sorted(self.hands[p]))
         table = f" at table {self.table_no}" if self.rules.teams else ""
         if self.rules.players == 3:
             sits = f", seat {self.dealer_seat} deals to seats {first} and {second} and sits out"
@@ -646,14 +626,14 @@ class ReferenceGame:
         self.pile = []
         if rules.upcard:
             self.pile.append(self.stock.pop())
-            self.log(EV_UPCARD, n, -1, self.pile[0])
+            self.log(L.EV_UPCARD, n, -1, self.pile[0])
             self.say("upcard", n, -1, f"upcard {card_code(self.pile[0])}; {len(self.stock)} cards in the stock")
         self.limit = 0 if rules.straight or rules.mahjong else rules.knock_limit  # G-V-STRAIGHT, G-V-MJ: gin only
         self.stake, self.knock_card = 1, -1
         if rules.oklahoma:
             self.knock_card = int(second_deck[0]) if second_deck is not None else self.pile[0]
             self.limit, self.stake = knock_card_terms(self.knock_card, rules)
-            self.log(EV_KNOCK_CARD, n, -1, self.knock_card, self.limit, self.stake)
+            self.log(L.EV_KNOCK_CARD, n, -1, self.knock_card, self.limit, self.stake)
             self.say("knock card", n, -1, f"knock card {card_code(self.knock_card)}: "
                      + ("gin only" if self.limit == 0 else f"knock with {self.limit} or less")
                      + (", the hand counts double" if self.stake > 1 else ""))
@@ -739,7 +719,7 @@ class ReferenceGame:
             self.on_table[seat] |= placed
             self.hands[seat] = (self.hands[seat] | taken) - placed
             self.taken_now = taken
-            self.log(EV_PICKUP, n_hand, seat, n, k, _mask(placed))
+            self.log(L.EV_PICKUP, n_hand, seat, n, k, _mask(placed))
             self.pickups += 1
             self.multi_pickups += n > 1
             self.max_take = max(self.max_take, n)
@@ -751,7 +731,7 @@ class ReferenceGame:
             if self.pile:
                 self.passed[seat].add(self.pile[-1])
             card = self.draw_stock(seat)
-            self.log(EV_DRAW, n_hand, seat, 0, card)
+            self.log(L.EV_DRAW, n_hand, seat, 0, card)
             self.say("draw", n_hand, seat, f"seat {seat} draws from the stock ({card_code(card)})")
         self.mahjong_layoffs(seat)
         return a > 0
@@ -770,7 +750,7 @@ class ReferenceGame:
                 self.melds[k].add(c)
                 self.on_table[seat].add(c)
                 hand.remove(c)
-                self.log(EV_TABLE_LAYOFF, self.hand_no, seat, c, k)
+                self.log(L.EV_TABLE_LAYOFF, self.hand_no, seat, c, k)
                 self.say("lay off", self.hand_no, seat, f"seat {seat} lays {card_code(c)} off on {show(self.melds[k])}")
                 break
             else:
@@ -784,7 +764,7 @@ class ReferenceGame:
             table = sum(value(c, self.mv) for c in self.on_table[q])
             hand = sum(value(c, self.mv) for c in self.hands[q])
             points[q] = table + hand + self.rules.gin_bonus if q == gin else table - hand
-            self.log(EV_MJ_SCORE, self.hand_no, q, points[q], table, _mask(self.on_table[q]))
+            self.log(L.EV_MJ_SCORE, self.hand_no, q, points[q], table, _mask(self.on_table[q]))
         return points
 
     def first_turn(self, first: int, second: int) -> tuple[int, bool, int]:
@@ -803,7 +783,7 @@ class ReferenceGame:
             for q in (first, second):
                 top = self.pile[-1]
                 took_it = self.mahjong_draw(q, True)
-                self.log(EV_UPCARD_CHOICE, n, q, int(took_it), top)
+                self.log(L.EV_UPCARD_CHOICE, n, q, int(took_it), top)
                 if took_it:
                     taker = seat = q
                     break
@@ -811,7 +791,7 @@ class ReferenceGame:
                 self.say("pass", n, q, f"seat {q} declines the upcard {card_code(top)}")
             if taker < 0:
                 card = self.draw_stock(seat)
-                self.log(EV_DRAW, n, seat, 0, card)
+                self.log(L.EV_DRAW, n, seat, 0, card)
                 self.say("draw", n, seat, f"seat {seat} draws from the stock ({card_code(card)})")
                 self.mahjong_layoffs(seat)
             return seat, self.discard_and_knock(seat, -1, False, False, True), taker
@@ -820,7 +800,7 @@ class ReferenceGame:
                 top = self.pile[-1]
                 view = self.view(q, self.dw(self.hands[q]), first=True)
                 c = self.ask(L.K_UPCARD, q, [(0, -1), self.take_option(q, top, gra)], view)
-                self.log(EV_UPCARD_CHOICE, n, q, c, top)
+                self.log(L.EV_UPCARD_CHOICE, n, q, c, top)
                 if c == 1:
                     taker = q
                     break
@@ -829,11 +809,11 @@ class ReferenceGame:
             if taker >= 0:
                 seat = taker
                 taken = self.take_top(seat)
-                self.log(EV_DRAW, n, seat, 1, taken)
+                self.log(L.EV_DRAW, n, seat, 1, taken)
                 self.say("draw", n, seat, f"seat {seat} takes the upcard {card_code(taken)}")
         if taken < 0 and not self.rules.deal_11:
             card = self.draw_stock(seat)
-            self.log(EV_DRAW, n, seat, 0, card)
+            self.log(L.EV_DRAW, n, seat, 0, card)
             self.say("draw", n, seat, f"seat {seat} draws from the stock ({card_code(card)})")
         return seat, self.discard_and_knock(seat, taken, False, gra, True), taker
 
@@ -887,7 +867,7 @@ class ReferenceGame:
         capped = False
         while not knocked:
             if len(self.stock) <= 2:  # G-WALL-1
-                self.log(EV_WALL, n, seat, len(self.stock))
+                self.log(L.EV_WALL, n, seat, len(self.stock))
                 self.say("wall", n, seat, "the stock is down to 2 cards and nobody knocked")
                 if rules.last_chance or rules.fiftieth_card:  # G-WALL-2, G-WALL-3
                     other = self.opponent(seat)
@@ -896,11 +876,11 @@ class ReferenceGame:
                     if option[3] <= self.limit:
                         view = self.view(other, self.dw(self.hands[other]), must=True)
                         c = self.ask(L.K_LAST, other, [(0, -1), option], view)
-                        self.log(EV_LAST, n, other, c, top)
+                        self.log(L.EV_LAST, n, other, c, top)
                         if c == 1:
                             seat = other
                             taken = self.take_top(seat)
-                            self.log(EV_DRAW, n, seat, 1, taken)
+                            self.log(L.EV_DRAW, n, seat, 1, taken)
                             self.say("draw", n, seat, f"last chance: seat {seat} takes {card_code(taken)}")
                             knocked = self.discard_and_knock(seat, taken, True, rules.fiftieth_card, False)
                         else:
@@ -924,13 +904,13 @@ class ReferenceGame:
             d = self.ask(L.K_DRAW, seat, options, view)
             if d == 1:
                 taken = self.take_top(seat)
-                self.log(EV_DRAW, n, seat, 1, taken)
+                self.log(L.EV_DRAW, n, seat, 1, taken)
                 self.say("draw", n, seat, f"seat {seat} takes {card_code(taken)} from the discard pile")
             else:
                 self.passed[seat].add(top)
                 card = self.draw_stock(seat)
                 taken = -1
-                self.log(EV_DRAW, n, seat, 0, card)
+                self.log(L.EV_DRAW, n, seat, 0, card)
                 self.say("draw", n, seat, f"seat {seat} draws from the stock ({card_code(card)})")
             knocked = self.discard_and_knock(seat, taken, must and d == 1, gra, False)
         deadwoods = {p: self.dw(self.hands[p]) for p in (first, second)}
@@ -958,13 +938,13 @@ class ReferenceGame:
             self.say("defend", n, defender, f"seat {defender} lays out "
                      + (" | ".join(show(m) for m in list(d_sets) + list(d_runs)) or "no melds")
                      + (f", lays off {show(laid)}" if laid else "") + f"; deadwood {d_dw}")
-            self.log(EV_LAYOFF, n, defender, d_dw, _mask(laid), _mask(c for s in sets for c in s))
+            self.log(L.EV_LAYOFF, n, defender, d_dw, _mask(laid), _mask(c for s in sets for c in s))
             outcome, who, points = hand_result(k_dw, d_dw, rules)
             winner = -1 if who < 0 else (knocker if who == 0 else defender)
             points *= self.stake  # G-V-OKLA: a spade knock card doubles, bonuses included
             boxes = boxes_for(outcome, self.stake, rules) if winner >= 0 else 0
             deadwoods[knocker], deadwoods[defender] = k_dw, d_dw
-        self.log(EV_HAND_END, n, winner, L.OUTCOMES.index(outcome), points, knocker)
+        self.log(L.EV_HAND_END, n, winner, L.OUTCOMES.index(outcome), points, knocker)
         hand = HandRecord(n, self.dealer_seat, (first, second), knocker, outcome, winner, points, boxes, self.turn,
                           taker, laid, len(self.stock), deadwoods, self.knock_card, self.limit, self.stake)
         if rules.mahjong:
@@ -1065,7 +1045,7 @@ class ReferenceGame:
                 hand.deal_side, hand.deal_points = side, points
                 self.record.hands.append(hand)
             if rules.teams:
-                self.log(EV_LEDGER, self.hand_no, side, points, *self.sweeps)
+                self.log(L.EV_LEDGER, self.hand_no, side, points, *self.sweeps)
             ledger.log(self, self.hand_no, entered)
             self.say_score(hands, side, points)
             if over:
