@@ -15,7 +15,7 @@ from simcards.games.engine import CARD_MASK, OPTION_VALUES, KernelBinding, polic
 from simcards.games.two_hundred import layout as L
 from simcards.games.two_hundred import rules as R
 from simcards.games.two_hundred import search
-from simcards.games.two_hundred.kernel import LOG_WIDTH, make_engine
+from simcards.games.two_hundred.kernel import LOG_WIDTH, make_engine, no_decide
 from simcards.games.two_hundred.layout import V_SEAT
 from simcards.games.two_hundred.params import HEURISTIC_PARAMS, INFORMED_PARAMS, MC_PARAMS
 from simcards.games.two_hundred.policies import (
@@ -69,7 +69,7 @@ FAMILIES["mc"] = Family(
 # The kernel hands its decision function the whole parameter table and a card mask; a user
 # policy, and the attached informed and mc families, get their seat's row and the mask
 # (policy.chain): the built-in kernel compiles only random and the heuristic.
-BINDING = KernelBinding("two-hundred", policy_signature(CARD_MASK, OPTION_VALUES), builtin_decide, builtin_decide,
+BINDING = KernelBinding("two-hundred", policy_signature(CARD_MASK, OPTION_VALUES), builtin_decide, no_decide,
                         make_engine, L.V_BAD, seat_slot=V_SEAT,
                         attached=tuple(f for f in FAMILIES.values() if f.decide is not None))
 KINDS = policy.kind_names(L)

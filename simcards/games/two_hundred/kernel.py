@@ -1,18 +1,17 @@
 """The Two Hundred numba kernel: deal, auction, kitty, trump, called partner, tricks, scoring,
 the end of a game, a batch — for every table of two-hundred.md, from the encoded rules.
 
-The engine is written once, as plain functions that call the globals ``decide`` and each other
-by name (``auction``, ``play_tricks``, ``play_deal``, ``play_game``); a game's state travels as
-one record (``Table``). The built-in engine binds them to random and the heuristic
-(``policies.builtin_*``) at module level, so numba's on-disk cache works across processes
-(closures over a dispatcher never hit the cache) and a plain run compiles no search code.
-``make_engine(decide)`` rebuilds the same code around a decision function that also knows user
-policies and the attached families, informed and mc (``nbutil.rebind``). The rule mechanics are
-``core.py``'s. A
-batch runs in parallel over chunks of games; game ``g`` draws only from its own streams (the
-deal's, keyed by ``(seed, g)``, and one per seat for its strategy: ``simcards.rng``) and writes
-only its own rows, so results do not depend on threads or batch size. A strategy is handed its
-seat's stream, never the deal's.
+The engine is written once, as plain functions that call each other by name (``auction``,
+``play_tricks``, ``play_deal``, ``play_game``); a game's state travels as one record (``Table``).
+Random and the heuristic (``policies.builtin_*``) are the kernel's own; every other strategy
+(the attached families informed and mc, user policies) is asked of the engine's decision
+function ``ext``, called through a function pointer (``DECIDE_FN``), so the kernel is compiled
+once and cached on disk, a plain run compiles no search code, and an engine of search players or
+policies compiles only its decision function (``make_engine``). The rule mechanics are
+``core.py``'s. A batch runs ranges of games on threads; game ``g`` draws only from its own
+streams (the deal's, keyed by ``(seed, g)``, and one per seat for its strategy: ``simcards.rng``)
+and writes only its own rows, so results do not depend on threads or batch size. A strategy is
+handed its seat's stream, never the deal's.
 Hands are lane masks (``layout``); nothing is allocated inside the deal loop.
 
 A variant is a value of the encoded rules, never a copied branch: seats at the table, sides
@@ -24,9 +23,10 @@ from __future__ import annotations
 
 from collections import namedtuple
 from pathlib import Path
+from threading import Lock
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from simcards.games.batch import play_ranges
 from simcards.games.transcript import log_event as _log
@@ -130,7 +130,13 @@ from simcards.games.two_hundred.layout import (  # the transcript events (layout
     V_WIN_SEAT,
     VIEW_SIZE,
 )
-from simcards.games.two_hundred.policies import builtin_choose, builtin_decide, builtin_play  # random and heuristic
+from simcards.games.two_hundred.policies import (  # random and heuristic
+    SID_HEURISTIC,
+    builtin_choose,
+    builtin_contract,
+    builtin_decide,
+    builtin_play,
+)
 from simcards.games.two_hundred.rules import (
     R_CALL,
     R_DEALER_BIDS,
@@ -178,7 +184,7 @@ RS_SIZE = 8
 # working arrays (borrowed views of one allocation) and the transcript. ``shown`` is the view the
 # strategies are shown (numba reserves the name ``view`` for the array method).
 Table = namedtuple("Table", ("rules", "sids", "params", "rng", "nxt", "nxt_bid", "deck", "hands", "piles", "pile_n",
-                             "opts", "shown", "scores", "res", "ds", "taken", "log"))
+                             "opts", "shown", "scores", "res", "ds", "taken", "log", "ext"))
 
 
 def _auction(st, deal, dealer, n_log):
@@ -208,7 +214,7 @@ def _auction(st, deal, dealer, n_log):
             view[V_SEAT] = seat
             if rules[R_DUMMIES]:
                 view[V_OWN_SEEN] = own_seen(seat, rules, hands, view, 0)
-            c = decide(KIND_BID, st.sids[seat], st.params, hands[seat], opts, n_opts, view, rules,
+            c = decide(st.ext, KIND_BID, st.sids[seat], st.params, hands[seat], opts, n_opts, view, rules,
                        st.rng[1 + seat:2 + seat])
             v = opts[c]
             n_log = _log(st.log, n_log, EV_BID, deal, seat, v, 0)
@@ -241,7 +247,7 @@ def _bury(st, deal, bidder, kitty, n_log):
         n_opts = legal_options(hands[bidder], -1, opts)
         view[V_SEAT] = bidder
         view[V_OWN_SEEN] = buried
-        c = decide_once(KIND_DISCARD, st.sids[bidder], st.params, hands[bidder], opts, np.int64(n_opts), view,
+        c = decide_once(st.ext, KIND_DISCARD, st.sids[bidder], st.params, hands[bidder], opts, np.int64(n_opts), view,
                         st.rules, st.rng[1 + bidder:2 + bidder])
         bit = np.int64(1) << BIT_OF_FACE[opts[c]]
         hands[bidder] &= ~bit
@@ -255,7 +261,7 @@ def _call(st, deal, bidder, buried, n_log):
     rules, hands, opts, view, res = st.rules, st.hands, st.opts, st.shown, st.res
     n_opts = legal_options(rules[R_DECK_MASK] & ~hands[bidder], -1, opts)
     view[V_OWN_SEEN] = own_seen(bidder, rules, hands, view, buried)
-    c = decide_once(KIND_CALL, st.sids[bidder], st.params, hands[bidder], opts, np.int64(n_opts), view, rules,
+    c = decide_once(st.ext, KIND_CALL, st.sids[bidder], st.params, hands[bidder], opts, np.int64(n_opts), view, rules,
                     st.rng[1 + bidder:2 + bidder])
     called = opts[c]
     bit = np.int64(1) << BIT_OF_FACE[called]
@@ -285,7 +291,7 @@ def _contract(st, deal, kitty, n_log):
     view[V_SEAT] = bidder
     if rules[R_DUMMIES] or buried:
         view[V_OWN_SEEN] = own_seen(bidder, rules, hands, view, 0) | buried
-    c = decide_once(KIND_TRUMP, st.sids[bidder], st.params, hands[bidder], opts, np.int64(n_trumps), view, rules,
+    c = decide_once(st.ext, KIND_TRUMP, st.sids[bidder], st.params, hands[bidder], opts, np.int64(n_trumps), view, rules,
                     st.rng[1 + bidder:2 + bidder])
     trump = opts[c]
     view[V_TRUMP] = trump
@@ -338,7 +344,7 @@ def _play_tricks(st, deal, n_log):
             view[V_SEAT] = seat
             if private:
                 view[V_OWN_SEEN] = own_seen(seat, rules, hands, view, buried)
-            c = decide_play(KIND_PLAY, st.sids[seat], st.params, src, opts, n_opts, view, rules,
+            c = decide_play(st.ext, KIND_PLAY, st.sids[seat], st.params, src, opts, n_opts, view, rules,
                             st.rng[1 + seat:2 + seat])
             face = opts[c]
             b = BIT_OF_FACE[face]
@@ -523,7 +529,7 @@ def _capped_winner(scores, side_mask, n_sides):
     return winner
 
 
-def _table(work, rng, rules, sids, params, log):
+def _table(work, rng, rules, sids, params, log, ext):
     """The game's record over borrowed views of its working memory (see ``borrow``): no
     reference counting in the hot loop."""
     w = borrow(work)
@@ -532,7 +538,7 @@ def _table(work, rng, rules, sids, params, log):
                  w[_W_HANDS:_W_HANDS + MAX_SEATS], w[_W_PILES:_W_PILES + MAX_SEATS * 9],
                  w[_W_PILE_N:_W_PILE_N + MAX_SEATS * 3], w[_W_OPTS:_W_OPTS + MAX_OPTIONS],
                  w[_W_VIEW:_W_VIEW + VIEW_SIZE], w[_W_SCORES:_W_SCORES + MAX_SEATS], w[_W_RES:_W_RES + RS_SIZE],
-                 w[_W_DS:_W_DS + MAX_SEATS], w[_W_TAKEN:_W_TAKEN + MAX_SEATS], borrow(log))
+                 w[_W_DS:_W_DS + MAX_SEATS], w[_W_TAKEN:_W_TAKEN + MAX_SEATS], borrow(log), ext)
 
 
 def _finish(out_game, st, winner, deal):
@@ -546,7 +552,7 @@ def _finish(out_game, st, winner, deal):
         out_game[G_SCORES + s] = st.scores[s]
 
 
-def _play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, log):
+def _play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, log, ext):
     """A whole game to one winning side (T-END-1/2 or the variant's rule). ``deals_out[:row_cap]``
     receives one row a deal; deals past ``row_cap`` are played but not written. Returns the log
     length."""
@@ -555,7 +561,7 @@ def _play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, lo
     # rng[1 + s], the only one its decisions see.
     work = np.zeros(_WORK_SIZE, dtype=np.int64)
     rng_owner = np.zeros(1 + MAX_SEATS, dtype=np.uint64)
-    st = table(work, rng_owner, rules, sids, params, log)
+    st = table(work, rng_owner, rules, sids, params, log, ext)
     seed_streams(st.rng, seed, game)
     out_game = borrow(out_game)
     deals_out = borrow(deals_out)
@@ -605,7 +611,7 @@ def _play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, lo
     return n_log + 0 * keep
 
 
-def _play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_deals, row_cap, log):
+def _play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_deals, row_cap, log, ext):
     """Games ``first_game + lo .. first_game + hi - 1``; row ``i`` of ``out_games`` is game
     ``first_game + i``, with ``row_cap`` rows of ``out_deals`` (may be 0). Returns the log length
     of the last game. Releases the GIL: ``play_batch`` runs ranges of games on threads."""
@@ -615,41 +621,52 @@ def _play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_de
             rows = out_deals[i * row_cap:(i + 1) * row_cap]
         else:
             rows = out_deals[0:0]
-        n_log = play_one(first_game + i, seed, rules, sids, params, out_games[i], rows, row_cap, log)
+        n_log = play_one(first_game + i, seed, rules, sids, params, out_games[i], rows, row_cap, log, ext)
     return n_log
 
 
-def game_player(games_fn):
-    """``play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, log)``: one game,
-    with its transcript in ``log``; returns the log length."""
-
-    def play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, log):
-        return games_fn(seed, game, 0, 1, rules, sids, params, out_game.reshape(1, -1), deals_out, row_cap, log)
-
-    return play_game
-
-
-def batch_player(games_fn):
-    """``play_batch(seed, first_game, count, rules, sids, params, out_games, out_deals, row_cap)``:
-    the games in ranges on threads (``games.batch.play_ranges``: not a ``prange``, which would
-    compile the whole game, and the search families with it, twice more)."""
-
-    def play_batch(seed, first_game, count, rules, sids, params, out_games, out_deals, row_cap):
-        log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
-        play_ranges(games_fn, count, (seed, first_game), (rules, sids, params, out_games, out_deals, row_cap, log))
-
-    return play_batch
-
-
 # ----- binding ---------------------------------------------------------------------------------
-# The built-in engine: module-level globals, so the compiled code is cached on disk.
-decide = builtin_choose  # bids: random and the heuristic's bid inline, the rest a call
-decide_play = builtin_play  # card play, inlined into the trick loop
-decide_once = builtin_decide  # the kitty, trump and call, once a deal: a call (less code to compile)
-# The functions that reach a decision are inlined into the game (``play_one``), and the game into
-# ``play_games``, the one compiled library that holds a whole engine: numba optimizes every library
-# a function calls again inside it, so each layer of calls would compile the strategies (the
-# search families' above all) once more. The rest, once a deal or less, are calls.
+# One engine for every run. Random and the heuristic are the kernel's own (``policies.builtin_*``);
+# every other strategy id (the attached families informed and mc, user policies) is asked of
+# ``ext``, the engine's decision function, called through a function pointer (a first-class
+# function of type ``DECIDE_FN``, as Yaniv's rounds are): the kernel is compiled once and cached, a
+# plain run compiles no search code, and an engine of search players or policies compiles only its
+# decision function (``make_engine``), not the game around it. Each level is compiled once, on its
+# own: numba optimizes every library a function calls again inside it.
+_I64, _I64_1D, _I64_2D = types.int64, types.Array(types.int64, 1, "C"), types.Array(types.int64, 2, "C")
+_F64_2D, _U64_1D = types.Array(types.float64, 2, "C"), types.Array(types.uint64, 1, "C")
+_I32_2D = types.Array(types.int32, 2, "C")
+DECIDE_FN = types.FunctionType(_I64(_I64, _I64, _F64_2D, _I64, _I64_1D, _I64, _I64_1D, _I64_1D, _U64_1D))
+_GAMES_SIG = _I64(_I64, _I64, _I64, _I64, _I64_1D, _I64_1D, _F64_2D, _I64_2D, _I32_2D, _I64, _I64_2D, DECIDE_FN)
+
+
+@njit(cache=True, inline="always")
+def decide(ext, kind, sid, table, hand, opts, n_opts, view, rules, rng):
+    """Bids: random and the heuristic's bid inline, the rest a call; other strategies: ``ext``."""
+    if sid > SID_HEURISTIC:
+        return ext(kind, sid, table, hand, opts, n_opts, view, rules, rng)
+    return builtin_choose(kind, sid, table, hand, opts, n_opts, view, rules, rng)
+
+
+@njit(cache=True, inline="always")
+def decide_play(ext, kind, sid, table, hand, opts, n_opts, view, rules, rng):
+    """Card play, the decision made most often: the built-ins inlined into the trick loop."""
+    if sid > SID_HEURISTIC:
+        return ext(kind, sid, table, hand, opts, n_opts, view, rules, rng)
+    return builtin_play(kind, sid, table, hand, opts, n_opts, view, rules, rng)
+
+
+@njit(cache=True, inline="always")
+def decide_once(ext, kind, sid, table, hand, opts, n_opts, view, rules, rng):
+    """The kitty, trump and call, once a deal: a call (less code to compile)."""
+    if sid > SID_HEURISTIC:
+        return ext(kind, sid, table, hand, opts, n_opts, view, rules, rng)
+    return builtin_contract(kind, sid, table, hand, opts, n_opts, view, rules, rng)
+
+
+# The game is inlined into ``play_games``, a whole game in one compiled function: as calls (each
+# handed the ``Table``) a deal played 35% slower. A decision of the built-ins is inlined where it is
+# made most (bids, card play); the kitty, trump and call are a call.
 auction = njit(cache=True, inline="always")(_auction)
 bury = njit(cache=True, inline="always")(_bury)
 call = njit(cache=True, inline="always")(_call)
@@ -657,7 +674,6 @@ contract = njit(cache=True, inline="always")(_contract)
 play_tricks = njit(cache=True, inline="always")(_play_tricks)
 play_deal = njit(cache=True, inline="always")(_play_deal)
 play_one = njit(cache=True, inline="always")(_play_game)
-play_games = njit(cache=True, nogil=True)(_play_games)
 new_trick = njit(cache=True)(_new_trick)
 new_deal = njit(cache=True)(_new_deal)
 score_deal = njit(cache=True)(_score_deal)
@@ -666,20 +682,69 @@ write_row = njit(cache=True)(_write_row)
 capped_winner = njit(cache=True)(_capped_winner)
 table = njit(cache=True)(_table)
 finish = njit(cache=True)(_finish)
-play_game = game_player(play_games)
-play_batch = batch_player(play_games)
+_games: list = []  # play_games, compiled (or loaded) at its first use, not at import
+_games_lock = Lock()
 
-# What reaches a decision function, rebuilt (in this order) around a user-policy dispatcher.
-_ENGINE_FUNCTIONS = ("auction", "bury", "call", "contract", "play_tricks", "play_deal", "play_one", "play_games")
+
+def play_games(*args):
+    """``_play_games`` compiled for ``_GAMES_SIG`` (its ``ext`` a function pointer), on first use:
+    a signature given to ``njit`` compiles at once, and importing the kernel must not."""
+    if not _games:
+        with _games_lock:
+            if not _games:
+                _games.append(njit(_GAMES_SIG, cache=True, nogil=True)(_play_games))
+    return _games[0](*args)
+
+
+@njit(cache=True)
+def no_decide(kind, sid, table, hand, opts, n_opts, view, rules, rng):
+    """The ``ext`` of the built-in engine (random and the heuristic are the kernel's): never called."""
+    return 0
+
+
+@njit(cache=True)
+def engine_decide(kind, sid, table, hand, opts, n_opts, view, rules, rng):
+    """An engine's decision function, rebuilt by ``make_engine`` around its dispatcher as ``custom``."""
+    return custom(kind, sid, table, hand, opts, n_opts, view, rules, rng)
+
+
+custom = builtin_decide  # stands in for an engine's dispatcher (``make_engine``)
+
+
+def game_player(ext):
+    """``play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, log)``: one game,
+    with its transcript in ``log``; returns the log length."""
+
+    def play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, log):
+        return play_games(seed, game, 0, 1, rules, sids, params, out_game.reshape(1, -1), deals_out, row_cap, log, ext)
+
+    return play_game
+
+
+def batch_player(ext):
+    """``play_batch(seed, first_game, count, rules, sids, params, out_games, out_deals, row_cap)``:
+    the games in ranges on threads (``games.batch.play_ranges``: not a ``prange``, which would
+    compile the whole game twice more)."""
+
+    def play_batch(seed, first_game, count, rules, sids, params, out_games, out_deals, row_cap):
+        log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
+        play_ranges(play_games, count, (seed, first_game), (rules, sids, params, out_games, out_deals, row_cap, log,
+                                                             ext))
+
+    return play_batch
+
+
+play_game = game_player(no_decide)
+play_batch = batch_player(no_decide)
 
 
 def make_engine(decide_fn=None, cache_key: str | None = None):
-    """``(play_game, play_batch)`` around ``decide_fn(kind, sid, table, hand, opts, n_opts, view,
-    rules, rng)``, where ``table`` is the (seats × 8) parameter table and the deciding seat is
-    ``view[V_SEAT]`` (None: the built-in engine, cached on disk). The copy is rebuilt over this
-    module's globals by ``nbutil.rebind`` and cached under ``cache_key``."""
+    """``(play_game, play_batch)`` asking ``decide_fn(kind, sid, table, hand, opts, n_opts, view,
+    rules, rng)`` every decision of a strategy id other than random's and the heuristic's, where
+    ``table`` is the (seats × 8) parameter table and the deciding seat is ``view[V_SEAT]`` (None:
+    the built-in engine). Only ``engine_decide`` is rebuilt around it (``nbutil.rebind``), cached
+    under ``cache_key``; the kernel is the cached one."""
     if decide_fn is None:
         return play_game, play_batch
-    scope = rebind(globals(), _ENGINE_FUNCTIONS, cache_key, decide=decide_fn, decide_play=decide_fn,
-                   decide_once=decide_fn)
-    return game_player(scope["play_games"]), batch_player(scope["play_games"])
+    ext = rebind(globals(), ("engine_decide",), cache_key, custom=decide_fn)["engine_decide"]
+    return game_player(ext), batch_player(ext)

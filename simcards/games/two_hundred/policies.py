@@ -91,6 +91,7 @@ from simcards.games.two_hundred.rules import (
     R_SIDES,
     R_TARGET,
 )
+from simcards.nbutil import njit_by_type
 from simcards.rng import rand_below
 
 SID_RANDOM = 0
@@ -248,7 +249,7 @@ def _credit(table, row, rules, hidden, each, auction):
     return c
 
 
-@njit(cache=True)
+@njit_by_type(cache=True)
 def _pick(mask, trump, smear):
     """The cheapest card of ``mask`` to give away (fewest points, not a trump, lowest), or with
     ``smear`` the card that gives the most points (non-trump, lowest rank first)."""
@@ -347,7 +348,7 @@ def follow_card(table, row, hand, unseen, trump, seat, view):
                 return LANE * lead + LANE_LOW[beat]
             us = (unseen >> (LANE * lead)) & LANE_FULL
             top = LANE_HIGH[us]
-            boss = beat & _above(top) if top >= 0 else beat
+            boss = beat & _above(np.int64(top)) if top >= 0 else beat
             if boss:
                 return LANE * lead + LANE_LOW[boss]
         return _pick(legal, trump, False)
@@ -567,6 +568,17 @@ def builtin_choose(kind, sid, table, hand, opts, n_opts, view, rules, rng):
 
 
 @njit(cache=True)
+def builtin_contract(kind, sid, table, hand, opts, n_opts, view, rules, rng):
+    """The engines' dispatcher for the kitty, trump and call, once a deal: a call (less code to
+    compile), never asked for a card or a bid."""
+    if sid == SID_RANDOM:
+        return rand_below(rng, n_opts)
+    if n_opts == 1:
+        return 0
+    return _choose(kind, table, view[V_SEAT], hand, opts, n_opts, view, rules)
+
+
+@njit(cache=True)
 def builtin_decide(kind, sid, table, hand, opts, n_opts, view, rules, rng):
     """The engines' dispatcher for every decision: ``table`` holds every seat's parameters; the
     deciding seat is ``view[V_SEAT]``."""
@@ -621,7 +633,7 @@ def _may_beat(view, o, wbit, lead, unseen, trump):
     return (((unseen >> (LANE * trump)) & LANE_FULL) & _above(word)) != 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _threat_after(view, hand, seat, wbit, lead, unseen, trump, rules):
     """Could an opponent still to play in this trick take it from card bit ``wbit``?"""
     n_left = view[V_N_ACTIVE] - view[V_N_IN] - 1
@@ -633,7 +645,7 @@ def _threat_after(view, hand, seat, wbit, lead, unseen, trump, rules):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _opp_trumps(view, hand, seat, unseen, trump, rules):
     """May an opponent still hold a trump (unseen trumps and some opponent not void in trump)?"""
     if trump >= 4 or ((unseen >> (LANE * trump)) & LANE_FULL) == 0:
@@ -646,7 +658,7 @@ def _opp_trumps(view, hand, seat, unseen, trump, rules):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _give(table, row, hand, side, trump, bit):
     """The card to give away from ``side`` (the side cards; all of ``hand`` if none): the
     heuristic's cheapest card, or with the ``bit`` of ``short`` set and trumps in hand, a card
@@ -658,7 +670,7 @@ def _give(table, row, hand, side, trump, bit):
     return _cheapest(side, -1, 0, 16)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _ilead(table, row, hand, unseen, trump, seat, view, rules):
     """Informed lead: draw trumps only while an opponent may hold one; cash a boss side card
     that no opponent can ruff (most unseen points first); else give the partner a ruff in a suit
@@ -708,7 +720,7 @@ def _ilead(table, row, hand, unseen, trump, seat, view, rules):
     return _give(table, row, hand, side, trump, S_LEAD)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _ifollow(table, row, hand, unseen, trump, seat, view, rules):
     """Informed follow: smear points on a friend's trick that no opponent still to play can take
     (judged from the unseen cards and the voids shown); win with the cheapest card no later
@@ -747,7 +759,7 @@ def _ifollow(table, row, hand, unseen, trump, seat, view, rules):
     return _give(table, row, hand, side, trump, S_DISCARD)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def informed_card(table, row, hand, view, rules):
     """The informed family's card (a bit of ``hand``) for the seat ``view[V_SEAT]``."""
     seat = view[V_SEAT]

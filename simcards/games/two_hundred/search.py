@@ -370,7 +370,7 @@ def _n_other_sides(view, rules, seat):
     return max(1, n_cards(m))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mc_bid(table, row, hand, opts, n_opts, view, rules, rng):
     """The searched bid: raise to the lowest legal bid when declaring it with the best trump
     (by mean value over the samples) is worth more than ``margin``; never over the partner
@@ -392,7 +392,7 @@ def mc_bid(table, row, hand, opts, n_opts, view, rules, rng):
     return 1 if best > table[row, P_MARGIN] else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mc_trump(table, row, hand, opts, n_opts, view, rules, rng):
     """The searched trump: the option (a suit, or no trump where allowed) with the best mean
     deal value at the contract's bid."""
@@ -414,7 +414,7 @@ def mc_trump(table, row, hand, opts, n_opts, view, rules, rng):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mc_table(kind, table, row, hand, opts, n_opts, view, rules, rng):
     """The mc family's decision (see the module docstring)."""
     if n_opts == 1:
