@@ -186,29 +186,37 @@ class GameDef:
     default_players: int
     default_strategy: str
 
+    # The game's rules module (``PRESETS``: name -> (rules, description); ``build_rules(variant,
+    # overrides)``: a validated rules object whose class has ``check_players``) and its strategy
+    # families by name: the defaults below read them, so a game declares data, not methods.
+    rules_module: Any
+    family_table: dict[str, Family]
+
     # --- rules ---------------------------------------------------------------------------
     def presets(self) -> dict[str, Any]:
-        raise NotImplementedError
+        return dict(self.rules_module.PRESETS)
 
     def rule_options(self) -> list[OptionInfo]:
-        """Every rule option with its default, allowed values, rule ID and meaning."""
-        raise NotImplementedError
+        """Every rule option with its default (the default variant's), allowed values, rule ID and
+        meaning."""
+        defaults = self.build_rules(self.default_variant)
+        return options_table(type(defaults), defaults)
 
     def build_rules(self, variant: str | None, overrides: dict[str, Any] | None = None):
         """A validated rules object: the preset plus single-option overrides (strings from the
         CLI or typed values from the API)."""
-        raise NotImplementedError
+        return self.rules_module.build_rules(variant or self.default_variant, overrides)
 
     def players_for(self, rules) -> int:
         """Players when none are given: the game's usual, or what the variant's table seats."""
         return self.default_players
 
     def check_players(self, rules, players: int) -> None:
-        raise NotImplementedError
+        rules.check_players(players)
 
     # --- strategies ------------------------------------------------------------------------
     def families(self) -> dict[str, Family]:
-        raise NotImplementedError
+        return dict(self.family_table)
 
     def strategies(self, specs, players: int) -> list[Strategy]:
         return seat_strategies(specs, players, self.name, self.families(), self.default_strategy)
@@ -231,8 +239,12 @@ class GameDef:
 
     def metrics(self, rules) -> GameMetrics:
         """How the studies read this game's tables under ``rules`` (sides, margins, outcome
-        rates, deck key...): declared in the game's ``analysis`` module."""
-        raise NotImplementedError
+        rates, deck key...): declared in the ``analysis`` module beside the game's (imported when
+        a study asks: games/analysis.py)."""
+        import importlib
+
+        package = type(self).__module__.rsplit(".", 1)[0]
+        return importlib.import_module(f"{package}.analysis").metrics(rules)
 
     # --- one game, by eye ----------------------------------------------------------------------
     def replay(self, rules, players: int, strategies: list[Strategy], seed: int, game: int,

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pandas as pd
 
 from simcards.errors import SimcardsError
 from simcards.games.analysis import GameMetrics, Outcome
-from simcards.games.base import GameDef, GameRun, OptionInfo, full_log, options_table
+from simcards.games.base import GameDef, GameRun, full_log
 from simcards.policy import check_games
 from simcards.stats.estimates import mean_ci, proportion_ci
 from simcards.strategy import Family, Param, Strategy
@@ -80,24 +78,11 @@ class HighCard(GameDef):
     default_variant = "standard"
     default_players = 2
     default_strategy = "greedy"
-
-    def presets(self):
-        return R.PRESETS
-
-    def rule_options(self) -> list[OptionInfo]:
-        return options_table(R.HighCardRules, R.PRESETS["standard"][0])
+    rules_module = R
+    family_table = FAMILIES
 
     def metrics(self, rules) -> GameMetrics:
         return METRICS
-
-    def build_rules(self, variant: str | None, overrides: dict[str, Any] | None = None) -> R.HighCardRules:
-        return R.build_rules(variant or self.default_variant, dict(overrides or {}))
-
-    def check_players(self, rules, players: int) -> None:
-        rules.check_players(players)
-
-    def families(self):
-        return dict(FAMILIES)
 
     def new_run(self, rules, players, strategies):
         rules.check_players(players)

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pandas as pd
 
 from simcards import policy
 from simcards.cards import card_code
 from simcards.games import engine
-from simcards.games.base import GameDef, GameRun, OptionInfo, SeatLabel, full_log, options_table
+from simcards.games.base import GameDef, GameRun, SeatLabel, full_log
 from simcards.games.engine import CARD_ARRAY, OPTION_ROWS, KernelBinding, policy_signature
 from simcards.games.gin import kernel, search
 from simcards.games.gin import layout as L
@@ -259,31 +257,12 @@ class Gin(GameDef):
     default_variant = "standard"
     default_players = 2
     default_strategy = "simple"
-    compile_seconds = 35  # cold kernel compile on one core (the CLI's first-run notice)
-
-    def presets(self):
-        return dict(R.PRESETS)
+    rules_module = R
+    family_table = FAMILIES
 
     def players_for(self, rules: R.GinRules) -> int:
         """The player count the rules are for (presets set it: three-player, four-player, ...)."""
         return rules.players
-
-    def rule_options(self) -> list[OptionInfo]:
-        return options_table(R.GinRules, R.STANDARD)
-
-    def build_rules(self, variant: str | None, overrides: dict[str, Any] | None = None) -> R.GinRules:
-        return R.build_rules(variant or self.default_variant, overrides)
-
-    def check_players(self, rules, players: int) -> None:
-        rules.check_players(players)
-
-    def metrics(self, rules):
-        from simcards.games.gin import analysis  # the studies' view of the tables (games/analysis.py)
-
-        return analysis.metrics(rules)
-
-    def families(self):
-        return dict(FAMILIES)
 
     def strategies(self, specs, players: int):
         """One spec for every seat, one per seat, or in team play (G-V-4P) one per team (team t =

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pandas as pd
 
 from simcards import policy
 from simcards.games import engine
-from simcards.games.base import GameDef, GameRun, OptionInfo, SeatLabel, full_log, options_table
+from simcards.games.base import GameDef, GameRun, SeatLabel, full_log
 from simcards.games.engine import CARD_ARRAY, OPTION_ROWS, KernelBinding, policy_signature
 from simcards.games.yaniv import contract, kernel, search
 from simcards.games.yaniv import layout as L
@@ -216,26 +214,8 @@ class Yaniv(GameDef):
     default_variant = "israeli"
     default_players = 4
     default_strategy = "threshold"
-
-    def presets(self):
-        return R.PRESETS
-
-    def rule_options(self) -> list[OptionInfo]:
-        return options_table(R.YanivRules, R.ISRAELI)
-
-    def build_rules(self, variant: str | None, overrides: dict[str, Any] | None = None) -> R.YanivRules:
-        return R.build_rules(variant or self.default_variant, overrides)
-
-    def check_players(self, rules, players: int) -> None:
-        rules.check_players(players)
-
-    def metrics(self, rules):
-        from simcards.games.yaniv import analysis  # the studies' view of the tables (games/analysis.py)
-
-        return analysis.metrics(rules)
-
-    def families(self):
-        return dict(FAMILIES)
+    rules_module = R
+    family_table = FAMILIES
 
     def new_run(self, rules, players, strategies):
         return YanivRun(rules, players, strategies)
