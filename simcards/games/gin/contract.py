@@ -24,6 +24,7 @@ import numpy as np
 from simcards.games.gin import layout as L
 from simcards.games.gin.reference import ReferenceGame
 from simcards.games.gin.rules import HAND_SIZE, GinRules
+from simcards.games.twins import ViewMemory
 
 DECK = frozenset(range(52))
 
@@ -151,29 +152,22 @@ def card_audit(rules: GinRules, players: int, transcript: np.ndarray) -> list[st
 
 
 # --- view_twins ------------------------------------------------------------------------------------
-class TwinGame(ReferenceGame):
+class TwinGame(ViewMemory, ReferenceGame):
     """A reference game that asks every decision once more in a twin state (``view_twins``)."""
 
     def __init__(self, *args, redeal: np.random.Generator, **kwargs):
         super().__init__(*args, **kwargs)
-        self.redeal = redeal
-        self.pairs: list[tuple[int, int]] = []
-        self._built: dict[int, tuple[np.ndarray, tuple]] = {}  # the arguments each live view was built with
+        self.init_twins(redeal)
 
     def view(self, seat: int, dw: int, taken: int = -1, must: bool = False, first: bool = False) -> np.ndarray:
-        v = super().view(seat, dw, taken, must, first)
-        if len(self._built) > 8:
-            self._built.pop(next(iter(self._built)))
-        self._built[id(v)] = (v, (seat, dw, taken, must, first))
-        return v
+        return self.remember(super().view(seat, dw, taken, must, first), (seat, dw, taken, must, first))
 
     def ask(self, kind: int, seat: int, options: list[tuple[int, ...]], view) -> int:
         if len(options) <= 1:  # not asked
             return super().ask(kind, seat, options, view)
         before = self.seat_rng[seat].copy()  # the same random state for the twin
         choice = super().ask(kind, seat, options, view)
-        built, args = self._built[id(view)]
-        assert built is view, "a decision asked with a view the engine did not build"
+        args = self.built_with(view)
         after, invalid = self.seat_rng[seat], self.record.invalid
         self.seat_rng[seat] = before
         with self.redealt(seat):

@@ -17,6 +17,7 @@ from collections import Counter
 
 import numpy as np
 
+from simcards.games.twins import ViewMemory
 from simcards.games.yaniv import layout as L
 from simcards.games.yaniv.reference import ReferenceGame, deck
 from simcards.games.yaniv.rules import YanivRules
@@ -111,28 +112,21 @@ def card_audit(rules: YanivRules, players: int, transcript: np.ndarray) -> list[
 
 
 # --- view_twins ------------------------------------------------------------------------------------
-class TwinGame(ReferenceGame):
+class TwinGame(ViewMemory, ReferenceGame):
     """A reference game that asks every decision once more in a twin state (``view_twins``)."""
 
     def __init__(self, *args, redeal: np.random.Generator, **kwargs):
         super().__init__(*args, **kwargs)
-        self.redeal = redeal
-        self.pairs: list[tuple[int, int]] = []
-        self._built: dict[int, tuple[np.ndarray, tuple]] = {}  # the state each live view was built from
+        self.init_twins(redeal)
 
     def view(self, seat, hands, turn, stock, rnd, starter, avail, thrown=()) -> np.ndarray:
         v = super().view(seat, hands, turn, stock, rnd, starter, avail, thrown)
-        if len(self._built) > 8:
-            self._built.pop(next(iter(self._built)))
-        self._built[id(v)] = (v, (seat, hands, turn, stock, rnd, starter, list(avail), list(thrown)))
-        return v
+        return self.remember(v, (seat, hands, turn, stock, rnd, starter, list(avail), list(thrown)))
 
     def ask(self, kind: int, seat: int, hand: list[int], options: list[tuple[int, ...]], view) -> int:
         rng = self.seat_rng[seat].copy()  # the same random state for the twin
         choice = super().ask(kind, seat, hand, options, view)
-        built, state = self._built[id(view)]
-        assert built is view, "a decision asked with a view the engine did not build"
-        twin = self.twin_view(state, view)
+        twin = self.twin_view(self.built_with(view), view)
         again = int(self.decide(kind, self.sids[seat], self.params[seat], self._hand, len(hand), self._opts,
                                 len(options), twin, self.encoded, rng))
         self.pairs.append((choice, again))
