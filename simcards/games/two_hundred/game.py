@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pandas as pd
 
 from simcards import policy
 from simcards.cards import card_code
 from simcards.games import engine
-from simcards.games.base import GameDef, GameRun, OptionInfo, SeatLabel, full_log, options_table
+from simcards.games.base import GameDef, GameRun, SeatLabel, full_log
 from simcards.games.engine import CARD_MASK, OPTION_VALUES, KernelBinding, policy_signature
 from simcards.games.two_hundred import layout as L
 from simcards.games.two_hundred import rules as R
@@ -226,30 +224,11 @@ class TwoHundred(GameDef):
     default_variant = "standard"
     default_players = 4
     default_strategy = "heuristic"
-    compile_seconds = 30  # cold kernel compile on one core (the CLI's first-run notice)
-
-    def presets(self):
-        return R.PRESETS
-
-    def rule_options(self) -> list[OptionInfo]:
-        return options_table(R.TwoHundredRules, R.STANDARD)
-
-    def build_rules(self, variant: str | None, overrides: dict[str, Any] | None = None) -> R.TwoHundredRules:
-        return R.build_rules(variant or self.default_variant, overrides)
+    rules_module = R
+    family_table = FAMILIES
 
     def players_for(self, rules: R.TwoHundredRules) -> int:
         return rules.players
-
-    def check_players(self, rules, players: int) -> None:
-        rules.check_players(players)
-
-    def metrics(self, rules):
-        from simcards.games.two_hundred import analysis  # the studies' view of the tables (games/analysis.py)
-
-        return analysis.metrics(rules)
-
-    def families(self):
-        return dict(FAMILIES)
 
     def strategies(self, specs, players: int) -> list[Strategy]:
         """One spec for every seat, one per seat, or k specs repeating around the table (seat s
