@@ -27,9 +27,12 @@ HERE = Path(__file__).parent / "policies"
 POLICY = str(HERE / "runaway_yaniv.py") + ":spin"
 CLI = [sys.executable, "-m", "simcards"]
 # The same CLI, able to print every thread's Python stack on SIGUSR1 (faulthandler needs no GIL): a
-# run that does not stop on Ctrl-C says where it is stuck.
+# run that does not stop on Ctrl-C says where it is stuck. Ctrl-C gets Python's own handler: a suite
+# started in the background by a shell without job control (`cmd &` in a script) inherits SIGINT
+# ignored, and Python keeps an ignored SIGINT ignored (replay and the studies then never stopped).
 TRACED = [sys.executable, "-c", "import faulthandler, signal, sys; faulthandler.register(signal.SIGUSR1, "
-          "all_threads=True); from simcards.cli import main; sys.exit(main(prog_name='simcards'))"]
+          "all_threads=True); signal.signal(signal.SIGINT, signal.default_int_handler); "
+          "from simcards.cli import main; sys.exit(main(prog_name='simcards'))"]
 ENV = {**os.environ, "PYTHONUNBUFFERED": "1"}
 STOP_WITHIN = 2.0  # seconds from the signal to the process's end
 
