@@ -409,12 +409,9 @@ class TwoHundred(Adapter):
                 "target": r.target if hasattr(r, "target") else None}
 
     def side_name(self, side: int) -> str:
-        r = self.rules
-        if r.individual:
-            return f"seat {side}"
-        if r.mode == "two-player":
-            return f"player {'AB'[side]}"
-        return f"team {side}"
+        from simcards.games.two_hundred.reference import side_name
+
+        return side_name(self.rules, side)
 
     def board(self, view, kind):
         from simcards.games.two_hundred.reference import SUIT_NAMES

@@ -19,8 +19,8 @@ gin later, so it punishes opponents that knock at once with undercuts and gins.
   it. Mahjong gin's pickups (G-V-MJ) are not part of the style: it draws from the stock there.
 
 It reads only what a strategy is promised (``policies``: the view, its own hand, the options, its
-params and its own rng, which it does not use: it is deterministic). Only the melds and layout
-modules are imported (the layer every Gin player shares).
+params and its own rng, which it does not use: it is deterministic). It imports the melds and layout
+modules (the layer every Gin player shares) and the lay-out choice of ``policies`` (G-LAY-0).
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from simcards.games.gin.layout import (
     V_TABLE,
 )
 from simcards.games.gin.melds import CORNER, VALUES_MV, deadwood, popcount
+from simcards.games.gin.policies import fewest_layoffs  # G-LAY-0, shared with knock:deny
 from simcards.games.gin.rules import R_MV
 from simcards.strategy import Family, Param
 
@@ -61,7 +62,6 @@ PARAMS = (
 )
 P_WINDOW, P_WEIGHT, P_DECAY, P_DANGER = range(len(PARAMS))
 FULL = (np.int64(1) << 52) - 1
-DEFENDER_CARDS = 10  # the defender's hand when the knocker lays out (G-LAY-1)
 
 
 @njit(cache=True, inline="always")
@@ -139,22 +139,6 @@ def discard_choice(params, opts, n_opts, view, rules):
             best = a
             best_cost = cost
             best_rank = rank
-    return best
-
-
-@njit(cache=True)
-def fewest_layoffs(opts, n_opts, view):
-    """G-LAY-0: the arrangement leaving the fewest lay-off points expected (ties: the lower row)."""
-    known = popcount(opponent_holds(view))
-    unseen = 52 - popcount(view[V_MASK]) - popcount(view[V_PILE]) - known
-    share = (DEFENDER_CARDS - known) / max(unseen, 1)
-    best = 0
-    best_cost = 1e18
-    for a in range(n_opts):
-        cost = opts[a, 3] + share * (opts[a, 2] - opts[a, 3])
-        if cost < best_cost - 1e-9:
-            best = a
-            best_cost = cost
     return best
 
 

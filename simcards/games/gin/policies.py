@@ -146,11 +146,17 @@ def pickup_choice(params, opts, n_opts):
 
 @njit(cache=True)
 def arrangement_choice(params, opts, n_opts, view):
-    """G-LAY-0: row 0 (the default arrangement), or with ``deny`` the arrangement with the fewest
-    lay-off points expected: the exposed cards the defender is known to hold count in full, the
-    others times the chance that an unseen card is in the defender's hand (ties: the lower row)."""
+    """G-LAY-0: row 0 (the default arrangement), or with ``deny`` the one of ``fewest_layoffs``."""
     if params[P_DENY] <= 0:
         return 0
+    return fewest_layoffs(opts, n_opts, view)
+
+
+@njit(cache=True)
+def fewest_layoffs(opts, n_opts, view):
+    """G-LAY-0: the arrangement with the fewest lay-off points expected: the exposed cards the
+    defender is known to hold (taken from the pile, not thrown back: G-INFO-1) count in full, the
+    others times the chance that an unseen card is in the defender's hand (ties: the lower row)."""
     known_n = popcount(view[V_OPP_TOOK] & ~view[V_PILE] & ~view[V_MASK])
     unseen = 52 - popcount(view[V_MASK]) - popcount(view[V_PILE]) - known_n
     p = (DEFENDER_CARDS - known_n) / max(unseen, 1)

@@ -192,6 +192,16 @@ def end_of_game(scores, rules: TwoHundredRules, contract: int, partner: int | No
 
 
 # ----- the game -------------------------------------------------------------------------------------
+def side_name(rules, side: int) -> str:
+    """How the replay names a scoring side: a seat (cutthroat, five players), player A/B (T-V-2P)
+    or a team."""
+    if rules.individual:
+        return f"seat {side}"
+    if rules.mode == "two-player":
+        return f"player {'AB'[side]}"
+    return f"team {side}"
+
+
 @dataclass
 class DealRecord:
     deal: int
@@ -234,12 +244,7 @@ class GameRecord:
         return arr
 
     def side_name(self, side: int) -> str:
-        r = self.rules
-        if r.individual:
-            return f"seat {side}"
-        if r.mode == "two-player":
-            return f"player {'AB'[side]}"
-        return f"team {side}"
+        return side_name(self.rules, side)
 
     def seat_name(self, seat: int) -> str:
         r = self.rules
