@@ -157,15 +157,23 @@ def solve(law: HandLaw, target: int) -> np.ndarray:
 
 
 # ----- per game: the self-play behind the law ---------------------------------------------------------
+def covers(game: str, rules) -> bool:
+    """Whether the table fits ``game`` under ``rules``: two sides racing to one target."""
+    if game == "gin":
+        return rules.players == 2 and not rules.hollywood and not rules.match_target and not rules.mahjong
+    return False
+
+
 def _gin_hands(rules, strategy: str, games: int, seed: int):
     """Gin (G-GAME-1): the kernel's per-hand table, each side's gain from the running scores."""
-    if rules.sides != 2 or rules.teams or rules.hollywood or rules.match_target or rules.players != 2:
+    if not covers("gin", rules):
         raise SimcardsError(f"Gin {rules.name}: the value table covers two players racing to one target "
                             "(not three players, teams, Hollywood or matches)")
     import simcards
 
     sim = simcards.simulate("gin", games=games, seed=seed, strategies=strategy, rules=_overrides(rules),
                             variant=_base(rules), threads=1)
+    assert sim.detail is not None  # the per-hand table (detail=True)
     d = sim.detail.sort_values(["game", "hand"])
     scores = d[["score_0", "score_1"]].to_numpy(dtype=np.int64)
     game_ids = d["game"].to_numpy()

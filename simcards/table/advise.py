@@ -1,0 +1,437 @@
+"""``simcards advise``: the value of every legal option of one decision.
+
+For the deciding seat's view only (no hidden card is read: the opponent's hand and the stock are
+sampled consistently with what the seat has seen, by the search player's sampler), every legal
+option is played on to the end of the hand in ``samples`` determinized deals, all options in the
+same deals (common random numbers). Each option gets
+
+* ``points``: the expected points of the hand for the deciding side (the opponent's count
+  negative), and
+* ``win``: the chance of winning the game, the mean over the deals of the game-win value table
+  (``simcards.table.value``) read at the scores the hand ends with,
+
+each with a 95% interval: the normal (Wald) interval of a mean, ``mean ± 1.96 · sd / sqrt(samples)``,
+over the sampled deals. Differences between two options (what a choice cost) are paired over the
+same deals, so their interval is narrower than the two values' intervals suggest.
+
+The position comes from a step-interface table (``simcards.start``), or is given by hand: a
+compact text form (``parse_position``) or a JSON object with the same keys. Reproducible: the same
+position, ``samples`` and ``seed`` give the same numbers.
+
+Games and presets: Gin's two-player presets (``standard``, ``tournament``, ``oklahoma``,
+``oklahoma-second-deck``, ``straight``, ``deal-11``, ``eaai``; ``hollywood``, ``tedesco`` and
+``match``: points only, no win chance). Not evaluated: Gin's ``three-player``, ``four-player``,
+``tedesco-teams*`` and ``mahjong`` presets, Yaniv and Two Hundred (not yet).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simcards.errors import SimcardsError
+
+DEFAULT_SAMPLES = 1000
+Z95 = 1.959963984540054
+EVALUATED = ("gin",)
+
+
+@dataclass(frozen=True)
+class OptionValue:
+    """One option's values: means and 95% (Wald) intervals over ``samples`` deals."""
+
+    index: int
+    label: str
+    points: float
+    points_ci: tuple[float, float]
+    win: float | None
+    win_ci: tuple[float, float] | None
+
+    def as_dict(self) -> dict:
+        return {"index": self.index, "label": self.label, "points": self.points, "points_ci": list(self.points_ci),
+                "win": self.win, "win_ci": None if self.win_ci is None else list(self.win_ci)}
+
+
+@dataclass
+class Advice:
+    """Every option of one decision with its values; ``ranked()`` best first (by the chance of
+    winning the game, then the points)."""
+
+    game: str
+    rules: str
+    seat: int
+    kind: str
+    scores: tuple[int, int]
+    options: list[OptionValue]
+    samples: int
+    seed: int
+    points: np.ndarray = field(repr=False)  # (samples, options): each deal's points
+    wins: np.ndarray | None = field(repr=False)  # (samples, options): each deal's game-win value
+
+    def ranked(self) -> list[OptionValue]:
+        return sorted(self.options, key=lambda o: (-(o.win if o.win is not None else 0.0), -o.points, o.index))
+
+    @property
+    def best(self) -> OptionValue:
+        return self.ranked()[0]
+
+    def cost(self, index: int) -> tuple[float, tuple[float, float], float, tuple[float, float]]:
+        """What choosing option ``index`` costs against the best: (win chance lost, its paired
+        95% interval, points lost, its interval). 0 for the best itself."""
+        best = self.best.index
+        dp = self.points[:, best] - self.points[:, index]
+        pl, pci = _mean_ci(dp)
+        if self.wins is None:
+            return 0.0, (0.0, 0.0), pl, pci
+        dw = self.wins[:, best] - self.wins[:, index]
+        wl, wci = _mean_ci(dw)
+        return wl, wci, pl, pci
+
+    def as_dict(self) -> dict:
+        return {"game": self.game, "rules": self.rules, "seat": self.seat, "decision": self.kind,
+                "scores": list(self.scores), "samples": self.samples, "seed": self.seed,
+                "interval": "95% normal (Wald) interval of the mean over the sampled deals",
+                "best": self.best.index, "options": [o.as_dict() for o in self.ranked()]}
+
+    def text(self) -> str:
+        """The ranked options as ``simcards advise`` prints them."""
+        lines = [f"{self.kind} decision of seat {self.seat}; score {self.scores[0]}-{self.scores[1]}; "
+                 f"{self.samples} sampled deals, seed {self.seed} (95% intervals)"]
+        width = max(len(o.label) for o in self.options)
+        has_win = self.wins is not None
+        head = f"   {'option'.ljust(width)}  " + ("win game              " if has_win else "") + "points this hand"
+        lines.append(head)
+        for rank, o in enumerate(self.ranked(), 1):
+            win = f"{100 * o.win:5.1f}% [{100 * o.win_ci[0]:5.1f}, {100 * o.win_ci[1]:5.1f}]  " \
+                if o.win is not None and o.win_ci is not None else ""
+            lines.append(f"{rank:>2} {o.label.ljust(width)}  {win}"
+                         f"{o.points:+6.1f} [{o.points_ci[0]:+6.1f}, {o.points_ci[1]:+6.1f}]")
+        return "\n".join(lines)
+
+
+def _mean_ci(x: np.ndarray) -> tuple[float, tuple[float, float]]:
+    n = len(x)
+    m = float(x.mean())
+    if n < 2:
+        return m, (m, m)
+    half = Z95 * float(x.std(ddof=1)) / math.sqrt(n)
+    return m, (m - half, m + half)
+
+
+# ----- the evaluation of one decision ------------------------------------------------------------------
+def evaluate(game: str, rules, args: tuple, labels: list[str], *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+             index: int = 0, win_table: Any = "auto") -> Advice:
+    """Evaluate the decision the engine hands a strategy as ``args`` (the step interface's
+    ``Decision.args``: kind, sid, params, hand, n, opts, n_opts, view, rules, rng) under ``rules``
+    (the rules object). ``labels``: the options' labels. ``index`` picks the random stream
+    (``simcards.rng.new_state(seed, index)``). ``win_table``: a ``WinTable``, ``None`` (points only)
+    or ``"auto"`` (the rules' table, computed once and cached)."""
+    if game not in EVALUATED:
+        raise SimcardsError(f"{game}: advice is not available yet (games with advice: {', '.join(EVALUATED)})")
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 2:
+        raise SimcardsError(f"samples={samples!r}: give a whole number from 2")
+    from simcards.rng import new_state
+
+    kind, view = int(args[0]), args[7]
+    opts, n_opts = args[5], int(args[6])
+    if win_table == "auto":
+        win_table = table_for(game, rules)
+    pts = np.zeros((int(samples), n_opts))
+    rng = new_state(int(seed) ^ 0xAD71CE, int(index))
+    params = mc_params(game, rules)
+    ok = _points(game)(kind, params, opts, n_opts, view, args[8], int(samples), rng, pts)
+    names = _kind_names(game)
+    if not ok:
+        raise SimcardsError(f"{game} {rules.name}: the {names.get(kind, kind)} decision is not evaluated "
+                            "(see `simcards advise --help` for what is)")
+    from simcards.games.gin.layout import V_DEALER, V_MY_SCORE, V_OPP_SCORE, V_SEAT
+
+    me, other = int(view[V_MY_SCORE]), int(view[V_OPP_SCORE])
+    wins = None
+    if win_table is not None:
+        dealt = bool(view[V_DEALER] == view[V_SEAT])
+        cache: dict[int, float] = {}
+        wins = np.empty_like(pts)
+        flat, out = pts.reshape(-1), wins.reshape(-1)
+        for i, p in enumerate(flat):
+            v = int(p)
+            if v not in cache:
+                cache[v] = win_table.after_hand(me, other, max(v, 0), max(-v, 0), dealt)
+            out[i] = cache[v]
+    options = []
+    for a in range(n_opts):
+        pm, pci = _mean_ci(pts[:, a])
+        wm, wci = _mean_ci(wins[:, a]) if wins is not None else (None, None)
+        options.append(OptionValue(a, labels[a], pm, pci, wm, wci))
+    return Advice(game, rules.name, int(view[V_SEAT]), names.get(kind, str(kind)), (me, other), options,
+                  int(samples), int(seed), pts, wins)
+
+
+def _points(game: str):
+    from simcards.games.gin.advice import option_points
+
+    return option_points
+
+
+def _kind_names(game: str) -> dict[int, str]:
+    from simcards.games.gin import layout as L
+
+    return {L.K_UPCARD: "upcard", L.K_DRAW: "draw", L.K_DISCARD: "discard", L.K_KNOCK: "knock",
+            L.K_LAST: "last chance", L.K_PICKUP: "pickup", L.K_ARRANGE: "arrange"}
+
+
+_PARAMS: dict[str, np.ndarray] = {}
+_TABLES: dict[str, Any] = {}
+
+
+def mc_params(game: str, rules) -> np.ndarray:
+    """The ``mc`` search player's parameter row (its sampler's and rollouts' settings)."""
+    if game not in _PARAMS:
+        from simcards.games.gin.game import seat_arrays
+        from simcards.spec import RunSpec
+
+        strat = RunSpec.resolve(game).gdef.strategies(["mc"], 1)[0]
+        _, params = seat_arrays([strat])
+        _PARAMS[game] = np.ascontiguousarray(params[0], dtype=np.float64)
+    return _PARAMS[game]
+
+
+def table_for(game: str, rules):
+    """The rules' game-win value table (``None`` where it does not apply: Hollywood, matches)."""
+    from simcards.table.value import win_table
+
+    key = json.dumps(rules.as_dict(), sort_keys=True, default=str)
+    if key not in _TABLES:
+        from simcards.table.value import covers
+
+        _TABLES[key] = win_table(game, rules) if covers(game, rules) else None
+    return _TABLES[key]
+
+
+# ----- a position given by hand ------------------------------------------------------------------------
+POSITION_KEYS = ("hand", "top", "pile", "took", "discarded", "passed", "score", "stock", "dealer", "decision",
+                 "turn", "limit")
+
+
+def parse_position(text: str) -> dict:
+    """The compact text form: ``key value`` fields separated by ``;`` or new lines, cards in the
+    replay's notation (``As Td 10c``; ``-`` for none). Keys: ``hand`` (required), ``top``,
+    ``pile``, ``took``, ``discarded``, ``passed``, ``score`` (``mine-theirs``), ``stock``,
+    ``dealer`` (``me``/``opponent``), ``decision`` (``draw``, ``upcard``, ``discard``, ``knock``),
+    ``turn`` (own discards this hand), ``limit``."""
+    out: dict[str, Any] = {}
+    for part in text.replace("\n", ";").split(";"):
+        part = part.strip()
+        if not part:
+            continue
+        key, _, value = part.partition(" ")
+        if ":" in key:
+            key, _, rest = part.partition(":")
+            value = rest
+        key = key.strip().lower()
+        if key not in POSITION_KEYS:
+            raise SimcardsError(f"{key!r} is not a position key (keys: {', '.join(POSITION_KEYS)})")
+        if key in out:
+            raise SimcardsError(f"{key!r} is given twice")
+        out[key] = value.strip()
+    return out
+
+
+def _cards(value: Any, what: str) -> list[int]:
+    from simcards.cards import parse_cards
+
+    if value is None:
+        return []
+    if isinstance(value, str):
+        value = value.replace(",", " ").split()
+        if value in ([], ["-"], ["—"]):
+            return []
+    try:
+        cards = [int(c) for c in parse_cards(list(value))]
+    except (SimcardsError, ValueError) as exc:
+        raise SimcardsError(f"{what}: {exc}") from None
+    seen: set[int] = set()
+    for c in cards:
+        if c in seen:
+            from simcards.cards import card_code
+
+            raise SimcardsError(f"{what}: {card_code(c)} is given twice")
+        seen.add(c)
+    return cards
+
+
+def _int(value: Any, what: str, default: int) -> int:
+    if value is None or value == "":
+        return default
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise SimcardsError(f"{what}: {value!r} is not a whole number") from None
+
+
+def gin_position(position: dict, rules) -> tuple[tuple, list[str]]:
+    """A Gin position (``parse_position``'s keys) as the arguments the engine hands a strategy,
+    and the options' labels. Refuses an impossible position with one line."""
+    from simcards.cards import card_code
+    from simcards.games.gin import layout as L
+    from simcards.games.gin.melds import deadwood
+
+    if rules.players != 2 or rules.mahjong:
+        raise SimcardsError(f"Gin {rules.name}: advice covers the two-player game without Mahjong pickups")
+    from simcards.games.gin.rules import R_KNOCK, R_MV
+
+    encoded = rules.encode()
+    mv = int(encoded[R_MV])
+    hand = _cards(position.get("hand"), "hand")
+    if not hand:
+        raise SimcardsError("hand: give the cards of your hand (e.g. hand As Ah 7h ...)")
+    top_cards = _cards(position.get("top"), "top")
+    if len(top_cards) > 1:
+        raise SimcardsError("top: give one card (the discard pile's top)")
+    top = top_cards[0] if top_cards else -1
+    pile = _cards(position.get("pile"), "pile")
+    if top >= 0 and top not in pile:
+        pile.append(top)
+    took = _cards(position.get("took"), "took")
+    discarded = _cards(position.get("discarded"), "discarded")
+    passed = _cards(position.get("passed"), "passed")
+    for c in hand:
+        if c in pile:
+            raise SimcardsError(f"{card_code(c)} is both in your hand and in the discard pile")
+    decision = str(position.get("decision") or ("discard" if len(hand) == 11 else "draw")).lower()
+    kinds = {"draw": L.K_DRAW, "upcard": L.K_UPCARD, "discard": L.K_DISCARD, "knock": L.K_KNOCK}
+    if decision not in kinds:
+        raise SimcardsError(f"decision {decision!r}: one of {', '.join(kinds)}")
+    kind = kinds[decision]
+    want = 11 if kind == L.K_DISCARD else 10
+    if len(hand) != want:
+        raise SimcardsError(f"hand: {len(hand)} cards; a {decision} decision needs {want} (G-DEAL-1)")
+    if kind in (L.K_DRAW, L.K_UPCARD) and top < 0:
+        raise SimcardsError(f"top: a {decision} decision needs the discard pile's top card")
+    limit = _int(position.get("limit"), "limit", int(encoded[R_KNOCK]))
+    mask = 0
+    for c in hand:
+        mask |= 1 << c
+    bits = lambda cards: sum(1 << c for c in cards)  # noqa: E731
+    known = bits(took) & ~bits(pile) & ~mask
+    free = 52 - len(hand) - len(pile) - bin(known).count("1")
+    opp_hidden = 10 - bin(known).count("1")
+    if opp_hidden < 0:
+        raise SimcardsError("took: the opponent holds 10 cards; more than 10 of the cards it took are still in its hand")
+    stock = _int(position.get("stock"), "stock", free - opp_hidden)
+    if not 0 <= stock <= free - opp_hidden:
+        raise SimcardsError(f"stock: {stock} cards; with your hand, the pile and the opponent's 10 cards "
+                            f"at most {free - opp_hidden} are left")
+    dealer = str(position.get("dealer") or "opponent").lower()
+    if dealer not in ("me", "you", "opponent", "them"):
+        raise SimcardsError(f"dealer {dealer!r}: me or opponent")
+    score = str(position.get("score") or "0-0").replace("–", "-")
+    try:
+        mine, theirs = (int(x) for x in score.split("-"))
+    except ValueError:
+        raise SimcardsError(f"score {score!r}: give it as mine-theirs, e.g. 35-20") from None
+    if not (0 <= mine < rules.game_target and 0 <= theirs < rules.game_target):
+        raise SimcardsError(f"score {score}: each below the game target {rules.game_target}")
+    my_turns = _int(position.get("turn"), "turn", len(discarded))
+    dw = deadwood(np.int64(mask), mv)
+    view = np.zeros(L.VIEW_SIZE, dtype=np.int64)
+    view[L.V_SEAT] = 0
+    view[L.V_DEALER] = 0 if dealer in ("me", "you") else 1
+    view[L.V_HAND] = 1
+    view[L.V_TURN] = my_turns + len(discarded)
+    view[L.V_MY_TURNS] = my_turns
+    view[L.V_STOCK] = stock
+    view[L.V_TOP] = top
+    view[L.V_LIMIT] = limit
+    view[L.V_MY_SCORE], view[L.V_OPP_SCORE], view[L.V_TARGET] = mine, theirs, rules.game_target
+    view[L.V_MASK] = mask
+    view[L.V_OPP_TOOK] = bits(took)
+    view[L.V_OPP_DISCARDS] = bits(discarded)
+    view[L.V_PILE] = bits(pile)
+    view[L.V_TAKEN] = -1
+    view[L.V_FIRST] = 1 if kind == L.K_UPCARD else 0
+    view[L.V_OPP_PASSED] = bits(passed)
+    view[L.V_STAKE] = 1
+    view[L.V_KNOCK_CARD] = -1
+    view[L.V_THIRD_SCORE] = -1
+    view[L.V_PLAYERS] = 2
+    opts = np.zeros((L.MAX_OPTIONS, L.OPT_W), dtype=np.int64)
+    labels: list[str] = []
+    rows: list[tuple[int, ...]]
+    if kind == L.K_DISCARD:
+        rows = []
+        for c in sorted(hand):
+            rows.append((c, int(deadwood(np.int64(mask & ~(1 << c)), mv))))
+        view[L.V_DW] = min(r[1] for r in rows)
+        labels = [f"discard {card_code(c)} (deadwood {d})" for c, d in rows]
+    elif kind == L.K_KNOCK:
+        if dw > limit:
+            raise SimcardsError(f"decision knock: your deadwood {dw} is over the knock limit {limit}")
+        rows = [(0, int(dw)), (1, int(dw))]
+        view[L.V_DW] = dw
+        labels = ["play on", "go gin" if dw == 0 else f"knock with {dw}"]
+    else:
+        m11 = mask | (1 << top)
+        after = min(int(deadwood(np.int64(m11 & ~(1 << c)), mv)) for c in hand)
+        rows = [(0, -1), (1, top, int(deadwood(np.int64(m11), mv)), after)]
+        view[L.V_DW] = dw
+        first = "decline the upcard" if kind == L.K_UPCARD else "draw from the stock"
+        labels = [first, f"take {card_code(top)} (then deadwood {after})"]
+    for i, row in enumerate(rows):
+        opts[i, : len(row)] = row
+    hand_arr = np.zeros(L.MAX_HAND, dtype=np.int64)
+    hand_arr[: len(hand)] = sorted(hand)
+    args = (kind, 0, None, hand_arr, len(hand), opts, len(rows), view, encoded, None)
+    return args, labels
+
+
+def load_position(text: str | None = None, json_file: str | Path | None = None) -> dict:
+    """A position from the compact text or a JSON file (an object with the same keys; card lists
+    as strings or lists)."""
+    if json_file is not None:
+        try:
+            data = json.loads(Path(json_file).read_text())
+        except OSError as exc:
+            raise SimcardsError(f"{json_file}: {exc.strerror}") from None
+        except json.JSONDecodeError as exc:
+            raise SimcardsError(f"{json_file}: not JSON ({exc.msg}, line {exc.lineno})") from None
+        if not isinstance(data, dict):
+            raise SimcardsError(f"{json_file}: give a JSON object with the position's keys")
+        bad = [k for k in data if k not in POSITION_KEYS]
+        if bad:
+            raise SimcardsError(f"{bad[0]!r} is not a position key (keys: {', '.join(POSITION_KEYS)})")
+        return data
+    if not text:
+        raise SimcardsError("give a position (e.g. 'hand As Ah 7h 5d 7d Ac 3c 4c 7c Jc; top 3h') or --json FILE")
+    return parse_position(text)
+
+
+def advise(game: str, position: Any = None, *, variant: str | None = None, rules: dict[str, Any] | None = None,
+           samples: int = DEFAULT_SAMPLES, seed: int = 0, json_file: str | Path | None = None) -> Advice:
+    """The values of every option of one decision. ``position``: a step-interface ``Table`` with a
+    decision pending (its deciding seat's view), a position in the compact text form
+    (``parse_position``) or a dict of its keys; or ``json_file``. ``variant``/``rules``: the rules
+    of a position given by hand (a table brings its own). See the module doc."""
+    from simcards.games import canonical
+    from simcards.spec import RunSpec
+    from simcards.table.step import Table
+
+    if isinstance(position, Table):
+        t = position
+        if t.decision is None:
+            raise SimcardsError("the game is over: no decision to advise on")
+        labels = [o.label for o in t.options]
+        return evaluate(t.game, t.spec.rules, t.decision.args, labels, samples=samples, seed=seed,
+                        index=len(t.actions))
+    game = canonical(game)
+    if game not in EVALUATED:
+        raise SimcardsError(f"{game}: advice is not available yet (games with advice: {', '.join(EVALUATED)})")
+    spec = RunSpec.resolve(game, variant=variant, rules=rules)
+    pos = position if isinstance(position, dict) else load_position(position, json_file)
+    args, labels = gin_position(pos, spec.rules)
+    return evaluate(game, spec.rules, args, labels, samples=samples, seed=seed)
