@@ -12,7 +12,7 @@ from simcards.version import __version__  # noqa: F401  (declared once, in pypro
 
 _STUDIES = ("compare", "tune", "tournament", "equilibrium")
 _REPORT = ("display_tables", "answer_lines")  # what the study commands print, from a result
-_TABLE = ("start", "Table")  # the step interface (simcards.table)
+_TABLE = ("start", "Table", "advise", "analyze")  # the step interface and the advice (simcards.table)
 
 
 def __getattr__(name: str):

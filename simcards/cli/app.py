@@ -13,7 +13,7 @@ from typing import Annotated, Any, Optional
 import typer
 from rich.table import Table
 
-from simcards.cli import study
+from simcards.cli import study, table
 from simcards.cli.common import (
     INTERRUPT,
     VERBOSITY,
@@ -375,6 +375,7 @@ def _print_panel(gdef, width: int) -> None:
 
 
 study.register(app)  # compare, tune, tournament, report
+table.register(app)  # advise, analyze
 
 
 def main(argv: list[str] | None = None, prog_name: str | None = None) -> int:

@@ -1,0 +1,97 @@
+"""The table commands ``advise`` and ``analyze`` (``simcards.table.advise`` / ``.analyze``).
+
+``simcards.cli`` calls :func:`register` to add them to the main app. Like the other commands they
+are thin: parse options, call the Python API, print text (or JSON) to stdout.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from simcards.cli.common import (
+    GameArg,
+    OutsideCodeOpt,
+    PlayersOpt,
+    RuleOpt,
+    SeedOpt,
+    VariantOpt,
+    announce_compile,
+    rule_overrides,
+    split_specs,
+    trust_code,
+)
+from simcards.games import canonical
+
+SamplesOpt = Annotated[int, typer.Option("--samples", "-k", help="sampled deals per decision (more: narrower "
+                                                                  "intervals, longer)")]
+JsonOutOpt = Annotated[bool, typer.Option("--json-out", help="print the result as JSON")]
+
+
+def advise(
+    game: GameArg,
+    position: Annotated[Optional[str], typer.Argument(
+        help="the position: 'hand As Ah 7h 5d 7d Ac 3c 4c 7c Jc; top 3h; took -; discarded Kd; score 20-35; "
+             "dealer me' (keys: hand, top, pile, took, discarded, passed, score, stock, dealer, decision, turn, "
+             "limit; see docs/advice.md)", show_default=False)] = None,
+    json_file: Annotated[Optional[Path], typer.Option("--json", help="read the position from this JSON file "
+                                                                     "(an object with the same keys)")] = None,
+    variant: VariantOpt = None,
+    rule: RuleOpt = None,
+    samples: SamplesOpt = 1000,
+    seed: SeedOpt = 0,
+    json_out: JsonOutOpt = False,
+) -> None:
+    """The ranked options of one decision: each option's chance of winning the game and expected
+    points this hand, with 95% intervals (Gin; two-player presets)."""
+    from simcards.table.advise import advise as run
+
+    announce_compile(canonical(game))
+    res = run(game, position, variant=variant, rules=rule_overrides(rule), samples=samples, seed=seed,
+              json_file=json_file)
+    print(json.dumps(res.as_dict(), indent=2) if json_out else res.text())
+
+
+def analyze(
+    game: GameArg,
+    seed: SeedOpt = 0,
+    game_index: Annotated[int, typer.Option("--game", "-g", help="index of the game (the deal replay shows)")] = 0,
+    seat: Annotated[int, typer.Option("--seat", help="the seat whose decisions are annotated")] = 0,
+    samples: SamplesOpt = 1000,
+    strategies: Annotated[Optional[list[str]], typer.Option("--strategies", "-S", help="one spec for every seat, "
+                          "or one per seat (repeat or comma list); default: the game's")] = None,
+    variant: VariantOpt = None,
+    players: PlayersOpt = None,
+    rule: RuleOpt = None,
+    play: Annotated[Optional[list[str]], typer.Option("--play", help="N=OPTION: at the seat's decision N (from 1) "
+                    "play this option (its index from 0, or its label) instead of the strategy's (repeatable)")] = None,
+    json_out: JsonOutOpt = False,
+    allow_outside_code: OutsideCodeOpt = False,
+) -> None:
+    """The replay of one game with every decision of a seat annotated: each option's chance of
+    winning the game and expected points (95% intervals), what the choice cost, marks ?! ? ??."""
+    from simcards.errors import SimcardsError
+    from simcards.table.analyze import analyze as run
+
+    trust_code(allow_outside_code)
+    plays: dict[int, int | str] = {}
+    for item in play or []:
+        n, sep, opt = item.partition("=")
+        if not sep or not n.strip().isdigit():
+            raise SimcardsError(f"--play {item!r}: give N=OPTION, e.g. --play 4=0 or --play '4=discard 7d'")
+        plays[int(n)] = int(opt) if opt.strip().isdigit() else opt.strip()
+    specs = split_specs(strategies)
+    spec = specs[0] if specs and len(specs) == 1 else specs
+    announce_compile(canonical(game))
+    res = run(game, seed=seed, game_index=game_index, seat=seat, samples=samples, variant=variant,
+              rules=rule_overrides(rule), strategies=spec, players=players, plays=plays)
+    print(json.dumps(res.as_dict(), indent=2) if json_out else res.text())
+
+
+def register(app: typer.Typer) -> None:
+    """Add the table commands to the main ``simcards`` app."""
+    app.command("advise")(advise)
+    app.command("analyze")(analyze)
