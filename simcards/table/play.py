@@ -40,8 +40,9 @@ class Loop:
     """The terminal game: ``read`` asks for a line (``input``), ``write`` prints one (``print``)."""
 
     def __init__(self, table: Table, read: Callable[[str], str] = input, write: Callable[[str], None] = print,
-                 hint: str = "informed", width: int = WIDTH):
+                 hint: str = "informed", width: int = WIDTH, advice: bool = True, samples: int = 1000):
         self.t = table
+        self.advice, self.samples = advice, samples
         self.read, self.write = read, write
         self.hint_spec = hint
         self.width = width
@@ -144,6 +145,7 @@ class Loop:
         self.say("(move taken back)")
 
     def show_hint(self) -> None:
+        """The hint strategy's choice, then (games with advice) every option's values."""
         try:
             ranked = self.t.hint(self.hint_spec)
         except SimcardsError as exc:
@@ -151,13 +153,32 @@ class Loop:
             return
         if not ranked:
             self.say(f"hint ({self.hint_spec}): no opinion")
-            return
-        total = sum(v for _, v in ranked)
-        if total == 1:
-            self.say(f"hint ({self.hint_spec}): {ranked[0][0].index + 1} {ranked[0][0].label}")
         else:
-            self.say(f"hint ({self.hint_spec}, {total} samples): " + "; ".join(
-                f"{o.index + 1} {o.label} ({v}/{total})" for o, v in ranked))
+            total = sum(v for _, v in ranked)
+            if total == 1:
+                self.say(f"hint ({self.hint_spec}): {ranked[0][0].index + 1} {ranked[0][0].label}")
+            else:
+                self.say(f"hint ({self.hint_spec}, {total} samples): " + "; ".join(
+                    f"{o.index + 1} {o.label} ({v}/{total})" for o, v in ranked))
+        self.show_advice()
+
+    def show_advice(self) -> None:
+        """``simcards advise`` on the pending decision (the seat's view only): the options by
+        their chance of winning the game, with expected points this hand and 95% intervals."""
+        from simcards.table.advise import EVALUATED, advise
+
+        if not self.advice or self.t.game not in EVALUATED:
+            return
+        try:
+            adv = advise(self.t.game, self.t, samples=self.samples)
+        except SimcardsError as exc:
+            self.say(f"(no advice: {exc})")
+            return
+        self.say(f"advice ({adv.samples} sampled deals; win game, points this hand, 95% intervals):")
+        for o in adv.ranked():
+            win = f"{100 * o.win:5.1f}% [{100 * o.win_ci[0]:.1f}, {100 * o.win_ci[1]:.1f}]  " \
+                if o.win is not None and o.win_ci is not None else ""
+            self.say(f"{o.index + 1:>3} {o.label:<30} {win}{o.points:+.1f} [{o.points_ci[0]:+.1f}, {o.points_ci[1]:+.1f}]")
 
     def finish(self) -> None:
         t = self.t
