@@ -182,15 +182,16 @@ def analyze(game: str, *, seed: int = 0, game_index: int = 0, seat: int = 0, sam
     doc). ``strategies``: one spec for every seat or one per seat (default: the game's default);
     ``plays``: {decision number (from 1): option index or label} to play instead of the strategy's
     choice (a planted move). Reproducible for a seed."""
+    from simcards.games import canonical
     from simcards.rng import seat_states
     from simcards.table.advise import EVALUATED, table_for
     from simcards.table.step import start
 
+    if canonical(game) not in EVALUATED:
+        raise SimcardsError(f"{game}: analysis is not available yet (games with advice: {', '.join(EVALUATED)})")
     t = start(game, variant=variant, seed=seed, game_index=game_index, against=strategies, seats=[seat],
               players=players, rules=rules)
     try:
-        if t.game not in EVALUATED:
-            raise SimcardsError(f"{t.game}: analysis is not available yet (games with advice: {', '.join(EVALUATED)})")
         own = t.strategies[seat].spec
         stream = seat_states(seed, game_index, t.spec.players)[seat]
         table = table_for(t.game, t.spec.rules)
