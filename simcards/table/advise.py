@@ -96,21 +96,28 @@ class Advice:
         return {"game": self.game, "rules": self.rules, "seat": self.seat, "decision": self.kind,
                 "scores": list(self.scores), "samples": self.samples, "seed": self.seed,
                 "interval": "95% normal (Wald) interval of the mean over the sampled deals",
-                "best": self.best.index, "options": [o.as_dict() for o in self.ranked()]}
+                "best": self.best.index,
+                "options": [{**o.as_dict(), "cost": dict(zip(("win_lost", "win_lost_ci", "points_lost", "points_lost_ci"),
+                                                             self.cost(o.index)))} for o in self.ranked()]}
 
     def text(self) -> str:
         """The ranked options as ``simcards advise`` prints them."""
         lines = [f"{self.kind} decision of seat {self.seat}; score {self.scores[0]}-{self.scores[1]}; "
-                 f"{self.samples} sampled deals, seed {self.seed} (95% intervals)"]
+                 f"{self.samples} sampled deals, seed {self.seed} (95% intervals; costs paired over the same deals)"]
         width = max(len(o.label) for o in self.options)
         has_win = self.wins is not None
-        head = f"   {'option'.ljust(width)}  " + ("win game              " if has_win else "") + "points this hand"
+        head = f"   {'option'.ljust(width)}  " + ("win game              " if has_win else "") + \
+            "points this hand        " + ("cost: win chance lost" if has_win else "cost: points lost")
         lines.append(head)
+        best = self.best.index
         for rank, o in enumerate(self.ranked(), 1):
             win = f"{100 * o.win:5.1f}% [{100 * o.win_ci[0]:5.1f}, {100 * o.win_ci[1]:5.1f}]  " \
                 if o.win is not None and o.win_ci is not None else ""
+            wl, wci, pl, pci = self.cost(o.index)
+            lost, ci = (100 * wl, (100 * wci[0], 100 * wci[1])) if has_win else (pl, pci)
+            cost = "best" if o.index == best else f"{lost:4.1f} [{ci[0]:4.1f}, {ci[1]:4.1f}]"
             lines.append(f"{rank:>2} {o.label.ljust(width)}  {win}"
-                         f"{o.points:+6.1f} [{o.points_ci[0]:+6.1f}, {o.points_ci[1]:+6.1f}]")
+                         f"{o.points:+6.1f} [{o.points_ci[0]:+6.1f}, {o.points_ci[1]:+6.1f}]  {cost}")
         return "\n".join(lines)
 
 
