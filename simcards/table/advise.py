@@ -179,6 +179,13 @@ def evaluate(game: str, rules, args: tuple, labels: list[str], *, samples: int =
                   int(samples), int(seed), pts, wins)
 
 
+def check_rules(game: str, rules) -> None:
+    """Refuse, in one line, rules the evaluator cannot play (see the module doc)."""
+    if game == "gin" and (rules.players != 2 or rules.mahjong):
+        raise SimcardsError(f"Gin {rules.name}: advice covers the two-player game without Mahjong pickups "
+                            "(not three-player, four-player, tedesco-teams or mahjong)")
+
+
 def _points(game: str):
     from simcards.games.gin.advice import option_points
 
@@ -288,8 +295,7 @@ def gin_position(position: dict, rules) -> tuple[tuple, list[str]]:
     from simcards.games.gin import layout as L
     from simcards.games.gin.melds import deadwood
 
-    if rules.players != 2 or rules.mahjong:
-        raise SimcardsError(f"Gin {rules.name}: advice covers the two-player game without Mahjong pickups")
+    check_rules("gin", rules)
     from simcards.games.gin.rules import R_KNOCK, R_MV
 
     encoded = rules.encode()

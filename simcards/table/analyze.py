@@ -184,7 +184,7 @@ def analyze(game: str, *, seed: int = 0, game_index: int = 0, seat: int = 0, sam
     choice (a planted move). Reproducible for a seed."""
     from simcards.games import canonical
     from simcards.rng import seat_states
-    from simcards.table.advise import EVALUATED, table_for
+    from simcards.table.advise import EVALUATED, check_rules, table_for
     from simcards.table.step import start
 
     if canonical(game) not in EVALUATED:
@@ -192,6 +192,7 @@ def analyze(game: str, *, seed: int = 0, game_index: int = 0, seat: int = 0, sam
     t = start(game, variant=variant, seed=seed, game_index=game_index, against=strategies, seats=[seat],
               players=players, rules=rules)
     try:
+        check_rules(t.game, t.spec.rules)
         own = t.strategies[seat].spec
         stream = seat_states(seed, game_index, t.spec.players)[seat]
         table = table_for(t.game, t.spec.rules)
