@@ -36,9 +36,13 @@ import numpy as np
 
 from simcards.errors import SimcardsError
 
-DEFAULT_SAMPLES = 1000
+DEFAULT_SAMPLES = {"gin": 1000, "yaniv": 300}  # sampled deals per decision, by game
+
+
+def default_samples(game: str) -> int:
+    return DEFAULT_SAMPLES.get(game, 1000)
 Z95 = 1.959963984540054
-EVALUATED = ("gin",)
+EVALUATED = ("gin", "yaniv")
 
 
 @dataclass(frozen=True)
@@ -51,10 +55,15 @@ class OptionValue:
     points_ci: tuple[float, float]
     win: float | None
     win_ci: tuple[float, float] | None
+    asaf: float | None = None  # Yaniv, calling: the chance of an Asaf (Y-SC-2)
+    asaf_ci: tuple[float, float] | None = None
 
     def as_dict(self) -> dict:
-        return {"index": self.index, "label": self.label, "points": self.points, "points_ci": list(self.points_ci),
-                "win": self.win, "win_ci": None if self.win_ci is None else list(self.win_ci)}
+        out = {"index": self.index, "label": self.label, "points": self.points, "points_ci": list(self.points_ci),
+               "win": self.win, "win_ci": None if self.win_ci is None else list(self.win_ci)}
+        if self.asaf is not None and self.asaf_ci is not None:
+            out.update(asaf=self.asaf, asaf_ci=list(self.asaf_ci))
+        return out
 
 
 @dataclass
@@ -66,12 +75,13 @@ class Advice:
     rules: str
     seat: int
     kind: str
-    scores: tuple[int, int]
+    scores: tuple[int, ...]  # the deciding side's, then the others'
     options: list[OptionValue]
     samples: int
     seed: int
     points: np.ndarray = field(repr=False)  # (samples, options): each deal's points
     wins: np.ndarray | None = field(repr=False)  # (samples, options): each deal's game-win value
+    measure: str = "points this hand"  # what ``points`` counts (Yaniv: the gain on the opponents this round)
 
     def ranked(self) -> list[OptionValue]:
         return sorted(self.options, key=lambda o: (-(o.win if o.win is not None else 0.0), -o.points, o.index))
@@ -94,7 +104,7 @@ class Advice:
 
     def as_dict(self) -> dict:
         return {"game": self.game, "rules": self.rules, "seat": self.seat, "decision": self.kind,
-                "scores": list(self.scores), "samples": self.samples, "seed": self.seed,
+                "scores": list(self.scores), "measure": self.measure, "samples": self.samples, "seed": self.seed,
                 "interval": "95% normal (Wald) interval of the mean over the sampled deals",
                 "best": self.best.index,
                 "options": [{**o.as_dict(), "cost": dict(zip(("win_lost", "win_lost_ci", "points_lost", "points_lost_ci"),
@@ -102,12 +112,12 @@ class Advice:
 
     def text(self) -> str:
         """The ranked options as ``simcards advise`` prints them."""
-        lines = [f"{self.kind} decision of seat {self.seat}; score {self.scores[0]}-{self.scores[1]}; "
+        lines = [f"{self.kind} decision of seat {self.seat}; score {'-'.join(map(str, self.scores))}; "
                  f"{self.samples} sampled deals, seed {self.seed} (95% intervals; costs paired over the same deals)"]
         width = max(len(o.label) for o in self.options)
         has_win = self.wins is not None
         head = f"   {'option'.ljust(width)}  " + ("win game              " if has_win else "") + \
-            "points this hand        " + ("cost: win chance lost" if has_win else "cost: points lost")
+            f"{self.measure:<24}" + ("cost: win chance lost" if has_win else "cost: points lost")
         lines.append(head)
         best = self.best.index
         for rank, o in enumerate(self.ranked(), 1):
@@ -118,6 +128,10 @@ class Advice:
             cost = "best" if o.index == best else f"{lost:4.1f} [{ci[0]:4.1f}, {ci[1]:4.1f}]"
             lines.append(f"{rank:>2} {o.label.ljust(width)}  {win}"
                          f"{o.points:+6.1f} [{o.points_ci[0]:+6.1f}, {o.points_ci[1]:+6.1f}]  {cost}")
+        for o in self.options:
+            if o.asaf is not None and o.asaf_ci is not None:
+                lines.append(f"{o.label}: Asaf (Y-SC-2) in {100 * o.asaf:.1f}% "
+                             f"[{100 * o.asaf_ci[0]:.1f}, {100 * o.asaf_ci[1]:.1f}] of the deals")
         return "\n".join(lines)
 
 
@@ -131,7 +145,7 @@ def _mean_ci(x: np.ndarray) -> tuple[float, tuple[float, float]]:
 
 
 # ----- the evaluation of one decision ------------------------------------------------------------------
-def evaluate(game: str, rules, args: tuple, labels: list[str], *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+def evaluate(game: str, rules, args: tuple, labels: list[str], *, samples: int | None = None, seed: int = 0,
              index: int = 0, win_table: Any = "auto") -> Advice:
     """Evaluate the decision the engine hands a strategy as ``args`` (the step interface's
     ``Decision.args``: kind, sid, params, hand, n, opts, n_opts, view, rules, rng) under ``rules``
@@ -140,27 +154,51 @@ def evaluate(game: str, rules, args: tuple, labels: list[str], *, samples: int =
     or ``"auto"`` (the rules' table, computed once and cached)."""
     if game not in EVALUATED:
         raise SimcardsError(f"{game}: advice is not available yet (games with advice: {', '.join(EVALUATED)})")
+    samples = default_samples(game) if samples is None else samples
     if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 2:
         raise SimcardsError(f"samples={samples!r}: give a whole number from 2")
     from simcards.rng import new_state
 
     kind, view = int(args[0]), args[7]
     opts, n_opts = args[5], int(args[6])
-    if win_table == "auto":
-        win_table = table_for(game, rules)
-    pts = np.zeros((int(samples), n_opts))
+    check_rules(game, rules)
+    names = _kind_names(game)
     rng = new_state(int(seed) ^ 0xAD71CE, int(index))
     params = mc_params(game, rules)
-    ok = _points(game)(kind, params, opts, n_opts, view, args[8], int(samples), rng, pts)
-    names = _kind_names(game)
+    pts = np.zeros((int(samples), n_opts))
+    asaf = np.zeros(int(samples), dtype=np.int64)
+    if game == "gin":
+        from simcards.games.gin.advice import option_points
+
+        ok = option_points(kind, params, opts, n_opts, view, args[8], int(samples), rng, pts)
+    else:
+        from simcards.games.yaniv.advice import option_values
+
+        hand = np.ascontiguousarray(args[3], dtype=np.int64)
+        ok = option_values(kind, params, hand, int(args[4]), opts, n_opts, view, args[8], int(samples), rng, pts,
+                           asaf)
     if not ok:
         raise SimcardsError(f"{game} {rules.name}: the {names.get(kind, kind)} decision is not evaluated "
-                            "(see `simcards advise --help` for what is)")
-    from simcards.games.gin.layout import V_DEALER, V_MY_SCORE, V_OPP_SCORE, V_SEAT
+                            "(see docs/advice.md for what is)")
+    if game == "gin":
+        from simcards.games.gin.layout import V_DEALER, V_MY_SCORE, V_OPP_SCORE, V_SEAT
 
-    me, other = int(view[V_MY_SCORE]), int(view[V_OPP_SCORE])
+        seat = int(view[V_SEAT])
+        scores: tuple[int, ...] = (int(view[V_MY_SCORE]), int(view[V_OPP_SCORE]))
+        measure = "points this hand"
+    else:
+        from simcards.games.yaniv import layout as Y
+
+        seat = int(view[Y.V_SEAT])
+        others = [p for p in range(int(view[Y.V_PLAYERS])) if p != seat]
+        scores = (int(view[Y.V_SCORES + seat]), *(int(view[Y.V_SCORES + p]) for p in others))
+        measure = "gain this round"
+        win_table = None
+    if win_table == "auto":
+        win_table = table_for(game, rules)
     wins = None
     if win_table is not None:
+        me, other = scores
         dealt = bool(view[V_DEALER] == view[V_SEAT])
         cache: dict[int, float] = {}
         wins = np.empty_like(pts)
@@ -170,13 +208,15 @@ def evaluate(game: str, rules, args: tuple, labels: list[str], *, samples: int =
             if v not in cache:
                 cache[v] = win_table.after_hand(me, other, max(v, 0), max(-v, 0), dealt)
             out[i] = cache[v]
+    call = game == "yaniv" and kind == 0  # Yaniv's K_CALL: row [1, 1] calls
     options = []
     for a in range(n_opts):
         pm, pci = _mean_ci(pts[:, a])
         wm, wci = _mean_ci(wins[:, a]) if wins is not None else (None, None)
-        options.append(OptionValue(a, labels[a], pm, pci, wm, wci))
-    return Advice(game, rules.name, int(view[V_SEAT]), names.get(kind, str(kind)), (me, other), options,
-                  int(samples), int(seed), pts, wins)
+        am, aci = _mean_ci(asaf.astype(float)) if call and int(opts[a, 1]) == 1 else (None, None)
+        options.append(OptionValue(a, labels[a], pm, pci, wm, wci, am, aci))
+    return Advice(game, rules.name, seat, names.get(kind, str(kind)), scores, options, int(samples), int(seed), pts,
+                  wins, measure)
 
 
 def check_rules(game: str, rules) -> None:
@@ -184,19 +224,14 @@ def check_rules(game: str, rules) -> None:
     if game == "gin" and (rules.players != 2 or rules.mahjong):
         raise SimcardsError(f"Gin {rules.name}: advice covers the two-player game without Mahjong pickups "
                             "(not three-player, four-player, tedesco-teams or mahjong)")
-
-
-def _points(game: str):
-    from simcards.games.gin.advice import option_points
-
-    return option_points
+    if game == "yaniv" and rules.kluft:
+        raise SimcardsError(f"Yaniv {rules.name}: advice does not play Kluft (Y-V-KLUFT)")
 
 
 def _kind_names(game: str) -> dict[int, str]:
-    from simcards.games.gin import layout as L
+    from simcards.table.games import ADAPTERS
 
-    return {L.K_UPCARD: "upcard", L.K_DRAW: "draw", L.K_DISCARD: "discard", L.K_KNOCK: "knock",
-            L.K_LAST: "last chance", L.K_PICKUP: "pickup", L.K_ARRANGE: "arrange"}
+    return dict(ADAPTERS[game](None, 2).kinds)
 
 
 _PARAMS: dict[str, np.ndarray] = {}
@@ -206,12 +241,13 @@ _TABLES: dict[str, Any] = {}
 def mc_params(game: str, rules) -> np.ndarray:
     """The ``mc`` search player's parameter row (its sampler's and rollouts' settings)."""
     if game not in _PARAMS:
-        from simcards.games.gin.game import seat_arrays
         from simcards.spec import RunSpec
+        from simcards.table.games import ADAPTERS
 
-        strat = RunSpec.resolve(game).gdef.strategies(["mc"], 1)[0]
-        _, params = seat_arrays([strat])
-        _PARAMS[game] = np.ascontiguousarray(params[0], dtype=np.float64)
+        spec = RunSpec.resolve(game)
+        strat = spec.gdef.strategies(["mc"], 1)[0]
+        _, params = ADAPTERS[game](spec.rules, spec.players).strategy_row(strat)
+        _PARAMS[game] = np.ascontiguousarray(params, dtype=np.float64)
     return _PARAMS[game]
 
 
@@ -425,7 +461,7 @@ def load_position(text: str | None = None, json_file: str | Path | None = None) 
 
 
 def advise(game: str, position: Any = None, *, variant: str | None = None, rules: dict[str, Any] | None = None,
-           samples: int = DEFAULT_SAMPLES, seed: int = 0, json_file: str | Path | None = None) -> Advice:
+           samples: int | None = None, seed: int = 0, json_file: str | Path | None = None) -> Advice:
     """The values of every option of one decision. ``position``: a step-interface ``Table`` with a
     decision pending (its deciding seat's view), a position in the compact text form
     (``parse_position``) or a dict of its keys; or ``json_file``. ``variant``/``rules``: the rules
@@ -445,6 +481,9 @@ def advise(game: str, position: Any = None, *, variant: str | None = None, rules
     if game not in EVALUATED:
         raise SimcardsError(f"{game}: advice is not available yet (games with advice: {', '.join(EVALUATED)})")
     spec = RunSpec.resolve(game, variant=variant, rules=rules)
+    if game != "gin":
+        raise SimcardsError(f"{game}: a position by hand is Gin's only for now; advise on a table's decision "
+                            "(simcards.advise(game, table), h in simcards play) or use simcards analyze")
     pos = position if isinstance(position, dict) else load_position(position, json_file)
     args, labels = gin_position(pos, spec.rules)
     return evaluate(game, spec.rules, args, labels, samples=samples, seed=seed)

@@ -27,10 +27,12 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from simcards.errors import SimcardsError
-from simcards.table.advise import DEFAULT_SAMPLES, Advice, evaluate
+from simcards.table.advise import Advice, default_samples, evaluate
 
 WIN_MARKS = ((0.08, "??", "blunder"), (0.04, "?", "mistake"), (0.02, "?!", "inaccuracy"))
 POINT_MARKS = ((12.0, "??", "blunder"), (6.0, "?", "mistake"), (3.0, "?!", "inaccuracy"))
+# Yaniv (no value table): the gain on the opponents lost, in points summed over the opponents
+YANIV_MARKS = ((20.0, "??", "blunder"), (10.0, "?", "mistake"), (5.0, "?!", "inaccuracy"))
 
 
 @dataclass
@@ -79,6 +81,10 @@ class Analysis:
     events: list[str]
     result: dict
 
+    @property
+    def unit(self) -> str:
+        return "round" if self.game == "yaniv" else "hand"
+
     def costliest(self, n: int = 5) -> list[Annotated]:
         ranked = [d for d in self.decisions if d.advice is not None]
         ranked.sort(key=lambda d: (-d.win_lost, -d.points_lost, d.number))
@@ -112,20 +118,20 @@ class Analysis:
     def summary(self) -> list[str]:
         c = self.counts()
         evaluated = sum(1 for d in self.decisions if d.advice is not None)
-        total = sum(d.win_lost for d in self.decisions)
+        has_win = any(d.advice is not None and d.advice.wins is not None for d in self.decisions)
+        total = sum(d.win_lost if has_win else d.points_lost for d in self.decisions)
+        given = f"win chance given away in all: {100 * total:.1f} points" if has_win else \
+            f"points given away in all: {total:.1f}"
         lines = [f"Seat {self.seat}: {len(self.decisions)} decisions, {evaluated} evaluated with {self.samples} "
                  f"sampled deals each; {c['inaccuracy']} inaccuracies (?!), {c['mistake']} mistakes (?), "
-                 f"{c['blunder']} blunders (??); win chance given away in all: {100 * total:.1f} points "
-                 "(the sum of the decisions' costs)."]
+                 f"{c['blunder']} blunders (??); {given} (the sum of the decisions' costs)."]
         worst = self.costliest()
         if worst:
             lines.append("Costliest decisions:")
             for d in worst:
                 assert d.advice is not None
-                lines.append(f"  #{d.number} hand {d.hand}, turn {d.turn}, {d.kind}: played {d.played_label}; "
-                             f"best {d.advice.best.label}; cost {_pct(d.win_lost)} "
-                             f"[{_pct(d.win_lost_ci[0])}, {_pct(d.win_lost_ci[1])}] win chance, "
-                             f"{d.points_lost:.1f} points {d.mark}".rstrip())
+                lines.append(f"  #{d.number} {self.unit} {d.hand}, turn {d.turn}, {d.kind}: played {d.played_label}; "
+                             f"best {d.advice.best.label}; cost {_cost(d, False)} {d.mark}".rstrip())
         return lines
 
 
@@ -142,9 +148,7 @@ def _block(d: Annotated) -> list[str]:
     if best.index == d.played:
         head = f"    #{d.number} {d.kind}: played {d.played_label} — the best option"
     else:
-        head = (f"    #{d.number} {d.kind}: played {d.played_label}; best {best.label}; cost "
-                f"{_pct(d.win_lost)} [{_pct(d.win_lost_ci[0])}, {_pct(d.win_lost_ci[1])}] win chance, "
-                f"{d.points_lost:.1f} [{d.points_lost_ci[0]:.1f}, {d.points_lost_ci[1]:.1f}] points")
+        head = f"    #{d.number} {d.kind}: played {d.played_label}; best {best.label}; cost {_cost(d, True)}"
         if d.mark:
             head += f"  {d.mark} {d.verdict}"
     out = [head]
@@ -152,12 +156,24 @@ def _block(d: Annotated) -> list[str]:
         star = "*" if o.index == d.played else " "
         win = f"win {_pct(o.win)} [{_pct(o.win_ci[0])}, {_pct(o.win_ci[1])}]  " \
             if o.win is not None and o.win_ci is not None else ""
-        out.append(f"      {star} {o.label:<34} {win}points {o.points:+.1f} [{o.points_ci[0]:+.1f}, {o.points_ci[1]:+.1f}]")
+        word = "points" if a.wins is not None or a.game == "gin" else "gain"
+        asaf = f"  Asaf {_pct(o.asaf)}" if o.asaf is not None else ""
+        out.append(f"      {star} {o.label:<34} {win}{word} {o.points:+.1f} [{o.points_ci[0]:+.1f}, "
+                   f"{o.points_ci[1]:+.1f}]{asaf}")
     return out
 
 
+def _cost(d: Annotated, interval: bool) -> str:
+    """What a choice cost: the win chance lost and the points (with a value table), else the points."""
+    pts = f"{d.points_lost:.1f}" + (f" [{d.points_lost_ci[0]:.1f}, {d.points_lost_ci[1]:.1f}]" if interval else "")
+    if d.advice is None or d.advice.wins is None:
+        return pts + " points" + ("" if interval else "")
+    return (f"{_pct(d.win_lost)} [{_pct(d.win_lost_ci[0])}, {_pct(d.win_lost_ci[1])}] win chance, "
+            + pts + " points")
+
+
 def mark(win_lost: float, win_ci: tuple[float, float], points_lost: float, points_ci: tuple[float, float],
-         has_win: bool) -> tuple[str, str]:
+         has_win: bool, marks=POINT_MARKS) -> tuple[str, str]:
     """The mark and verdict of a cost (module doc): ("??", "blunder"), ..., or ("", "")."""
     if has_win:
         if win_ci[0] <= 0:
@@ -168,13 +184,13 @@ def mark(win_lost: float, win_ci: tuple[float, float], points_lost: float, point
         return "", ""
     if points_ci[0] <= 0:
         return "", ""
-    for plimit, sign, word in POINT_MARKS:
+    for plimit, sign, word in marks:
         if points_lost >= plimit:
             return sign, word
     return "", ""
 
 
-def analyze(game: str, *, seed: int = 0, game_index: int = 0, seat: int = 0, samples: int = DEFAULT_SAMPLES,
+def analyze(game: str, *, seed: int = 0, game_index: int = 0, seat: int = 0, samples: int | None = None,
             variant: str | None = None, rules: dict[str, Any] | None = None,
             strategies: str | Sequence[str] | None = None, players: int | None = None,
             plays: dict[int, int | str] | None = None) -> Analysis:
@@ -193,6 +209,7 @@ def analyze(game: str, *, seed: int = 0, game_index: int = 0, seat: int = 0, sam
               players=players, rules=rules)
     try:
         check_rules(t.game, t.spec.rules)
+        samples = default_samples(t.game) if samples is None else samples
         own = t.strategies[seat].spec
         stream = seat_states(seed, game_index, t.spec.players)[seat]
         table = table_for(t.game, t.spec.rules)
@@ -213,12 +230,13 @@ def analyze(game: str, *, seed: int = 0, game_index: int = 0, seat: int = 0, sam
             choice = t.choose(own, stream)  # the strategy's own choice, from its own stream (kept in step)
             if number in plays:
                 choice = t.option(plays.pop(number)).index
-            d = Annotated(number, int(view.get("hand_no", 0)), int(view.get("turn", 0)), t.kind or "", choice,
+            d = Annotated(number, int(view.get("hand_no", view.get("round", 0))), int(view.get("turn", 0)), t.kind or "", choice,
                           t.options[choice].label, adv, clock=clock)
             if adv is not None:
                 wl, wci, pl, pci = adv.cost(choice)
                 d.win_lost, d.win_lost_ci, d.points_lost, d.points_lost_ci = wl, wci, pl, pci
-                d.mark, d.verdict = mark(wl, wci, pl, pci, adv.wins is not None)
+                d.mark, d.verdict = mark(wl, wci, pl, pci, adv.wins is not None,
+                                         YANIV_MARKS if t.game == "yaniv" else POINT_MARKS)
             decisions.append(d)
             t.apply(choice)
         if plays:

@@ -40,7 +40,7 @@ class Loop:
     """The terminal game: ``read`` asks for a line (``input``), ``write`` prints one (``print``)."""
 
     def __init__(self, table: Table, read: Callable[[str], str] = input, write: Callable[[str], None] = print,
-                 hint: str = "informed", width: int = WIDTH, advice: bool = True, samples: int = 1000):
+                 hint: str = "informed", width: int = WIDTH, advice: bool = True, samples: int | None = None):
         self.t = table
         self.advice, self.samples = advice, samples
         self.read, self.write = read, write

@@ -1,0 +1,89 @@
+"""Yaniv's option evaluator for ``simcards advise`` / ``analyze``: every legal option of one call,
+discard or draw decision played on to the end of the round in ``k`` determinized deals.
+
+It reads only what the deciding seat may see (its hand, the options, the public view with the
+round's memory: the faces lying in the pile, the faces known in each hand) and reuses the ``mc``
+search player's machinery from ``search.py`` unchanged: ``sample_deal`` (each opponent gets its
+known cards plus unseen ones up to its hand size, the rest is the stock in a random order; here
+drawn uniformly, ``low`` = 0) and ``play_option`` (the option, then threshold play for everyone
+to the end of the round: ``depth`` 1000 turns, the opponents calling at mc's ``opp_call``),
+scored by ``round_value`` (Y-SC-1/2, the resets, elimination). Every option is played in the same
+deals.
+
+Returns, per deal and option, what the round gains the deciding seat on its opponents: the sum
+over the opponents of their new score minus its own, less the same sum before the round (higher
+is better; an elimination counts ``out_over`` more per opponent). For a call decision, also
+whether calling is an Asaf in that deal (Y-SC-2: another player holds an equal or lower total).
+Not evaluated (``False``): Kluft (Y-V-KLUFT) and the section-5 decisions (requests, grants,
+slams, onderkluft, overcalls).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcards.games.yaniv.core import hand_total
+from simcards.games.yaniv.layout import (
+    K_CALL,
+    K_DISCARD,
+    K_DRAW,
+    N_FACES,
+    V_ALIVE,
+    V_PLAYERS,
+    V_SCORES,
+    V_SEAT,
+    V_TOTAL,
+)
+from simcards.games.yaniv.policies import P_CALL
+from simcards.games.yaniv.rules import R_KLUFT
+from simcards.games.yaniv.search import (
+    P_DEPTH,
+    P_OPP_CALL,
+    new_table,
+    play_option,
+    sample_deal,
+    unseen_counts,
+)
+
+DEPTH = 1000  # turns: the rollouts play to the end of the round
+
+
+@njit(cache=True)
+def option_values(kind, params, hand, n, opts, n_opts, view, rules, k, rng, out, asaf):
+    """``out[s, a]``: option ``a``'s gain on the opponents in deal ``s`` (module doc); ``asaf[s]``:
+    1 when calling is an Asaf in deal ``s`` (call decisions). False when not evaluated."""
+    if rules[R_KLUFT] != 0 or (kind != K_CALL and kind != K_DISCARD and kind != K_DRAW):
+        return False
+    me = view[V_SEAT]
+    players = view[V_PLAYERS]
+    base = 0
+    for p in range(players):
+        if p != me and view[V_ALIVE + p]:
+            base += view[V_SCORES + p] - view[V_SCORES + me]
+    par = params.copy()
+    par[P_DEPTH] = DEPTH
+    opp_params = par.copy()
+    opp_params[P_CALL] = par[P_OPP_CALL]
+    pool = np.zeros(N_FACES, dtype=np.int64)
+    unseen_counts(hand, n, view, rules, pool)
+    deck = np.zeros(2 * N_FACES, dtype=np.int64)
+    sample = new_table()
+    t = new_table()
+    mine = view[V_TOTAL]
+    for s in range(k):
+        stock_n = sample_deal(me, hand, n, view, rules, rng, pool, deck, sample, 0)
+        hit = 0
+        for p in range(players):
+            if p != me and view[V_ALIVE + p] and hand_total(sample.hands[p], sample.hand_n[p], rules) <= mine:
+                hit = 1
+        asaf[s] = hit
+        for o in range(n_opts):
+            for p in range(players):
+                t.hand_n[p] = sample.hand_n[p]
+                for i in range(sample.hand_n[p]):
+                    t.hands[p, i] = sample.hands[p, i]
+            for i in range(stock_n):
+                t.stock[i] = sample.stock[i]
+            out[s, o] = play_option(kind, opts[o], t, stock_n, view, rules, par, opp_params, DEPTH) - base
+    return True
