@@ -1,0 +1,98 @@
+"""``simcards advise`` / ``analyze`` on Yaniv: a two-player call decision whose Asaf chance is exact
+(Y-SC-2: calling is an Asaf when the other player holds an equal or lower total), by brute force
+over every hand the opponent may hold; the annotated game is the replay's."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from simcards.cli.app import main
+from simcards.games.yaniv import layout as L
+from simcards.games.yaniv.rules import R_DECKS, R_JOKERS, R_VALUES
+from simcards.rng import seat_states
+from simcards.table import start
+from simcards.table.advise import advise
+from simcards.table.analyze import analyze
+
+
+def call_table():
+    """Seed 2's two-player game played by threshold until seat 0 may call with a total of 3 or
+    more and the other seat holds 2 or 3 cards (an Asaf neither sure nor impossible)."""
+    t = start("yaniv", players=2, seed=2, against="threshold", seats=0)
+    stream = seat_states(2, 0, 2)[0]
+    while not t.done:
+        v = t.view
+        if t.kind == "call" and len(t.options) == 2 and v["total"] >= 3 and v["hand_sizes"][1] in (2, 3):
+            return t
+        t.apply(t.choose("threshold", stream))
+    raise AssertionError("no such call decision in this game")
+
+
+def exact_asaf(args) -> float:
+    """Every hand the opponent may hold: its known cards plus a uniform draw of the unseen ones
+    (the deck less the pile, the own hand and the known cards, G-INFO of Yaniv's public memory)."""
+    hand, n, view, rules = args[3], int(args[4]), args[7], args[8]
+    me = int(view[L.V_SEAT])
+    opp = 1 - me
+    count = np.zeros(L.N_FACES, dtype=np.int64)
+    for f in range(52 + int(rules[R_JOKERS])):
+        count[f] = int(rules[R_DECKS]) - int(view[L.V_SEEN + f])
+    for c in hand[:n]:
+        count[c] -= 1
+    known = [f for f in range(L.N_FACES) if int(view[L.V_KNOWN + opp]) >> f & 1]
+    for f in known:
+        count[f] -= 1
+    pool = [f for f in range(L.N_FACES) for _ in range(max(int(count[f]), 0))]
+    size = int(view[L.V_SIZES + opp]) - len(known)
+    base = sum(int(rules[R_VALUES + f]) for f in known)
+    mine = int(view[L.V_TOTAL])
+    hits = total = 0
+    for combo in itertools.combinations(pool, size):
+        total += 1
+        hits += base + sum(int(rules[R_VALUES + f]) for f in combo) <= mine
+    return hits / total
+
+
+def test_the_call_decision_asaf_chance_is_exact():
+    """Y-SC-2, two players: the share of sampled deals in which calling is an Asaf agrees with the
+    exact chance (brute force over the opponent's possible hands) within two half-widths of its
+    95% interval, and the search player's exact formula gives the same number."""
+    from simcards.games.yaniv.search import asaf_probability
+
+    t = call_table()
+    try:
+        args = t.decision.args
+        exact = exact_asaf(args)
+        assert 0.0 < exact < 1.0
+        assert asaf_probability(args[3], int(args[4]), args[7], args[8]) == pytest.approx(exact, abs=1e-9)
+        adv = advise("yaniv", t, samples=4000, seed=5)
+        call = next(o for o in adv.options if o.asaf is not None)
+        assert call.label.startswith("call")
+        lo, hi = call.asaf_ci
+        assert abs(call.asaf - exact) <= hi - lo, (call.asaf, exact)
+        assert [o.asaf for o in adv.options if not o.label.startswith("call")] == [None]
+        assert adv.wins is None and adv.measure == "gain this round"
+    finally:
+        t.close()
+
+
+def test_the_annotated_yaniv_game_is_the_replay(capsys):
+    """The seat's threshold strategy plays from its own stream: the analysed game is the replay's."""
+    res = analyze("yaniv", players=2, seed=1, game_index=0, samples=20)
+    assert main(["replay", "yaniv", "--players", "2", "--seed", "1", "--game", "0"]) == 0
+    replay = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
+    assert replay and [e for e in res.events if e.startswith("  ")] == replay
+    kinds = {d.kind for d in res.decisions if d.advice is not None}
+    assert {"call", "discard", "draw"} <= kinds
+    assert "gain" in res.text() and "Asaf" in res.text()
+
+
+def test_yaniv_positions_by_hand_and_kluft_are_refused_in_one_line(capsys):
+    assert main(["advise", "yaniv", "hand As 2s"]) == 2
+    assert "position by hand" in capsys.readouterr().err
+    assert main(["analyze", "yaniv", "--variant", "kluft", "--samples", "5"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Kluft" in err, err
