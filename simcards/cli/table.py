@@ -27,7 +27,7 @@ from simcards.cli.common import (
 from simcards.games import canonical
 
 SamplesOpt = Annotated[Optional[int], typer.Option("--samples", "-k", help="sampled deals per decision (more: "
-                                                   "narrower intervals, longer; default Gin 1000, Yaniv 300)")]
+                                                   "narrower intervals, longer; default 1000)")]
 JsonOutOpt = Annotated[bool, typer.Option("--json-out", help="print the result as JSON")]
 
 

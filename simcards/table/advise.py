@@ -36,7 +36,7 @@ import numpy as np
 
 from simcards.errors import SimcardsError
 
-DEFAULT_SAMPLES = {"gin": 1000, "yaniv": 300}  # sampled deals per decision, by game
+DEFAULT_SAMPLES = {"gin": 1000, "yaniv": 1000}  # sampled deals per decision, by game
 
 
 def default_samples(game: str) -> int:

@@ -174,11 +174,14 @@ class Loop:
         except SimcardsError as exc:
             self.say(f"(no advice: {exc})")
             return
-        self.say(f"advice ({adv.samples} sampled deals; win game, points this hand, 95% intervals):")
+        self.say(f"advice ({adv.samples} sampled deals; " + ("win game, " if adv.wins is not None else "")
+                 + f"{adv.measure}, 95% intervals):")
         for o in adv.ranked():
             win = f"{100 * o.win:5.1f}% [{100 * o.win_ci[0]:.1f}, {100 * o.win_ci[1]:.1f}]  " \
                 if o.win is not None and o.win_ci is not None else ""
-            self.say(f"{o.index + 1:>3} {o.label:<30} {win}{o.points:+.1f} [{o.points_ci[0]:+.1f}, {o.points_ci[1]:+.1f}]")
+            asaf = f"  Asaf {100 * o.asaf:.0f}%" if o.asaf is not None else ""
+            self.say(f"{o.index + 1:>3} {o.label:<30} {win}{o.points:+.1f} [{o.points_ci[0]:+.1f}, "
+                     f"{o.points_ci[1]:+.1f}]{asaf}")
 
     def finish(self) -> None:
         t = self.t
