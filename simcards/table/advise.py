@@ -36,13 +36,13 @@ import numpy as np
 
 from simcards.errors import SimcardsError
 
-DEFAULT_SAMPLES = {"gin": 1000, "yaniv": 1000}  # sampled deals per decision, by game
+DEFAULT_SAMPLES = {"gin": 1000, "yaniv": 1000, "two-hundred": 1000}  # sampled deals per decision, by game
 
 
 def default_samples(game: str) -> int:
     return DEFAULT_SAMPLES.get(game, 1000)
 Z95 = 1.959963984540054
-EVALUATED = ("gin", "yaniv")
+EVALUATED = ("gin", "yaniv", "two-hundred")
 
 
 @dataclass(frozen=True)
@@ -159,8 +159,11 @@ def evaluate(game: str, rules, args: tuple, labels: list[str], *, samples: int |
         raise SimcardsError(f"samples={samples!r}: give a whole number from 2")
     from simcards.rng import new_state
 
-    kind, view = int(args[0]), args[7]
-    opts, n_opts = args[5], int(args[6])
+    kind = int(args[0])
+    if game == "two-hundred":  # decide(kind, sid, table, hand, opts, n_opts, view, rules, rng)
+        opts, n_opts, view, rules_arr = args[4], int(args[5]), args[6], args[7]
+    else:  # decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng)
+        opts, n_opts, view, rules_arr = args[5], int(args[6]), args[7], args[8]
     check_rules(game, rules)
     names = _kind_names(game)
     rng = new_state(int(seed) ^ 0xAD71CE, int(index))
@@ -170,12 +173,16 @@ def evaluate(game: str, rules, args: tuple, labels: list[str], *, samples: int |
     if game == "gin":
         from simcards.games.gin.advice import option_points
 
-        ok = option_points(kind, params, opts, n_opts, view, args[8], int(samples), rng, pts)
+        ok = option_points(kind, params, opts, n_opts, view, rules_arr, int(samples), rng, pts)
+    elif game == "two-hundred":
+        from simcards.games.two_hundred.advice import option_values as th_values
+
+        ok = th_values(kind, params, np.int64(args[3]), opts, n_opts, view, rules_arr, int(samples), rng, pts)
     else:
         from simcards.games.yaniv.advice import option_values
 
         hand = np.ascontiguousarray(args[3], dtype=np.int64)
-        ok = option_values(kind, params, hand, int(args[4]), opts, n_opts, view, args[8], int(samples), rng, pts,
+        ok = option_values(kind, params, hand, int(args[4]), opts, n_opts, view, rules_arr, int(samples), rng, pts,
                            asaf)
     if not ok:
         raise SimcardsError(f"{game} {rules.name}: the {names.get(kind, kind)} decision is not evaluated "
@@ -186,6 +193,15 @@ def evaluate(game: str, rules, args: tuple, labels: list[str], *, samples: int |
         seat = int(view[V_SEAT])
         scores: tuple[int, ...] = (int(view[V_MY_SCORE]), int(view[V_OPP_SCORE]))
         measure = "points this hand"
+    elif game == "two-hundred":
+        from simcards.games.two_hundred import layout as T
+
+        seat = int(view[T.V_SEAT])
+        mine = int(view[T.V_SIDE + seat])
+        sides = sorted({int(view[T.V_SIDE + p]) for p in range(rules.seats)})
+        scores = (int(view[T.V_SCORES + mine]), *(int(view[T.V_SCORES + x]) for x in sides if x != mine))
+        measure = "deal margin"
+        win_table = None
     else:
         from simcards.games.yaniv import layout as Y
 
@@ -224,6 +240,9 @@ def check_rules(game: str, rules) -> None:
     if game == "gin" and (rules.players != 2 or rules.mahjong):
         raise SimcardsError(f"Gin {rules.name}: advice covers the two-player game without Mahjong pickups "
                             "(not three-player, four-player, tedesco-teams or mahjong)")
+    if game == "two-hundred" and rules.mode in ("two-player", "five-player"):
+        raise SimcardsError(f"Two Hundred {rules.name}: advice cannot sample this table (T-V-2P's face-down "
+                            "piles, T-V-5P's secret partner)")
     if game == "yaniv" and rules.kluft:
         raise SimcardsError(f"Yaniv {rules.name}: advice does not play Kluft (Y-V-KLUFT)")
 

@@ -33,6 +33,8 @@ WIN_MARKS = ((0.08, "??", "blunder"), (0.04, "?", "mistake"), (0.02, "?!", "inac
 POINT_MARKS = ((12.0, "??", "blunder"), (6.0, "?", "mistake"), (3.0, "?!", "inaccuracy"))
 # Yaniv (no value table): the gain on the opponents lost, in points summed over the opponents
 YANIV_MARKS = ((20.0, "??", "blunder"), (10.0, "?", "mistake"), (5.0, "?!", "inaccuracy"))
+# Two Hundred (no value table): the deal margin lost (the side's deal score minus the others' mean)
+TWO_HUNDRED_MARKS = ((40.0, "??", "blunder"), (20.0, "?", "mistake"), (10.0, "?!", "inaccuracy"))
 
 
 @dataclass
@@ -83,7 +85,7 @@ class Analysis:
 
     @property
     def unit(self) -> str:
-        return "round" if self.game == "yaniv" else "hand"
+        return {"yaniv": "round", "two-hundred": "deal"}.get(self.game, "hand")
 
     def costliest(self, n: int = 5) -> list[Annotated]:
         ranked = [d for d in self.decisions if d.advice is not None]
@@ -156,7 +158,7 @@ def _block(d: Annotated) -> list[str]:
         star = "*" if o.index == d.played else " "
         win = f"win {_pct(o.win)} [{_pct(o.win_ci[0])}, {_pct(o.win_ci[1])}]  " \
             if o.win is not None and o.win_ci is not None else ""
-        word = "points" if a.wins is not None or a.game == "gin" else "gain"
+        word = {"yaniv": "gain", "two-hundred": "margin"}.get(a.game, "points")
         asaf = f"  Asaf {_pct(o.asaf)}" if o.asaf is not None else ""
         out.append(f"      {star} {o.label:<34} {win}{word} {o.points:+.1f} [{o.points_ci[0]:+.1f}, "
                    f"{o.points_ci[1]:+.1f}]{asaf}")
@@ -230,13 +232,13 @@ def analyze(game: str, *, seed: int = 0, game_index: int = 0, seat: int = 0, sam
             choice = t.choose(own, stream)  # the strategy's own choice, from its own stream (kept in step)
             if number in plays:
                 choice = t.option(plays.pop(number)).index
-            d = Annotated(number, int(view.get("hand_no", view.get("round", 0))), int(view.get("turn", 0)), t.kind or "", choice,
+            d = Annotated(number, int(view.get("hand_no", view.get("round", view.get("deal", 0)))), int(view.get("turn", view.get("trick_no", -1) + 1)), t.kind or "", choice,
                           t.options[choice].label, adv, clock=clock)
             if adv is not None:
                 wl, wci, pl, pci = adv.cost(choice)
                 d.win_lost, d.win_lost_ci, d.points_lost, d.points_lost_ci = wl, wci, pl, pci
                 d.mark, d.verdict = mark(wl, wci, pl, pci, adv.wins is not None,
-                                         YANIV_MARKS if t.game == "yaniv" else POINT_MARKS)
+                                         {"yaniv": YANIV_MARKS, "two-hundred": TWO_HUNDRED_MARKS}.get(t.game, POINT_MARKS))
             decisions.append(d)
             t.apply(choice)
         if plays:
@@ -244,10 +246,28 @@ def analyze(game: str, *, seed: int = 0, game_index: int = 0, seat: int = 0, sam
         title, *rest = t.replay().splitlines()
         players_line = rest[0].replace(f"seat {seat}: you", f"seat {seat}: {own}" + (" (with planted moves)" if planted else ""))
         head, events = [title, players_line], rest[1:]
-        offset = len(events) - len(t.record.events)  # lines before the first event (who deals first)
-        for d in decisions:
-            d.clock += offset
+        if t.game == "two-hundred":  # its replay is written per deal and trick, not per event
+            for d in decisions:
+                d.clock = _deal_line(events, d)
+        else:
+            offset = len(events) - len(t.record.events)  # lines before the first event (who deals first)
+            for d in decisions:
+                d.clock += offset
         return Analysis(t.game, t.spec.rules.name, seed, game_index, seat, samples, decisions, head, events,
                         t.result or {})
     finally:
         t.close()
+
+
+def _deal_line(events: list[str], d: Annotated) -> int:
+    """Two Hundred: the replay line a decision belongs after — its trick's line for a card, the
+    auction's for a bid, the contract's for the trump, the bury or a call."""
+    start = next((i for i, e in enumerate(events) if e.startswith(f"— deal {d.hand}:")), 0)
+    want = {"play": f"  trick {d.turn}:", "bid": "  auction:"}.get(d.kind)
+    for j in range(start + 1, len(events)):
+        e = events[j]
+        if e.startswith("— deal"):
+            break
+        if (want is not None and e.startswith(want)) or (want is None and "contracts for" in e):
+            return j
+    return start

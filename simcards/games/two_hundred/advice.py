@@ -1,0 +1,88 @@
+"""Two Hundred's option evaluator for ``simcards advise`` / ``analyze``: every legal card of one
+card-play decision played on to the end of the deal in ``k`` determinized deals.
+
+It reads only what the deciding seat may see and reuses the ``mc`` search player's machinery from
+``search.py`` unchanged (the body of ``mc_play``, each deal's value kept instead of summed): the
+hidden holders (``_holders``: every other seat in play with the cards it still holds and the
+suits it showed void in, then the kitty), the sampler (``sample_hands``), the card played
+(``core.play_card``), the rollout to the last trick (``rollout``: mc's rollout policy, the
+heuristic's card play unless mc's ``rollout`` param asks for the informed one) and the deal's
+value (``deal_value`` without mc's ``win`` bonus: the side's deal score, T-SC-2 and the options,
+minus the mean of the other sides' in play). Every option is played in the same deals.
+
+Not evaluated (``False``): the auction, the trump and the bury (their values depend on a whole
+deal's play from the start, which mc searches in a different way), and the tables the sampler
+cannot rebuild (``search.searchable``: T-V-2P's face-down piles, T-V-5P's secret partner).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcards.games.two_hundred.core import card_points, n_cards, play_card
+from simcards.games.two_hundred.layout import (
+    BIT_OF_FACE,
+    K_PLAY,
+    MAX_SEATS,
+    V_ACTIVE,
+    V_BIDDER,
+    V_N_ACTIVE,
+    V_OWN_SEEN,
+    V_PLAYED,
+    V_SEAT,
+    V_SIDE,
+    V_TRUMP,
+)
+from simcards.games.two_hundred.params import P_ROLLOUT
+from simcards.games.two_hundred.rules import R_DECK, R_DECK_MASK, R_KITTY, R_SEATS
+from simcards.games.two_hundred.search import _holders, deal_value, rollout, sample_hands, searchable
+
+
+@njit(cache=True)
+def option_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out):
+    """``out[s, a]``: card option ``a``'s deal value for the deciding side in sampled deal ``s``
+    (module doc). False when the decision is not evaluated."""
+    if kind != K_PLAY or not searchable(rules):
+        return False
+    table = params.reshape((1, params.shape[0]))
+    seat = view[V_SEAT]
+    n_tricks = (rules[R_DECK] - rules[R_KITTY]) // view[V_N_ACTIVE]
+    unseen = rules[R_DECK_MASK] & ~view[V_PLAYED] & ~hand & ~view[V_OWN_SEEN]
+    need = np.zeros(MAX_SEATS + 1, dtype=np.int64)
+    voids = np.zeros(MAX_SEATS + 1, dtype=np.int64)
+    seats = np.zeros(MAX_SEATS + 1, dtype=np.int64)
+    held = np.zeros(MAX_SEATS + 1, dtype=np.int64)
+    cards = np.zeros(64, dtype=np.int64)
+    n_h = _holders(view, rules, seat, hand, n_tricks, need, voids, seats)
+    total = 0
+    for i in range(n_h):
+        total += need[i]
+    if total != n_cards(unseen):
+        return False
+    kitty_known = 0
+    if rules[R_KITTY] > 0 and seat == view[V_BIDDER]:
+        kitty_known = card_points(view[V_OWN_SEEN])
+    informed = table[0, P_ROLLOUT] >= 0.5
+    side = view[V_SIDE + seat]
+    base = np.zeros(MAX_SEATS, dtype=np.int64)
+    hands = np.zeros(MAX_SEATS, dtype=np.int64)
+    rv = np.empty_like(view)
+    for s in range(k):
+        sample_hands(rng, unseen, need, voids, n_h, held, cards)
+        kitty_points = kitty_known
+        for i in range(MAX_SEATS):
+            base[i] = 0
+        base[seat] = hand
+        for i in range(n_h):
+            if seats[i] >= 0:
+                base[seats[i]] = held[i]
+            else:
+                kitty_points = card_points(held[i])
+        for i in range(n_opts):
+            hands[:] = base
+            rv[:] = view
+            nxt = play_card(rv, hands, seat, BIT_OF_FACE[opts[i]], rv[V_TRUMP], rv[V_ACTIVE], rules[R_SEATS])
+            rollout(table, 0, hands, rv, rules, nxt, n_tricks, informed)
+            out[s, i] = deal_value(rv, rules, side, kitty_points, 0.0)
+    return True

@@ -1,0 +1,46 @@
+"""``simcards analyze`` on Two Hundred: card-play decisions valued (T-PLAY: the deal played on to
+its last trick in sampled deals of the unseen cards, mc's rollouts), the annotated game is the
+replay's, and the tables the sampler cannot rebuild are refused in one line."""
+
+from __future__ import annotations
+
+from simcards.cli.app import main
+from simcards.table import start
+from simcards.table.advise import advise
+from simcards.table.analyze import analyze
+
+
+def test_the_annotated_game_is_the_replay_and_card_play_is_valued(capsys):
+    res = analyze("two-hundred", seed=1, game_index=0, samples=30)
+    assert main(["replay", "two-hundred", "--seed", "1", "--game", "0"]) == 0
+    replay = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
+    assert replay and [e for e in res.events if e.startswith("  ")] == replay
+    valued = {d.kind for d in res.decisions if d.advice is not None}
+    unvalued = {d.kind for d in res.decisions if d.advice is None}
+    assert valued == {"play"} and unvalued <= {"bid", "trump", "bury", "call"}
+    text = res.text()
+    first = next(d for d in res.decisions if d.kind == "play")
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith(f"    #{first.number} play"))
+    assert lines[at - 1].startswith(f"  trick {first.turn}:")  # after its trick's line
+
+
+def test_the_card_play_advice_is_reproducible_and_covers_every_legal_card():
+    t = start("two-hundred", seed=3, against="heuristic")
+    try:
+        while t.kind != "play":
+            t.apply(0)
+        a = advise("two-hundred", t, samples=50, seed=4)
+        b = advise("two-hundred", t, samples=50, seed=4)
+        assert [o.as_dict() for o in a.options] == [o.as_dict() for o in b.options]
+        assert [o.label for o in a.options] == [o.label for o in t.options]
+        assert a.measure == "deal margin" and a.wins is None
+    finally:
+        t.close()
+
+
+def test_tables_the_sampler_cannot_rebuild_are_refused(capsys):
+    for variant in ("two-player", "five-player"):
+        assert main(["analyze", "two-hundred", "--variant", variant, "--samples", "5"]) == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and "cannot sample" in err, err
