@@ -18,10 +18,11 @@ The position comes from a step-interface table (``simcards.start``), or is given
 compact text form (``parse_position``) or a JSON object with the same keys. Reproducible: the same
 position, ``samples`` and ``seed`` give the same numbers.
 
-Games and presets: Gin's two-player presets (``standard``, ``tournament``, ``oklahoma``,
-``oklahoma-second-deck``, ``straight``, ``deal-11``, ``eaai``; ``hollywood``, ``tedesco`` and
-``match``: points only, no win chance). Not evaluated: Gin's ``three-player``, ``four-player``,
-``tedesco-teams*`` and ``mahjong`` presets, Yaniv and Two Hundred (not yet).
+Games and presets (docs/advice.md): Gin's two-player presets (``hollywood``, ``tedesco`` and
+``match``: points only, no win chance), not ``three-player``, ``four-player``, ``tedesco-teams*``,
+``mahjong``; Yaniv's call, discard and draw decisions (the gain on the opponents this round, the
+Asaf chance of a call; not ``kluft``); Two Hundred's card play (the deal margin; not
+``two-player``, ``five-player``). Positions by hand: Gin's only.
 """
 
 from __future__ import annotations
