@@ -6,6 +6,7 @@ Results go to stdout, progress and errors to stderr. Bad input ends with one lin
 
 from __future__ import annotations
 
+import gc
 import sys
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -382,9 +383,18 @@ def main(argv: list[str] | None = None, prog_name: str | None = None) -> int:
     """Entry point: run the app and turn every input error into one line on stderr. As the program
     (``argv`` None: the command line's own), a process whose Ctrl-C left a kernel running (a user
     policy that does not return: numba cannot stop it) ends at once with ``os._exit``, once its
-    messages are out and its run directory unlocked."""
+    messages are out and its run directory unlocked.
+
+    The program's start-up (numba, pandas, the cached engines) makes about a million objects that
+    live until it exits, and Python's cycle collector would walk them again and again, and once
+    more at exit: that was a third of a short run's time. As the program it collects the young
+    generation every 10,000 new objects instead of 700 (still a bounded amount of garbage), and
+    freezes what is left before exiting (``gc.freeze``: nothing more to walk)."""
+    if argv is None:
+        gc.set_threshold(10_000, 10, 10)
     code = _main(argv, prog_name)
     if argv is None:
+        gc.freeze()
         from simcards import kernelcall
 
         if kernelcall.left_running():

@@ -11,7 +11,6 @@ from rich.console import Console
 
 from simcards.errors import SimcardsError
 from simcards.games import GAMES
-from simcards.strategy import split_specs as _split_one
 
 out = Console()
 err = Console(stderr=True)
@@ -78,7 +77,9 @@ def split_specs(values: list[str] | None) -> list[str] | None:
     (commas inside a spec's parameters, ``threshold:call=5,keep=0.5``, stay with their spec)."""
     if not values:
         return None
-    return [part for v in values for part in _split_one(v)]
+    from simcards.strategy import split_specs as split_one  # (it brings numpy: not for --help)
+
+    return [part for v in values for part in split_one(v)]
 
 
 def announce_compile(game: str, replay: bool = False) -> None:

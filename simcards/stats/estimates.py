@@ -81,33 +81,61 @@ def exact_proportion(k: float, n: float, z: float = Z95) -> tuple[float, float]:
     """Clopper–Pearson interval for k successes in n trials (scipy's beta quantiles): its coverage
     is at least the nominal level for every p, also with 0 or a few events, where the Wilson and
     normal intervals fall short. ``k`` may be fractional (a sum of per-unit fractions)."""
-    from scipy.stats import beta
-
     a = _alpha(z)
-    low = 0.0 if k <= 0 else float(beta.ppf(a / 2, k, n - k + 1))
-    high = 1.0 if k >= n else float(beta.ppf(1 - a / 2, k + 1, n - k))
+    low = 0.0 if k <= 0 else _beta_ppf(a / 2, k, n - k + 1)
+    high = 1.0 if k >= n else _beta_ppf(1 - a / 2, k + 1, n - k)
     return low, high
 
 
 def exact_rate(k: float, exposure: float, z: float = Z95) -> tuple[float, float]:
     """Exact (Garwood) interval for a Poisson rate: k events over ``exposure`` units, from the
     chi-square (gamma) quantiles. Never of zero width: 0 events give [0, 3.69 / exposure]."""
-    from scipy.stats import chi2
-
     a = _alpha(z)
-    low = 0.0 if k <= 0 else float(chi2.ppf(a / 2, 2 * k)) / 2
-    return low / exposure, float(chi2.ppf(1 - a / 2, 2 * k + 2)) / 2 / exposure
+    low = 0.0 if k <= 0 else _chi2_ppf(a / 2, 2 * k) / 2
+    return low / exposure, _chi2_ppf(1 - a / 2, 2 * k + 2) / 2 / exposure
 
 
 def t_quantile(z: float, df: float) -> float:
     """The Student t quantile with ``df`` degrees of freedom at the two-sided level of the normal
     quantile ``z`` (1.96 → t_df,0.975): the small-sample interval of a mean or ratio over df + 1
     units, whose standard error is itself estimated (at 20 games z alone covers ~90%)."""
-    from scipy.stats import t
-
     if not df >= 1 or not math.isfinite(df):
         return z
-    return float(t.ppf(1 - _alpha(z) / 2, df))
+    return _t_ppf(1 - _alpha(z) / 2, df)
+
+
+# The quantiles of scipy.stats' t, beta and chi2 (``dist.ppf(q, ...)``), from the scipy.special functions
+# those distributions call, value for value: importing scipy.stats costs about a second, longer than
+# a short run itself (tests/test_estimates_quantiles.py compares the two). Outside the ordinary case
+# (q strictly inside (0, 1), valid shapes) the distribution itself answers.
+def _t_ppf(q: float, df: float) -> float:
+    from scipy.special import stdtrit
+
+    return _ppf("t", q, (df,), df > 0, lambda: stdtrit(df, q))
+
+
+def _beta_ppf(q: float, a: float, b: float) -> float:
+    try:
+        from scipy.special._ufuncs import _beta_ppf as beta_ppf
+    except ImportError:  # scipy moved it
+        return _ppf("beta", q, (a, b), False, None)
+    return _ppf("beta", q, (a, b), a > 0 and b > 0, lambda: beta_ppf(q, a, b))
+
+
+def _chi2_ppf(q: float, df: float) -> float:
+    from scipy.special import gammaincinv
+
+    return _ppf("chi2", q, (df,), df > 0, lambda: 2 * gammaincinv(df / 2, q))
+
+
+def _ppf(dist: str, q: float, shapes: tuple, ordinary: bool, quantile) -> float:
+    """``scipy.stats.<dist>.ppf(q, *shapes)``: in the ordinary case what it makes of ``quantile()``
+    (loc 0, scale 1), otherwise its own answer."""
+    if ordinary and 0 < q < 1:
+        return float(np.float64(quantile()) * 1.0 + 0.0)
+    import scipy.stats
+
+    return float(getattr(scipy.stats, dist).ppf(q, *shapes))
 
 
 def proportion_ci(k: float, n: int, z: float = Z95) -> Estimate:
