@@ -61,7 +61,7 @@ def analyze(
     game_index: Annotated[int, typer.Option("--game", "-g", help="index of the game (the deal replay shows)")] = 0,
     seat: Annotated[int, typer.Option("--seat", help="the seat whose decisions are annotated")] = 0,
     samples: SamplesOpt = None,
-    strategies: Annotated[Optional[list[str]], typer.Option("--strategies", "-S", help="one spec for every seat, "
+    strategies: Annotated[Optional[list[str]], typer.Option("--strategy", "--strategies", help="one spec for every seat, "
                           "or one per seat (repeat or comma list); default: the game's")] = None,
     variant: VariantOpt = None,
     players: PlayersOpt = None,
