@@ -90,8 +90,38 @@ def test_the_annotated_yaniv_game_is_the_replay(capsys):
     assert "gain" in res.text() and "Asaf" in res.text()
 
 
-def test_yaniv_positions_by_hand_and_kluft_are_refused_in_one_line(capsys):
-    assert main(["advise", "yaniv", "hand As 2s"]) == 2
+def test_a_call_position_by_hand_has_the_exact_asaf_chance():
+    """Y-SC-2 from a position typed by hand (two players, the other holding 2 unknown cards): the
+    Asaf share of the sampled deals against the enumeration of every hand it may hold."""
+    from simcards.spec import RunSpec
+    from simcards.table.advise import yaniv_position
+
+    pos = {"hand": "2s Ad Ac Jk", "take": "5s", "pile": "9h Qd", "sizes": "2", "score": "40-120"}
+    args, labels = yaniv_position(pos, RunSpec.resolve("yaniv", players=2).rules, 2)
+    assert labels == ["play on", "call Yaniv"]
+    exact = exact_asaf(args)
+    adv = advise("yaniv", pos, players=2, samples=4000, seed=2)
+    call = adv.options[1]
+    assert adv.scores == (40, 120) and 0 < exact < 0.2
+    assert abs(call.asaf - exact) <= call.asaf_ci[1] - call.asaf_ci[0], (call.asaf, exact)
+
+
+@pytest.mark.parametrize("position,words", [
+    ("hand 7s 7s 7s; take 4c", "7s is given 3 times"),
+    ("hand 7s 7h 8h 9h Kd; decision call", "over the call limit"),
+    ("hand 7s 7h; sizes 5 5", "give 3 hand sizes"),
+    ("hand 7s 7h; top 4c", "Gin key"),
+    ("hand 7s 7h; known 4c 5c 6c 7c 8c 9c | - | -", "known: 6 cards known for seat 1"),
+    ("hand 7s 7h; score 0-0-0-250", "4 scores from 0 to 200"),
+])
+def test_an_impossible_yaniv_position_is_refused_in_one_line(position, words, capsys):
+    assert main(["advise", "yaniv", position]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and words in err, err
+
+
+def test_two_hundred_positions_by_hand_and_kluft_are_refused_in_one_line(capsys):
+    assert main(["advise", "two-hundred", "hand As 2s"]) == 2
     assert "position by hand" in capsys.readouterr().err
     assert main(["analyze", "yaniv", "--variant", "kluft", "--samples", "5"]) == 2
     err = capsys.readouterr().err.strip()

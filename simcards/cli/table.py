@@ -40,6 +40,7 @@ def advise(
     json_file: Annotated[Optional[Path], typer.Option("--json", help="read the position from this JSON file "
                                                                      "(an object with the same keys)")] = None,
     variant: VariantOpt = None,
+    players: PlayersOpt = None,
     rule: RuleOpt = None,
     samples: SamplesOpt = None,
     seed: SeedOpt = 0,
@@ -50,8 +51,9 @@ def advise(
     from simcards.table.advise import advise as run
 
     announce_compile(canonical(game))
-    res = run(game, position, variant=variant, rules=rule_overrides(rule), samples=samples, seed=seed,
-              json_file=json_file)
+    _quiet_numba()
+    res = run(game, position, variant=variant, players=players, rules=rule_overrides(rule), samples=samples,
+              seed=seed, json_file=json_file)
     print(json.dumps(res.as_dict(), indent=2) if json_out else res.text())
 
 
@@ -87,9 +89,20 @@ def analyze(
     specs = split_specs(strategies)
     spec = specs[0] if specs and len(specs) == 1 else specs
     announce_compile(canonical(game))
+    _quiet_numba()
     res = run(game, seed=seed, game_index=game_index, seat=seat, samples=samples, variant=variant,
               rules=rule_overrides(rule), strategies=spec, players=players, plays=plays)
     print(json.dumps(res.as_dict(), indent=2) if json_out else res.text())
+
+
+def _quiet_numba() -> None:
+    """numba's notice that first-class functions are experimental (the engines' decision
+    functions) is no message for a user: a refused position stays one line."""
+    import warnings
+
+    from numba.core.errors import NumbaExperimentalFeatureWarning
+
+    warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
 
 def register(app: typer.Typer) -> None:
