@@ -162,7 +162,16 @@ def legal_groups(hand, n, rules, out, keys, scratch):
     """Every legal discard group of the sorted hand ``hand[:n]`` (Y-DIS-1..6), as rows of ``out``
     sorted by (length, laid cards). Returns the number of rows. ``keys`` (MAX_OPTIONS) and
     ``scratch`` (``SCRATCH``) are work arrays, so nothing is allocated on the hot path."""
-    singles = 0  # singles come first in the order and the hand is sorted: write them straight out
+    singles = lay_singles(hand, n, out)
+    return singles + multi_groups(hand, n, rules, out, keys, scratch, singles)
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def lay_singles(hand, n, out):
+    """The singles of the sorted ``hand[:n]`` as the first rows of ``out``, one a face in face order
+    (singles come first in the table's order and the hand is sorted: written straight out).
+    Returns how many."""
+    singles = 0
     last = -1
     for i in range(n):
         c = hand[i]
@@ -171,7 +180,7 @@ def legal_groups(hand, n, rules, out, keys, scratch):
             out[singles, 1] = c
             singles += 1
             last = c
-    return singles + multi_groups(hand, n, rules, out, keys, scratch, singles)
+    return singles
 
 
 @njit_by_type(cache=True, _nrt=False)

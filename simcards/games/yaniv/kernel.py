@@ -57,6 +57,7 @@ from simcards.games.yaniv.layout import (  # the transcript events (layout.py de
     G_SCORES,
     G_STARTER,
     G_TURNS,
+    G_WIDTH,
     G_WINNER,
     K_CALL,
     K_DISCARD,
@@ -477,31 +478,25 @@ def restock(rng, t, pile_n, prev_n, track):
 
 
 @njit_by_type(cache=True, _nrt=False)
-def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, alive, log, n_log, decide_fn):
+def play_round(rnd, starter, players, n_alive, rules, seats, w, log, n_log):
     """One round from the deal to a call (or the turn cap), in the game's working memory ``w``.
     Fills ``totals`` (hand totals of the players in the game, -1 for the others) and returns
     ``(caller, turns, player_to_move, n_claims, n_log)``; caller is -1 when the round hit the cap;
-    ``claims[:n_claims]`` are the Kluft callers (Y-V-KLUFT; 0 without Kluft). Every decision
-    goes to ``decide`` (the built-ins), or, in ``play_round_via``, to ``decide_fn``."""
+    ``claims[:n_claims]`` are the Kluft callers (Y-V-KLUFT; 0 without Kluft). Every decision goes
+    to ``decide`` (the built-ins), or, in ``play_round_via``, to ``seats.decide`` (``Seats``)."""
     t = carve(w)
     if VIA_POINTER:  # a constant: numba keeps one branch
-        s = Seats(sids, params, rng, alive, decide_fn)
+        s = seats
     else:
-        s = Seats(sids, params, rng, alive, decide)
+        s = Seats(seats.sids, seats.params, seats.rng, seats.alive, decide)
     hands, hand_n, stock, pile, prev, view, count = t.hands, t.hand_n, t.stock, t.pile, t.prev, t.public, t.count
-    avail, thrown = t.avail, t.thrown
-    ccw = rules[R_CCW] != 0
-    pickup = rules[R_PICKUP]
-    limit = rules[R_LIMIT]
-    overcall = rules[R_OVERCALL] != 0
-    requests = rules[R_REQUESTS] != 0
-    slam = rules[R_SLAM] != 0
+    avail, thrown, alive = t.avail, t.thrown, s.alive
+    ccw, pickup, limit = rules[R_CCW] != 0, rules[R_PICKUP], rules[R_LIMIT]
+    overcall, requests, slam = rules[R_OVERCALL] != 0, rules[R_REQUESTS] != 0, rules[R_SLAM] != 0
     stock_n, track, n_log = start_round(rnd, players, rules, s, t, log, n_log)  # Y-DEAL-1/2
     track = track and not THRESHOLD_ONLY  # (threshold-only games never keep the public memory)
     logging = log.shape[0] > 0
-    prev_n = 1
-    prev_seat = -1  # who threw the previous discard (-1: the face-up card)
-    pile_n = 0
+    prev_n, prev_seat, pile_n = 1, -1, 0  # prev_seat: who threw the previous discard (-1: the face-up card)
     # Section-5 decisions read the public view in the middle of a turn: keep it up to date for all.
     variants = overcall or requests or slam
     seat = starter
@@ -513,10 +508,10 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
         n = hand_n[seat]
         total = hand_total(hand, n, rules)
         n_avail = available_faces(prev, prev_n, pickup, avail)
-        par = params[seat]
+        par = s.params[seat]
         # A threshold seat's call, discard and draw are computed straight from the hand
         # (fast.threshold_turn, the same choices as policies.threshold_decide): no view needed.
-        fast = sids[seat] == SID_THRESHOLD
+        fast = s.sids[seat] == SID_THRESHOLD
         viewed = not fast or variants
         if not THRESHOLD_ONLY and viewed:
             fill_view(view, seat, players, n_alive, turn, stock_n, rnd, total, starter, t.scores, hand_n, alive)
@@ -589,7 +584,7 @@ def play_round(rnd, starter, players, n_alive, rules, sids, params, rng, w, aliv
         prev_seat = seat
         # Y-STOCK-1: the last stock card drawn → the buried pile becomes the new stock.
         if face < 0 and stock_n == 0:
-            stock_n = restock(rng, t, pile_n, prev_n, track)
+            stock_n = restock(s.rng, t, pile_n, prev_n, track)
             pile_n = 0
             n_log = _log(log, n_log, EV_RESHUFFLE, rnd, seat, stock_n, 0)
         turn += 1
@@ -639,9 +634,9 @@ _F64_1D, _F64_2D, _I32_2D = (types.Array(types.float64, 1, "C"), types.Array(typ
 _U64_1D = types.Array(types.uint64, 1, "C")
 # decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng): the kernel's decision function
 DECIDE_FN = types.FunctionType(_I64(_I64, _I64, _F64_1D, _I64_1D, _I64, _I64_2D, _I64, _I64_1D, _I64_1D, _U64_1D))
-ROUND_FN = types.FunctionType(types.UniTuple(_I64, 5)(
-    _I64, _I64, _I64, _I64, _I64_1D, _I64_1D, _F64_2D, _U64_1D, _I64_1D, types.Array(types.bool_, 1, "C"), _I64_2D,
-    _I64, DECIDE_FN))
+# the seats' strategies as play_game hands them to its round (``Seats``: sids, params, rng, alive, decide)
+SEATS = types.NamedTuple((_I64_1D, _F64_2D, _U64_1D, types.Array(types.bool_, 1, "C"), DECIDE_FN), Seats)
+ROUND_FN = types.FunctionType(types.UniTuple(_I64, 5)(_I64, _I64, _I64, _I64, _I64_1D, SEATS, _I64_1D, _I64_2D, _I64))
 _GAME_ARGS = (_I64, _I64, _I64_1D, _I64, _I64_1D, _F64_2D, _I64_1D, _I32_2D, _I64, _I64_2D, ROUND_FN, DECIDE_FN)
 GAME_FN = types.FunctionType(_I64(*_GAME_ARGS))
 
@@ -724,23 +719,20 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
     log = borrow(log_owner)
     for p in range(players):
         alive[p] = True
+    seats = Seats(sids, params, rng, alive, decide_fn)
     n_alive = players
     n_log = 0
     starter = rand_below(rng, players)  # Y-START-1: a uniformly random first starter
-    first_starter = starter
+    for c in range(G_WIDTH):  # the game's row: its counters add up from 0
+        out_game[c] = 0
+    out_game[G_STARTER] = starter
     playoff = False
     winner = -1
     rnd = 0
-    turns_total = 0
-    calls = 0
-    asafs = 0
-    capped_rounds = 0
-    playoff_rounds = 0
     while winner < 0:
         rnd += 1
-        caller, turns, to_move, n_claims, n_log = round_fn(rnd, starter, players, n_alive, rules, sids, params, rng, w,
-                                                           alive, log, n_log, decide_fn)
-        turns_total += turns
+        caller, turns, to_move, n_claims, n_log = round_fn(rnd, starter, players, n_alive, rules, seats, w, log, n_log)
+        out_game[G_TURNS] += turns
         round_winner = -1
         if kluft and caller >= 0:
             round_winner = core.score_kluft(claims, n_claims, totals, alive, players, rules, round_scores)
@@ -752,13 +744,13 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
         else:
             asaf = core.score_round(caller, totals, alive, players, rules, round_scores)
         if caller >= 0:
-            calls += 1
-            asafs += 1 if asaf else 0
+            out_game[G_CALLS] += 1
+            out_game[G_ASAFS] += 1 if asaf else 0
         else:
-            capped_rounds += 1
+            out_game[G_CAPPED_ROUNDS] += 1
         in_playoff = playoff  # a Y-ELIM-2 play-off round, not the round that may start one
         if in_playoff:
-            playoff_rounds += 1
+            out_game[G_PLAYOFF_ROUNDS] += 1
         n_alive, playoff, eliminated = core.settle_round(scores, round_scores, alive, zeros, players, n_alive,
                                                     playoff, rules)
         if n_alive == 1:
@@ -789,25 +781,23 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
         starter = next_starter(caller if caller >= 0 else to_move, totals, alive, players, ccw)
     out_game[G_WINNER] = winner + keep_alive(work) + keep_alive(rng_owner) + keep_alive(alive_owner) + keep_alive(log_owner)
     out_game[G_ROUNDS] = rnd
-    out_game[G_TURNS] = turns_total
-    out_game[G_STARTER] = first_starter
-    out_game[G_CALLS] = calls
-    out_game[G_ASAFS] = asafs
-    out_game[G_CAPPED_ROUNDS] = capped_rounds
-    out_game[G_PLAYOFF_ROUNDS] = playoff_rounds
     game_counts(out_game, count, scores, view, players)
     return n_log
 
-@njit(_I64(_I64, _I64, _I64, _I64, _I64_1D, _I64_1D, _F64_2D, _I64_2D, _I32_2D, _I64, GAME_FN, ROUND_FN, DECIDE_FN),
-      cache=True, nogil=True)
-def play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_rounds, round_cap, game_fn, round_fn,
-               decide_fn):
-    """Games ``first_game + lo .. first_game + hi - 1`` played by ``game_fn`` (``play_game``) with
-    ``round_fn`` and ``decide_fn`` (as ``play_game``), one seat a strategy id in ``sids``; row
-    ``i`` of the outputs is game ``first_game + i``. ``out_rounds`` has ``round_cap`` rows per
-    game (may be 0). Returns 0. Releases the GIL: ``play_batch`` plays ranges of games on threads."""
+# An engine's functions, as play_games and play_batch take them: ``(game_fn, round_fn, decide_fn)``.
+FNS = types.Tuple((GAME_FN, ROUND_FN, DECIDE_FN))
+
+
+@njit(_I64(_I64, _I64, _I64, _I64, _I64_1D, _I64_1D, _F64_2D, _I64_2D, _I32_2D, _I64, FNS), cache=True, nogil=True)
+def play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_rounds, round_cap, fns):
+    """Games ``first_game + lo .. first_game + hi - 1`` played by ``fns = (game_fn, round_fn,
+    decide_fn)``: ``game_fn`` (``play_game``) with ``round_fn`` and ``decide_fn`` (as
+    ``play_game`` takes them), one seat a strategy id in ``sids``; row ``i`` of the outputs is game
+    ``first_game + i``. ``out_rounds`` has ``round_cap`` rows per game (may be 0). Returns 0.
+    Releases the GIL: ``play_batch`` plays ranges of games on threads."""
     empty_log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
     players = sids.shape[0]
+    game_fn, round_fn, decide_fn = fns
     for i in range(lo, hi):
         rows = out_rounds[i * round_cap:(i + 1) * round_cap]
         game_fn(first_game + i, seed, rules, players, sids, params, out_games[i], rows, round_cap, empty_log, round_fn,
@@ -815,13 +805,10 @@ def play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_rou
     return 0
 
 
-def play_batch(seed, first_game, count, rules, players, sids, params, out_games, out_rounds, round_cap, game_fn,
-               round_fn, decide_fn):
+def play_batch(seed, first_game, count, rules, sids, params, out_games, out_rounds, round_cap, fns):
     """``play_games`` over the whole batch, in ranges on threads (``games.batch.play_ranges``: not a
-    ``prange``, whose gufunc would be compiled on top)."""
-    assert len(sids) == players  # one strategy a seat
-    play_ranges(play_games, count, (seed, first_game),
-                (rules, sids, params, out_games, out_rounds, round_cap, game_fn, round_fn, decide_fn))
+    ``prange``, whose gufunc would be compiled on top); ``fns`` as ``play_games`` takes them."""
+    play_ranges(play_games, count, (seed, first_game), (rules, sids, params, out_games, out_rounds, round_cap, fns))
 
 
 @njit(_I64(_I64, _I64, _F64_1D, _I64_1D, _I64, _I64_2D, _I64, _I64_1D, _I64_1D, _U64_1D), cache=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcards.games.yaniv import params as P
+from simcards.games.yaniv.groups import LOWBIT13
 from simcards.games.yaniv.layout import (
     K_CALL,
     K_DISCARD,
@@ -23,6 +24,7 @@ from simcards.games.yaniv.layout import (
     K_OVERCALL,
     K_REQUEST,
     K_SLAM,
+    MAX_HAND,
     V_ALIVE_N,
     V_AVAIL,
     V_AVAIL_N,
@@ -132,16 +134,128 @@ def _draw_cost(card, value, counts, lanes, jokers, wild, thrown_max, keep, stock
     return 1e9
 
 
+# --- threshold's discard cost: ``threshold_decide``'s, the kernel's (``fast.threshold_turn``), the search's ---
+def _run_table() -> np.ndarray:
+    """``builds_group``'s run test for every (spare joker 0/1, rank, lane bits rank-2..rank+2):
+    entry ``(spare * 14 + rank) * 32 + near`` where bit ``k`` of ``near`` is rank ``rank + k - 2``
+    of the card's suit (bits outside Ace..King are never set); rank 13, a joker, never builds.
+    Sets are tested separately."""
+    table = np.zeros(2 * 14 * 32, dtype=np.bool_)
+    _plain = getattr(builds_group, "py_func", builds_group)  # (a plain function with the jit off)
+    for spare in (0, 1):
+        for rank in range(13):
+            for near in range(32):
+                lane = 0
+                for k in range(5):
+                    q = rank + k - 2
+                    if near >> k & 1 and 0 <= q <= 12:
+                        lane |= 1 << q
+                table[(spare * 14 + rank) * 32 + near] = _plain(rank, 0, lane, spare, True)
+    return table
+
+
+RUN_OK = _run_table()
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def _builds(card, counts, lanes, spare):
+    """``policies.builds_group`` for a hand summarised as there; ``spare`` is 1 when a wild joker
+    is left in the hand. Without branches: a joker's rank (13) and suit (4) find no cards."""
+    rank = RANK[card]
+    lane = lanes >> (13 * SUIT[card]) & 0x1FFF
+    return (counts >> (4 * rank) & 15 != 0) | RUN_OK[(spare * 14 + rank) * 32 + ((lane << 2) >> rank & 31)]
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def best_draw(avail, n_avail, thrown_max, counts, lanes, jokers, wild, keep, stock, rules):
+    """``(cost, index)`` of the best draw once a group is thrown (``policies._draw_cost`` for every
+    available card, the stock first at cost ``stock``); index -1 is the stock."""
+    spare = 1 if wild and jokers > 0 else 0
+    draw = stock
+    pick = -1
+    for t in range(n_avail):
+        card = avail[t]
+        value = rules[R_VALUES + card]
+        d = value - keep * value if _builds(card, counts, lanes, spare) else (
+            float(value) if value < thrown_max else 1e9)
+        if d < draw:
+            draw = d
+            pick = t
+    return draw, pick
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def _kept(pairs, counts, rules):
+    """Points the best kept set lets the player shed beyond its first card (ranks in ``pairs``)."""
+    kept = 0
+    while pairs:
+        r = LOWBIT13[pairs]
+        pairs &= pairs - 1
+        extra = ((counts >> (4 * r) & 15) - 1) * rules[R_VALUES + r]
+        if extra > kept:
+            kept = extra
+    return kept
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def group_cost(cards, length, total, held, avail, n_avail, wild, keep, stock, top_only, params, rules):
+    """``(cost, pick)`` of throwing the group ``cards[:length]`` (as laid) from a hand summarised
+    as in ``threshold_turn`` (``held``: its rank counts, faces, faces held twice, jokers and ranks
+    held twice): ``policies.threshold_decide``'s cost, operation for operation, and the best draw
+    after it."""
+    counts, lanes, twice, jokers, pairs = held
+    shed = 0
+    thrown_max = 0
+    left_counts = counts
+    left_jokers = jokers
+    gone = np.int64(0)  # faces no copy of which is left
+    once = np.int64(0)  # faces held twice, one copy thrown so far
+    natural = False
+    for j in range(length):
+        c = cards[j]
+        v = rules[R_VALUES + c]
+        shed += v
+        if v > thrown_max:
+            thrown_max = v
+        if c >= 52:
+            left_jokers -= 1
+        else:
+            natural = True
+            left_counts -= ONE << (4 * RANK[c])
+            bit = ONE << c
+            if twice & bit & ~once:
+                once |= bit
+            else:
+                gone |= bit
+    draw, pick = best_draw(avail, n_avail, thrown_max, left_counts, lanes & ~gone, left_jokers, wild, keep, stock,
+                            rules)
+    cost = total - shed + draw - keep * _kept(pairs, left_counts, rules)
+    if length >= 3 and (cards[0] >= 52 or cards[length - 1] >= 52) and natural:
+        cost += params[P_JOKER_END]  # a run (not a joker set) with a joker at an end
+    if top_only and length >= 2:  # Kluft: the card left on top is the next player's to take
+        cost += params[P_TOP] * (13 - rules[R_VALUES + cards[length - 1]]) / 13.0
+    return cost, pick
+
+
 @njit_by_type(cache=True, _nrt=False, inline="always")
 def hand_summary(hand, n):
     """(rank counts 4 bits a rank, faces present as bits, jokers, any face held twice)."""
+    return summary_without(hand, n, -1)
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def summary_without(hand, n, skip):
+    """``hand_summary`` of ``hand[:n]`` with one copy of ``skip`` left out (-1: none)."""
     counts = np.int64(0)
     lanes = np.int64(0)
     jokers = 0
     dup = False
+    skipped = False
     for i in range(n):
         c = hand[i]
-        if c >= 52:
+        if c == skip and not skipped:
+            skipped = True
+        elif c >= 52:
             jokers += 1
         else:
             if lanes >> c & 1:
@@ -152,24 +266,27 @@ def hand_summary(hand, n):
 
 
 @njit_by_type(cache=True, _nrt=False, inline="always")
-def _lanes_left(hand, n, row, length, face):
-    """The bit of ``face`` if a copy of it stays in the hand once ``row`` is thrown."""
-    held = 0
+def hand_held(hand, n):
+    """The hand once, as threshold's discard cost reads it: rank counts (4 bits a rank), faces
+    present, faces held twice (two decks), jokers, ranks held twice or more (the only ones a kept
+    set can come from) and ranks held three times or more."""
+    counts = lanes = twice = ranks = pairs = triples = np.int64(0)
+    jokers = np.int64(0)
     for i in range(n):
-        if hand[i] == face:
-            held += 1
-    for j in range(length):
-        if row[1 + j] == face:
-            held -= 1
-    return (ONE << face) if held > 0 else np.int64(0)
-
-
-@njit_by_type(cache=True, _nrt=False, inline="always")
-def _has_natural(row, length):
-    for j in range(1, length + 1):
-        if row[j] < 52:
-            return True
-    return False
+        c = hand[i]
+        if c >= 52:
+            jokers += 1
+        else:
+            bit = ONE << c
+            twice |= lanes & bit
+            lanes |= bit
+            r = RANK[c]
+            counts += ONE << (4 * r)
+            rbit = ONE << r
+            triples |= pairs & rbit
+            pairs |= ranks & rbit
+            ranks |= rbit
+    return counts, lanes, twice, jokers, pairs, triples
 
 
 @njit_by_type(cache=True, _nrt=False)
@@ -185,64 +302,16 @@ def threshold_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     keep = params[P_KEEP]
     wild = rules[R_WILD] != 0
     if kind == K_DISCARD:
+        counts, lanes, twice, jokers, pairs, _ = hand_held(hand, n)
+        held = (counts, lanes, twice, jokers, pairs)
         stock = params[P_STOCK] if view[V_STOCK] > 0 else 1e9
-        n_avail = view[V_AVAIL_N]
-        total = view[V_TOTAL]
-        # The whole hand summarised once: rank counts (4 bits a rank), faces present, jokers,
-        # ranks held twice or more (the only ones a kept set can come from).
-        counts_all, lanes_all, jokers_all, dup = hand_summary(hand, n)
-        pairs = 0
-        for r in range(13):
-            if counts_all >> (4 * r) & 14:
-                pairs |= 1 << r
+        avail = view[V_AVAIL:V_AVAIL + MAX_HAND]
         top_only = rules[R_PICKUP] == PICK_TOP
         best = 0
         best_cost = 1e18
         for a in range(n_opts):
-            length = opts[a, 0]
-            shed = 0
-            thrown_max = 0
-            counts = counts_all
-            lanes = lanes_all
-            jokers = jokers_all
-            for j in range(length):  # what is left once the group is thrown
-                c = opts[a, 1 + j]
-                v = rules[R_VALUES + c]
-                shed += v
-                if v > thrown_max:
-                    thrown_max = v
-                if c >= 52:
-                    jokers -= 1
-                else:
-                    counts -= ONE << (4 * RANK[c])
-                    lanes &= ~(ONE << c)
-            if dup:  # two copies of a face: a face thrown once may still be in the hand
-                lanes = 0
-                for i in range(n):
-                    c = hand[i]
-                    if c < 52 and counts >> (4 * RANK[c]) & 15:
-                        lanes |= _lanes_left(hand, n, opts[a], length, c)
-            kept = 0  # points a kept set lets the player shed beyond its first card
-            rest_pairs = pairs
-            while rest_pairs:
-                r = 0
-                while not (rest_pairs >> r & 1):
-                    r += 1
-                rest_pairs &= rest_pairs - 1
-                extra = ((counts >> (4 * r) & 15) - 1) * rules[R_VALUES + r]
-                if extra > kept:
-                    kept = extra
-            draw = stock
-            for t in range(n_avail):
-                card = view[V_AVAIL + t]
-                d = _draw_cost(card, rules[R_VALUES + card], counts, lanes, jokers, wild, thrown_max, keep, stock)
-                if d < draw:
-                    draw = d
-            cost = total - shed + draw - keep * kept
-            if length >= 3 and (opts[a, 1] >= 52 or opts[a, length] >= 52) and _has_natural(opts[a], length):
-                cost += params[P_JOKER_END]  # a run (not a joker set) with a joker at an end
-            if top_only and length >= 2:  # Kluft: the card left on top is the next player's to take
-                cost += params[P_TOP] * (13 - rules[R_VALUES + opts[a, length]]) / 13.0
+            cost, _ = group_cost(opts[a, 1:], opts[a, 0], view[V_TOTAL], held, avail, view[V_AVAIL_N], wild, keep,
+                                 stock, top_only, params, rules)
             if cost < best_cost:
                 best_cost = cost
                 best = a
@@ -300,20 +369,7 @@ def lands_on_reset(score, total, rules):
 def _group_score(card, hand, n, params, rules, skip):
     """A card's value minus ``group`` if it builds a group with ``hand[:n]`` (one copy of ``skip``
     left out: the card itself when it is already in the hand)."""
-    counts = np.int64(0)
-    lanes = np.int64(0)
-    jokers = 0
-    skipped = False
-    for i in range(n):
-        c = hand[i]
-        if c == skip and not skipped:
-            skipped = True
-            continue
-        if c >= 52:
-            jokers += 1
-        else:
-            counts += ONE << (4 * RANK[c])
-            lanes |= ONE << c
+    counts, lanes, jokers, _ = summary_without(hand, n, skip)
     v = float(rules[R_VALUES + card])
     if builds_group(card, counts, lanes, jokers, rules[R_WILD] != 0):
         v -= params[P_GROUP]

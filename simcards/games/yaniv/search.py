@@ -22,7 +22,7 @@ import numpy as np
 from simcards.games.yaniv import core
 from simcards.games.yaniv import params as P
 from simcards.games.yaniv.core import available_faces, hand_total, insert_sorted, next_seat, throw
-from simcards.games.yaniv.fast import best_draw, group_cost, threshold_turn_called
+from simcards.games.yaniv.fast import threshold_turn_called
 from simcards.games.yaniv.groups import SCRATCH
 from simcards.games.yaniv.layout import (
     K_CALL,
@@ -56,7 +56,10 @@ from simcards.games.yaniv.policies import (
     P_RESET_AIM,
     P_STOCK,
     RANK,
+    best_draw,
     builds_group,
+    group_cost,
+    hand_held,
     hand_summary,
     lands_on_reset,
     threshold_calls,
@@ -229,20 +232,7 @@ def informed_call(hand, n, view, rules, params, risk, patience):
 def informed_discard(hand, n, opts, n_opts, view, rules, params, deny):
     """Threshold's discard cost (``fast._group_cost``) plus ``deny`` for every card the next
     player could take from the group that builds a set or run with the cards known in its hand."""
-    counts, lanes, jokers, _ = hand_summary(hand, n)
-    twice = np.int64(0)
-    seen_lanes = np.int64(0)
-    ranks = np.int64(0)
-    pairs = np.int64(0)
-    for i in range(n):
-        c = hand[i]
-        if c < 52:
-            bit = ONE << c
-            twice |= seen_lanes & bit
-            seen_lanes |= bit
-            rbit = ONE << RANK[c]
-            pairs |= ranks & rbit
-            ranks |= rbit
+    counts, lanes, twice, jokers, pairs, _ = hand_held(hand, n)
     wild = rules[R_WILD] != 0
     top_only = rules[R_PICKUP] == PICK_TOP
     stock = params[P_STOCK] if view[V_STOCK] > 0 else 1e9
@@ -263,7 +253,7 @@ def informed_discard(hand, n, opts, n_opts, view, rules, params, deny):
     if mask == 0:
         deny = 0.0
     faces = np.zeros(MAX_HAND, dtype=np.int64)
-    held = (counts, lanes, twice, np.int64(jokers), pairs)
+    held = (counts, lanes, twice, jokers, pairs)
     best = 0
     best_cost = 1e18
     for a in range(n_opts):
