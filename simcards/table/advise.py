@@ -186,8 +186,7 @@ def evaluate(game: str, rules, args: tuple, labels: list[str], *, samples: int |
         ok = option_values(kind, params, hand, int(args[4]), opts, n_opts, view, rules_arr, int(samples), rng, pts,
                            asaf)
     if not ok:
-        raise SimcardsError(f"{game} {rules.name}: the {names.get(kind, kind)} decision is not evaluated "
-                            "(see docs/advice.md for what is)")
+        raise SimcardsError(f"{game} {rules.name}: no advice on a {names.get(kind, kind)} decision (docs/advice.md)")
     if game == "gin":
         from simcards.games.gin.layout import V_DEALER, V_MY_SCORE, V_OPP_SCORE, V_SEAT
 
