@@ -217,3 +217,10 @@ def test_h_in_play_shows_the_advice():
     advice = text.split("advice (")[1].splitlines()[1:3]
     assert {line.split()[1] for line in advice} == {"decline", "take"}
     assert all(len(line) <= 80 for line in out)
+
+
+def test_the_python_api_is_exported_beside_simulate():
+    import simcards
+    from simcards.table.analyze import analyze
+
+    assert simcards.advise is advise and simcards.analyze is analyze
