@@ -158,6 +158,27 @@ def typed_overrides(rules_class: type, overrides: dict[str, Any] | None) -> dict
     return typed
 
 
+class RuleSet:
+    """What every game's rules dataclass inherits: a changed copy and the options as a plain dict."""
+
+    def replace(self, **changes) -> typing.Self:
+        return dataclasses.replace(typing.cast(Any, self), **changes)
+
+    def as_dict(self) -> dict:
+        """The rule options as a plain dict (for summaries and manifests)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(typing.cast(Any, self)) if f.name != "name"}
+
+
+def with_overrides(rules: Any, overrides: dict[str, Any] | None, **fixed: Any) -> Any:
+    """A preset's ``rules`` with single-option overrides (text or typed values) and the options
+    ``fixed`` applied, validated on construction; named after the preset and what changed
+    (``standard+knock_limit=5``)."""
+    changes = {**typed_overrides(type(rules), overrides), **fixed}
+    if changes:
+        rules = rules.replace(**changes, name=f"{rules.name}+" + ",".join(f"{k}={v}" for k, v in changes.items()))
+    return rules
+
+
 # ----- the check on construction ------------------------------------------------------------------
 def check_options(rules: Any) -> None:
     """Every option of ``rules`` has its type and one of its allowed values; else one-line

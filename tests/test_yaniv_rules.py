@@ -14,7 +14,8 @@ from simcards.errors import SimcardsError
 from simcards.games.yaniv import reference as ref
 from simcards.games.yaniv.core import build_deck, next_seat, score_round, settle_round
 from simcards.games.yaniv.game import GAME
-from simcards.games.yaniv.rules import ISRAELI, PRESETS, build_rules, parse_option, preset
+from simcards.games.yaniv.rules import ISRAELI, PRESETS, YanivRules, build_rules, preset
+from simcards.options import parse_option
 from tests.yaniv_support import hand, kernel_available, kernel_groups
 
 P = PRESETS
@@ -381,7 +382,7 @@ def test_next_starter_y_start_2():
 
 def test_call_limit_options_y_v_limit():
     assert build_rules("israeli", {"call_limit": 7}).call_limit == 7
-    assert parse_option("call_limit", "none") is None
+    assert parse_option(YanivRules, "call_limit", "none") is None
     assert ISRAELI.replace(call_limit=None).full_turn_before_call  # on by default with no limit
     assert not ISRAELI.full_turn_before_call
     with pytest.raises(SimcardsError, match="call_limit"):
@@ -413,7 +414,7 @@ def test_invalid_options_are_refused():
         with pytest.raises(SimcardsError):
             build_rules("israeli", bad)
     with pytest.raises(SimcardsError, match="unknown Yaniv rule option"):
-        parse_option("colour", "red")
+        parse_option(YanivRules, "colour", "red")
     with pytest.raises(SimcardsError, match="unknown Yaniv variant"):
         preset("klaverjas")
 

@@ -18,7 +18,8 @@ from simcards.games.yaniv.game import GAME, seat_arrays
 from simcards.games.yaniv.groups import slam_position
 from simcards.games.yaniv.kernel import Seats, Table, kluft_challenges
 from simcards.games.yaniv.policies import builtin_decide, kernel_decide
-from simcards.games.yaniv.rules import ISRAELI, build_rules, parse_option, preset
+from simcards.games.yaniv.rules import ISRAELI, YanivRules, build_rules, preset
+from simcards.options import parse_option
 from tests.yaniv_support import Script, hand, kernel_available, kernel_groups, reference_game, stacked_round
 
 ENGINES = ["reference", "kernel"]
@@ -426,7 +427,7 @@ def test_every_option_is_settable_and_listed():
     assert (rules.overcall, rules.requests, rules.slam) == (True, True, True)
     rules = GAME.build_rules("israeli", {"kluft": "true", "onderkluft_any": "true", "kluft_penalty": "20"})
     assert (rules.kluft, rules.onderkluft_any, rules.kluft_penalty) == (True, True, 20)
-    assert parse_option("kluft_penalty", "15") == 15
+    assert parse_option(YanivRules, "kluft_penalty", "15") == 15
     options = {o.name: o for o in GAME.rule_options()}
     assert not any("not implemented" in o.help for o in options.values())
     assert {"overcall", "requests", "slam", "kluft", "kluft_penalty", "onderkluft_any"} <= set(options)

@@ -9,7 +9,6 @@ message naming the rule.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -18,8 +17,7 @@ import numpy as np
 from simcards.errors import SimcardsError
 from simcards.games.gin.layout import VALUE_SCHEMES, meld_variant
 from simcards.names import resolve
-from simcards.options import check_options, option, typed_overrides
-from simcards.options import parse_option as parse_text
+from simcards.options import RuleSet, check_options, option, with_overrides
 
 HAND_SIZE = 10  # G-DEAL-2
 NEXT_DEALERS = ("loser", "winner", "alternate")  # G-DEAL-1
@@ -32,7 +30,7 @@ SPADES = 0  # suit index of spades (simcards.cards)
 MATCH_HAND_POINTS, MATCH_WIN_POINTS, MATCH_SHUTOUT_POINTS = 25, 100, 100
 
 @dataclass(frozen=True)
-class GinRules:
+class GinRules(RuleSet):
     """Every Gin Rummy option, each declared once with its rule, allowed values and help
     (``simcards.options``). Constructing an invalid value raises ``SimcardsError``."""
 
@@ -178,12 +176,6 @@ class GinRules:
                                 f"give --players {self.players}, or choose the player count with a preset "
                                 f"(three-player, four-player, tedesco-teams) or --rule players=N")
 
-    def replace(self, **changes) -> GinRules:
-        return dataclasses.replace(self, **changes)
-
-    def as_dict(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "name"}
-
     # ----- the bridge to the kernels ---------------------------------------------------------
     def encode(self) -> np.ndarray:
         arr = np.zeros(R_SIZE, dtype=np.int64)
@@ -316,15 +308,6 @@ def preset(name: str) -> GinRules:
     return PRESETS[resolve("Gin variant", name, PRESETS)][0]  # case-insensitive, the nearest name suggested
 
 
-def parse_option(key: str, text: str):
-    """Turn ``--rule key=value`` text into a typed value for option ``key`` (its declaration)."""
-    return parse_text(GinRules, key, text)
-
-
 def build_rules(variant: str = "standard", overrides: dict | None = None) -> GinRules:
     """A preset plus single-option overrides (text or typed values), validated on construction."""
-    rules = preset(variant)
-    changes = typed_overrides(GinRules, overrides)
-    if changes:
-        rules = rules.replace(**changes, name=f"{rules.name}+" + ",".join(f"{k}={v}" for k, v in changes.items()))
-    return rules
+    return with_overrides(preset(variant), overrides)

@@ -18,7 +18,6 @@ Tables (``mode``), seats clockwise from 0:
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -27,8 +26,7 @@ import numpy as np
 from simcards.errors import SimcardsError
 from simcards.games.two_hundred.layout import DECK_MASK_36, DECK_MASK_40
 from simcards.names import resolve
-from simcards.options import check_options, option, typed_overrides
-from simcards.options import parse_option as parse_text
+from simcards.options import RuleSet, check_options, option, with_overrides
 
 MODES = ("teams", "two-player", "five-player", "cutthroat", "six-3x2", "six-2x3")
 FAIL_SCORES = ("minus_bid", "points_minus_bid")
@@ -59,7 +57,7 @@ _MODE_FOR_PLAYERS = {2: "two-player", 4: "standard, kitty, le-rough or cutthroat
 
 
 @dataclass(frozen=True)
-class TwoHundredRules:
+class TwoHundredRules(RuleSet):
     """Every Two Hundred option, each declared once with its rule, allowed values and help
     (``simcards.options``). Constructing an invalid value raises ``SimcardsError``."""
 
@@ -188,12 +186,6 @@ class TwoHundredRules:
             raise SimcardsError(f"--players {players}: Two Hundred {self.name} ({_MODE_RULE[self.mode]}) is played "
                                 f"by exactly {want} players{hint}")
 
-    def replace(self, **changes) -> TwoHundredRules:
-        return dataclasses.replace(self, **changes)
-
-    def as_dict(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "name"}
-
     # ----- the bridge to the kernels ---------------------------------------------------------
     def encode(self) -> np.ndarray:
         arr = np.zeros(R_SIZE, dtype=np.int64)
@@ -264,15 +256,6 @@ def preset(name: str) -> TwoHundredRules:
     return PRESETS[resolve("Two Hundred variant", name, PRESETS)][0]  # case-insensitive, the nearest name suggested
 
 
-def parse_option(key: str, text: str):
-    """Turn ``--rule key=value`` text into a typed value for option ``key`` (its declaration)."""
-    return parse_text(TwoHundredRules, key, text)
-
-
 def build_rules(variant: str = "standard", overrides: dict | None = None) -> TwoHundredRules:
     """A preset plus single-option overrides (text or typed values), validated on construction."""
-    rules = preset(variant)
-    changes = typed_overrides(TwoHundredRules, overrides)
-    if changes:
-        rules = rules.replace(**changes, name=f"{rules.name}+" + ",".join(f"{k}={v}" for k, v in changes.items()))
-    return rules
+    return with_overrides(preset(variant), overrides)

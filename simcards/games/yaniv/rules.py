@@ -6,7 +6,6 @@ variant is a value of ``YanivRules``, never a branch copied into the engine.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -14,8 +13,7 @@ import numpy as np
 
 from simcards.errors import SimcardsError
 from simcards.names import resolve
-from simcards.options import check_options, option, typed_overrides
-from simcards.options import parse_option as parse_text
+from simcards.options import RuleSet, check_options, option, with_overrides
 
 HAND_SIZE = 5  # Y-DEAL-1
 MAX_PLAYERS = 21  # two decks: 21 * 5 + 3 = 108
@@ -40,7 +38,7 @@ NOT_YET: dict[str, str] = {}
 
 
 @dataclass(frozen=True)
-class YanivRules:
+class YanivRules(RuleSet):
     """Every Yaniv option, each declared once with its rule, allowed values and help
     (``simcards.options``). Constructing an invalid value raises ``SimcardsError``."""
 
@@ -155,13 +153,6 @@ class YanivRules:
                 else f"--players {players}: Yaniv needs 2..{top} players (Y-PLAY-1)"
             )
 
-    def replace(self, **changes) -> YanivRules:
-        return dataclasses.replace(self, **changes)
-
-    def as_dict(self) -> dict:
-        """The rule options as a plain dict (for summaries and manifests)."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "name"}
-
     # ----- the bridge to the kernels ---------------------------------------------------------
     def encode(self) -> np.ndarray:
         """Pack the rules into the int64 array both engines read (layout: ``R_*`` below)."""
@@ -239,17 +230,6 @@ def preset(name: str) -> YanivRules:
     return PRESETS[resolve("Yaniv variant", name, PRESETS)][0]  # case-insensitive, the nearest name suggested
 
 
-def parse_option(key: str, text: str):
-    """Turn ``--rule key=value`` text into a typed value for option ``key`` (its declaration)."""
-    return parse_text(YanivRules, key, text)
-
-
 def build_rules(variant: str = "israeli", overrides: dict | None = None, decks: int | None = None) -> YanivRules:
     """A preset plus single-option overrides (text or typed values), validated on construction."""
-    rules = preset(variant)
-    changes = typed_overrides(YanivRules, overrides)
-    if decks is not None:
-        changes["decks"] = decks
-    if changes:
-        rules = rules.replace(**changes, name=f"{rules.name}+" + ",".join(f"{k}={v}" for k, v in changes.items()))
-    return rules
+    return with_overrides(preset(variant), overrides, **({} if decks is None else {"decks": decks}))
