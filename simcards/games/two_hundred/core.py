@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simcards.games.two_hundred import layout as L
 from simcards.games.two_hundred.layout import (
     BIT_OF_FACE,
     FACE_OF_BIT,
@@ -22,21 +23,6 @@ from simcards.games.two_hundred.layout import (
     LANE_POINTS,
     MAX_SEATS,
     ORDER_POINTS,
-    V_BIDDER,
-    V_LEAD_SUIT,
-    V_LEADER,
-    V_N_ACTIVE,
-    V_N_IN,
-    V_PLAYED,
-    V_SIDE,
-    V_TAKEN,
-    V_TRICK,
-    V_TRICK_POINTS,
-    V_TRUMP,
-    V_UP,
-    V_VOIDS,
-    V_WIN_FACE,
-    V_WIN_SEAT,
 )
 from simcards.games.two_hundred.rules import (
     FAIL_POINTS_MINUS_BID,
@@ -52,6 +38,7 @@ from simcards.games.two_hundred.rules import (
     R_SIDES,
     R_TARGET,
 )
+from simcards.nbutil import njit_by_type
 
 
 @njit(cache=True, inline="always")
@@ -80,7 +67,7 @@ def beats(new, cur, trump):
     return sn == trump
 
 
-@njit(cache=True, inline="always")
+@njit_by_type(cache=True)
 def card_points(mask):
     """T-CARD-2: the card points of a mask of cards."""
     return (LANE_POINTS[mask & LANE_FULL] + LANE_POINTS[(mask >> LANE) & LANE_FULL]
@@ -114,7 +101,7 @@ def set_next(nxt, mask, n_seats):
         nxt[s] = next_seat(s, mask, n_seats)
 
 
-@njit(cache=True, inline="always")
+@njit_by_type(cache=True)
 def deal_scores(taken, n_sides, cs, ps, bid, kitty_points, doubled, rules, ds):
     """T-SC-1/2 with the variants' scoring: each side's deal score into ``ds[:n_sides]`` from the
     card points ``taken`` per side in tricks; returns whether the contract was made.
@@ -141,7 +128,7 @@ def deal_scores(taken, n_sides, cs, ps, bid, kitty_points, doubled, rules, ds):
     return made
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def best_side(mask, scores, dealer, n_seats, n_sides):
     """The side of ``mask`` with the highest score; ties go to the side seated first clockwise
     from the dealer's left (T-V-5P / T-V-6P Decisions)."""
@@ -155,7 +142,7 @@ def best_side(mask, scores, dealer, n_seats, n_sides):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def game_end(scores, side_mask, cs, ps, dealer, rules):
     """The end of a game after a played deal: (winner or -1, sides still playing, won by the hole).
 
@@ -219,13 +206,13 @@ def own_seen(seat, rules, hands, view, buried):
     dummies = rules[R_DUMMIES]
     if dummies:
         partner = (seat + 2) % 4
-        v = hands[partner] if (dummies >> seat) & 1 else view[V_UP + partner]
-    if seat == view[V_BIDDER] and view[V_TRUMP] >= 0:
+        v = hands[partner] if (dummies >> seat) & 1 else view[L.V_UP + partner]
+    if seat == view[L.V_BIDDER] and view[L.V_TRUMP] >= 0:
         v |= buried
     return v
 
 
-@njit(cache=True, inline="always")
+@njit_by_type(cache=True)
 def deal_cards(rules, deck, dealer, active, nxt, hands, piles, pile_n, view):
     """T-DEAL-1: shuffled cards go one at a time clockwise from the dealer's left. With a kitty
     (T-V-KITTY, T-V-ROUGH): 3 to each, 2 to the kitty, 3 to each, 2 to the kitty, the rest to
@@ -254,7 +241,7 @@ def deal_cards(rules, deck, dealer, active, nxt, hands, piles, pile_n, view):
                 for p in range(3):
                     pile_n[d * 3 + p] = 3
                     hands[d] |= np.int64(1) << BIT_OF_FACE[piles[d * 9 + 3 * p + 2]]
-                view[V_UP + d] = hands[d]
+                view[L.V_UP + d] = hands[d]
     elif n_kitty == 0:  # one card at a time
         for k in range(n_deck):
             s = nxt[s]
@@ -275,7 +262,7 @@ def deal_cards(rules, deck, dealer, active, nxt, hands, piles, pile_n, view):
     return kitty
 
 
-@njit(cache=True, inline="always")
+@njit_by_type(cache=True)
 def pile_cards(piles, seat):
     """T-V-2P: the mask of a dummy's nine cards as dealt (face up and face down)."""
     m = np.int64(0)
@@ -297,9 +284,24 @@ def turn_up(seat, face, hands, piles, pile_n, view):
             if n > 1:
                 nf = piles[seat * 9 + 3 * p + n - 2]
                 hands[seat] |= np.int64(1) << BIT_OF_FACE[nf]
-            view[V_UP + seat] = hands[seat]
+            view[L.V_UP + seat] = hands[seat]
             return p, nf
     return -1, -1
+
+
+@njit(cache=True)
+def new_trick(view, trick, leader, n_active):
+    """T-LEAD-1, T-PLAY-2: the view at the start of trick ``trick`` led by ``leader``: nothing
+    played to it yet (the faces of the ``n_active`` seats in play -1)."""
+    view[L.V_TRICK] = trick
+    view[L.V_LEADER] = leader
+    view[L.V_N_IN] = 0
+    view[L.V_LEAD_SUIT] = -1
+    view[L.V_WIN_SEAT] = -1
+    view[L.V_WIN_FACE] = -1
+    view[L.V_TRICK_POINTS] = 0
+    for k in range(n_active):  # (the slots past the seats in play stay -1 from the deal's start)
+        view[L.V_TRICK_FACES + k] = -1
 
 
 @njit(cache=True, inline="always")
@@ -317,30 +319,30 @@ def play_card(view, hands, seat, b, trump, active, n_seats):
     points go to the winner's side and the next trick starts. Returns the next seat to play (the
     winner after the last card). The searches' rollouts play with it."""
     hands[seat] &= ~(np.int64(1) << b)
-    if view[V_N_IN] == 0:
-        view[V_LEAD_SUIT] = b // LANE
-        view[V_WIN_FACE] = FACE_OF_BIT[b]
-        view[V_WIN_SEAT] = seat
-        view[V_TRICK_POINTS] = 0
-        view[V_LEADER] = seat
+    if view[L.V_N_IN] == 0:
+        view[L.V_LEAD_SUIT] = b // LANE
+        view[L.V_WIN_FACE] = FACE_OF_BIT[b]
+        view[L.V_WIN_SEAT] = seat
+        view[L.V_TRICK_POINTS] = 0
+        view[L.V_LEADER] = seat
     else:
-        lead = view[V_LEAD_SUIT]
+        lead = view[L.V_LEAD_SUIT]
         if b // LANE != lead:
-            view[V_VOIDS + seat] |= 1 << lead
-        if beats(b, BIT_OF_FACE[view[V_WIN_FACE]], trump):
-            view[V_WIN_FACE] = FACE_OF_BIT[b]
-            view[V_WIN_SEAT] = seat
-    view[V_TRICK_POINTS] += ORDER_POINTS[b % LANE]
-    view[V_PLAYED] |= np.int64(1) << b
-    view[V_N_IN] += 1
-    if view[V_N_IN] == view[V_N_ACTIVE]:
-        ws = view[V_WIN_SEAT]
-        view[V_TAKEN + view[V_SIDE + ws]] += view[V_TRICK_POINTS]
-        view[V_TRICK] += 1
-        view[V_N_IN] = 0
-        view[V_LEAD_SUIT] = -1
-        view[V_WIN_SEAT] = -1
-        view[V_WIN_FACE] = -1
-        view[V_TRICK_POINTS] = 0
+            view[L.V_VOIDS + seat] |= 1 << lead
+        if beats(b, BIT_OF_FACE[view[L.V_WIN_FACE]], trump):
+            view[L.V_WIN_FACE] = FACE_OF_BIT[b]
+            view[L.V_WIN_SEAT] = seat
+    view[L.V_TRICK_POINTS] += ORDER_POINTS[b % LANE]
+    view[L.V_PLAYED] |= np.int64(1) << b
+    view[L.V_N_IN] += 1
+    if view[L.V_N_IN] == view[L.V_N_ACTIVE]:
+        ws = view[L.V_WIN_SEAT]
+        view[L.V_TAKEN + view[L.V_SIDE + ws]] += view[L.V_TRICK_POINTS]
+        view[L.V_TRICK] += 1
+        view[L.V_N_IN] = 0
+        view[L.V_LEAD_SUIT] = -1
+        view[L.V_WIN_SEAT] = -1
+        view[L.V_WIN_FACE] = -1
+        view[L.V_TRICK_POINTS] = 0
         return ws
     return next_seat(seat, active, n_seats)

@@ -29,7 +29,8 @@ import numpy as np
 from numba import njit, types
 
 from simcards.games.batch import play_ranges
-from simcards.games.transcript import log_event as _log
+from simcards.games.transcript import called_event as _log  # a call, which LLVM inlines
+from simcards.games.two_hundred import layout as L
 from simcards.games.two_hundred.core import (  # the rule mechanics (core.py); tests import some from here
     beats,
     card_points,
@@ -38,6 +39,7 @@ from simcards.games.two_hundred.core import (  # the rule mechanics (core.py); t
     game_end,
     legal_options,
     n_cards,
+    new_trick,
     own_seen,
     pile_cards,
     set_next,
@@ -88,11 +90,6 @@ from simcards.games.two_hundred.layout import (  # the transcript events (layout
     G_SCORES,
     G_THROWINS,
     G_WINNER,
-    K_BID,
-    K_CALL,
-    K_DISCARD,
-    K_PLAY,
-    K_TRUMP,
     LANE,
     LOG_WIDTH,
     MAX_DECK,
@@ -100,39 +97,10 @@ from simcards.games.two_hundred.layout import (  # the transcript events (layout
     MAX_SEATS,
     NO_TRUMP,
     ORDER_POINTS,
-    V_ACTIVE,
-    V_BAD,
-    V_BID,
-    V_BIDDER,
-    V_BIDS,
-    V_CALLED,
-    V_DEAL,
-    V_DEALER,
-    V_LEAD_SUIT,
-    V_LEADER,
-    V_N_ACTIVE,
-    V_N_IN,
-    V_OWN_SEEN,
-    V_PARTNER,
-    V_PASSED,
-    V_PLAYED,
-    V_SCORES,
-    V_SEAT,
-    V_SIDE,
-    V_TAKEN,
-    V_TRICK,
-    V_TRICK_FACES,
-    V_TRICK_POINTS,
-    V_TRUMP,
-    V_UP,
-    V_VOIDS,
-    V_WIN_FACE,
-    V_WIN_SEAT,
-    VIEW_SIZE,
 )
 from simcards.games.two_hundred.policies import (  # random and heuristic
     SID_HEURISTIC,
-    builtin_choose,
+    builtin_bid,
     builtin_contract,
     builtin_decide,
     builtin_play,
@@ -172,7 +140,8 @@ drop_stale_cache(_anchor, _SOURCES, tuple(p.stem for p in _SOURCES if p.parent =
 # The decision kinds as plain int64 values: numba compiles a separate copy of a called function
 # for every literal argument value, so passing the constants themselves would compile the
 # decision functions once per kind.
-KIND_BID, KIND_DISCARD, KIND_TRUMP, KIND_CALL, KIND_PLAY = (np.int64(k) for k in (K_BID, K_DISCARD, K_TRUMP, K_CALL, K_PLAY))
+KIND_BID, KIND_DISCARD, KIND_TRUMP, KIND_CALL, KIND_PLAY = (np.int64(k) for k in (L.K_BID, L.K_DISCARD, L.K_TRUMP,
+                                                                                 L.K_CALL, L.K_PLAY))
 
 # Slots of the per-deal result array ``res``.
 RS_BIDDER, RS_BID, RS_TRUMP, RS_KITTY_POINTS, RS_CALLED, RS_PARTNER, RS_BAD, RS_KITTY = range(8)
@@ -184,7 +153,7 @@ RS_SIZE = 8
 # working arrays (borrowed views of one allocation) and the transcript. ``shown`` is the view the
 # strategies are shown (numba reserves the name ``view`` for the array method).
 Table = namedtuple("Table", ("rules", "sids", "params", "rng", "nxt", "nxt_bid", "deck", "hands", "piles", "pile_n",
-                             "opts", "shown", "scores", "res", "ds", "taken", "log", "ext"))
+                             "opts", "shown", "scores", "res", "ds", "taken", "log", "ext", "own"))
 
 
 def _auction(st, deal, dealer, n_log):
@@ -192,7 +161,7 @@ def _auction(st, deal, dealer, n_log):
     players); a pass is final; a bid followed by everyone else passing ends it. With
     ``dealer_bids_after_passes`` off, a dealer whom all others passed may only pass (T-V-ROUGH)."""
     rules, view, opts, hands = st.rules, st.shown, st.opts, st.hands
-    bidders = view[V_ACTIVE] & ~rules[R_DUMMIES]
+    bidders = view[L.V_ACTIVE] & ~rules[R_DUMMIES]
     n_bidders = n_cards(bidders)
     step = rules[R_STEP]
     dealer_barred = rules[R_DEALER_BIDS] == 0
@@ -211,23 +180,27 @@ def _auction(st, deal, dealer, n_log):
                     opts[n_opts] = b
                     n_opts += 1
                     b += step
-            view[V_SEAT] = seat
+            view[L.V_SEAT] = seat
             if rules[R_DUMMIES]:
-                view[V_OWN_SEEN] = own_seen(seat, rules, hands, view, 0)
-            c = decide(st.ext, KIND_BID, st.sids[seat], st.params, hands[seat], opts, n_opts, view, rules,
-                       st.rng[1 + seat:2 + seat])
+                view[L.V_OWN_SEEN] = own_seen(seat, rules, hands, view, 0)
+            sid = st.sids[seat]
+            rng = st.rng[1 + seat:2 + seat]
+            if sid > SID_HEURISTIC:
+                c = st.ext(KIND_BID, sid, st.params, hands[seat], opts, n_opts, view, rules, rng)
+            else:
+                c = builtin_bid(sid, st.params, hands[seat], opts, n_opts, view, rules, rng)
             v = opts[c]
             n_log = _log(st.log, n_log, EV_BID, deal, seat, v, 0)
             if v == 0:
                 passed |= 1 << seat
                 n_passed += 1
-                view[V_PASSED] = passed
+                view[L.V_PASSED] = passed
             else:
                 high = v
                 bidder = seat
-                view[V_BID] = v
-                view[V_BIDDER] = seat
-                view[V_BIDS + seat] = v
+                view[L.V_BID] = v
+                view[L.V_BIDDER] = seat
+                view[L.V_BIDS + seat] = v
             if n_passed == n_bidders or (n_passed == n_bidders - 1 and bidder >= 0):
                 break
         seat = st.nxt_bid[seat]
@@ -245,10 +218,10 @@ def _bury(st, deal, bidder, kitty, n_log):
     n_log = _log(st.log, n_log, EV_KITTY, deal, bidder, kitty, 0)
     for _ in range(st.rules[R_KITTY]):
         n_opts = legal_options(hands[bidder], -1, opts)
-        view[V_SEAT] = bidder
-        view[V_OWN_SEEN] = buried
-        c = decide_once(st.ext, KIND_DISCARD, st.sids[bidder], st.params, hands[bidder], opts, np.int64(n_opts), view,
-                        st.rules, st.rng[1 + bidder:2 + bidder])
+        view[L.V_SEAT] = bidder
+        view[L.V_OWN_SEEN] = buried
+        c = decide_once(st.ext, st.own, KIND_DISCARD, st.sids[bidder], st.params, hands[bidder], opts,
+                        np.int64(n_opts), view, st.rules, st.rng[1 + bidder:2 + bidder])
         bit = np.int64(1) << BIT_OF_FACE[opts[c]]
         hands[bidder] &= ~bit
         buried |= bit
@@ -260,9 +233,9 @@ def _call(st, deal, bidder, buried, n_log):
     """T-V-5P: after trump the bidder calls a card it does not hold; its holder is the secret partner."""
     rules, hands, opts, view, res = st.rules, st.hands, st.opts, st.shown, st.res
     n_opts = legal_options(rules[R_DECK_MASK] & ~hands[bidder], -1, opts)
-    view[V_OWN_SEEN] = own_seen(bidder, rules, hands, view, buried)
-    c = decide_once(st.ext, KIND_CALL, st.sids[bidder], st.params, hands[bidder], opts, np.int64(n_opts), view, rules,
-                    st.rng[1 + bidder:2 + bidder])
+    view[L.V_OWN_SEEN] = own_seen(bidder, rules, hands, view, buried)
+    c = decide_once(st.ext, st.own, KIND_CALL, st.sids[bidder], st.params, hands[bidder], opts, np.int64(n_opts),
+                    view, rules, st.rng[1 + bidder:2 + bidder])
     called = opts[c]
     bit = np.int64(1) << BIT_OF_FACE[called]
     partner = -1
@@ -271,7 +244,7 @@ def _call(st, deal, bidder, buried, n_log):
             partner = s
     res[RS_CALLED] = called
     res[RS_PARTNER] = partner
-    view[V_CALLED] = called
+    view[L.V_CALLED] = called
     return _log(st.log, n_log, EV_CALL, deal, bidder, called, partner)
 
 
@@ -288,13 +261,13 @@ def _contract(st, deal, kitty, n_log):
     n_trumps = 5 if rules[R_NO_TRUMP] == 1 else 4
     for s in range(n_trumps):
         opts[s] = s
-    view[V_SEAT] = bidder
+    view[L.V_SEAT] = bidder
     if rules[R_DUMMIES] or buried:
-        view[V_OWN_SEEN] = own_seen(bidder, rules, hands, view, 0) | buried
-    c = decide_once(st.ext, KIND_TRUMP, st.sids[bidder], st.params, hands[bidder], opts, np.int64(n_trumps), view, rules,
-                    st.rng[1 + bidder:2 + bidder])
+        view[L.V_OWN_SEEN] = own_seen(bidder, rules, hands, view, 0) | buried
+    c = decide_once(st.ext, st.own, KIND_TRUMP, st.sids[bidder], st.params, hands[bidder], opts, np.int64(n_trumps),
+                    view, rules, st.rng[1 + bidder:2 + bidder])
     trump = opts[c]
-    view[V_TRUMP] = trump
+    view[L.V_TRUMP] = trump
     res[RS_TRUMP] = trump
     n_log = _log(st.log, n_log, EV_TRUMP, deal, bidder, trump, res[RS_BID])
     res[RS_CALLED] = -1
@@ -304,32 +277,18 @@ def _contract(st, deal, kitty, n_log):
     return n_log
 
 
-def _new_trick(view, trick, leader, n_active):
-    """The view at the start of trick ``trick`` led by ``leader``."""
-    view[V_TRICK] = trick
-    view[V_LEADER] = leader
-    view[V_N_IN] = 0
-    view[V_LEAD_SUIT] = -1
-    view[V_WIN_SEAT] = -1
-    view[V_WIN_FACE] = -1
-    view[V_TRICK_POINTS] = 0
-    for k in range(n_active):  # (the slots past the seats in play stay -1 from the deal's start)
-        view[V_TRICK_FACES + k] = -1
-
-
-def _play_tricks(st, deal, n_log):
-    """T-LEAD-1, T-PLAY-1..3: the bidder leads; every seat in play follows clockwise, following
+def _play_tricks(st, deal, leader, n_log):
+    """T-LEAD-1, T-PLAY-1..3: ``leader`` (the bidder) leads; every seat in play follows clockwise, following
     suit if it can (a T-V-2P dummy: if one of its face-up cards can); the highest trump, else the
     highest card of the suit led, wins (T-PLAY-2) and leads the next trick. Points go to the
-    winner's side (T-SC-1) in ``view[V_TAKEN + side]``."""
+    winner's side (T-SC-1) in ``view[L.V_TAKEN + side]``."""
     rules, hands, opts, view, res, nxt = st.rules, st.hands, st.opts, st.shown, st.res, st.nxt
-    n_active = view[V_N_ACTIVE]
+    n_active = view[L.V_N_ACTIVE]
     dummies = rules[R_DUMMIES]
     trump = res[RS_TRUMP]
     buried = res[RS_KITTY]
     called = res[RS_CALLED]
-    private = dummies != 0 or buried != 0  # is there anything for V_OWN_SEEN to show?
-    leader = res[RS_BIDDER]
+    private = dummies != 0 or buried != 0  # is there anything for L.V_OWN_SEEN to show?
     played = np.int64(0)
     for trick in range((rules[R_DECK] - rules[R_KITTY]) // n_active):
         new_trick(view, trick, leader, n_active)
@@ -341,11 +300,15 @@ def _play_tricks(st, deal, n_log):
         for k in range(n_active):
             src = hands[seat]  # (a T-V-2P dummy's face-up cards)
             n_opts = legal_options(src, lead, opts)
-            view[V_SEAT] = seat
+            view[L.V_SEAT] = seat
             if private:
-                view[V_OWN_SEEN] = own_seen(seat, rules, hands, view, buried)
-            c = decide_play(st.ext, KIND_PLAY, st.sids[seat], st.params, src, opts, n_opts, view, rules,
-                            st.rng[1 + seat:2 + seat])
+                view[L.V_OWN_SEEN] = own_seen(seat, rules, hands, view, buried)
+            sid = st.sids[seat]
+            rng = st.rng[1 + seat:2 + seat]
+            if sid > SID_HEURISTIC:
+                c = st.ext(KIND_PLAY, sid, st.params, src, opts, n_opts, view, rules, rng)
+            else:
+                c = builtin_play(KIND_PLAY, sid, st.params, src, opts, n_opts, view, rules, rng)
             face = opts[c]
             b = BIT_OF_FACE[face]
             hands[seat] &= ~(np.int64(1) << b)
@@ -354,29 +317,29 @@ def _play_tricks(st, deal, n_log):
                 lead = b // LANE
                 win = b
                 win_seat = seat
-                view[V_LEAD_SUIT] = lead
+                view[L.V_LEAD_SUIT] = lead
             else:
                 if b // LANE != lead:
-                    view[V_VOIDS + seat] |= 1 << lead
+                    view[L.V_VOIDS + seat] |= 1 << lead
                 if beats(b, win, trump):
                     win = b
                     win_seat = seat
             if called >= 0 and face == called:  # T-V-5P: the secret partner is revealed by play
-                view[V_PARTNER] = res[RS_PARTNER]
+                view[L.V_PARTNER] = res[RS_PARTNER]
             points += ORDER_POINTS[b % LANE]
             n_log = _log(st.log, n_log, EV_PLAY, deal, seat, face, trick)
             if dummies != 0 and (dummies >> seat) & 1:
                 pile, up = turn_up(seat, face, hands, st.piles, st.pile_n, view)
                 if up >= 0:
                     n_log = _log(st.log, n_log, EV_REVEAL, deal, seat, up, pile)
-            view[V_TRICK_FACES + k] = face
-            view[V_N_IN] = k + 1
-            view[V_WIN_SEAT] = win_seat
-            view[V_WIN_FACE] = FACE_OF_BIT[win]
-            view[V_TRICK_POINTS] = points
-            view[V_PLAYED] = played
+            view[L.V_TRICK_FACES + k] = face
+            view[L.V_N_IN] = k + 1
+            view[L.V_WIN_SEAT] = win_seat
+            view[L.V_WIN_FACE] = FACE_OF_BIT[win]
+            view[L.V_TRICK_POINTS] = points
+            view[L.V_PLAYED] = played
             seat = nxt[seat]
-        view[V_TAKEN + view[V_SIDE + win_seat]] += points
+        view[L.V_TAKEN + view[L.V_SIDE + win_seat]] += points
         n_log = _log(st.log, n_log, EV_TRICK, deal, win_seat, points, trick)
         leader = win_seat
     return n_log
@@ -386,7 +349,7 @@ _W_DECK = 0
 _W_HANDS = _W_DECK + MAX_DECK
 _W_OPTS = _W_HANDS + MAX_SEATS
 _W_VIEW = _W_OPTS + MAX_OPTIONS
-_W_SCORES = _W_VIEW + VIEW_SIZE
+_W_SCORES = _W_VIEW + L.VIEW_SIZE
 _W_RES = _W_SCORES + MAX_SEATS
 _W_PILES = _W_RES + RS_SIZE
 _W_PILE_N = _W_PILES + MAX_SEATS * 9
@@ -399,46 +362,46 @@ _WORK_SIZE = _W_NEXT_BID + MAX_SEATS
 
 def _new_deal(view, deal, dealer, scores):
     """The view at the start of a deal (before the auction)."""
-    view[V_DEALER] = dealer
-    view[V_DEAL] = deal
-    view[V_BID] = 0
-    view[V_BIDDER] = -1
-    view[V_PASSED] = 0
-    view[V_TRUMP] = -1
-    view[V_TRICK] = 0
-    view[V_LEADER] = -1
-    view[V_N_IN] = 0
-    view[V_LEAD_SUIT] = -1
-    view[V_WIN_SEAT] = -1
-    view[V_WIN_FACE] = -1
-    view[V_TRICK_POINTS] = 0
-    view[V_PLAYED] = 0
-    view[V_CALLED] = -1
-    view[V_PARTNER] = -1
-    view[V_OWN_SEEN] = 0
+    view[L.V_DEALER] = dealer
+    view[L.V_DEAL] = deal
+    view[L.V_BID] = 0
+    view[L.V_BIDDER] = -1
+    view[L.V_PASSED] = 0
+    view[L.V_TRUMP] = -1
+    view[L.V_TRICK] = 0
+    view[L.V_LEADER] = -1
+    view[L.V_N_IN] = 0
+    view[L.V_LEAD_SUIT] = -1
+    view[L.V_WIN_SEAT] = -1
+    view[L.V_WIN_FACE] = -1
+    view[L.V_TRICK_POINTS] = 0
+    view[L.V_PLAYED] = 0
+    view[L.V_CALLED] = -1
+    view[L.V_PARTNER] = -1
+    view[L.V_OWN_SEEN] = 0
     for p in range(MAX_SEATS):
-        view[V_TRICK_FACES + p] = -1
-        view[V_BIDS + p] = 0
-        view[V_VOIDS + p] = 0
-        view[V_TAKEN + p] = 0
-        view[V_SCORES + p] = scores[p]
+        view[L.V_TRICK_FACES + p] = -1
+        view[L.V_BIDS + p] = 0
+        view[L.V_VOIDS + p] = 0
+        view[L.V_TAKEN + p] = 0
+        view[L.V_SCORES + p] = scores[p]
 
 
 def _play_deal(st, deal, dealer, n_log):
     """One deal from the shuffle to the last trick. ``res`` receives the contract (bidder -1 when
-    all passed), the kitty and the called card; the sides' trick points are in ``view[V_TAKEN:]``.
-    Returns the log length."""
+    all passed), the kitty and the called card; the sides' trick points are in
+    ``view[L.V_TAKEN:]``. Returns the log length."""
     rules, deck, hands, view, res = st.rules, st.deck, st.hands, st.shown, st.res
     n_deck = rules[R_DECK]
     for i in range(n_deck):
         deck[i] = DECKS[rules[R_DECK_ROW], i]
     shuffle(st.rng, deck, n_deck)
-    active = view[V_ACTIVE]
+    active = view[L.V_ACTIVE]
     kitty = deal_cards(rules, deck, dealer, active, st.nxt, hands, st.piles, st.pile_n, view)
     for p in range(rules[R_SEATS]):
         if (active >> p) & 1:
             dealt = pile_cards(st.piles, p) if (rules[R_DUMMIES] >> p) & 1 else hands[p]
-            n_log = _log(st.log, n_log, EV_HAND, deal, p, dealt, view[V_UP + p])
+            n_log = _log(st.log, n_log, EV_HAND, deal, p, dealt, view[L.V_UP + p])
     new_deal(view, deal, dealer, st.scores)
     n_log = auction(st, deal, dealer, n_log)
     res[RS_TRUMP] = -1
@@ -449,7 +412,7 @@ def _play_deal(st, deal, dealer, n_log):
     if res[RS_BIDDER] < 0:  # T-BID-5: thrown in
         return n_log
     n_log = contract(st, deal, kitty, n_log)
-    n_log = play_tricks(st, deal, n_log)
+    n_log = play_tricks(st, deal, res[RS_BIDDER], n_log)
     res[RS_KITTY_POINTS] = card_points(res[RS_KITTY])
     return n_log
 
@@ -463,7 +426,7 @@ def _score_deal(st, out_game, side_mask, dealer):
     bidder = res[RS_BIDDER]
     for s in range(n_sides):
         ds[s] = 0
-        taken[s] = st.shown[V_TAKEN + s] if bidder >= 0 else 0
+        taken[s] = st.shown[L.V_TAKEN + s] if bidder >= 0 else 0
     if bidder < 0:
         out_game[G_THROWINS] += 1  # T-BID-5: nobody scores
         return -1, side_mask, -1, -1
@@ -529,7 +492,7 @@ def _capped_winner(scores, side_mask, n_sides):
     return winner
 
 
-def _table(work, rng, rules, sids, params, log, ext):
+def _table(work, rng, rules, sids, params, log, ext, own):
     """The game's record over borrowed views of its working memory (see ``borrow``): no
     reference counting in the hot loop."""
     w = borrow(work)
@@ -537,22 +500,22 @@ def _table(work, rng, rules, sids, params, log, ext):
                  w[_W_NEXT_BID:_W_NEXT_BID + MAX_SEATS], w[_W_DECK:_W_DECK + MAX_DECK],
                  w[_W_HANDS:_W_HANDS + MAX_SEATS], w[_W_PILES:_W_PILES + MAX_SEATS * 9],
                  w[_W_PILE_N:_W_PILE_N + MAX_SEATS * 3], w[_W_OPTS:_W_OPTS + MAX_OPTIONS],
-                 w[_W_VIEW:_W_VIEW + VIEW_SIZE], w[_W_SCORES:_W_SCORES + MAX_SEATS], w[_W_RES:_W_RES + RS_SIZE],
-                 w[_W_DS:_W_DS + MAX_SEATS], w[_W_TAKEN:_W_TAKEN + MAX_SEATS], borrow(log), ext)
+                 w[_W_VIEW:_W_VIEW + L.VIEW_SIZE], w[_W_SCORES:_W_SCORES + MAX_SEATS], w[_W_RES:_W_RES + RS_SIZE],
+                 w[_W_DS:_W_DS + MAX_SEATS], w[_W_TAKEN:_W_TAKEN + MAX_SEATS], borrow(log), ext, own)
 
 
 def _finish(out_game, st, winner, deal):
     """The per-game row's last columns."""
     out_game[G_WINNER] = winner
     out_game[G_DEALS] = deal
-    out_game[G_INVALID] = st.shown[V_BAD]  # a user policy's bad option indices (simcards.policy)
+    out_game[G_INVALID] = st.shown[L.V_BAD]  # a user policy's bad option indices (simcards.policy)
     for j in range(5):
-        out_game[G_BAD + j] = st.shown[V_BAD + j]
+        out_game[G_BAD + j] = st.shown[L.V_BAD + j]
     for s in range(MAX_SEATS):
         out_game[G_SCORES + s] = st.scores[s]
 
 
-def _play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, log, ext):
+def _play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, log, decide_fns):
     """A whole game to one winning side (T-END-1/2 or the variant's rule). ``deals_out[:row_cap]``
     receives one row a deal; deals past ``row_cap`` are played but not written. Returns the log
     length."""
@@ -561,7 +524,7 @@ def _play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, lo
     # rng[1 + s], the only one its decisions see.
     work = np.zeros(_WORK_SIZE, dtype=np.int64)
     rng_owner = np.zeros(1 + MAX_SEATS, dtype=np.uint64)
-    st = table(work, rng_owner, rules, sids, params, log, ext)
+    st = table(work, rng_owner, rules, sids, params, log, decide_fns[0], decide_fns[1])
     seed_streams(st.rng, seed, game)
     out_game = borrow(out_game)
     deals_out = borrow(deals_out)
@@ -570,7 +533,7 @@ def _play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, lo
     active = (1 << n_seats) - 1
     side_mask = (1 << n_sides) - 1
     for s in range(MAX_SEATS):
-        st.shown[V_SIDE + s] = s % n_sides if s < n_seats else -1
+        st.shown[L.V_SIDE + s] = s % n_sides if s < n_seats else -1
     set_next(st.nxt, active, n_seats)
     set_next(st.nxt_bid, active & ~st.rules[R_DUMMIES], n_seats)
     for j in (G_THROWINS, G_MADE, G_FAILED, G_CAPPED, G_HOLE, G_OUT_DEAL, G_NT_DEALS):
@@ -582,8 +545,8 @@ def _play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, lo
     deal = 0
     while True:
         deal += 1
-        st.shown[V_ACTIVE] = active
-        st.shown[V_N_ACTIVE] = n_cards(active)
+        st.shown[L.V_ACTIVE] = active
+        st.shown[L.V_N_ACTIVE] = n_cards(active)
         n_log = play_deal(st, deal, dealer, n_log)
         winner, left, cs, made = score_deal(st, out_game, side_mask, dealer)
         out_now = -1
@@ -611,17 +574,19 @@ def _play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, lo
     return n_log + 0 * keep
 
 
-def _play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_deals, row_cap, log, ext):
+def _play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_deals, row_cap, log, fns):
     """Games ``first_game + lo .. first_game + hi - 1``; row ``i`` of ``out_games`` is game
     ``first_game + i``, with ``row_cap`` rows of ``out_deals`` (may be 0). Returns the log length
     of the last game. Releases the GIL: ``play_batch`` runs ranges of games on threads."""
+    ext, own, game_fn = fns
+    decide_fns = (ext, own)
     n_log = 0
     for i in range(lo, hi):
         if row_cap > 0:
             rows = out_deals[i * row_cap:(i + 1) * row_cap]
         else:
             rows = out_deals[0:0]
-        n_log = play_one(first_game + i, seed, rules, sids, params, out_games[i], rows, row_cap, log, ext)
+        n_log = game_fn(first_game + i, seed, rules, sids, params, out_games[i], rows, row_cap, log, decide_fns)
     return n_log
 
 
@@ -631,50 +596,40 @@ def _play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_de
 # ``ext``, the engine's decision function, called through a function pointer (a first-class
 # function of type ``DECIDE_FN``, as Yaniv's rounds are): the kernel is compiled once and cached, a
 # plain run compiles no search code, and an engine of search players or policies compiles only its
-# decision function (``make_engine``), not the game around it. Each level is compiled once, on its
-# own: numba optimizes every library a function calls again inside it.
+# decision function (``make_engine``), not the game around it.
+#
+# Each level is compiled once, on its own: numba inlines a function by copying and re-processing
+# its code at every level above it, and optimizes every library a function calls again inside it.
+# ``play_games`` plays each game through a pointer to ``play_one`` (``GAME_FN``, one call a game),
+# and the game asks the built-ins' kitty, trump and call of ``builtin_contract`` through a pointer
+# (``own``); inside a game the deal, its steps and the decisions made most (bids, card play) are
+# inlined where they are made: as calls, each handed the ``Table``, a deal played a third slower.
 _I64, _I64_1D, _I64_2D = types.int64, types.Array(types.int64, 1, "C"), types.Array(types.int64, 2, "C")
 _F64_2D, _U64_1D = types.Array(types.float64, 2, "C"), types.Array(types.uint64, 1, "C")
 _I32_2D = types.Array(types.int32, 2, "C")
 DECIDE_FN = types.FunctionType(_I64(_I64, _I64, _F64_2D, _I64, _I64_1D, _I64, _I64_1D, _I64_1D, _U64_1D))
-_GAMES_SIG = _I64(_I64, _I64, _I64, _I64, _I64_1D, _I64_1D, _F64_2D, _I64_2D, _I32_2D, _I64, _I64_2D, DECIDE_FN)
+DECIDE_FNS = types.UniTuple(DECIDE_FN, 2)  # (ext, own)
+GAME_FN = types.FunctionType(_I64(_I64, _I64, _I64_1D, _I64_1D, _F64_2D, _I64_1D, _I32_2D, _I64, _I64_2D, DECIDE_FNS))
+FNS = types.Tuple((DECIDE_FN, DECIDE_FN, GAME_FN))  # (ext, own, game), as ``play_games`` takes them
+_GAMES_SIG = _I64(_I64, _I64, _I64, _I64, _I64_1D, _I64_1D, _F64_2D, _I64_2D, _I32_2D, _I64, _I64_2D, FNS)
 
 
 @njit(cache=True, inline="always")
-def decide(ext, kind, sid, table, hand, opts, n_opts, view, rules, rng):
-    """Bids: random and the heuristic's bid inline, the rest a call; other strategies: ``ext``."""
+def decide_once(ext, own, kind, sid, table, hand, opts, n_opts, view, rules, rng):
+    """The kitty, trump and call, once a deal: ``own`` (``builtin_contract``) for random and the
+    heuristic, through its pointer (not linked and optimized again inside the game)."""
     if sid > SID_HEURISTIC:
         return ext(kind, sid, table, hand, opts, n_opts, view, rules, rng)
-    return builtin_choose(kind, sid, table, hand, opts, n_opts, view, rules, rng)
+    return own(kind, sid, table, hand, opts, n_opts, view, rules, rng)
 
 
-@njit(cache=True, inline="always")
-def decide_play(ext, kind, sid, table, hand, opts, n_opts, view, rules, rng):
-    """Card play, the decision made most often: the built-ins inlined into the trick loop."""
-    if sid > SID_HEURISTIC:
-        return ext(kind, sid, table, hand, opts, n_opts, view, rules, rng)
-    return builtin_play(kind, sid, table, hand, opts, n_opts, view, rules, rng)
-
-
-@njit(cache=True, inline="always")
-def decide_once(ext, kind, sid, table, hand, opts, n_opts, view, rules, rng):
-    """The kitty, trump and call, once a deal: a call (less code to compile)."""
-    if sid > SID_HEURISTIC:
-        return ext(kind, sid, table, hand, opts, n_opts, view, rules, rng)
-    return builtin_contract(kind, sid, table, hand, opts, n_opts, view, rules, rng)
-
-
-# The game is inlined into ``play_games``, a whole game in one compiled function: as calls (each
-# handed the ``Table``) a deal played 35% slower. A decision of the built-ins is inlined where it is
-# made most (bids, card play); the kitty, trump and call are a call.
 auction = njit(cache=True, inline="always")(_auction)
 bury = njit(cache=True, inline="always")(_bury)
 call = njit(cache=True, inline="always")(_call)
 contract = njit(cache=True, inline="always")(_contract)
 play_tricks = njit(cache=True, inline="always")(_play_tricks)
 play_deal = njit(cache=True, inline="always")(_play_deal)
-play_one = njit(cache=True, inline="always")(_play_game)
-new_trick = njit(cache=True)(_new_trick)
+play_one = njit(cache=True)(_play_game)  # called through its pointer (``GAME_FN``)
 new_deal = njit(cache=True)(_new_deal)
 score_deal = njit(cache=True)(_score_deal)
 leave = njit(cache=True)(_leave)
@@ -686,14 +641,16 @@ _games: list = []  # play_games, compiled (or loaded) at its first use, not at i
 _games_lock = Lock()
 
 
-def play_games(*args):
-    """``_play_games`` compiled for ``_GAMES_SIG`` (its ``ext`` a function pointer), on first use:
-    a signature given to ``njit`` compiles at once, and importing the kernel must not."""
+def play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_deals, row_cap, log, ext):
+    """``_play_games`` compiled for ``_GAMES_SIG``, with ``(ext, builtin_contract, play_one)`` as
+    its ``fns``, on first use: a signature given to ``njit`` compiles at once, and importing the
+    kernel must not."""
     if not _games:
         with _games_lock:
             if not _games:
                 _games.append(njit(_GAMES_SIG, cache=True, nogil=True)(_play_games))
-    return _games[0](*args)
+    return _games[0](seed, first_game, lo, hi, rules, sids, params, out_games, out_deals, row_cap, log,
+                     (ext, builtin_contract, play_one))
 
 
 @njit(cache=True)
@@ -741,7 +698,7 @@ play_batch = batch_player(no_decide)
 def make_engine(decide_fn=None, cache_key: str | None = None):
     """``(play_game, play_batch)`` asking ``decide_fn(kind, sid, table, hand, opts, n_opts, view,
     rules, rng)`` every decision of a strategy id other than random's and the heuristic's, where
-    ``table`` is the (seats × 8) parameter table and the deciding seat is ``view[V_SEAT]`` (None:
+    ``table`` is the (seats × 8) parameter table and the deciding seat is ``view[L.V_SEAT]`` (None:
     the built-in engine). Only ``engine_decide`` is rebuilt around it (``nbutil.rebind``), cached
     under ``cache_key``; the kernel is the cached one."""
     if decide_fn is None:

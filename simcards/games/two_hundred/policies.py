@@ -295,6 +295,12 @@ def friend(view, hand, seat, other):
     return view[V_SIDE + seat] == view[V_SIDE + other]
 
 
+@njit(cache=True)
+def side_lane(mask, s, trump):
+    """Suit ``s``'s lane of ``mask``, or 0 when ``s`` is trump (the side suits a lead is looked for in)."""
+    return (mask >> (LANE * s)) & LANE_FULL if s != trump else np.int64(0)
+
+
 @njit(cache=True, inline="always")
 def lead_card(table, row, hand, unseen, trump, contractor):
     tl = (hand >> (LANE * trump)) & LANE_FULL  # 0 without trumps: LANE * NO_TRUMP is above the deck
@@ -306,13 +312,9 @@ def lead_card(table, row, hand, unseen, trump, contractor):
     best = -1
     best_n = 0
     for s in range(4):
-        if s == trump:
-            continue
-        ls = (hand >> (LANE * s)) & LANE_FULL
-        if ls == 0:
-            continue
+        ls = side_lane(hand, s, trump)
         us = (unseen >> (LANE * s)) & LANE_FULL
-        if LANE_HIGH[ls] > LANE_HIGH[us] and LANE_COUNT[us] > best_n:
+        if ls and LANE_HIGH[ls] > LANE_HIGH[us] and LANE_COUNT[us] > best_n:
             best_n = LANE_COUNT[us]
             best = LANE * s + LANE_HIGH[ls]
     if best >= 0:
@@ -383,7 +385,7 @@ def _option_of(b, options_mask, opts, n_opts):
     return 0
 
 
-@njit(cache=True, inline="always")
+@njit_by_type(cache=True)
 def _contract(table, row, hand, credit, nt_allowed, bid, call_mask):
     """The contract the heuristic would name: (suit or NO_TRUMP, the best suit's estimate). No
     trump (where allowed) doubles the deal's scores either way, so only a safe contract: every
@@ -398,7 +400,7 @@ def _contract(table, row, hand, credit, nt_allowed, bid, call_mask):
     return t, e
 
 
-@njit(cache=True, inline="always")
+@njit_by_type(cache=True)
 def _stopped(hand):
     """Every suit holds a stopper against the opponents running it without trumps: its Ace, or
     its King with another card."""
@@ -409,7 +411,7 @@ def _stopped(hand):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit_by_type(cache=True)
 def _discard(table, row, hand, credit, nt_allowed, bid):
     """The card to bury in the kitty, whose points go to the defenders: a card without points
     before any card with points (a 5 before a 10 or an Ace), a side card before a trump of the
@@ -418,7 +420,7 @@ def _discard(table, row, hand, credit, nt_allowed, bid):
     return _cheapest(hand, plan, 128, 10)
 
 
-@njit(cache=True, inline="always")
+@njit_by_type(cache=True)
 def _cheapest(mask, plan, plan_weight, length_weight):
     """The card bit of ``mask`` with the lowest key: its card points first (× 256), then
     ``plan_weight`` when of suit ``plan`` (-1: none), then its suit's length × ``length_weight``,
@@ -438,7 +440,7 @@ def _cheapest(mask, plan, plan_weight, length_weight):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit_by_type(cache=True)
 def _call(hand, trump, deck_mask):
     """T-V-5P: the card to call: the highest card of trump the bidder lacks (without trumps: of
     its longest suit); if it holds the whole suit, the highest card it lacks."""
@@ -555,16 +557,14 @@ def builtin_play(kind, sid, table, hand, opts, n_opts, view, rules, rng):
 
 
 @njit(cache=True, inline="always")
-def builtin_choose(kind, sid, table, hand, opts, n_opts, view, rules, rng):
-    """The engines' dispatcher for bids, the kitty, trump and the call: random and the
-    heuristic's bid inline, the rest (once a deal) a call."""
+def builtin_bid(sid, table, hand, opts, n_opts, view, rules, rng):
+    """The engines' dispatcher for bids: random, or the heuristic's bid (inlined into the auction,
+    and only the bid: the kitty, trump and call are ``builtin_contract``'s)."""
     if sid == SID_RANDOM:
         return rand_below(rng, n_opts)
     if n_opts == 1:
         return 0
-    if kind == K_BID:
-        return _bid(table, view[V_SEAT], hand, opts, view, rules)
-    return _choose(kind, table, view[V_SEAT], hand, opts, n_opts, view, rules)
+    return _bid(table, view[V_SEAT], hand, opts, view, rules)
 
 
 @njit(cache=True)
@@ -598,13 +598,13 @@ SID_MC = 3
 S_DISCARD, S_LEAD = 1, 2  # bits of ``short``
 
 
-@njit(cache=True, inline="always")
+@njit_by_type(cache=True)
 def _void(view, seat, suit):
     """Has ``seat`` shown it holds no card of ``suit`` this deal (it did not follow)?"""
     return suit < 4 and (view[V_VOIDS + seat] >> suit) & 1 == 1
 
 
-@njit(cache=True, inline="always")
+@njit_by_type(cache=True)
 def _may_ruff(view, o, suit, unseen, trump):
     """Could opponent ``o`` trump a lead of ``suit``: it may hold a trump (unseen trumps and not
     void in trump) and it is void in ``suit`` or few cards of it are left unseen."""
@@ -615,7 +615,7 @@ def _may_ruff(view, o, suit, unseen, trump):
     return _void(view, o, suit) or LANE_COUNT[(unseen >> (LANE * suit)) & LANE_FULL] <= 1
 
 
-@njit(cache=True, inline="always")
+@njit_by_type(cache=True)
 def _may_beat(view, o, wbit, lead, unseen, trump):
     """Could opponent ``o`` (yet to play) beat the card bit ``wbit`` winning a trick led in
     ``lead``, given the cards still unseen and the voids it has shown?"""
@@ -689,9 +689,7 @@ def _ilead(table, row, hand, unseen, trump, seat, view, rules):
     best_key = -1
     ruff_suit = -1
     for s in range(4):
-        if s == trump:
-            continue
-        ls = (hand >> (LANE * s)) & LANE_FULL
+        ls = side_lane(hand, s, trump)
         if ls == 0:
             continue
         us = (unseen >> (LANE * s)) & LANE_FULL
@@ -788,7 +786,7 @@ def informed_credit(table, row, hand, view, rules):
     return credit, seen
 
 
-@njit(cache=True, inline="always")
+@njit_by_type(cache=True)
 def _opp_near(view, seat, rules):
     """Is another side within the minimum bid of the target (T-BID-2): a contract it makes wins it
     the game (T-END-1), and so may the points it takes defending?"""

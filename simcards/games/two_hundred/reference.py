@@ -20,22 +20,7 @@ import numpy as np
 
 from simcards.cards import RANKS, SUITS, card_code
 from simcards.games.two_hundred import layout as L
-from simcards.games.two_hundred.layout import (
-    EV_BID,
-    EV_CALL,
-    EV_DEAL,
-    EV_DISCARD,
-    EV_GAME,
-    EV_HAND,
-    EV_KITTY,
-    EV_OUT,
-    EV_PLAY,
-    EV_REVEAL,
-    EV_SCORE,
-    EV_TRICK,
-    EV_TRUMP,
-    LOG_WIDTH,
-)
+from simcards.games.two_hundred.core import new_trick
 from simcards.games.two_hundred.rules import TwoHundredRules
 from simcards.policy import reference_choice
 from simcards.rng import new_state, rand_below, seat_states, shuffle
@@ -238,7 +223,7 @@ class GameRecord:
     log: list[list[int]] = field(default_factory=list)
 
     def log_array(self) -> np.ndarray:
-        arr = np.zeros((len(self.log), LOG_WIDTH), dtype=np.int64)
+        arr = np.zeros((len(self.log), L.LOG_WIDTH), dtype=np.int64)
         for i, row in enumerate(self.log):
             arr[i, : len(row)] = row
         return arr
@@ -457,7 +442,7 @@ class ReferenceGame:
                 options += list(range(lowest, rules.max_bid + 1, rules.bid_step))
             b = self.ask(L.K_BID, seat, hands[seat], options, view, self.seen_by(seat, hands, up, [], view))
             bids.append((seat, b))
-            self.log(EV_BID, deal, seat, b, 0)
+            self.log(L.EV_BID, deal, seat, b, 0)
             if b == 0:
                 passed.add(seat)
                 view[L.V_PASSED] |= 1 << seat
@@ -475,13 +460,13 @@ class ReferenceGame:
         """T-V-KITTY / T-V-ROUGH: the bidder takes the kitty (Decision: always) and buries four
         cards face down as the new kitty."""
         hands[bidder] += kitty
-        self.log(EV_KITTY, deal, bidder, hand_mask(kitty), 0)
+        self.log(L.EV_KITTY, deal, bidder, hand_mask(kitty), 0)
         buried: list[int] = []
         for _ in range(self.rules.kitty):
             card = self.ask(L.K_DISCARD, bidder, hands[bidder], by_suit(hands[bidder]), view, buried)
             hands[bidder].remove(card)
             buried.append(card)
-            self.log(EV_DISCARD, deal, bidder, card, 0)
+            self.log(L.EV_DISCARD, deal, bidder, card, 0)
         return buried
 
     def name_trump(self, deal: int, bidder: int, bid: int, hands, up, buried, view) -> int:
@@ -490,7 +475,7 @@ class ReferenceGame:
         trump = self.ask(L.K_TRUMP, bidder, hands[bidder], suits, view,
                          self.seen_by(bidder, hands, up, [], view) + buried)
         view[L.V_TRUMP] = trump
-        self.log(EV_TRUMP, deal, bidder, trump, bid)
+        self.log(L.EV_TRUMP, deal, bidder, trump, bid)
         return trump
 
     def call_partner(self, deal: int, bidder: int, hands, up, buried, view) -> tuple[int, int]:
@@ -500,7 +485,7 @@ class ReferenceGame:
         called = self.ask(L.K_CALL, bidder, hands[bidder], options, view, self.seen_by(bidder, hands, up, buried, view))
         partner = next(s for s, h in hands.items() if called in h)
         view[L.V_CALLED] = called
-        self.log(EV_CALL, deal, bidder, called, partner)
+        self.log(L.EV_CALL, deal, bidder, called, partner)
         return called, partner
 
     # --- Section 3: the tricks ------------------------------------------------------------------------
@@ -512,14 +497,7 @@ class ReferenceGame:
         played_mask = 0
         n_tricks = len(hands[bidder])
         for t in range(n_tricks):
-            view[L.V_TRICK] = t
-            view[L.V_LEADER] = leader
-            view[L.V_N_IN] = 0
-            view[L.V_LEAD_SUIT] = -1
-            view[L.V_WIN_SEAT] = -1
-            view[L.V_WIN_FACE] = -1
-            view[L.V_TRICK_POINTS] = 0
-            view[L.V_TRICK_FACES : L.V_TRICK_FACES + L.MAX_SEATS] = -1
+            new_trick(view, t, leader, L.MAX_SEATS)  # the kernel's (core.py)
             seats = [leader] + self.clockwise(leader, self.in_play)[:-1]  # T-PLAY-1: clockwise
             cards: list[int] = []
             led = None
@@ -535,7 +513,7 @@ class ReferenceGame:
                     view[L.V_VOIDS + seat] |= 1 << led
                 if card == called:  # T-V-5P: the partner is revealed by play
                     view[L.V_PARTNER] = partner
-                self.log(EV_PLAY, deal, seat, card, t)
+                self.log(L.EV_PLAY, deal, seat, card, t)
                 if self.is_dummy(seat):
                     self.turn_up(deal, t, seat, card, piles, up, view, reveals)
                 winner = seats[winning_card(cards, trump)]
@@ -551,7 +529,7 @@ class ReferenceGame:
             pts = sum(points(c) for c in cards)
             taken[self.rules.side_of(winner)] += pts  # T-SC-1
             view[L.V_TAKEN + self.rules.side_of(winner)] = taken[self.rules.side_of(winner)]
-            self.log(EV_TRICK, deal, winner, pts, t)
+            self.log(L.EV_TRICK, deal, winner, pts, t)
             tricks.append((leader, cards, winner, pts))
             leader = winner  # T-PLAY-3 (T-V-2P: a dummy that wins leads next)
         return tuple(taken), tricks
@@ -565,7 +543,7 @@ class ReferenceGame:
             new = piles[seat][pile][-1]
             up[seat].append(new)
             reveals.append((trick, seat, new))
-            self.log(EV_REVEAL, deal, seat, new, pile)
+            self.log(L.EV_REVEAL, deal, seat, new, pile)
         view[L.V_UP + seat] = hand_mask(up[seat])
 
     # --- one deal and the game ------------------------------------------------------------------------
@@ -576,7 +554,7 @@ class ReferenceGame:
         piles = {p: self.lay_piles(h) for p, h in hands.items() if self.is_dummy(p)}
         up = {p: [pile[-1] for pile in piles[p]] for p in piles}
         for p in sorted(hands):
-            self.log(EV_HAND, deal, p, hand_mask(hands[p]), hand_mask(up.get(p, [])))
+            self.log(L.EV_HAND, deal, p, hand_mask(hands[p]), hand_mask(up.get(p, [])))
         view = self.new_view(deal, dealer, up)
         bidder, bid, bids = self.auction(deal, dealer, hands, up, view)
         nothing = [0] * rules.sides
@@ -621,16 +599,16 @@ class ReferenceGame:
                         rec.out = t
                         self.in_play -= set(rules.side_seats(t))
                     self.playing = playing
-            self.log(EV_DEAL, deal, -1 if rec.bidder is None else rules.side_of(rec.bidder),
+            self.log(L.EV_DEAL, deal, -1 if rec.bidder is None else rules.side_of(rec.bidder),
                      -1 if rec.made is None else int(rec.made), rec.kitty_points)
             for t in range(rules.sides):
-                self.log(EV_SCORE, deal, t, rec.deal_scores[t], self.scores[t])
+                self.log(L.EV_SCORE, deal, t, rec.deal_scores[t], self.scores[t])
             if rec.out is not None:
-                self.log(EV_OUT, deal, rec.out, self.scores[rec.out], 0)
+                self.log(L.EV_OUT, deal, rec.out, self.scores[rec.out], 0)
             if winner is None and deal >= self.max_deals:
                 winner = max(sorted(self.playing), key=lambda t: (self.scores[t], -t))
                 self.record.capped = True
-            self.log(EV_GAME, deal, -1 if winner is None else winner, int(self.record.hole), int(self.record.capped))
+            self.log(L.EV_GAME, deal, -1 if winner is None else winner, int(self.record.hole), int(self.record.capped))
             if winner is not None:
                 break
             dealer = self.clockwise(dealer, self.bidders())[0]  # T-DEAL-1: the deal passes clockwise
