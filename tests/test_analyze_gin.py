@@ -76,3 +76,16 @@ def test_the_command(capsys):
         assert main(argv) == 2
         err = capsys.readouterr().err.strip()
         assert len(err.splitlines()) == 1 and words in err, err
+
+
+def test_a_knock_that_wins_the_game_is_not_called_an_error():
+    """Seed 3, game 0: seat 0 knocks with 8 at 86-0 (G-KNOCK-1) and reaches 100 (G-SC-1, G-END-1).
+    The opponent is a player who knocks at 10 or less and has not: the evaluator's sampler checks
+    each sampled hand against the opponent's last turns (deep's), so the knock is valued above
+    playing on. With a sampler that ignores them, half the sampled hands undercut and the winning
+    knock was marked an inaccuracy."""
+    a = analyze("gin", seed=3, game_index=0, samples=SAMPLES)
+    knock = a.decisions[-1]
+    assert knock.kind == "knock" and knock.played_label.startswith("knock")
+    assert a.result["winner"] == 0
+    assert knock.mark == "" and knock.advice.best.index == knock.played
