@@ -101,7 +101,7 @@ MAX_VALUE = 14  # card values are 0..13 in every preset
 
 
 # --- what the player knows -------------------------------------------------------------------------
-@njit_by_type(cache=True, _nrt=True)
+@njit_by_type(cache=True, _nrt=False)
 def unseen_counts(hand, n, view, rules, pool):
     """Copies of each face the player has not seen (``pool[f]``): the deck minus the own hand,
     the discard pile and the faces known to sit in another hand. Returns the number of cards."""
@@ -127,7 +127,7 @@ def unseen_counts(hand, n, view, rules, pool):
     return size
 
 
-@njit_by_type(cache=True, _nrt=True)
+@njit_by_type(cache=True, _nrt=False)
 def known_cards(view, seat, rules, out):
     """The faces known to be in ``seat``'s hand (at most its hand size); returns (count, total)."""
     mask = view[V_KNOWN + seat]
@@ -142,7 +142,7 @@ def known_cards(view, seat, rules, out):
     return k, total
 
 
-@njit_by_type(cache=True, _nrt=True)
+@njit_by_type(cache=True, _nrt=True, inline="always")
 def p_at_most(pool, rules, u, limit):
     """Probability that ``u`` cards drawn without replacement from the unseen ``pool`` add up to
     at most ``limit``: exact, counting the ways by card value (a small dynamic programme)."""
@@ -184,7 +184,7 @@ def p_at_most(pool, rules, u, limit):
     return min(1.0, good / all_ways)
 
 
-@njit_by_type(cache=True, _nrt=True)
+@njit_by_type(cache=True, _nrt=True, inline="always")
 def asaf_probability(hand, n, view, rules):
     """The estimated chance that calling now is an Asaf (Y-SC-2): some opponent holds a total at
     most mine. Each opponent's hand is its known cards plus cards drawn uniformly from the unseen
@@ -210,7 +210,7 @@ def next_alive(seat, view, rules):
 
 
 # --- informed ------------------------------------------------------------------------------------
-@njit_by_type(cache=True, _nrt=True)
+@njit_by_type(cache=True, _nrt=True, inline="always")
 def informed_call(hand, n, view, rules, params, risk, patience):
     """Call within ``call`` when the estimated Asaf probability is at most ``risk`` (or, as
     threshold, to land on a reset), and whenever a call is allowed once the round has lasted
@@ -341,7 +341,7 @@ def new_table():
                  np.zeros(MAX_HAND, dtype=np.int64))
 
 
-@njit_by_type(cache=True, _nrt=True)
+@njit_by_type(cache=True, _nrt=False)
 def rollout(me, seat, turn, t, stock_n, prev_n, view, rules, params, opp_params, depth):
     """Play the round of table ``t`` on from the start of ``seat``'s turn (``turn`` discards made)
     with threshold play for everyone (``params`` for me, ``opp_params`` for the others) until a
@@ -492,7 +492,7 @@ def option_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k):
     return sums
 
 
-@njit_by_type(cache=True, _nrt=True)
+@njit_by_type(cache=True, _nrt=True, inline="always")
 def play_option(kind, option, t, stock_n, view, rules, params, opp_params, depth):
     """My ``option`` (a row of the options table) played on the sampled table ``t``, then my draw
     (threshold's, unless the option is the draw) and the round on in a ``rollout``: its value."""
