@@ -254,7 +254,7 @@ def test_long_tables_keep_each_measure_beside_its_flag_at_80_columns():
 
 
 def test_compare_at_80_columns_shows_each_difference_with_its_flag(capsys, monkeypatch):
-    monkeypatch.setattr(cs, "out", Console(width=80))
+    monkeypatch.setattr("simcards.cli.common.out", Console(width=80))  # the console the commands print to
     code, out, err = run(capsys, "compare", "yaniv", "--variant", "israeli,nepali,fast", "-n", "30", "--no-skill",
                          "--no-progress")
     assert code == 0, err

@@ -145,7 +145,7 @@ def test_skill_rows_do_not_depend_on_blocks(monkeypatch):
 def test_cli_shows_the_skill_rows_at_80_columns(capsys, monkeypatch):
     from rich.console import Console
 
-    import simcards.cli.study as cs
+    import simcards.cli.common as cs  # the consoles the commands print to
     from simcards.cli import main
 
     monkeypatch.setattr(cs, "out", Console(width=80))

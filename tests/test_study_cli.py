@@ -27,7 +27,7 @@ def test_compare_of_many_variants_prints_tables_that_fit_the_terminal(capsys, mo
     # whole (no cell cut to "…") and every line fits.
     from rich.console import Console
 
-    import simcards.cli.study as cs
+    import simcards.cli.common as cs  # the consoles the commands print to
 
     monkeypatch.setattr(cs, "out", Console(width=100))
     code, out, err = run(capsys, "compare", "two-hundred", "--variants", "all", "-n", "20", "--no-skill",

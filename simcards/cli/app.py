@@ -8,33 +8,15 @@ from __future__ import annotations
 
 import gc
 import sys
+import threading
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
 from rich.table import Table
 
-from simcards.cli import study, table
-from simcards.cli.common import (
-    INTERRUPT,
-    VERBOSITY,
-    GameArg,
-    OutsideCodeOpt,
-    PlayersOpt,
-    RuleOpt,
-    SeedOpt,
-    VariantOpt,
-    announce_compile,
-    detail,
-    err,
-    interrupted_exit,
-    note,
-    out,
-    rule_overrides,
-    show_progress,
-    split_specs,
-    trust_code,
-)
+from simcards.cli import common, study, table
+from simcards.cli.common import GameArg, OutsideCodeOpt, PlayersOpt, RuleOpt, SeedOpt, VariantOpt
 from simcards.errors import SimcardsError
 
 
@@ -88,7 +70,7 @@ def _options(
     """Monte Carlo strategy simulator for Yaniv, Two Hundred and Gin Rummy."""
     if quiet and verbose:
         raise SimcardsError("give --quiet or --verbose, not both")
-    VERBOSITY["level"] = -1 if quiet else 1 if verbose else 0
+    common.VERBOSITY["level"] = -1 if quiet else 1 if verbose else 0
 
 
 StrategyOpt = Annotated[
@@ -128,20 +110,21 @@ def simulate(
     from simcards.api import simulate as run
     from simcards.games import canonical, get_game
 
-    trust_code(allow_outside_code)
+    common.trust_code(allow_outside_code)
     if fmt not in ("parquet", "csv"):
         raise SimcardsError(f"--format {fmt}: allowed parquet or csv")
-    announce_compile(canonical(game))
+    common.announce_compile(canonical(game))
     gdef = get_game(game)
-    sim = run(game, variant=variant, players=players, games=games, seed=seed, strategies=split_specs(strategy),
-              rules=rule_overrides(rule), threads=threads, out=out_dir, progress=show_progress(progress) and not json_out,
-              backend=backend, scheduler=scheduler, workers=workers, resume=resume, summary_only=summary_only,
-              keep_games=out_dir is None and resume is None, force=force, invalid_option=invalid_option)
+    sim = run(game, variant=variant, players=players, games=games, seed=seed, strategies=common.split_specs(strategy),
+              rules=common.rule_overrides(rule), threads=threads, out=out_dir,
+              progress=common.show_progress(progress) and not json_out, backend=backend, scheduler=scheduler,
+              workers=workers, resume=resume, summary_only=summary_only, keep_games=out_dir is None and resume is None,
+              force=force, invalid_option=invalid_option)
     if sim.interrupted:
         where = (f"; the finished games are kept in {sim.out} (continue with the same command and --resume "
                  f"{sim.out})") if sim.out else " (use --out DIR to keep partial results on disk)"
-        err.print(f"interrupted after {sim.meta['games_completed']:,} of {games:,} games{where}", markup=False,
-                  highlight=False, soft_wrap=True)
+        common.err.print(f"interrupted after {sim.meta['games_completed']:,} of {games:,} games{where}",
+                         markup=False, highlight=False, soft_wrap=True)
     if sim.out is not None and not sim.interrupted and fmt == "csv":
         _to_csv(sim.out, ["games", gdef.detail_table])
     if json_out:
@@ -150,14 +133,14 @@ def simulate(
         _print_summary(gdef, sim)
     if sim.out is not None and not sim.interrupted:
         tables = [] if sim.meta.get("summary_only") else ["games", gdef.detail_table]
-        note("wrote " + ", ".join(f"{sim.out}/{f}" for f in [f"{t}.{fmt}" for t in tables] + ["summary.json"]
-                                  if (sim.out / f).exists()))
+        common.note("wrote " + ", ".join(f"{sim.out}/{f}" for f in [f"{t}.{fmt}" for t in tables] + ["summary.json"]
+                                         if (sim.out / f).exists()))
     meta = sim.meta
-    detail(f"{meta.get('games_completed', 0):,} games in {meta.get('elapsed_seconds', 0):.2f} s on "
-           f"{meta.get('threads')} threads ({meta.get('backend', 'local')}); compile / load "
-           f"{meta.get('compile_seconds', 0):.1f} s")
+    common.detail(f"{meta.get('games_completed', 0):,} games in {meta.get('elapsed_seconds', 0):.2f} s on "
+                  f"{meta.get('threads')} threads ({meta.get('backend', 'local')}); compile / load "
+                  f"{meta.get('compile_seconds', 0):.1f} s")
     if sim.interrupted:
-        raise interrupted_exit()
+        raise common.interrupted_exit()
 
 
 def _print_summary(gdef, sim) -> None:
@@ -180,7 +163,7 @@ def _print_summary(gdef, sim) -> None:
     if unit_rate:
         table.add_row(f"{gdef.unit}s/s", f"{unit_rate:,.0f}")
     table.add_row("compile / load time", f"{meta['compile_seconds']:.1f} s")
-    out.print(table)
+    common.out.print(table)
 
 
 def _to_csv(folder: Path, tables: list[str]) -> None:
@@ -216,16 +199,16 @@ def replay(
     from simcards.api import MAX_GAMES
     from simcards.spec import RunSpec, check_seed
 
-    trust_code(allow_outside_code)
+    common.trust_code(allow_outside_code)
     if not 0 <= game_index < MAX_GAMES:  # the games simulate can play: 0 .. MAX_GAMES - 1
         raise SimcardsError(f"--game {game_index}: give a game index from 0 to {MAX_GAMES - 1:,}")
     check_seed(seed, f"--seed {seed}")  # (spelled as typed; RunSpec.resolve checks the same)
     from simcards import kernelcall
     from simcards.games import canonical
 
-    announce_compile(canonical(game), replay=True)
-    spec = RunSpec.resolve(game, variant=variant, players=players, strategies=split_specs(strategy),
-                           rules=rule_overrides(rule), seed=seed, invalid_option=invalid_option)
+    common.announce_compile(canonical(game), replay=True)
+    spec = RunSpec.resolve(game, variant=variant, players=players, strategies=common.split_specs(strategy),
+                           rules=common.rule_overrides(rule), seed=seed, invalid_option=invalid_option)
     # in a worker thread, so that Ctrl-C stops a user policy that does not return
     print(kernelcall.call(spec.gdef.replay, spec.rules, spec.players, list(spec.strategies), spec.seed, game_index,
                           spec.invalid_option,
@@ -249,9 +232,9 @@ def play(
     """Play one game against strategies in the terminal (h hint, u undo, q quit)."""
     from simcards.table.play import command
 
-    trust_code(allow_outside_code)
-    command(game, variant=variant, seed=seed, game_index=game_index, against=split_specs(against), seat=seat,
-            players=players, rules=rule_overrides(rule), hint=hint)
+    common.trust_code(allow_outside_code)
+    command(game, variant=variant, seed=seed, game_index=game_index, against=common.split_specs(against), seat=seat,
+            players=players, rules=common.rule_overrides(rule), hint=hint)
 
 
 @app.command()
@@ -265,24 +248,24 @@ def variants(game: GameArg) -> None:
     table.add_column("what it sets")
     for name, (_, desc) in gdef.presets().items():
         table.add_row(name + (" (default)" if name == gdef.default_variant else ""), desc)
-    out.print(table)
+    common.out.print(table)
     rows = [(o.name, str(o.default), o.allowed, o.rule, o.help) for o in gdef.rule_options()]
     # what a user types (names, values, rule IDs) may wrap between words but is never cut: each
     # column is at least as wide as its longest word; when that leaves too little room for the
     # meaning, the options are listed one block each instead of as a table
     longest = [max((len(w) for r in rows for w in r[i].split()), default=0) for i in range(4)]
-    if sum(w + 3 for w in longest) + 1 + 30 > out.width:
-        out.print(f"{gdef.title} rule options (--rule key=value)", style="italic", highlight=False)
+    if sum(w + 3 for w in longest) + 1 + 30 > common.out.width:
+        common.out.print(f"{gdef.title} rule options (--rule key=value)", style="italic", highlight=False)
         for name, default, allowed, rule, meaning in rows:
-            out.print(f"{name} = {default}  ({rule})\n    allowed: {allowed}\n    {meaning}", markup=False,
-                      highlight=False)
+            common.out.print(f"{name} = {default}  ({rule})\n    allowed: {allowed}\n    {meaning}", markup=False,
+                             highlight=False)
         return
     opts = Table(title=f"{gdef.title} rule options (--rule key=value)", title_justify="left")
     for i, col in enumerate(("option", "default", "allowed", "rule", "meaning")):
         opts.add_column(col, no_wrap=col == "option", min_width=longest[i] if i < 4 else None, overflow="fold")
     for row in rows:
         opts.add_row(*row)
-    out.print(opts)
+    common.out.print(opts)
 
 
 @app.command()
@@ -298,7 +281,7 @@ def strategies(
     gdef = get_game(game)
     builtin = gdef.families()
     families = {**builtin, **custom_families(gdef.name)}
-    width = max(out.width, 40)
+    width = max(common.out.width, 40)
     lines = [f"{gdef.title} strategies (--strategy family:param=value,...)", ""]
     rows = [(p.name, f"{p.default:g}", f"{p.low:g}..{p.high:g}") for f in families.values() for p in f.params]
     cols = [max([len(r[i]) for r in rows] + [len(h)]) for i, h in enumerate(("parameter", "default", "range"))]
@@ -322,7 +305,7 @@ def strategies(
             head = f"  {p.name:<{cols[0]}}  {f'{p.default:g}':<{cols[1]}}  {f'{p.low:g}..{p.high:g}':<{cols[2]}}  "
             lines += _wrap(p.help, width, head, " " * len(head)) if width - len(head) >= 24 else \
                 [head.rstrip(), *_wrap(p.help, width, "      ")]
-    out.print("\n".join(lines), markup=False, highlight=False, soft_wrap=True)
+    common.out.print("\n".join(lines), markup=False, highlight=False, soft_wrap=True)
     _print_presets(gdef, width)
     _print_panel(gdef, width)
 
@@ -360,7 +343,7 @@ def _print_presets(gdef, width: int) -> None:
     for name, path in presets.items():
         lines += ["", *_wrap(f"{name}  = {parse_spec(name, gdef.name, gdef.families()).spec}", width, "", "    "),
                   *_wrap(describe(path), width, "    ")]
-    out.print("\n".join(lines), markup=False, highlight=False, soft_wrap=True)
+    common.out.print("\n".join(lines), markup=False, highlight=False, soft_wrap=True)
 
 
 def _print_panel(gdef, width: int) -> None:
@@ -372,11 +355,14 @@ def _print_panel(gdef, width: int) -> None:
     lines = ["", *_wrap(f"{gdef.title} opponent panel (measured against: benchmarks/strength.py)", width)]
     for m in PANELS[gdef.name]:
         lines += _wrap(f"{m.spec}  {m.style}", width, "  ", "      ")
-    out.print("\n".join(lines), markup=False, highlight=False, soft_wrap=True)
+    common.out.print("\n".join(lines), markup=False, highlight=False, soft_wrap=True)
 
 
 study.register(app)  # compare, tune, tournament, report
 table.register(app)  # advise, analyze
+
+
+GC_PAUSE = 2.0  # seconds of start-up without the cycle collector (``main``)
 
 
 def main(argv: list[str] | None = None, prog_name: str | None = None) -> int:
@@ -387,11 +373,16 @@ def main(argv: list[str] | None = None, prog_name: str | None = None) -> int:
 
     The program's start-up (numba, pandas, the cached engines) makes about a million objects that
     live until it exits, and Python's cycle collector would walk them again and again, and once
-    more at exit: that was a third of a short run's time. As the program it collects the young
-    generation every 10,000 new objects instead of 700 (still a bounded amount of garbage), and
-    freezes what is left before exiting (``gc.freeze``: nothing more to walk)."""
+    more at exit: that was a third of a short run's time. As the program, the collector waits
+    for the first :data:`GC_PAUSE` seconds (a bounded amount of garbage), then collects the young
+    generation every 10,000 new objects instead of 700; what is left is frozen before exiting
+    (``gc.freeze``: nothing more to walk)."""
     if argv is None:
         gc.set_threshold(10_000, 10, 10)
+        gc.disable()
+        resume = threading.Timer(GC_PAUSE, gc.enable)
+        resume.daemon = True
+        resume.start()
     code = _main(argv, prog_name)
     if argv is None:
         gc.freeze()
@@ -412,8 +403,8 @@ def main(argv: list[str] | None = None, prog_name: str | None = None) -> int:
 def _main(argv: list[str] | None, prog_name: str | None) -> int:
     from simcards import compiling
 
-    INTERRUPT["reported"] = False
-    VERBOSITY["level"] = 0
+    common.INTERRUPT["reported"] = False
+    common.VERBOSITY["level"] = 0
     try:
         return _run(argv, prog_name)
     finally:
@@ -423,12 +414,12 @@ def _main(argv: list[str] | None, prog_name: str | None) -> int:
 def _run(argv: list[str] | None, prog_name: str | None) -> int:
     try:
         code = app(args=argv, prog_name=prog_name or "simcards", standalone_mode=False)
-        if code == 130 and not INTERRUPT["reported"]:  # typer turns a Ctrl-C no command caught into Exit(130)
-            err.print("interrupted before any result was finished: nothing to show", markup=False, highlight=False)
+        if code == 130 and not common.INTERRUPT["reported"]:  # typer turns a Ctrl-C no command caught into Exit(130)
+            common.err.print("interrupted before any result was finished: nothing to show", markup=False, highlight=False)
         if isinstance(code, int) and not isinstance(code, bool):  # typer.Exit(n) is returned, not raised
             return code
     except SimcardsError as exc:
-        err.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
+        common.err.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
         return 2
     except _usage_errors() as exc:
         if type(exc).__name__ == "NoArgsIsHelpError":  # bare `simcards`: the help, as --help shows it
@@ -436,18 +427,18 @@ def _run(argv: list[str] | None, prog_name: str | None) -> int:
             return 0
         ctx = getattr(exc, "ctx", None)
         hint = f" (see simcards {ctx.info_name} --help)" if ctx is not None and ctx.info_name != "simcards" else ""
-        err.print(f"error: {exc.format_message()}{hint}", markup=False, highlight=False, soft_wrap=True)
+        common.err.print(f"error: {exc.format_message()}{hint}", markup=False, highlight=False, soft_wrap=True)
         return getattr(exc, "exit_code", 2)
     except typer.Exit as exc:
         return exc.exit_code
     except SystemExit as exc:  # --show-completion and --install-completion exit by themselves
         return exc.code if isinstance(exc.code, int) else 0
     except (typer.Abort, KeyboardInterrupt):
-        err.print("aborted")
+        common.err.print("aborted")
         return 130
     except MemoryError as exc:  # anywhere: one line, not a traceback
-        err.print(f"error: out of memory{f' ({exc})' if str(exc) else ''}", markup=False, highlight=False,
-                  soft_wrap=True)
+        common.err.print(f"error: out of memory{f' ({exc})' if str(exc) else ''}", markup=False, highlight=False,
+                         soft_wrap=True)
         return 2
     return 0
 

@@ -7,6 +7,8 @@ stdout (progress to stderr) and, with ``--out``, write the report, tables and fi
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 from pathlib import Path
 from typing import Annotated, Optional
@@ -14,22 +16,8 @@ from typing import Annotated, Optional
 import typer
 from rich.table import Table
 
-from simcards.cli.common import (
-    GameArg,
-    OutsideCodeOpt,
-    PlayersOpt,
-    RuleOpt,
-    VariantOpt,
-    announce_compile,
-    detail,
-    interrupted_exit,
-    note,
-    out,
-    rule_overrides,
-    show_progress,
-    split_specs,
-    trust_code,
-)
+from simcards.cli import common
+from simcards.cli.common import GameArg, OutsideCodeOpt, PlayersOpt, RuleOpt, VariantOpt
 from simcards.errors import SimcardsError
 
 GamesOpt = Annotated[int, typer.Option("--games", "-n", help="games (deals) per variant, value or pair; each is played once per seat rotation")]
@@ -54,7 +42,7 @@ def _backend(name: str | None, scheduler: str | None):
 
 
 def _progress(flag: bool, json_out: bool = False) -> bool:
-    return show_progress(flag) and not json_out
+    return common.show_progress(flag) and not json_out
 
 
 def _announce(*games: str) -> None:
@@ -62,7 +50,7 @@ def _announce(*games: str) -> None:
     from simcards.games import canonical
 
     for game in dict.fromkeys(canonical(g) for g in games):
-        announce_compile(game)
+        common.announce_compile(game)
 
 
 def _print(result, json_out: bool, out_dir: Path | None) -> None:
@@ -79,16 +67,16 @@ def _print(result, json_out: bool, out_dir: Path | None) -> None:
         print(json.dumps(payload, indent=2, default=str))
     else:
         for line in answer:
-            out.print(line, markup=False, highlight=False)
-        out.print("")
-        out.print(f"[bold]{result.title}[/bold]", highlight=False)
+            common.out.print(line, markup=False, highlight=False)
+        common.out.print("")
+        common.out.print(f"[bold]{result.title}[/bold]", highlight=False)
         for caption, df in display_tables(result):
             keys = _key_columns(df)
             flag = next((c for c in df.columns if str(c).startswith("significant")), None)
             if flag is not None and keys < df.shape[1] - 1:  # the flag beside the value it judges
                 cols = [c for c in df.columns if c != flag]
                 df = df[cols[:keys + 1] + [flag] + cols[keys + 1:]]
-            for k, cols in enumerate(_column_groups(df, out.width, keys)):
+            for k, cols in enumerate(_column_groups(df, common.out.width, keys)):
                 part = df.iloc[:, list(range(keys)) + cols]
                 table = Table(title=caption if k == 0 else f"{caption} (continued)", title_justify="left",
                               header_style="bold")
@@ -96,15 +84,15 @@ def _print(result, json_out: bool, out_dir: Path | None) -> None:
                     table.add_column(str(col), justify="left" if i < keys else "right")
                 for row in part.itertuples(index=False):
                     table.add_row(*[str(v) for v in row])
-                out.print(table)
+                common.out.print(table)
         for line in result.notes:
-            out.print(line, markup=False, highlight=False)
+            common.out.print(line, markup=False, highlight=False)
     seconds = result.meta.get("elapsed_seconds")
-    detail(f"{result.meta.get('study', 'study')}: {result.meta.get('games_played', '?')} games played"
+    common.detail(f"{result.meta.get('study', 'study')}: {result.meta.get('games_played', '?')} games played"
            + (f" in {seconds:.1f} s" if seconds is not None else ""))
     if out_dir is not None:
         paths = write_report([result], out_dir, title=result.title)
-        note(f"wrote {paths['html']}, {paths['markdown']}, {len(paths['tables'])} table files and "
+        common.note(f"wrote {paths['html']}, {paths['markdown']}, {len(paths['tables'])} table files and "
               f"{len(paths['figures'])} figures (PNG + SVG)")
 
 
@@ -151,23 +139,50 @@ def _check_out(out_dir: Path | None) -> None:
 
 
 def _split(values: list[str] | None) -> list[str]:
-    return split_specs(values) or []
+    return common.split_specs(values) or []
 
 
-def _study(run, game: str, out_dir: Path | None, json_out: bool, progress: bool, backend: str | None,
-           scheduler: str | None, allow_outside_code: bool, **args):
+def _study(run, game: str, *, out_dir: Path | None, json_out: bool, threads: int | None, progress: bool,
+           backend: str | None, scheduler: str | None, allow_outside_code: bool, **args):
     """What every study command does around its study: trust the code it names (or not), refuse an
     unwritable --out first, say what compiles, play ``run(game, **args)`` on the chosen backend and
     print the result (and write its report); returns the result."""
-    trust_code(allow_outside_code)
+    common.trust_code(allow_outside_code)
     _check_out(out_dir)
     _announce(game)
     with _backend(backend, scheduler):
-        res = run(game, progress=_progress(progress, json_out), **args)
+        res = run(game, progress=_progress(progress, json_out), threads=threads, **args)
     _print(res, json_out, out_dir)
     return res
 
 
+# The options every study command ends with, declared once (``_study_command`` adds them).
+_SHARED = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+           for name, annotation, default in [
+               ("out_dir", OutOpt, None), ("json_out", JsonOpt, False), ("threads", ThreadsOpt, None),
+               ("progress", ProgressOpt, True), ("backend", BackendOpt, None), ("scheduler", SchedulerOpt, None),
+               ("allow_outside_code", OutsideCodeOpt, False)]]
+
+
+def _study_command(fn):
+    """A study command: ``fn``'s own options, then the ones every study command shares
+    (``_SHARED``: --out, --json, --threads, --progress, --backend, --scheduler,
+    --allow-outside-code). ``fn`` receives ``study``, which plays a study with them
+    (``study(run, game, **args)``: :func:`_study`), instead of those options."""
+    own = [p for p in inspect.signature(fn, eval_str=True).parameters.values() if p.name != "study"]
+
+    @functools.wraps(fn)
+    def command(**kwargs):
+        shared = {p.name: kwargs.pop(p.name) for p in _SHARED}
+        return fn(**kwargs, study=functools.partial(_study, **shared))
+
+    params = own + _SHARED
+    command.__signature__ = inspect.Signature(params, return_annotation=None)
+    command.__annotations__ = {p.name: p.annotation for p in params}
+    return command
+
+
+@_study_command
 def compare(
     game: GameArg,
     variants: Annotated[list[str], typer.Option("--variants", "--variant", help="presets to compare (the first is the baseline): repeat the option or give a comma list, or all")],
@@ -179,28 +194,23 @@ def compare(
     games: GamesOpt = 2000,
     seed: SeedOpt = 0,
     rule: RuleOpt = None,
-    out_dir: OutOpt = None,
-    json_out: JsonOpt = False,
-    threads: ThreadsOpt = None,
-    progress: ProgressOpt = True,
-    backend: BackendOpt = None,
-    scheduler: SchedulerOpt = None,
     summary_only: Annotated[bool, typer.Option("--summary-only", help="no per-game table: estimates from running sums, in bounded memory (for 100M-game studies)")] = False,
-    allow_outside_code: OutsideCodeOpt = False,
+    *,
+    study,
 ) -> None:
     """Compare variants: speed, fairness, skill expression and outcome rates with 95% intervals,
     and each variant's difference from the first (paired on the same deals when decks match).
     Ctrl-C stops after the block in flight and prints the estimates over the games finished."""
     from simcards.studies import compare as run
 
-    res = _study(run, game, out_dir, json_out, progress, backend, scheduler, allow_outside_code,
-                 variants=",".join(variants), players=players, strategies=_split(strategy) or None, games=games,
-                 seed=seed, rules=rule_overrides(rule), strong=strong, weak=weak, skill=skill, threads=threads,
-                 summary_only=summary_only)
+    res = study(run, game, variants=",".join(variants), players=players, strategies=_split(strategy) or None,
+                games=games, seed=seed, rules=common.rule_overrides(rule), strong=strong, weak=weak, skill=skill,
+                summary_only=summary_only)
     if res.meta.get("interrupted"):
-        raise interrupted_exit()
+        raise common.interrupted_exit()
 
 
+@_study_command
 def tune(
     game: GameArg,
     strategy: Annotated[str, typer.Option("--strategy", help="the family to tune, optionally with fixed parameters, e.g. threshold or threshold:keep=0.3")],
@@ -214,13 +224,8 @@ def tune(
     adaptive: Annotated[bool, typer.Option("--adaptive/--flat", help="race the values: spend games only where the answer is still open")] = False,
     batch: Annotated[Optional[int], typer.Option("--batch", help="deals per racing round (default: games/8, at least 50)")] = None,
     confirm: Annotated[Optional[int], typer.Option("--confirm", help="replay the best value on this many fresh deals (default: --games; 0: a selection-adjusted interval instead)")] = None,
-    out_dir: OutOpt = None,
-    json_out: JsonOpt = False,
-    threads: ThreadsOpt = None,
-    progress: ProgressOpt = True,
-    backend: BackendOpt = None,
-    scheduler: SchedulerOpt = None,
-    allow_outside_code: OutsideCodeOpt = False,
+    *,
+    study,
 ) -> None:
     """Sweep one or two strategy parameters: win rate and score margin per value with 95%
     intervals, the best value and whether it beats the runner-up significantly."""
@@ -228,11 +233,11 @@ def tune(
 
     if batch is not None and batch < 1:  # refused with --flat too: a typo should not pass silently
         raise SimcardsError(f"--batch {batch}: give a whole number of deals, 1 or more")
-    _study(run, game, out_dir, json_out, progress, backend, scheduler, allow_outside_code, strategy=strategy,
-           params=param, against=against, variant=variant, players=players, games=games, seed=seed,
-           rules=rule_overrides(rule), adaptive=adaptive, batch=batch, confirm=confirm, threads=threads)
+    study(run, game, strategy=strategy, params=param, against=against, variant=variant, players=players, games=games,
+          seed=seed, rules=common.rule_overrides(rule), adaptive=adaptive, batch=batch, confirm=confirm)
 
 
+@_study_command
 def tournament(
     game: GameArg,
     strategies: Annotated[list[str], typer.Option("--strategy", "--strategies", help="the strategies to play: repeat the option or give a comma list, e.g. random,threshold,threshold:call=3")],
@@ -241,24 +246,19 @@ def tournament(
     games: GamesOpt = 1000,
     seed: SeedOpt = 0,
     rule: RuleOpt = None,
-    out_dir: OutOpt = None,
-    json_out: JsonOpt = False,
-    threads: ThreadsOpt = None,
-    progress: ProgressOpt = True,
-    backend: BackendOpt = None,
-    scheduler: SchedulerOpt = None,
     cost: Annotated[Optional[str], typer.Option("--cost", help="one of the strategies: measure every strategy's games/s and decisions/s in its matchup against it (a cost table)")] = None,
-    allow_outside_code: OutsideCodeOpt = False,
+    *,
+    study,
 ) -> None:
     """Round robin with seat rotation: a win-rate matrix with 95% intervals and Bradley–Terry
     ratings (Elo scale)."""
     from simcards.studies import tournament as run
 
-    _study(run, game, out_dir, json_out, progress, backend, scheduler, allow_outside_code,
-           strategies=_split(strategies), variant=variant, players=players, games=games, seed=seed,
-           rules=rule_overrides(rule), threads=threads, cost=cost)
+    study(run, game, strategies=_split(strategies), variant=variant, players=players, games=games, seed=seed,
+          rules=common.rule_overrides(rule), cost=cost)
 
 
+@_study_command
 def equilibrium(
     game: GameArg,
     strategies: Annotated[Optional[list[str]], typer.Option("--strategy", "--strategies", help="the population: repeat the option or give a comma list, e.g. threshold:call=0,threshold:call=3,threshold")] = None,
@@ -271,13 +271,8 @@ def equilibrium(
     rule: RuleOpt = None,
     flat: Annotated[bool, typer.Option("--flat", help="play every profile --games deals instead of spending them where they decide the answer")] = False,
     bootstrap: Annotated[int, typer.Option("--bootstrap", help="resamples of the deals for the mixture's and the regrets' intervals (each solved for its own equilibrium)")] = 400,
-    out_dir: OutOpt = None,
-    json_out: JsonOpt = False,
-    threads: ThreadsOpt = None,
-    progress: ProgressOpt = True,
-    backend: BackendOpt = None,
-    scheduler: SchedulerOpt = None,
-    allow_outside_code: OutsideCodeOpt = False,
+    *,
+    study,
 ) -> None:
     """The strategy a whole table should play when everyone adapts: every profile of a population
     of strategies is played (seat rotation, common deals), and the payoff table (each cell with its
@@ -287,10 +282,8 @@ def equilibrium(
     Example: simcards equilibrium yaniv --players 2 --family threshold --param call=0..7"""
     from simcards.studies import equilibrium as run
 
-    _study(run, game, out_dir, json_out, progress, backend, scheduler, allow_outside_code,
-           strategies=_split(strategies) or None, family=family, params=param, variant=variant, players=players,
-           games=games, seed=seed, rules=rule_overrides(rule), adaptive=not flat, bootstrap=bootstrap,
-           threads=threads)
+    study(run, game, strategies=_split(strategies) or None, family=family, params=param, variant=variant,
+          players=players, games=games, seed=seed, rules=common.rule_overrides(rule), adaptive=not flat, bootstrap=bootstrap)
 
 
 SMALL_GAMES = 400  # `--games small`: a quick preview of any report (seconds, wide intervals)
@@ -316,7 +309,7 @@ def report(
     from simcards.presets import describe, report_specs
     from simcards.report import build_report, load_spec
 
-    trust_code(allow_outside_code)
+    common.trust_code(allow_outside_code)
     if spec is None:
         for name, path in report_specs().items():
             print(f"{name:22s} {describe(path)}")
@@ -336,7 +329,7 @@ def report(
     if scaled:  # the spec as run: the shipped one with every study's games replaced
         (target / "spec.toml").write_text(f"# run with --games {games}: every study plays {count} games\n"
                                           + path.read_text())
-    note(f"wrote {paths['html']} and {paths['markdown']} ({len(paths['tables'])} table files, "
+    common.note(f"wrote {paths['html']} and {paths['markdown']} ({len(paths['tables'])} table files, "
           f"{len(paths['figures'])} figures)")
 
 

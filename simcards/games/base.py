@@ -280,3 +280,12 @@ def full_log(play: Callable[[np.ndarray], int], width: int, rows: int = 20_000) 
         log = np.zeros((n, width), dtype=np.int64)
         n = play(log)
     return log[:n]
+
+
+def log_rows(log: list[list[int]], width: int) -> np.ndarray:
+    """A reference engine's transcript (rows of different lengths) as the kernel writes it: an
+    int64 array ``width`` wide, each row padded with zeros."""
+    arr = np.zeros((len(log), width), dtype=np.int64)
+    for i, row in enumerate(log):
+        arr[i, : len(row)] = row
+    return arr

@@ -17,7 +17,13 @@ LIVE_VIEWS = 8  # views remembered at once: a decision is asked soon after its v
 class ViewMemory:
     """Mixin for a reference game that asks each decision twice: ``remember`` the arguments of
     every view built, ``built_with`` gives them back at the decision. ``redeal`` deals the hidden
-    cards again; ``pairs`` collects (option chosen, option chosen in the twin state)."""
+    cards again; ``pairs`` collects (option chosen, option chosen in the twin state). Placed
+    before the reference game among the bases, it takes ``redeal`` and passes the rest on
+    (``class TwinGame(ViewMemory, ReferenceGame)``)."""
+
+    def __init__(self, *args, redeal: np.random.Generator, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.init_twins(redeal)
 
     def init_twins(self, redeal: np.random.Generator) -> None:
         self.redeal = redeal

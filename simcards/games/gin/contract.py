@@ -153,11 +153,8 @@ def card_audit(rules: GinRules, players: int, transcript: np.ndarray) -> list[st
 
 # --- view_twins ------------------------------------------------------------------------------------
 class TwinGame(ViewMemory, ReferenceGame):
-    """A reference game that asks every decision once more in a twin state (``view_twins``)."""
-
-    def __init__(self, *args, redeal: np.random.Generator, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.init_twins(redeal)
+    """A reference game that asks every decision once more in a twin state (``view_twins``; the
+    mixin takes ``redeal``)."""
 
     def view(self, seat: int, dw: int, taken: int = -1, must: bool = False, first: bool = False) -> np.ndarray:
         return self.remember(super().view(seat, dw, taken, must, first), (seat, dw, taken, must, first))

@@ -16,6 +16,7 @@ from itertools import product
 import numpy as np
 
 from simcards.cards import card_code
+from simcards.games.base import log_rows
 from simcards.games.gin import layout as L
 from simcards.games.gin.layout import MELD_VARIANTS, VALUE_SCHEMES
 from simcards.games.gin.rules import (
@@ -417,10 +418,7 @@ class GameRecord:
     invalid: int = 0  # a user policy's option indices out of range (option 0 played; on_invalid="first")
 
     def log_array(self) -> np.ndarray:
-        arr = np.zeros((len(self.log), L.LOG_WIDTH), dtype=np.int64)
-        for i, row in enumerate(self.log):
-            arr[i, : len(row)] = row
-        return arr
+        return log_rows(self.log, L.LOG_WIDTH)
 
 
 def turn_record(card: int, top: int, how: str) -> int:

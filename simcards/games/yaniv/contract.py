@@ -113,11 +113,8 @@ def card_audit(rules: YanivRules, players: int, transcript: np.ndarray) -> list[
 
 # --- view_twins ------------------------------------------------------------------------------------
 class TwinGame(ViewMemory, ReferenceGame):
-    """A reference game that asks every decision once more in a twin state (``view_twins``)."""
-
-    def __init__(self, *args, redeal: np.random.Generator, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.init_twins(redeal)
+    """A reference game that asks every decision once more in a twin state (``view_twins``; the
+    mixin takes ``redeal``)."""
 
     def view(self, seat, hands, turn, stock, rnd, starter, avail, thrown=()) -> np.ndarray:
         v = super().view(seat, hands, turn, stock, rnd, starter, avail, thrown)

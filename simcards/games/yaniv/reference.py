@@ -17,6 +17,7 @@ from itertools import combinations
 import numpy as np
 
 from simcards.cards import card_code
+from simcards.games.base import log_rows
 from simcards.games.yaniv import layout as L
 from simcards.games.yaniv.rules import HAND_SIZE, YanivRules
 from simcards.policy import reference_choice
@@ -293,10 +294,7 @@ class GameRecord:
     invalid: int = 0  # a user policy's option indices out of range (option 0 played; on_invalid="first")
 
     def log_array(self) -> np.ndarray:
-        arr = np.zeros((len(self.log), L.LOG_WIDTH), dtype=np.int64)
-        for i, row in enumerate(self.log):
-            arr[i, : len(row)] = row
-        return arr
+        return log_rows(self.log, L.LOG_WIDTH)
 
 
 class ReferenceGame:
