@@ -78,3 +78,100 @@ def test_the_gin_table_is_cached_and_refuses_what_it_does_not_fit(tmp_path, monk
         win_table("gin", RunSpec.resolve("gin", variant="hollywood").rules, games=10)
     with pytest.raises(SimcardsError, match="no game-win value table"):
         win_table("yaniv", None)
+
+
+# ----- the race both ways: a hole, negative gains, ties and resets (Two Hundred's T-END-1/2) -------------
+from simcards.table.value import TIE_DEALER, TIE_HIGHER, TIE_OTHER, Race, lattice, solve_race  # noqa: E402
+
+
+def tie_law(rows, same):
+    """(dealer's gain, other's gain, probability, tie rule) rows."""
+    g = np.array([(a, b) for a, b, _, _ in rows], dtype=np.int64)
+    return HandLaw(g, np.array([r[2] for r in rows]), np.full(len(rows), same), 0,
+                   np.array([r[3] for r in rows], dtype=np.int64))
+
+
+def brute_force(lw: HandLaw, race: Race) -> np.ndarray:
+    """The same values as one linear system over every (a, b, d) state, written out state by state."""
+    st = race.step
+    live = list(range(race.lo, race.hi + 1, st))
+    idx = {(a, b, d): k for k, (a, b, d) in enumerate((a, b, d) for a in live for b in live for d in (0, 1))}
+    m = np.eye(len(idx))
+    rhs = np.zeros(len(idx))
+    ties = lw.tie if lw.tie is not None else [TIE_HIGHER] * len(lw.p)
+    for (a, b, d), k in idx.items():
+        for (x, y), p, s, t in zip(lw.gains, lw.p, lw.same, ties):
+            ga, gb = (x, y) if d == 1 else (y, x)
+            na, nb = a + ga, b + gb
+            end = race.outcome(int(na), int(nb), int(t), d == 1)
+            if end is not None:
+                rhs[k] += p * end
+                continue
+            na, nb = race.reset(int(na)), race.reset(int(nb))
+            me_next = s if d == 1 else 1 - s
+            m[k, idx[na, nb, 1]] -= p * me_next
+            m[k, idx[na, nb, 0]] -= p * (1 - me_next)
+    sol = np.linalg.solve(m, rhs)
+    out = np.zeros((len(live), len(live), 2))
+    for (a, b, d), k in idx.items():
+        out[(a - race.lo) // st, (b - race.lo) // st, d] = sol[k]
+    return out
+
+
+def test_a_walk_to_the_target_or_the_hole_is_gamblers_ruin():
+    """T-END-1/2: only the dealer's side scores, +1 or -1 with chance p; me deals every hand
+    (same = 1): from a, me reaches the target T before the hole -H with the gambler's-ruin chance."""
+    p, target, hole = 0.6, 5, -4
+    v = solve_race(tie_law([(1, 0, p, TIE_HIGHER), (-1, 0, 1 - p, TIE_HIGHER)], same=1.0),
+                   Race(hole + 1, target - 1))
+    r = (1 - p) / p
+    for a in range(hole + 1, target):
+        exact = (1 - r ** (a - hole)) / (1 - r ** (target - hole))
+        assert v[a - hole - 1, 0 - hole - 1, 1] == pytest.approx(exact, abs=1e-9)
+
+
+def test_the_race_both_ways_matches_a_brute_force_solve_and_the_sides_sum_to_one():
+    """Random laws with negative gains, both-over ties by the dealer or the other side, and a
+    reset: the FFT value iteration equals the linear solve, and P(me) + P(the other) = 1."""
+    rng = np.random.default_rng(3)
+    for trial in range(4):
+        rows = []
+        for _ in range(12):
+            x, y = (int(v) for v in rng.integers(-3, 5, 2) * 2)
+            rows.append((x, y, float(rng.random()), int(rng.integers(0, 3))))
+        total = sum(r[2] for r in rows)
+        rows = [(x, y, w / total, t) for x, y, w, t in rows]
+        lw = tie_law(rows, same=float(rng.random()))
+        race = lattice(lw, Race(-7, 9, ((6, 0),) if trial % 2 else ()))
+        assert race.step == 2 and (race.lo, race.hi) == (-6, 8)
+        v = solve_race(lw, race)
+        assert np.allclose(v, brute_force(lw, race), atol=1e-8)
+        # the other side's view: its chance is one minus mine at the mirrored state
+        assert np.allclose(v[:, :, 1] + v[:, :, 0].T, 1.0, atol=1e-8)
+
+
+def test_the_mirrored_sides_sum_to_one_with_ties_by_role():
+    """A tie by the dealer's side is symmetric between the sides: the two values sum to one."""
+    rows = [(10, -5, 0.3, TIE_DEALER), (-5, 10, 0.3, TIE_OTHER), (5, 5, 0.2, TIE_DEALER), (0, 0, 0.2, TIE_HIGHER)]
+    v = solve_race(tie_law(rows, same=0.0), Race(-20, 20, (), 5))
+    assert np.allclose(v[:, :, 1] + v[:, :, 0].T, 1.0, atol=1e-9) and ((v >= 0) & (v <= 1)).all()
+
+
+def test_two_hundred_table_reads_the_end_of_a_deal(tmp_path, monkeypatch):
+    """T-END-1 (both sides at 200 in one deal: the contract team wins), T-END-2 (a side at -200
+    loses; 200 against -200: the side at 200 wins, the Decision), scores below zero (T-SC-3)."""
+    from simcards.spec import RunSpec
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    rules = RunSpec.resolve("two-hundred").rules
+    t = win_table("two-hundred", rules, games=200)
+    assert t.race is not None and (t.race.lo, t.race.hi, t.race.step) == (-195, 195, 5)
+    assert t.after_hand(180, 190, 30, 20, True, TIE_DEALER) == 1.0  # me dealt and contracted
+    assert t.after_hand(180, 190, 30, 20, True, TIE_OTHER) == 0.0
+    assert t.after_hand(-180, 0, -50, 30, False, TIE_OTHER) == 0.0
+    assert t.after_hand(190, -190, 20, -20, True, TIE_OTHER) == 1.0
+    assert 0.0 < t.p_win(-150, 0, True) < t.p_win(0, 0, True) < t.p_win(150, 0, True) < 1.0
+    v = t.values
+    assert np.allclose(v[:, :, 1] + v[:, :, 0].T, 1.0, atol=1e-8)
+    with pytest.raises(SimcardsError, match="two sides"):
+        win_table("two-hundred", RunSpec.resolve("two-hundred", variant="cutthroat").rules, games=5)

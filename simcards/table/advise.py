@@ -178,7 +178,9 @@ def evaluate(game: str, rules, args: tuple, labels: list[str], *, samples: int |
     elif game == "two-hundred":
         from simcards.games.two_hundred.advice import option_values as th_values
 
-        ok = th_values(kind, params, np.int64(args[3]), opts, n_opts, view, rules_arr, int(samples), rng, pts)
+        deal = np.zeros((int(samples), n_opts, 2), dtype=np.int64)
+        ok = th_values(kind, params, np.int64(args[3]), opts, n_opts, view, rules_arr, int(samples), rng, pts,
+                       deal)
     else:
         from simcards.games.yaniv.advice import option_values
 
@@ -201,7 +203,6 @@ def evaluate(game: str, rules, args: tuple, labels: list[str], *, samples: int |
         sides = sorted({int(view[T.V_SIDE + p]) for p in range(rules.seats)})
         scores = (int(view[T.V_SCORES + mine]), *(int(view[T.V_SCORES + x]) for x in sides if x != mine))
         measure = "deal margin"
-        win_table = None
     else:
         from simcards.games.yaniv import layout as Y
 
@@ -213,7 +214,9 @@ def evaluate(game: str, rules, args: tuple, labels: list[str], *, samples: int |
     if win_table == "auto":
         win_table = table_for(game, rules)
     wins = None
-    if win_table is not None:
+    if win_table is not None and game == "two-hundred":
+        wins = _two_hundred_wins(win_table, view, scores, deal)
+    elif win_table is not None:
         me, other = scores
         dealt = bool(view[V_DEALER] == view[V_SEAT])
         cache: dict[int, float] = {}
@@ -233,6 +236,31 @@ def evaluate(game: str, rules, args: tuple, labels: list[str], *, samples: int |
         options.append(OptionValue(a, labels[a], pm, pci, wm, wci, am, aci))
     return Advice(game, rules.name, seat, names.get(kind, str(kind)), scores, options, int(samples), int(seed), pts,
                   wins, measure)
+
+
+def _two_hundred_wins(table, view, scores: tuple[int, ...], deal: np.ndarray) -> np.ndarray:
+    """Two Hundred: each deal's chance of winning the game for the deciding side, the value table
+    read at the scores the deal ends with (T-END-1/2: the target, the hole; both sides at the
+    target: the contract team wins)."""
+    from simcards.games.two_hundred import layout as T
+    from simcards.table.value import TIE_DEALER, TIE_OTHER
+
+    seat = int(view[T.V_SEAT])
+    mine = int(view[T.V_SIDE + seat])
+    dealer_side = int(view[T.V_SIDE + int(view[T.V_DEALER])])
+    contract = int(view[T.V_SIDE + int(view[T.V_BIDDER])])
+    me_dealt = dealer_side == mine
+    tie = TIE_DEALER if contract == dealer_side else TIE_OTHER
+    me, other = scores
+    cache: dict[tuple[int, int], float] = {}
+    wins = np.empty(deal.shape[:2])
+    for s in range(deal.shape[0]):
+        for a in range(deal.shape[1]):
+            g = (int(deal[s, a, 0]), int(deal[s, a, 1]))
+            if g not in cache:
+                cache[g] = table.after_hand(me, other, g[0], g[1], me_dealt, tie)
+            wins[s, a] = cache[g]
+    return wins
 
 
 def check_rules(game: str, rules) -> None:

@@ -9,6 +9,8 @@ suits it showed void in, then the kitty), the sampler (``sample_hands``), the ca
 heuristic's card play unless mc's ``rollout`` param asks for the informed one) and the deal's
 value (``deal_value`` without mc's ``win`` bonus: the side's deal score, T-SC-2 and the options,
 minus the mean of the other sides' in play). Every option is played in the same deals.
+``scores[s, a]`` keeps the deal's score of the deciding side and of the other side (two sides:
+the game-win value table is read at them, ``simcards.table.value``).
 
 Not evaluated (``False``): the auction, the trump and the bury (their values depend on a whole
 deal's play from the start, which mc searches in a different way), and the tables the sampler
@@ -20,18 +22,21 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.games.two_hundred.core import card_points, n_cards, play_card
+from simcards.games.two_hundred.core import card_points, deal_scores, n_cards, play_card
 from simcards.games.two_hundred.layout import (
     BIT_OF_FACE,
     K_PLAY,
     MAX_SEATS,
+    NO_TRUMP,
     V_ACTIVE,
+    V_BID,
     V_BIDDER,
     V_N_ACTIVE,
     V_OWN_SEEN,
     V_PLAYED,
     V_SEAT,
     V_SIDE,
+    V_TAKEN,
     V_TRUMP,
 )
 from simcards.games.two_hundred.params import P_ROLLOUT
@@ -40,9 +45,10 @@ from simcards.games.two_hundred.search import _holders, deal_value, rollout, sam
 
 
 @njit(cache=True)
-def option_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out):
+def option_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, scores):
     """``out[s, a]``: card option ``a``'s deal value for the deciding side in sampled deal ``s``
-    (module doc). False when the decision is not evaluated."""
+    (module doc); ``scores[s, a, 0]``, ``scores[s, a, 1]``: the deal's score of the deciding side
+    and of the other side (side ``1 - side``: two sides). False when the decision is not evaluated."""
     if kind != K_PLAY or not searchable(rules):
         return False
     table = params.reshape((1, params.shape[0]))
@@ -68,6 +74,7 @@ def option_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out):
     base = np.zeros(MAX_SEATS, dtype=np.int64)
     hands = np.zeros(MAX_SEATS, dtype=np.int64)
     rv = np.empty_like(view)
+    ds = np.zeros(MAX_SEATS, dtype=np.int64)
     for s in range(k):
         sample_hands(rng, unseen, need, voids, n_h, held, cards)
         kitty_points = kitty_known
@@ -85,4 +92,9 @@ def option_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out):
             nxt = play_card(rv, hands, seat, BIT_OF_FACE[opts[i]], rv[V_TRUMP], rv[V_ACTIVE], rules[R_SEATS])
             rollout(table, 0, hands, rv, rules, nxt, n_tricks, informed)
             out[s, i] = deal_value(rv, rules, side, kitty_points, 0.0)
+            cs = rv[V_SIDE + rv[V_BIDDER]]
+            deal_scores(rv[V_TAKEN:V_TAKEN + MAX_SEATS], MAX_SEATS, cs, -1, rv[V_BID], kitty_points,
+                        rv[V_TRUMP] == NO_TRUMP, rules, ds)
+            scores[s, i, 0] = ds[side]
+            scores[s, i, 1] = ds[1 - side] if side <= 1 else 0
     return True
