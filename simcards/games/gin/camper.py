@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simcards.games.gin.jit import internal
 from simcards.games.gin.layout import (
     K_ARRANGE,
     K_DISCARD,
@@ -69,7 +70,7 @@ def _bit(c):
     return np.int64(1) << c
 
 
-@njit(cache=True)
+@internal
 def near_mask(card, corner):
     """The cards that meld directly with ``card``: the same rank, or the same suit within two ranks
     (round the corner when runs may turn it, G-V-TED)."""
@@ -88,13 +89,13 @@ def near_mask(card, corner):
     return m
 
 
-@njit(cache=True)
+@internal
 def opponent_holds(view):
     """Cards the opponent took from the pile and has not thrown back (G-INFO-1)."""
     return view[V_OPP_TOOK] & ~view[V_PILE] & ~view[V_MASK]
 
 
-@njit(cache=True)
+@internal
 def lookahead(kept, unseen, mv, corner):
     """The one-draw lookahead of the hand ``kept``: the share of the ``unseen`` cards that would go
     into a meld with it (drawn, the card is not left unmatched by the best arrangement)."""
@@ -115,7 +116,7 @@ def lookahead(kept, unseen, mv, corner):
     return outs / n_unseen
 
 
-@njit(cache=True)
+@internal
 def discard_choice(params, opts, n_opts, view, rules):
     mv = rules[R_MV]
     corner = CORNER[mv] != 0

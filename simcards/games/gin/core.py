@@ -8,15 +8,14 @@ names, so a test can stand a changed rule in for one of them.
 
 from __future__ import annotations
 
-from numba import njit
-
+from simcards.games.gin.jit import internal
 from simcards.games.gin.layout import O_GIN, O_KNOCK, O_TIE, O_UNDERCUT
 from simcards.games.gin.rules import R_GIN, R_TIE_UNDERCUT, R_UNDERCUT
 
 KNOCKER, NOBODY, DEFENDER = 1, 0, -1  # who scores a knock (``knock_result``)
 
 
-@njit(cache=True)
+@internal
 def knock_result(k_dw, d_dw, rules):
     """G-SC-1..4: (outcome, who scores: KNOCKER / DEFENDER / NOBODY, points before any stake) of a
     knock laid with deadwood ``k_dw`` (0: gin) against the defender's ``d_dw`` (after lay-offs;

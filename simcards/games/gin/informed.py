@@ -18,8 +18,8 @@ Params after the knock family's and ``outs``/``safe``/``hint`` (search.P_*):
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simcards.games.gin.jit import internal
 from simcards.games.gin.layout import (
     K_LAST,
     V_LIMIT,
@@ -42,7 +42,7 @@ N_INFORMED_PARAMS = len(INFORMED)
 FULL = (np.int64(1) << 52) - 1
 
 
-@njit(cache=True)
+@internal
 def informed_threshold(params, view):
     """The deadwood at or under which ``informed`` knocks this turn (see the module doc; never
     below 0: gin always goes out)."""
@@ -58,7 +58,7 @@ def informed_threshold(params, view):
     return max(thr, 0.0)  # gin always goes out
 
 
-@njit(cache=True)
+@internal
 def out_stats(m10, dw, unseen, mv):
     """(live outs, melded points): unseen cards that would be melded if added to the 10 cards
     ``m10`` (deadwood ``dw``), and the sum over them of the deadwood they take away with them
@@ -77,7 +77,7 @@ def out_stats(m10, dw, unseen, mv):
     return count, pts
 
 
-@njit(cache=True)
+@internal
 def out_credit(params, view, m10, dw, unseen, mv):
     """The discard score's credit for the outs of the kept 10 cards (``outs``, ``reach``, ``fade``)."""
     scale = 1.0
@@ -92,7 +92,7 @@ def out_credit(params, view, m10, dw, unseen, mv):
     return credit * scale
 
 
-@njit(cache=True)
+@internal
 def swap_gain(params, view, card, unseen, rules):
     """How much the informed score (deadwood minus the outs credit) improves by taking ``card``
     and throwing the best other card, against keeping the 10 cards held."""
@@ -116,7 +116,7 @@ def swap_gain(params, view, card, unseen, rules):
     return now - best
 
 
-@njit(cache=True)
+@internal
 def informed_wants(kind, card, dw10, dw11, after, params, view, rules, unseen):
     """Take the pile's top ``card`` (K_UPCARD, K_DRAW, K_LAST): it melds, or it lets the player
     knock by informed's threshold, or it lowers the deadwood by ``take``, or (``swap``) it

@@ -29,6 +29,7 @@ from simcards.games.batch import play_ranges
 from simcards.games.gin import core
 from simcards.games.gin import layout as L
 from simcards.games.gin import rules as R
+from simcards.games.gin.jit import internal
 from simcards.games.gin.layout import (  # the transcript events (layout.py declares them)
     EV_DEAL,
     EV_DISCARD,
@@ -63,6 +64,7 @@ from simcards.games.gin.melds import (
     min_arrangements,
     popcount,
     removal_deadwoods,
+    simple_discard,
     suits_at,
     triple_ranks,
     value_of_mask,
@@ -71,6 +73,7 @@ from simcards.games.gin.policies import SID_KNOCK, builtin_decide
 from simcards.games.transcript import called_cards as _log_cards
 from simcards.games.transcript import event_c
 from simcards.nbutil import borrow, compiled_as, keep_alive, njit_by_type, rebind
+from simcards.policy import checked_choice
 from simcards.rng import rand_below, seed_streams, shuffle
 
 # A transcript event, called (compiled once), not inlined at its ~30 call sites
@@ -94,7 +97,7 @@ SCRATCH_ENDS = 16
 SCRATCH_MASK = 63  # scratch[63]: the mask whose removal deadwoods scratch[0..51] hold
 
 
-@njit(cache=True)
+@internal
 def add_card(hands, hand_n, masks, p, card):
     n = hand_n[p]
     j = n
@@ -106,7 +109,7 @@ def add_card(hands, hand_n, masks, p, card):
     masks[p] |= np.int64(1) << card
 
 
-@njit(cache=True)
+@internal
 def remove_card(hands, hand_n, masks, p, card):
     n = hand_n[p]
     for i in range(n):
@@ -118,7 +121,7 @@ def remove_card(hands, hand_n, masks, p, card):
             return
 
 
-@njit(cache=True)
+@internal
 def take_info(mask, card, allow_re, scratch, mv):
     """For taking ``card`` into the 10 cards ``mask``: (deadwood of the 11 cards, the lowest
     deadwood after a legal discard). The discard may be ``card`` itself only if ``allow_re``.
@@ -127,20 +130,11 @@ def take_info(mask, card, allow_re, scratch, mv):
     m11 = mask | (np.int64(1) << card)
     dw11 = removal_deadwoods(m11, scratch, mv)
     scratch[SCRATCH_MASK] = m11
-    best = np.int64(1) << 40
-    m = m11
-    while m != 0:
-        low = m & -m
-        m ^= low
-        c = popcount(low - 1)
-        if c == card and not allow_re:
-            continue
-        if scratch[c] < best:
-            best = scratch[c]
+    _, best = simple_discard(m11, np.int64(-1) if allow_re else card, scratch, mv)
     return dw11, best
 
 
-@njit(cache=True)
+@internal
 def offer_top(opts, top, dw11, after):
     """Rows of a take-or-not decision: [0, -1] no; [1, card, deadwood of the 11 cards, lowest
     deadwood after a legal discard] take it."""
@@ -154,7 +148,7 @@ def offer_top(opts, top, dw11, after):
     opts[1, 3] = after
 
 
-@njit(cache=True)
+@internal
 def hand_score(knocker, k_dw, d_dw, rules, hres):
     """G-SC-1..4 (``core.knock_result``): fill outcome, winner and points of a knock (``k_dw`` 0 is
     gin); positions."""
@@ -164,7 +158,7 @@ def hand_score(knocker, k_dw, d_dw, rules, hres):
     hres[HR_POINTS] = points
 
 
-@njit(cache=True)
+@internal
 def apply_stake(stake, rules, hres):
     """G-V-OKLA: a spade knock card doubles the hand's score, bonuses included; boxes: one for
     the hand won, and with the optional box rules an undercut earns 1 more, a gin 2 more (doubled
@@ -182,7 +176,7 @@ def apply_stake(stake, rules, hres):
     hres[HR_BOXES] = 1 + extra
 
 
-@njit(cache=True)
+@internal
 def knock_card_terms(card, rules):
     """G-V-OKLA: (knock limit, stake) set by the knock card: its value (face cards 10); an ace
     allows gin only (``ace_upcard_gin_only``) or a limit of 1; a spade doubles (``spade_double``)."""
@@ -250,10 +244,8 @@ _WORK_SIZE = _W_SCRATCH + SCRATCH_SIZE
 # passes them. play_games has one signature, compiled on its first use (``_compiled``).
 _I64, _F64_1D = types.int64, types.Array(types.float64, 1, "C")
 _I64_1D, _I64_2D = types.Array(types.int64, 1, "C"), types.Array(types.int64, 2, "C")
-DECIDE_FN = types.FunctionType(_I64(_I64, _I64, _F64_1D, _I64_1D, _I64, _I64_2D, _I64, _I64_1D, _I64_1D,
-                                    types.Array(types.uint64, 1, "C")))
-GAMES_SIG = (_I64, _I64, _I64, _I64, _I64_1D, _I64_1D, types.Array(types.float64, 2, "C"), _I64_2D,
-             types.Array(types.int32, 2, "C"), _I64, _I64_2D, DECIDE_FN)
+_U64_1D, _F64_2D = types.Array(types.uint64, 1, "C"), types.Array(types.float64, 2, "C")
+DECIDE_FN = types.FunctionType(_I64(_I64, _I64, _F64_1D, _I64_1D, _I64, _I64_2D, _I64, _I64_1D, _I64_1D, _U64_1D))
 
 # A hand in progress travels as one record: the rules, the seats' strategies and streams, the
 # table's working arrays (borrowed views of the game's one allocation: ``carve``), the transcript
@@ -271,6 +263,17 @@ Hand = namedtuple("Hand", ("rules", "sids", "params", "rng", "deck", "deck2", "h
 # again everything it calls, so fewer levels compile faster.
 _HAND = {"cache": True, "_nrt": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 _HAND_INLINE = {"cache": True, "_nrt": False, "inline": "always"}
+# A hand is played through a function pointer (``play_hand`` or ``play_hand_mj``, a ``HAND_FN``):
+# the game is compiled once, on its own, instead of linking in and optimising the whole hand again
+# (numba optimises every function together with everything it calls), and a run compiles the
+# hand its rules play, not the other.
+_HAND_FIELDS = {"rules": _I64_1D, "sids": _I64_1D, "params": _F64_2D, "rng": _U64_1D, "hands": _I64_2D,
+                "opts": _I64_2D, "ends": _I64_2D, "log": _I64_2D, "ext": DECIDE_FN}
+HAND_T = types.NamedTuple([_HAND_FIELDS.get(f, _I64_1D) for f in Hand._fields], Hand)
+HAND_FN = types.FunctionType(_I64(HAND_T, _I64))
+GAMES_SIG = (_I64, _I64, _I64, _I64, _I64_1D, _I64_1D, _F64_2D, _I64_2D, types.Array(types.int32, 2, "C"), _I64,
+             _I64_2D, DECIDE_FN, HAND_FN)
+_HAND_PTR = {"cache": True, "_nrt": False, "no_cpython_wrapper": True}  # called through a HAND_FN
 
 
 @njit_by_type(**_HAND)
@@ -287,12 +290,12 @@ def ask(h, kind, p, n_opts):
     else:
         c = builtin_decide(kind, sid, h.params[seat], h.hands[p], h.hand_n[p], h.opts, n_opts, h.shown, h.rules,
                            h.rng[1 + seat:2 + seat])
-    if c < 0 or c >= n_opts:
-        raise ValueError("a gin strategy returned an option index out of range")
-    return c
+    # (no exception: the hand is called through a pointer, which cannot pass one on; a bad index
+    # is recorded as a user policy's is, and the run stops on it: policy.check_games)
+    return checked_choice(c, sid, kind, n_opts, h.shown, L.V_BAD)
 
 
-@njit(cache=True)
+@internal
 def set_view(view, p, st, pile, masks, took, discs, passed, my_turns, rules):
     o = 1 - p
     view[L.V_SEAT] = st[S_SEAT0 + p]
@@ -357,7 +360,7 @@ def draw_stock(h, p):
     return card
 
 
-@njit(cache=True)
+@internal
 def record_turn(p, card, taken, drew, st, pile):
     """Add the turn position ``p`` just ended by discarding ``card`` to its records (layout's turn
     record; ``drew``: it drew this turn); the discard is already on the pile, so the top it drew
@@ -462,7 +465,7 @@ def choose_arrangement(h, k, k_dw, k_sets):
 MJ_HAND_LIMIT = 11  # Decision: a pickup may not leave more than 11 cards in hand (before the discard)
 
 
-@njit(cache=True)
+@internal
 def mj_extends(card, meld):
     """G-V-MJ: ``card`` extends the table meld ``meld``: the fourth card of a 3-set, or the next card
     of the run's suit at either end (aces low)."""
@@ -480,7 +483,7 @@ def mj_extends(card, meld):
     return r == lo - 1 or r == hi + 1
 
 
-@njit(cache=True)
+@internal
 def mj_extensions(melds, n_melds):
     """Every card that would extend some table meld (a quick filter before mj_target)."""
     ext = np.int64(0)
@@ -504,7 +507,7 @@ def mj_extensions(melds, n_melds):
     return ext
 
 
-@njit(cache=True)
+@internal
 def mj_target(card, melds, n_melds):
     """The first table meld ``card`` extends (-1: none)."""
     for k in range(n_melds):
@@ -513,7 +516,7 @@ def mj_target(card, melds, n_melds):
     return -1
 
 
-@njit(cache=True)
+@internal
 def mj_better(m, k, hand, taken, mv, best_dw, best_k, best_m, best_cnt):
     """One candidate placement ``m`` (onto meld ``k``, -1: a new meld) against the best so far."""
     rest = hand & ~m
@@ -526,7 +529,7 @@ def mj_better(m, k, hand, taken, mv, best_dw, best_k, best_m, best_cnt):
     return best_dw, best_k, best_m, best_cnt
 
 
-@njit(cache=True)
+@internal
 def mj_placement(hand, d, taken, melds, n_melds, mv):
     """G-V-MJ: where the deepest card ``d`` of a pickup goes on the table, from ``hand`` (the cards
     held with the ones taken, ``taken``): a new set or run holding ``d`` made of these cards, or
@@ -563,7 +566,7 @@ def mj_placement(hand, d, taken, melds, n_melds, mv):
     return best_dw, best_k, best_m
 
 
-@njit(cache=True)
+@internal
 def mj_most_placed(hand, d, ext):
     """The most cards a placement of ``d`` can put on the table: its set or run in ``hand`` (3+), or
     1 when it only extends a table meld (``ext``: the cards that do), or 0 — a cheap test before the
@@ -589,7 +592,7 @@ def mj_most_placed(hand, d, ext):
     return most
 
 
-@njit(cache=True)
+@internal
 def mj_offer(p, first, st, pile, masks, melds, opts, scratch):
     """The rows of a Mahjong draw decision (``layout.K_PICKUP``): stock (or, on the first turn,
     declining the upcard), then every N whose deepest card can be placed. Returns the row count."""
@@ -632,7 +635,7 @@ def mj_offer(p, first, st, pile, masks, melds, opts, scratch):
     return n_opts
 
 
-@njit(cache=True)
+@internal
 def mj_pickup(p, n, st, pile, hands, hand_n, masks, took, melds, log, n_log):
     """G-V-MJ: take the top ``n`` cards of the pile and put the deepest on the table at once."""
     mv = st[S_MV]
@@ -664,7 +667,7 @@ def mj_pickup(p, n, st, pile, hands, hand_n, masks, took, melds, log, n_log):
     return _log(log, n_log, EV_PICKUP, st[S_HAND], st[S_SEAT0 + p], n, k, placed)
 
 
-@njit(cache=True)
+@internal
 def mj_layoffs(p, st, hands, hand_n, masks, melds, log, n_log):
     """G-V-MJ Decision: before discarding, a player lays off onto the table melds (anyone's) every
     card that is unmatched in a best arrangement of the hand and extends a meld — lowest card
@@ -722,7 +725,7 @@ def mj_draw(h, p, first, n_log):
     return a > 0, n_log
 
 
-@njit(cache=True)
+@internal
 def mj_score(g, st, masks, rules, hres):
     """G-V-MJ scoring (Decision): each player scores the value of the cards they put on the table
     minus the value of the cards in their hand; the gin player's hand is all melds and goes on the
@@ -946,7 +949,7 @@ def end_hand(h, n_log):
                 hres[HR_POINTS], st[S_SEAT0 + hres[HR_KNOCKER]] if hres[HR_KNOCKER] >= 0 else -1)
 
 
-@njit(**_HAND)
+@njit(**_HAND_PTR)
 def play_hand(h, n_log):
     """One hand at a table (``h.st`` holds its seats, dealer position, hand number and the players'
     scores) from the shuffle to its result in ``h.hres``. Returns n_log."""
@@ -976,7 +979,7 @@ def play_hand(h, n_log):
     return end_hand(h, n_log)
 
 
-@njit(cache=True)
+@internal
 def start_ledger(ledger, rules):
     for j in range(_LG_SIZE):
         ledger[j] = 0
@@ -987,7 +990,7 @@ def start_ledger(ledger, rules):
     ledger[_LG_LAST_WON] = -1
 
 
-@njit(cache=True)
+@internal
 def view_score(ledger, side, rules):
     """The score a player is shown for a side: its points toward the target (G-V-HOLLY: in the
     first game still open; G-V-MATCH: in the match being played)."""
@@ -998,7 +1001,7 @@ def view_score(ledger, side, rules):
     return ledger[_LG_POINTS + side]
 
 
-@njit(cache=True)
+@internal
 def hollywood_enter(ledger, side, points, boxes, hand_no, rules):
     """G-V-HOLLY: a hand score goes into game k (1..3) if that game is still open and the side had
     already won at least k-1 hands of the set; a game closes when a side reaches the target.
@@ -1021,7 +1024,7 @@ def hollywood_enter(ledger, side, points, boxes, hand_no, rules):
     return entered
 
 
-@njit(cache=True)
+@internal
 def settle_match(ledger):
     """G-V-MATCH: at the end of a match, 25 match points per hand won, 100 for winning the match,
     100 more when the opponent won no hand in it; the game score and hand counts start again."""
@@ -1039,7 +1042,7 @@ def settle_match(ledger):
     ledger[_LG_MATCH_NO] += 1
 
 
-@njit(cache=True)
+@internal
 def record_hand(ledger, side, points, boxes, hand_no, rules):
     """Enter a won hand (side -1: nobody scored) and say whether the game is over: G-GAME-1 (a
     side reaches the target), G-V-HOLLY (all three games are over) or G-V-MATCH (match points
@@ -1076,7 +1079,7 @@ def record_hand(ledger, side, points, boxes, hand_no, rules):
     return reached, entered
 
 
-@njit(cache=True)
+@internal
 def game_winner(ledger, rules):
     """The side that won a finished game: the one at the target with the most points (G-GAME-1);
     G-V-MATCH: the most match points."""
@@ -1091,7 +1094,7 @@ def game_winner(ledger, rules):
     return best
 
 
-@njit(**_HAND)
+@njit(**_HAND_PTR)
 def play_hand_mj(h, n_log):
     """A hand of Mahjong gin (G-V-MJ): the deal and the wall are the standard ones; a turn is the
     stock or a multi-card pickup, the lay-offs, the discard; only gin ends the hand. Its own loop
@@ -1147,7 +1150,7 @@ def play_hand_mj(h, n_log):
     return end_hand(h, n_log)
 
 
-@njit(cache=True)
+@internal
 def write_hand_row(row, st, hres, ledger, rules, table, deal_side, deal_points):
     """One row of the per-hand table (layout H_*; optional blocks where the rules put them)."""
     s0 = st[S_SEAT0]
@@ -1202,7 +1205,7 @@ def write_hand_row(row, st, hres, ledger, rules, table, deal_side, deal_points):
         row[at + L.HT_DEAL_POINTS] = deal_points
 
 
-@njit(cache=True)
+@internal
 def log_scores(log, n_log, hand_no, side, points, ledger, entered, rules):
     """The ledger after a hand (a deal in team play), for the transcript: in team play the deal's
     scoring team and points; per side points and hands won (the entered Hollywood games in c);
@@ -1221,7 +1224,7 @@ def log_scores(log, n_log, hand_no, side, points, ledger, entered, rules):
     return n_log
 
 
-@njit(cache=True)
+@internal
 def column_final(points, boxes, n_sides, winner, rules, final):
     """G-GAME-1..3 for one score column: each side's points plus its boxes; the winner adds the
     game bonus — the shutout bonus, or twice its whole score, when every other side scored
@@ -1250,7 +1253,7 @@ def column_final(points, boxes, n_sides, winner, rules, final):
     return shutout, margin
 
 
-@njit(cache=True)
+@internal
 def game_result(ledger, capped, rules, out_game, tmp):
     """The game's winner, final scores, shutout and margin (G-GAME-1..3; G-V-HOLLY: the three
     games' finals added up, each game scored on its own column; G-V-MATCH: match points)."""
@@ -1306,13 +1309,13 @@ def game_result(ledger, capped, rules, out_game, tmp):
     return winner
 
 
-@njit(cache=True)
+@internal
 def side_of(seat, rules):
     """Scores are kept per seat, or per team in team play (seat s plays for team s % 2)."""
     return seat % 2 if rules[R.R_TEAMS] != 0 else seat
 
 
-@njit(cache=True)
+@internal
 def seat_table(st, t, dealer, deal_no, ledger, rules):
     """Who plays at table ``t`` of this deal (positions 0: the non-dealer's part, 1: the dealer's).
     Two players: the non-dealer and the dealer. G-V-3P: the dealer sits out; the player after the
@@ -1350,7 +1353,7 @@ def seat_table(st, t, dealer, deal_no, ledger, rules):
     st[S_THIRD] = third
 
 
-@njit(cache=True)
+@internal
 def deal_result(tres, tst, n_tables, ledger, rules):
     """(side that scores, points, boxes) of a deal. One table: its winner. G-V-4P: if one team
     wins every table it scores all their points; otherwise the team with the larger total scores
@@ -1389,7 +1392,7 @@ def deal_result(tres, tst, n_tables, ledger, rules):
     return side, points, (b0 if side == 0 else b1)
 
 
-@njit(cache=True)
+@internal
 def next_dealer(dealer, tres, tst, side, rules):
     """G-DEAL-1: two players — the loser deals (options: the winner, alternate); G-V-3P: the loser
     of the hand deals, so the next hand is between the previous dealer and the winner; team play:
@@ -1491,10 +1494,10 @@ def game_row(out_game, ledger, counts, view, rules, deals, capped):
 
 
 @njit(cache=True, inline="always")
-def play_one(game, seed, rules, sids, params, out_game, hands_out, hand_cap, log, ext):
-    """A whole game to the target (G-GAME-1..3). ``hands_out[:hand_cap]`` receives one row a
-    hand; hands past the cap are played but not written. Returns the log length. (Inlined into
-    ``play_games``, its one caller: one compiled library holds the whole game.)"""
+def play_one(game, seed, rules, sids, params, out_game, hands_out, hand_cap, log, ext, hand_fn):
+    """A whole game to the target (G-GAME-1..3), each hand played by ``hand_fn``.
+    ``hands_out[:hand_cap]`` receives one row a hand; hands past the cap are played but not
+    written. Returns the log length. (Inlined into ``play_games``, its one caller.)"""
     # Working memory in one array, used through borrowed views (simcards.nbutil.borrow): no
     # reference counting in the turn loop. The owners are kept alive to the end (keep_alive).
     work = np.zeros(_WORK_SIZE, dtype=np.int64)
@@ -1525,10 +1528,7 @@ def play_one(game, seed, rules, sids, params, out_game, hands_out, hand_cap, log
         for t in range(n_tables):
             h.st[S_HAND] = deal_no
             seat_table(h.st, t, dealer, deal_no, ledger, rules)
-            if rules[R.R_MJ] != 0:
-                n_log = play_hand_mj(h, n_log)
-            else:
-                n_log = play_hand(h, n_log)
+            n_log = hand_fn(h, n_log)
             tally(h, t, ledger, counts, tres, tst)
         side, points, boxes = deal_result(tres, tst, n_tables, ledger, rules)
         match_no = ledger[_LG_MATCH_NO]
@@ -1553,72 +1553,58 @@ def play_one(game, seed, rules, sids, params, out_game, hands_out, hand_cap, log
 
 
 @njit(cache=True, nogil=True)
-def play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_hands, hand_cap, log, ext):
+def play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_hands, hand_cap, log, ext, hand_fn):
     """Games ``first_game + lo .. first_game + hi - 1``; row ``i`` of the outputs is game
     ``first_game + i``, with ``hand_cap`` rows of ``out_hands`` (may be 0). Returns the log length
-    of the last game; ``ext`` is the engine's decision function (a ``DECIDE_FN``). Releases the GIL:
-    ``play_batch`` runs ranges of games on threads."""
+    of the last game; ``ext`` is the engine's decision function (a ``DECIDE_FN``), ``hand_fn`` the
+    hand the rules play (a ``HAND_FN``: ``hand_player``). Releases the GIL: ``play_batch`` runs
+    ranges of games on threads."""
     n_log = np.int64(0)
     for i in range(lo, hi):
         if hand_cap > 0:
             rows = out_hands[i * hand_cap:(i + 1) * hand_cap]
         else:
             rows = out_hands[0:0]
-        n_log = play_one(first_game + i, seed, rules, sids, params, out_games[i], rows, hand_cap, log, ext)
+        n_log = play_one(first_game + i, seed, rules, sids, params, out_games[i], rows, hand_cap, log, ext, hand_fn)
     return n_log
 
 
-@njit(**_HAND)
-def no_hand(h, n_log):
-    """Stands in for the hand function a kernel copy leaves out (``kernel_copies``): never called.
-    (Typed as the hand functions are: it returns a log length.)"""
-    if h.rules.size >= 0:  # (always; a test numba cannot drop, so the function is typed as returning)
-        raise ValueError("this gin kernel copy does not play that kind of hand")
-    return np.int64(0)
+def _compiled(rules):
+    """``(play_games, hand function)`` for these rules (``play_hand``, or ``play_hand_mj`` for
+    G-V-MJ), each compiled for its signature on its first use (or loaded from the disk cache: a
+    signature given to ``njit`` would compile at import) and then held to it, so the hand and an
+    engine's decision function always arrive as pointers, never as dispatchers numba would compile
+    into a game of their own."""
+    hand_fn = play_hand_mj if rules[R.R_MJ] != 0 else play_hand
+    for fn, sig in ((hand_fn, (HAND_T, _I64)), (play_games, GAMES_SIG)):
+        if not fn.signatures:
+            fn.compile(sig)
+            fn.disable_compile()
+    return play_games, hand_fn
 
 
-def kernel_copies(jit) -> tuple:
-    """``play_games`` twice, compiled by ``jit``: the standard hand only, and Mahjong gin's only
-    (G-V-MJ), so a run compiles the hand its rules play and not the other."""
-    copies = []
-    for name, left_out in (("std", "play_hand_mj"), ("mj", "play_hand")):
-        one = compiled_as(play_one, f"play_one_{name}", njit(inline="always"), **{left_out: no_hand})
-        copies.append(compiled_as(play_games, f"play_games_{name}", jit, play_one=one))
-    return tuple(copies)
-
-
-def _compiled(copies, rules):
-    """The copy of ``play_games`` these rules play, compiled for ``GAMES_SIG`` on its first use (or
-    loaded from the disk cache: a signature given to ``njit`` would compile at import) and then
-    held to it, so an engine's decision function always arrives as a pointer (``DECIDE_FN``), never
-    as a dispatcher numba would compile into a game of its own."""
-    fn = copies[1 if rules[R.R_MJ] != 0 else 0]
-    if not fn.signatures:
-        fn.compile(GAMES_SIG)
-        fn.disable_compile()
-    return fn
-
-
-def game_player(copies, ext):
+def game_player(ext):
     """``play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, log)``: one game,
     with its transcript in ``log``; returns the log length."""
 
     def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, log):
-        games_fn = _compiled(copies, rules)
-        return games_fn(seed, game, 0, 1, rules, sids, params, out_game.reshape(1, -1), hands_out, hand_cap, log, ext)
+        games_fn, hand_fn = _compiled(rules)
+        return games_fn(seed, game, 0, 1, rules, sids, params, out_game.reshape(1, -1), hands_out, hand_cap, log, ext,
+                        hand_fn)
 
     return play_game
 
 
-def batch_player(copies, ext):
+def batch_player(ext):
     """``play_batch(seed, first_game, count, rules, sids, params, out_games, out_hands, hand_cap)``:
     the games in ranges on threads (``games.batch.play_ranges``: not a ``prange``, which would
     compile the whole game twice more)."""
 
     def play_batch(seed, first_game, count, rules, sids, params, out_games, out_hands, hand_cap):
-        games_fn = _compiled(copies, rules)
+        games_fn, hand_fn = _compiled(rules)
         log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
-        play_ranges(games_fn, count, (seed, first_game), (rules, sids, params, out_games, out_hands, hand_cap, log, ext))
+        play_ranges(games_fn, count, (seed, first_game),
+                    (rules, sids, params, out_games, out_hands, hand_cap, log, ext, hand_fn))
 
     return play_batch
 
@@ -1636,9 +1622,8 @@ def engine_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
 
 
 custom = builtin_decide  # stands in for an engine's dispatcher (``make_engine``)
-COPIES = kernel_copies(njit(cache=True, nogil=True))
-play_game = game_player(COPIES, no_decide)
-play_batch = batch_player(COPIES, no_decide)
+play_game = game_player(no_decide)
+play_batch = batch_player(no_decide)
 
 
 def make_engine(custom_decide=None, cache_key: str | None = None):
@@ -1648,4 +1633,4 @@ def make_engine(custom_decide=None, cache_key: str | None = None):
     if custom_decide is None:
         return play_game, play_batch
     ext = rebind(globals(), ("engine_decide",), cache_key, custom=custom_decide)["engine_decide"]
-    return game_player(COPIES, ext), batch_player(COPIES, ext)
+    return game_player(ext), batch_player(ext)

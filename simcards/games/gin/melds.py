@@ -35,6 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simcards.games.gin.jit import internal
 from simcards.games.gin.layout import MELD_VARIANTS, N_MV, VALUE_SCHEMES
 
 LANE = 0x1FFF
@@ -105,7 +106,7 @@ for _r in range(13):
 LOW_RANK = np.array([((x & -x).bit_length() - 1) if x else -1 for x in range(N_LANE)], dtype=np.int64)
 
 
-@njit(cache=True)
+@internal
 def mask_of(cards, n):
     m = np.int64(0)
     for i in range(n):
@@ -113,7 +114,7 @@ def mask_of(cards, n):
     return m
 
 
-@njit(cache=True)
+@internal
 def popcount(x):
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
@@ -133,7 +134,7 @@ def lanes_deadwood(mask, mv=0):
             + lane_dw(mv, (mask >> 39) & LANE))
 
 
-@njit(cache=True)
+@internal
 def lanes_melded(mask, mv=0):
     """Cards of ``mask`` that maximal runs meld (sets ignored)."""
     m = np.int64(0)
@@ -142,7 +143,7 @@ def lanes_melded(mask, mv=0):
     return m
 
 
-@njit(cache=True)
+@internal
 def triple_ranks(mask):
     """13-bit mask of the ranks holding 3 or 4 cards."""
     a = mask & LANE
@@ -152,13 +153,13 @@ def triple_ranks(mask):
     return (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
 
 
-@njit(cache=True)
+@internal
 def suits_at(mask, r):
     return (((mask >> r) & 1) | ((mask >> (13 + r)) & 1) << 1 | ((mask >> (26 + r)) & 1) << 2
             | ((mask >> (39 + r)) & 1) << 3)
 
 
-@njit(cache=True)
+@internal
 def best_arrangement(mask, mv=0):
     """(minimum deadwood, bits of the cards laid in sets) of the first minimum arrangement in the
     documented tie-break order. Handles up to four ranks with 3+ cards (any hand of <= 15 cards)."""
@@ -198,7 +199,7 @@ def best_arrangement(mask, mv=0):
     return best, best_sets
 
 
-@njit(cache=True)
+@internal
 def min_arrangements(mask, best, out, most, mv=0):
     """G-LAY-0: every arrangement of ``mask`` with the minimum deadwood ``best``, in the documented
     tie-break order (the first is ``best_arrangement``'s): ``out[i, 0]`` = the bits laid in sets
@@ -235,7 +236,7 @@ def min_arrangements(mask, best, out, most, mv=0):
     return n
 
 
-@njit(cache=True)
+@internal
 def layoff_exposure(k_mask, sets, mv=0):
     """The cards that would lay off directly on the knocker's arrangement (``sets``, the rest in
     maximal runs) and are not the knocker's: the card beyond each end of each run (round the
@@ -263,7 +264,7 @@ COMBO_MAX = 96  # set choices: at most 6 * 6 * 2 for an 11-card hand (6**3 * 2 w
 SCRATCH_SIZE = 64 + COMBO_MAX * 5
 
 
-@njit(cache=True)
+@internal
 def removal_deadwoods(mask, scratch, mv=0):
     """``deadwood(mask)``, and ``scratch[c] = deadwood(mask minus card c)`` for every card c of
     ``mask`` — in one pass (``scratch`` holds >= SCRATCH_SIZE int64).
@@ -331,7 +332,28 @@ def removal_deadwoods(mask, scratch, mv=0):
     return full
 
 
-@njit(cache=True)
+@internal
+def simple_discard(m11, taken, scratch, mv):
+    """The ``simple`` discard from the 11 cards ``m11`` whose removal deadwoods are in
+    ``scratch``: the lowest deadwood after, then the higher rank, then the lower id; never the
+    card just taken (G-TURN-2). Returns (card, deadwood after)."""
+    best = -1
+    best_dw = np.int64(1) << 40
+    m = m11
+    while m != 0:
+        low = m & -m
+        m ^= low
+        c = popcount(low - 1)
+        if c == taken:
+            continue
+        d = scratch[c]
+        if d < best_dw or (d == best_dw and c % 13 > best % 13):
+            best = c
+            best_dw = d
+    return best, best_dw
+
+
+@internal
 def deadwood(mask, mv=0):
     """G-MELD-4: the minimum deadwood count of the hand ``mask``."""
     m3 = triple_ranks(mask)
@@ -340,13 +362,13 @@ def deadwood(mask, mv=0):
     return best_arrangement(mask, mv)[0]
 
 
-@njit(cache=True)
+@internal
 def melded_cards(mask, sets, mv=0):
     """All melded cards of the arrangement whose sets are ``sets``."""
     return sets | lanes_melded(mask & ~sets, mv)
 
 
-@njit(cache=True)
+@internal
 def value_of_mask(mask, mv=0):
     total = 0
     m = mask
@@ -358,7 +380,7 @@ def value_of_mask(mask, mv=0):
     return total
 
 
-@njit(cache=True)
+@internal
 def layoff_targets(k_mask, k_sets, def_mask, ends, mv=0):
     """Fill ``ends[e, 0..13]`` with the cumulative masks of each lay-off chain (``ends[e, 0]`` is
     the chain length L, ``ends[e, 1 + j]`` the bits of its first j+1 cards). Returns the number
@@ -420,7 +442,7 @@ def layoff_targets(k_mask, k_sets, def_mask, ends, mv=0):
     return n
 
 
-@njit(cache=True)
+@internal
 def best_layoff(def_mask, k_mask, k_sets, ends, idx, mv=0):
     """G-LAY-1: the defender's lowest deadwood after laying off onto the knocker's melds.
     Returns (deadwood, bits laid off). ``ends`` (>= 16 x 14) and ``idx`` (>= 16) are scratch."""

@@ -38,6 +38,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simcards.games.gin.jit import internal
 from simcards.games.gin.layout import (
     K_ARRANGE,
     K_DISCARD,
@@ -76,13 +77,13 @@ SIMPLE_PARAMS = np.array([p.default for p in KNOCK], dtype=np.float64)  # simple
 DEFENDER_CARDS = 10  # the defender's hand when the knocker lays out (G-LAY-1)
 
 
-@njit(cache=True)
+@internal
 def random_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     """Uniform over the legal options of each decision."""
     return rand_below(rng, n_opts)
 
 
-@njit(cache=True)
+@internal
 def knock_threshold(params, view):
     """The deadwood at or under which the ``knock`` family knocks this turn."""
     if params[P_HURRY] > 0:  # an opponent (G-V-3P: or the player sitting out) is close to winning
@@ -99,7 +100,7 @@ def knock_threshold(params, view):
     return thr
 
 
-@njit(cache=True)
+@internal
 def wants_card(card, dw10, dw11, after, params, view, rules):
     """Take ``card``: it goes into a meld (``dw11 < dw10 + value``: no best arrangement of the 11
     cards leaves it unmatched), or it lets the player knock by this strategy's threshold, or
@@ -111,7 +112,7 @@ def wants_card(card, dw10, dw11, after, params, view, rules):
     return params[P_TAKE] < NEVER and dw10 - after >= params[P_TAKE]
 
 
-@njit(cache=True)
+@internal
 def danger(card, took, corner):
     """How many cards the opponent took from the pile meld with ``card`` (same rank, or same
     suit within two ranks; round the corner when runs may turn it, G-V-TED)."""
@@ -130,7 +131,7 @@ def danger(card, took, corner):
     return count
 
 
-@njit(cache=True)
+@internal
 def pickup_choice(params, opts, n_opts):
     """G-V-MJ: take the top N cards of the pile whose pickup gains most — deadwood saved plus the
     value put on the table — if that beats ``pile`` points; else draw from the stock (row 0)."""
@@ -144,7 +145,7 @@ def pickup_choice(params, opts, n_opts):
     return best
 
 
-@njit(cache=True)
+@internal
 def arrangement_choice(params, opts, n_opts, view):
     """G-LAY-0: row 0 (the default arrangement), or with ``deny`` the one of ``fewest_layoffs``."""
     if params[P_DENY] <= 0:
@@ -152,7 +153,7 @@ def arrangement_choice(params, opts, n_opts, view):
     return fewest_layoffs(opts, n_opts, view)
 
 
-@njit(cache=True)
+@internal
 def fewest_layoffs(opts, n_opts, view):
     """G-LAY-0: the arrangement with the fewest lay-off points expected: the exposed cards the
     defender is known to hold (taken from the pile, not thrown back: G-INFO-1) count in full, the
@@ -170,7 +171,7 @@ def fewest_layoffs(opts, n_opts, view):
     return best
 
 
-@njit(cache=True)
+@internal
 def knock_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     if kind == K_DISCARD:
         avoid = params[P_AVOID]

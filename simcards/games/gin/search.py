@@ -48,6 +48,7 @@ from simcards.games.gin.informed import (
     informed_wants,
     out_credit,
 )
+from simcards.games.gin.jit import internal
 from simcards.games.gin.layout import (
     HIST_BITS,
     HIST_CARD,
@@ -89,6 +90,7 @@ from simcards.games.gin.melds import (
     deadwood,
     popcount,
     removal_deadwoods,
+    simple_discard,  # (the simple discard rule: the kernel's take_info reads it too)
 )
 from simcards.games.gin.params import INFORMED, MC, NEVER, slot
 from simcards.games.gin.policies import danger as melds_with  # cards of a mask that meld directly with a card
@@ -114,19 +116,19 @@ def bit(c):
     return np.int64(1) << c
 
 
-@njit(cache=True)
+@internal
 def known_opp(view):
     """Cards the opponent is known to hold: taken from the pile, not thrown back since."""
     return view[V_OPP_TOOK] & ~view[V_PILE] & ~view[V_MASK]
 
 
-@njit(cache=True)
+@internal
 def unseen_cards(view):
     """Cards neither in the own hand, nor in the pile, nor known in the opponent's hand."""
     return FULL & ~view[V_MASK] & ~view[V_PILE] & ~known_opp(view)
 
 
-@njit(cache=True)
+@internal
 def discard_costs(params, opts, n_opts, view, rules, out):
     """The informed score of each discard option (lower is better) into ``out[:n_opts]``."""
     mv = rules[R_MV]
@@ -147,7 +149,7 @@ def discard_costs(params, opts, n_opts, view, rules, out):
         out[a] = cost
 
 
-@njit(cache=True)
+@internal
 def better(cost, card, best_cost, best_card):
     """Lower cost, then the higher rank, then the lower card id (options come by card id)."""
     if cost < best_cost - 1e-9:
@@ -155,7 +157,7 @@ def better(cost, card, best_cost, best_card):
     return abs(cost - best_cost) <= 1e-9 and card % 13 > best_card % 13
 
 
-@njit(cache=True)
+@internal
 def informed_discard(params, opts, n_opts, view, rules):
     costs = np.empty(n_opts)
     discard_costs(params, opts, n_opts, view, rules, costs)
@@ -183,7 +185,7 @@ def informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
 # ----- Monte Carlo search --------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@internal
 def knock_points(km, dm, rules, mv, ends, idx):
     """G-SC-1..4 (``core.knock_result``, the kernel's scoring), G-LAY-1: the knocker's points
     (negative: the defender's) when ``km`` knocks against ``dm`` (the default arrangement; the
@@ -195,27 +197,6 @@ def knock_points(km, dm, rules, mv, ends, idx):
         d_dw, _ = best_layoff(dm, km, k_sets, ends, idx, mv)
     _, side, points = core.knock_result(k_dw, d_dw, rules)
     return side * points
-
-
-@njit(cache=True)
-def simple_discard(m11, taken, scratch, mv):
-    """The ``simple`` discard from the 11 cards ``m11`` whose removal deadwoods are in
-    ``scratch``: the lowest deadwood after, then the higher rank, then the lower id; never the
-    card just taken (G-TURN-2). Returns (card, deadwood after)."""
-    best = -1
-    best_dw = np.int64(1) << 40
-    m = m11
-    while m != 0:
-        low = m & -m
-        m ^= low
-        c = popcount(low - 1)
-        if c == taken:
-            continue
-        d = scratch[c]
-        if d < best_dw or (d == best_dw and c % 13 > best % 13):
-            best = c
-            best_dw = d
-    return best, best_dw
 
 
 @njit(cache=True, inline="always")
@@ -244,7 +225,7 @@ def meld_outs(m, corner):
     return out & ~m
 
 
-@njit(cache=True)
+@internal
 def own_discard(m11, taken, scratch, mv, credit, dead, corner):
     """The searching player's rollout discard: ``simple``'s (lowest deadwood after, then the
     higher rank, then the lower id; never the card just taken) when ``credit`` is 0, else the
@@ -358,7 +339,7 @@ def rollout(plan, me, opp, dw_me, dw_opp, top, p, force, my_turn, pile, kopp):
     return 0
 
 
-@njit(cache=True)
+@internal
 def utility(pts, params, view):
     """The value of a hand's points (the player's side; negative: the opponent's). ``goal`` > 0:
     points count up to what the winner needs to reach the target, plus ``goal`` for reaching it."""
@@ -373,7 +354,7 @@ def utility(pts, params, view):
     return -(min(-v, need) + (goal if -v >= need else 0.0))
 
 
-@njit(cache=True)
+@internal
 def sample_deal(pool, n_pool, n_opp, extra, known, buf, stock, scratch, mv, rng):
     """Deal the opponent ``known`` plus ``n_opp`` random cards of ``pool[:n_pool]``; the rest, in
     random order, is the stock (``stock[:n_pool - n_opp]``). With ``extra`` > 0 the opponent is
@@ -410,7 +391,7 @@ def sample_deal(pool, n_pool, n_opp, extra, known, buf, stock, scratch, mv, rng)
     return opp
 
 
-@njit(cache=True)
+@internal
 def odd_cards(opp, shown, mv):
     """How many of ``shown`` (cards the opponent discarded or declined) would go into a meld with
     the sampled hand ``opp``: a ``simple``-like player keeps such a card rather than throw it or
@@ -438,7 +419,7 @@ def lower_discard(cards, scratch, dw):
     return False
 
 
-@njit(cache=True)
+@internal
 def misfit(opp, shown, cap, last, known, scratch, mv, view, depth, limit, rng, bound=1 << 30):
     """How unlikely the sampled hand ``opp`` is for a ``simple``-like opponent: ``odd_cards`` of
     ``shown``, plus 1 if its deadwood is at or under ``cap`` (>= 0: it discarded and played on,
@@ -464,7 +445,7 @@ def turn_record(view, i):
     return (view[V_OPP_HIST + i // HIST_PER_SLOT] >> (HIST_BITS * (i % HIST_PER_SLOT))) & ((1 << HIST_BITS) - 1)
 
 
-@njit(cache=True)
+@internal
 def history_misfit(opp, view, depth, limit, scratch, mv, rng, bound=1 << 30):
     """How many of the opponent's last ``depth`` recorded turns a ``simple``-like player who holds
     ``opp`` now would not have played as it did. Walking back from ``opp``, each turn's 11 cards
@@ -524,7 +505,7 @@ Sampler = namedtuple("Sampler", ("pool", "n_pool", "n_opp", "extra", "known", "s
                                  "depth", "limit", "view", "mv"))
 
 
-@njit(cache=True)
+@internal
 def fitted_deal(smp, buf, stock, best_stock, scratch, rng):
     """``sample_deal`` up to ``smp.tries`` times, keeping the first deal whose opponent hand melds
     with none of ``smp.shown`` (else the one with the fewest such cards; with ``cap``/``last``, the
@@ -552,7 +533,7 @@ def fitted_deal(smp, buf, stock, best_stock, scratch, rng):
     return best
 
 
-@njit(cache=True)
+@internal
 def strict_checks(view):
     """(cap, last) for ``misfit`` from what the player has seen: once the opponent has discarded
     this hand and not knocked, a ``simple``-like opponent holds more than the hand's limit
@@ -570,7 +551,7 @@ def strict_checks(view):
     return cap, last
 
 
-@njit(cache=True)
+@internal
 def unseen_pool(view, pool):
     """The unseen cards (``unseen_cards``) into ``pool``, by card id; returns how many."""
     n_pool = 0
@@ -583,7 +564,7 @@ def unseen_pool(view, pool):
     return n_pool
 
 
-@njit(cache=True)
+@internal
 def sampler_terms(params, view):
     """What ``fitted_deal`` checks a sampled opponent hand against, from the params and the view:
     (extra cards it drew from the stock and threw back, the cards it discarded or declined, deals
@@ -601,7 +582,7 @@ def sampler_terms(params, view):
     return extra, shown, int(params[P_FIT]), cap, last, int(params[P_DEPTH])
 
 
-@njit(cache=True)
+@internal
 def opponent_marginals(params, view, rules, n, rng):
     """How many of ``n`` of mc's sampled deals put each card in the opponent's hand (its known
     cards included): the sampler's belief, to score against the truth
@@ -640,7 +621,7 @@ def mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     return informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
 
 
-@njit(cache=True)
+@internal
 def settled(total, total2, n_cand, done, stop):
     """Early stop: every challenger's mean gain over the heuristic's choice is more than ``stop``
     standard errors away from zero (more samples would not change which side of it it is on)."""
@@ -652,7 +633,7 @@ def settled(total, total2, n_cand, done, stop):
     return True
 
 
-@njit(cache=True)
+@internal
 def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng):
     """Determinized rollouts of the candidate options (see the module doc); the best mean wins
     (ties: the lower candidate index, i.e. the heuristic's order)."""
