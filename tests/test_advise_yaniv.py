@@ -74,9 +74,64 @@ def test_the_call_decision_asaf_chance_is_exact():
         lo, hi = call.asaf_ci
         assert abs(call.asaf - exact) <= hi - lo, (call.asaf, exact)
         assert [o.asaf for o in adv.options if not o.label.startswith("call")] == [None]
-        assert adv.wins is None and adv.measure == "gain this round"
+        assert adv.wins is not None and adv.measure == "gain this round"  # two players: the value table
     finally:
         t.close()
+
+
+def test_each_deal_scores_the_round_as_the_rules_do():
+    """Y-SC-1/2, two players: the round scores the evaluator hands the value table. Calling: the
+    caller 0 and the other its hand (Y-SC-1), or on an Asaf the caller its total + 30 (Y-SC-2);
+    the other's score is its sampled hand's total either way; playing on, every deal's scores give
+    back the round value the rollout returned (the caller is found in every deal)."""
+    from simcards.games.yaniv.advice import option_values
+    from simcards.rng import new_state
+    from simcards.spec import RunSpec
+    from simcards.table.advise import mc_params
+
+    t = call_table()
+    try:
+        args = t.decision.args
+        kind, hand, n, opts, n_opts, view, rules = args[0], args[3], int(args[4]), args[5], int(args[6]), \
+            args[7], args[8]
+        k = 400
+        out = np.zeros((k, n_opts))
+        asaf = np.zeros(k, dtype=np.int64)
+        scores = np.zeros((k, n_opts, 2), dtype=np.int64)
+        params = mc_params("yaniv", RunSpec.resolve("yaniv", players=2).rules)
+        assert option_values(kind, params, np.ascontiguousarray(hand, dtype=np.int64), n, opts, n_opts, view, rules,
+                             k, new_state(7, 0), out, asaf, scores)
+        call = next(a for a in range(n_opts) if int(opts[a, 1]) == 1)
+        mine = int(view[L.V_TOTAL])
+        assert (scores[:, call, 0] == np.where(asaf == 1, mine + 30, 0)).all()
+        assert (scores[:, call, 1] > 0).all() and 0 < asaf.sum() < k
+        me = int(view[L.V_SEAT])
+        old_me, old_opp = int(view[L.V_SCORES + me]), int(view[L.V_SCORES + 1 - me])
+        for a in range(n_opts):  # no reset or elimination this early: the value is the score difference
+            assert old_me + scores[:, a, 0].max() < 100 and old_opp + scores[:, a, 1].max() < 100
+            assert np.array_equal(out[:, a], (scores[:, a, 1] - scores[:, a, 0]).astype(float))
+    finally:
+        t.close()
+
+
+def test_two_player_values_sum_to_one_and_reset_and_eliminate():
+    """Y-ELIM-1 (over out_over is out), Y-RESET-1 (exactly 200 -> 100, 100 -> 50), Y-ELIM-2 (both
+    over: the lower total wins): the value table of two players read after a round."""
+    from simcards.spec import RunSpec
+    from simcards.table.value import win_table
+
+    t = win_table("yaniv", RunSpec.resolve("yaniv", players=2).rules)
+    v = t.values
+    assert v.shape == (201, 201, 2) and np.allclose(v[:, :, 1] + v[:, :, 0].T, 1.0, atol=1e-8)
+    assert t.after_hand(-190, -100, -15, 0, True) == 0.0  # 205: out
+    assert t.after_hand(-190, -195, -15, -12, True) == 1.0  # both out, 205 against 207: the lower wins
+    assert t.after_hand(-190, -195, -15, -10, False) == 0.5  # 205 against 205: extra rounds, even
+    # landing on exactly 200 is being at 100 (the reset, no cascade to 50); on 199 is much worse
+    at_reset = t.after_hand(-190, -150, -10, 0, True)
+    same = t.next_same(-10, 0, True)
+    assert at_reset == pytest.approx(same * t.p_win(-100, -150, True) + (1 - same) * t.p_win(-100, -150, False))
+    assert at_reset > t.after_hand(-189, -150, -10, 0, True) + 0.2
+    assert t.p_win(0, -190, True) > 0.9 and t.p_win(-190, 0, False) < 0.1
 
 
 def test_the_annotated_yaniv_game_is_the_replay(capsys):

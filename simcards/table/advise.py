@@ -185,8 +185,9 @@ def evaluate(game: str, rules, args: tuple, labels: list[str], *, samples: int |
         from simcards.games.yaniv.advice import option_values
 
         hand = np.ascontiguousarray(args[3], dtype=np.int64)
+        deal = np.zeros((int(samples), n_opts, 2), dtype=np.int64)
         ok = option_values(kind, params, hand, int(args[4]), opts, n_opts, view, rules_arr, int(samples), rng, pts,
-                           asaf)
+                           asaf, deal)
     if not ok:
         raise SimcardsError(f"{game} {rules.name}: no advice on a {names.get(kind, kind)} decision (docs/advice.md)")
     if game == "gin":
@@ -210,12 +211,15 @@ def evaluate(game: str, rules, args: tuple, labels: list[str], *, samples: int |
         others = [p for p in range(int(view[Y.V_PLAYERS])) if p != seat]
         scores = (int(view[Y.V_SCORES + seat]), *(int(view[Y.V_SCORES + p]) for p in others))
         measure = "gain this round"
-        win_table = None
+        if len(scores) != 2:
+            win_table = None  # more than two players: no value table (docs/advice.md)
     if win_table == "auto":
-        win_table = table_for(game, rules)
+        win_table = table_for(game, rules, len(scores))
     wins = None
     if win_table is not None and game == "two-hundred":
         wins = _two_hundred_wins(win_table, view, scores, deal)
+    elif win_table is not None and game == "yaniv":
+        wins = _yaniv_wins(win_table, view, scores, deal)
     elif win_table is not None:
         me, other = scores
         dealt = bool(view[V_DEALER] == view[V_SEAT])
@@ -263,6 +267,25 @@ def _two_hundred_wins(table, view, scores: tuple[int, ...], deal: np.ndarray) ->
     return wins
 
 
+def _yaniv_wins(table, view, scores: tuple[int, ...], deal: np.ndarray) -> np.ndarray:
+    """Two Yaniv players: each deal's chance of winning the game for the deciding seat, the value
+    table (scores negated: the lower the better) read after the round's scores, the resets and the
+    elimination (Y-ELIM-1/2, Y-RESET-1); the seat that started this round as the dealing side."""
+    from simcards.games.yaniv import layout as Y
+
+    me_started = int(view[Y.V_STARTER]) == int(view[Y.V_SEAT])
+    me, other = scores
+    cache: dict[tuple[int, int], float] = {}
+    wins = np.empty(deal.shape[:2])
+    for s in range(deal.shape[0]):
+        for a in range(deal.shape[1]):
+            g = (int(deal[s, a, 0]), int(deal[s, a, 1]))
+            if g not in cache:
+                cache[g] = table.after_hand(-me, -other, -g[0], -g[1], me_started)
+            wins[s, a] = cache[g]
+    return wins
+
+
 def check_rules(game: str, rules) -> None:
     """Refuse, in one line, rules the evaluator cannot play (see the module doc)."""
     if game == "gin" and (rules.players != 2 or rules.mahjong):
@@ -303,15 +326,16 @@ def mc_params(game: str, rules) -> np.ndarray:
     return _PARAMS[game]
 
 
-def table_for(game: str, rules):
-    """The rules' game-win value table (``None`` where it does not apply: Hollywood, matches)."""
+def table_for(game: str, rules, players: int = 2):
+    """The rules' game-win value table (``None`` where it does not apply: Hollywood, matches, Two
+    Hundred's tables of more than two sides, Yaniv with more than two players)."""
     from simcards.table.value import win_table
 
-    key = json.dumps(rules.as_dict(), sort_keys=True, default=str)
+    key = json.dumps([game, players, rules.as_dict()], sort_keys=True, default=str)
     if key not in _TABLES:
         from simcards.table.value import covers
 
-        _TABLES[key] = win_table(game, rules) if covers(game, rules) else None
+        _TABLES[key] = win_table(game, rules) if covers(game, rules, players) else None
     return _TABLES[key]
 
 

@@ -214,7 +214,7 @@ def analyze(game: str, *, seed: int = 0, game_index: int = 0, seat: int = 0, sam
         samples = default_samples(t.game) if samples is None else samples
         own = t.strategies[seat].spec
         stream = seat_states(seed, game_index, t.spec.players)[seat]
-        table = table_for(t.game, t.spec.rules)
+        table = table_for(t.game, t.spec.rules, t.spec.players)
         plays = dict(plays or {})
         planted = bool(plays)
         decisions: list[Annotated] = []

@@ -271,9 +271,12 @@ def solve_race(law: HandLaw, race: Race) -> np.ndarray:
 
 
 # ----- per game: the self-play behind the law ---------------------------------------------------------
-def covers(game: str, rules) -> bool:
-    """Whether the table fits ``game`` under ``rules``: two sides racing (Gin to one target; Two
-    Hundred's two teams to the target or the hole)."""
+def covers(game: str, rules, players: int = 2) -> bool:
+    """Whether the table fits ``game`` under ``rules`` (``players``: Yaniv's table): two sides
+    racing (Gin to one target; Two Hundred's two teams to the target or the hole; two Yaniv players
+    to elimination, without Kluft)."""
+    if game == "yaniv":
+        return players == 2 and not rules.kluft
     if game == "gin":
         return rules.players == 2 and not rules.hollywood and not rules.match_target and not rules.mahjong
     if game == "two-hundred":
@@ -324,6 +327,38 @@ def _two_hundred_hands(rules, strategy: str, games: int, seed: int):
     return d["game"].to_numpy(), dealer_side, gains, tie, race
 
 
+def _yaniv_hands(rules, strategy: str, games: int, seed: int):
+    """Two Yaniv players (Y-ELIM-1/2, Y-RESET-1, Y-V-RESET): the kernel's per-round table, each
+    player's round score (Y-SC-1/2 and the options, from the hands, the caller and the rules'
+    ``score_round``, before the resets), the starter as the dealing side. A race both ways on the
+    scores negated: live from ``-out_over`` to 0, a side under it is out (both out: the lower total
+    wins, Y-ELIM-2), the resets as moves of a live score. Y-V-THREE does not count with two
+    players left (its Decision)."""
+    if not covers("yaniv", rules):
+        raise SimcardsError(f"Yaniv {rules.name}: the value table covers two players without Kluft")
+    import simcards
+    from simcards.games.yaniv.core import score_round
+
+    sim = simcards.simulate("yaniv", games=games, seed=seed, strategies=strategy, players=2,
+                            rules=_overrides(rules, "yaniv"), variant=_base(rules), threads=1)
+    assert sim.detail is not None
+    d = sim.detail[~sim.detail["playoff"].astype(bool)].sort_values(["game", "round"])
+    enc = rules.encode()
+    totals = d[["hand_0", "hand_1"]].to_numpy(dtype=np.int64)
+    callers = d["caller"].astype("float").fillna(-1).to_numpy().astype(np.int64)
+    alive = np.ones(8, dtype=np.int64)
+    scored = np.zeros(8, dtype=np.int64)
+    gains = np.zeros((len(d), 2), dtype=np.int64)
+    for i in range(len(d)):
+        t = np.zeros(8, dtype=np.int64)
+        t[:2] = totals[i]
+        score_round(int(callers[i]), t, alive, 2, enc, scored)
+        gains[i] = -scored[:2]
+    resets = tuple((-a, -b) for a, b in sorted(rules.reset_table().items()) if a != b)
+    race = Race(-int(rules.out_over), 0, resets)
+    return d["game"].to_numpy(), d["starter"].to_numpy(dtype=np.int64), gains, None, race
+
+
 def _base(rules) -> str:
     """The preset the rules come from (their name up to a '+': the overrides follow)."""
     return rules.name.split("+")[0]
@@ -338,8 +373,8 @@ def _overrides(rules, game: str = "gin") -> dict:
     return {k: v for k, v in rules.as_dict().items() if base.get(k) != v}
 
 
-HANDS = {"gin": _gin_hands, "two-hundred": _two_hundred_hands}
-STRATEGY = {"gin": "informed", "two-hundred": "heuristic"}  # the self-play (the game's default player for Two Hundred)
+HANDS = {"gin": _gin_hands, "two-hundred": _two_hundred_hands, "yaniv": _yaniv_hands}
+STRATEGY = {"gin": "informed", "two-hundred": "heuristic", "yaniv": "threshold"}  # the self-play (the game's default player for Two Hundred)
 
 
 def _cache_path(key: dict) -> Path:

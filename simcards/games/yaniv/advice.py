@@ -14,6 +14,11 @@ Returns, per deal and option, what the round gains the deciding seat on its oppo
 over the opponents of their new score minus its own, less the same sum before the round (higher
 is better; an elimination counts ``out_over`` more per opponent). For a call decision, also
 whether calling is an Asaf in that deal (Y-SC-2: another player holds an equal or lower total).
+With two players, also each player's round score (``scores[s, a]``: the deciding seat's, the
+other's; Y-SC-1/2 before the resets), for the game-win value table (``simcards.table.value``):
+``play_option`` returns only ``round_value``, so the round's caller (the deciding seat, the other,
+or nobody: the stock ran out) is the one whose scoring of the final hands gives that value (the
+deciding seat first when two fit; they then score the same, but in rare reset coincidences).
 Not evaluated (``False``): Kluft (Y-V-KLUFT) and the section-5 decisions (requests, grants,
 slams, onderkluft, overcalls).
 """
@@ -23,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.games.yaniv.core import hand_total
+from simcards.games.yaniv.core import hand_total, score_round
 from simcards.games.yaniv.layout import (
     K_CALL,
     K_DISCARD,
@@ -42,6 +47,7 @@ from simcards.games.yaniv.search import (
     P_OPP_CALL,
     new_table,
     play_option,
+    round_value,
     sample_deal,
     unseen_counts,
 )
@@ -50,9 +56,10 @@ DEPTH = 1000  # turns: the rollouts play to the end of the round
 
 
 @njit(cache=True)
-def option_values(kind, params, hand, n, opts, n_opts, view, rules, k, rng, out, asaf):
+def option_values(kind, params, hand, n, opts, n_opts, view, rules, k, rng, out, asaf, scores):
     """``out[s, a]``: option ``a``'s gain on the opponents in deal ``s`` (module doc); ``asaf[s]``:
-    1 when calling is an Asaf in deal ``s`` (call decisions). False when not evaluated."""
+    1 when calling is an Asaf in deal ``s`` (call decisions); ``scores[s, a]``: with two players,
+    the round scores of the deciding seat and of the other. False when not evaluated."""
     if rules[R_KLUFT] != 0 or (kind != K_CALL and kind != K_DISCARD and kind != K_DRAW):
         return False
     me = view[V_SEAT]
@@ -71,6 +78,9 @@ def option_values(kind, params, hand, n, opts, n_opts, view, rules, k, rng, out,
     sample = new_table()
     t = new_table()
     mine = view[V_TOTAL]
+    totals = np.zeros(8, dtype=np.int64)
+    alive = np.ones(8, dtype=np.int64)
+    scored = np.zeros(8, dtype=np.int64)
     for s in range(k):
         stock_n = sample_deal(me, hand, n, view, rules, rng, pool, deck, sample, 0)
         hit = 0
@@ -85,5 +95,25 @@ def option_values(kind, params, hand, n, opts, n_opts, view, rules, k, rng, out,
                     t.hands[p, i] = sample.hands[p, i]
             for i in range(stock_n):
                 t.stock[i] = sample.stock[i]
-            out[s, o] = play_option(kind, opts[o], t, stock_n, view, rules, par, opp_params, DEPTH) - base
+            v = play_option(kind, opts[o], t, stock_n, view, rules, par, opp_params, DEPTH)
+            out[s, o] = v - base
+            if players == 2:
+                _round_scores(me, v, t, view, rules, totals, alive, scored)
+                scores[s, o, 0] = scored[me]
+                scores[s, o, 1] = scored[1 - me]
     return True
+
+
+@njit(cache=True)
+def _round_scores(me, value, t, view, rules, totals, alive, scored):
+    """Two players: the round scores (``scored``) of the caller whose scoring of the final hands of
+    ``t`` gives ``value`` (``round_value``): the deciding seat, the other, or nobody (-1)."""
+    for p in range(2):
+        totals[p] = hand_total(t.hands[p], t.hand_n[p], rules)
+    other = 1 - me
+    for c in (me, other, -1):
+        if round_value(me, c, t.hands, t.hand_n, view, rules) == value:
+            score_round(c, totals, alive, 2, rules, scored)
+            return c
+    score_round(-1, totals, alive, 2, rules, scored)
+    return -2
