@@ -181,3 +181,16 @@ def test_two_hundred_positions_by_hand_and_kluft_are_refused_in_one_line(capsys)
     assert main(["analyze", "yaniv", "--variant", "kluft", "--samples", "5"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "Kluft" in err, err
+
+
+def test_a_planted_yaniv_blunder_is_marked_by_the_win_chance_it_lost():
+    """Two players (Y-ELIM-1, the value table): seat 0's 154th decision of game 0 of seed 1 (40-79)
+    throws the 9h; throwing the joker instead (0 points, Y-DIS-1) gives away more than 8 points
+    of win chance: a blunder (??), where threshold's own throw is not marked."""
+    played = analyze("yaniv", players=2, seed=1, game_index=0, samples=200)
+    planted = analyze("yaniv", players=2, seed=1, game_index=0, samples=200, plays={154: "throw Jk"})
+    own, bad = played.decisions[153], planted.decisions[153]
+    assert own.played_label == "throw 9h" and bad.played_label == "throw Jk"
+    assert bad.advice is not None and bad.advice.wins is not None and bad.advice.scores == (40, 79)
+    assert bad.mark == "??" and bad.win_lost >= 0.08 and bad.win_lost_ci[0] > 0.0, (bad.win_lost, bad.win_lost_ci)
+    assert own.mark == ""

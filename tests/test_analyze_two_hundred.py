@@ -45,3 +45,17 @@ def test_tables_the_sampler_cannot_rebuild_are_refused(capsys):
         assert main(["analyze", "two-hundred", "--variant", variant, "--samples", "5"]) == 2
         err = capsys.readouterr().err.strip()
         assert len(err.splitlines()) == 1 and "cannot sample" in err, err
+
+
+def test_a_planted_blunder_is_marked_by_the_win_chance_it_lost():
+    """T-END-1/2 through the value table: in game 0 of seed 1, seat 0's 17th decision (trick 6 of
+    deal 2) leads the 9h; playing the Ad instead gives away more than 8 points of win chance, a
+    blunder (??) on the win chance, not on the deal margin; the strategy's own card is not one."""
+    played = analyze("two-hundred", seed=1, game_index=0, samples=200)
+    planted = analyze("two-hundred", seed=1, game_index=0, samples=200, plays={17: "play Ad"})
+    own, bad = played.decisions[16], planted.decisions[16]
+    assert bad.played_label == "play Ad" and own.played_label != "play Ad"
+    assert bad.advice is not None and bad.advice.wins is not None
+    assert bad.mark == "??" and bad.win_lost >= 0.08 and bad.win_lost_ci[0] > 0.0, (bad.win_lost, bad.win_lost_ci)
+    assert own.mark != "??"
+    assert "win chance" in planted.text() and "?? blunder" in planted.text()
