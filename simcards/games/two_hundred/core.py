@@ -38,7 +38,6 @@ from simcards.games.two_hundred.rules import (
     R_SIDES,
     R_TARGET,
 )
-from simcards.nbutil import njit_by_type
 
 
 @njit(cache=True, inline="always")
@@ -67,7 +66,7 @@ def beats(new, cur, trump):
     return sn == trump
 
 
-@njit_by_type(cache=True)
+@njit(cache=True, inline="always")
 def card_points(mask):
     """T-CARD-2: the card points of a mask of cards."""
     return (LANE_POINTS[mask & LANE_FULL] + LANE_POINTS[(mask >> LANE) & LANE_FULL]
@@ -101,7 +100,7 @@ def set_next(nxt, mask, n_seats):
         nxt[s] = next_seat(s, mask, n_seats)
 
 
-@njit_by_type(cache=True)
+@njit(cache=True, inline="always")
 def deal_scores(taken, n_sides, cs, ps, bid, kitty_points, doubled, rules, ds):
     """T-SC-1/2 with the variants' scoring: each side's deal score into ``ds[:n_sides]`` from the
     card points ``taken`` per side in tricks; returns whether the contract was made.
@@ -212,7 +211,7 @@ def own_seen(seat, rules, hands, view, buried):
     return v
 
 
-@njit_by_type(cache=True)
+@njit(cache=True, inline="always")
 def deal_cards(rules, deck, dealer, active, nxt, hands, piles, pile_n, view):
     """T-DEAL-1: shuffled cards go one at a time clockwise from the dealer's left. With a kitty
     (T-V-KITTY, T-V-ROUGH): 3 to each, 2 to the kitty, 3 to each, 2 to the kitty, the rest to
@@ -262,7 +261,7 @@ def deal_cards(rules, deck, dealer, active, nxt, hands, piles, pile_n, view):
     return kitty
 
 
-@njit_by_type(cache=True)
+@njit(cache=True, inline="always")
 def pile_cards(piles, seat):
     """T-V-2P: the mask of a dummy's nine cards as dealt (face up and face down)."""
     m = np.int64(0)

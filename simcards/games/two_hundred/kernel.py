@@ -21,12 +21,14 @@ at the hole is treated are all read from ``rules``.
 
 from __future__ import annotations
 
+import warnings
 from collections import namedtuple
 from pathlib import Path
 from threading import Lock
 
 import numpy as np
 from numba import njit, types
+from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from simcards.games.batch import play_ranges
 from simcards.games.transcript import called_event as _log  # a call, which LLVM inlines
@@ -123,6 +125,10 @@ from simcards.games.two_hundred.rules import (
 )
 from simcards.nbutil import borrow, drop_stale_cache, rebind
 from simcards.rng import rand_below, seed_streams, shuffle
+
+# numba's notice that first-class functions are experimental (it comes with every batch: numba
+# types the tuple of functions ``play_games`` is handed at each call) is no message for a user.
+warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
 
 def _anchor():

@@ -385,7 +385,7 @@ def _option_of(b, options_mask, opts, n_opts):
     return 0
 
 
-@njit_by_type(cache=True)
+@njit(cache=True, inline="always")
 def _contract(table, row, hand, credit, nt_allowed, bid, call_mask):
     """The contract the heuristic would name: (suit or NO_TRUMP, the best suit's estimate). No
     trump (where allowed) doubles the deal's scores either way, so only a safe contract: every
@@ -400,7 +400,7 @@ def _contract(table, row, hand, credit, nt_allowed, bid, call_mask):
     return t, e
 
 
-@njit_by_type(cache=True)
+@njit(cache=True, inline="always")
 def _stopped(hand):
     """Every suit holds a stopper against the opponents running it without trumps: its Ace, or
     its King with another card."""
@@ -411,7 +411,7 @@ def _stopped(hand):
     return True
 
 
-@njit_by_type(cache=True)
+@njit(cache=True, inline="always")
 def _discard(table, row, hand, credit, nt_allowed, bid):
     """The card to bury in the kitty, whose points go to the defenders: a card without points
     before any card with points (a 5 before a 10 or an Ace), a side card before a trump of the
@@ -420,7 +420,7 @@ def _discard(table, row, hand, credit, nt_allowed, bid):
     return _cheapest(hand, plan, 128, 10)
 
 
-@njit_by_type(cache=True)
+@njit(cache=True, inline="always")
 def _cheapest(mask, plan, plan_weight, length_weight):
     """The card bit of ``mask`` with the lowest key: its card points first (× 256), then
     ``plan_weight`` when of suit ``plan`` (-1: none), then its suit's length × ``length_weight``,
@@ -440,7 +440,7 @@ def _cheapest(mask, plan, plan_weight, length_weight):
     return best
 
 
-@njit_by_type(cache=True)
+@njit(cache=True, inline="always")
 def _call(hand, trump, deck_mask):
     """T-V-5P: the card to call: the highest card of trump the bidder lacks (without trumps: of
     its longest suit); if it holds the whole suit, the highest card it lacks."""
