@@ -21,8 +21,9 @@ position, ``samples`` and ``seed`` give the same numbers.
 Games and presets (docs/advice.md): Gin's two-player presets (``hollywood``, ``tedesco`` and
 ``match``: points only, no win chance), not ``three-player``, ``four-player``, ``tedesco-teams*``,
 ``mahjong``; Yaniv's call, discard and draw decisions (the gain on the opponents this round, the
-Asaf chance of a call; not ``kluft``); Two Hundred's card play (the deal margin; not
-``two-player``, ``five-player``). Positions by hand: Gin's only.
+Asaf chance of a call, and with two players the win chance; not ``kluft``); Two Hundred's card
+play (the deal margin, and on the two-side tables the win chance; not ``two-player``,
+``five-player``). Positions by hand: Gin's and Yaniv's.
 """
 
 from __future__ import annotations

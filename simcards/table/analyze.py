@@ -16,8 +16,9 @@ game lost, when the interval is clear of zero (the cost is not sampling noise):
 * ``?`` mistake: 4 to 8,
 * ``??`` blunder: 8 or more.
 
-Where no game-win value table applies (Hollywood, matches) the same marks go by expected points
-lost: 3, 6 and 12 points. Decisions the evaluator does not play (Gin's wall last chance and the
+Where no game-win value table applies (Gin's Hollywood and matches: the same marks by expected
+points lost, 3, 6 and 12 points; Yaniv with more than two players and Two Hundred's cutthroat and
+six-3x2: by their own measures, ``YANIV_MARKS`` and ``TWO_HUNDRED_MARKS``). Decisions the evaluator does not play (Gin's wall last chance and the
 choice of an arrangement) are shown unannotated.
 """
 
@@ -31,9 +32,11 @@ from simcards.table.advise import Advice, default_samples, evaluate
 
 WIN_MARKS = ((0.08, "??", "blunder"), (0.04, "?", "mistake"), (0.02, "?!", "inaccuracy"))
 POINT_MARKS = ((12.0, "??", "blunder"), (6.0, "?", "mistake"), (3.0, "?!", "inaccuracy"))
-# Yaniv (no value table): the gain on the opponents lost, in points summed over the opponents
+# Yaniv without a value table (more than two players): the gain on the opponents lost, in points
+# summed over the opponents
 YANIV_MARKS = ((20.0, "??", "blunder"), (10.0, "?", "mistake"), (5.0, "?!", "inaccuracy"))
-# Two Hundred (no value table): the deal margin lost (the side's deal score minus the others' mean)
+# Two Hundred without a value table (cutthroat, six-3x2): the deal margin lost (the side's deal score
+# minus the others' mean)
 TWO_HUNDRED_MARKS = ((40.0, "??", "blunder"), (20.0, "?", "mistake"), (10.0, "?!", "inaccuracy"))
 
 
