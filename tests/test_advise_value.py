@@ -77,7 +77,9 @@ def test_the_gin_table_is_cached_and_refuses_what_it_does_not_fit(tmp_path, monk
     with pytest.raises(SimcardsError, match="two players"):
         win_table("gin", RunSpec.resolve("gin", variant="hollywood").rules, games=10)
     with pytest.raises(SimcardsError, match="no game-win value table"):
-        win_table("yaniv", None)
+        win_table("poker", None)
+    with pytest.raises(SimcardsError, match="two players without Kluft"):
+        win_table("yaniv", RunSpec.resolve("yaniv", variant="kluft", players=2).rules, games=10)
 
 
 # ----- the race both ways: a hole, negative gains, ties and resets (Two Hundred's T-END-1/2) -------------
@@ -157,14 +159,13 @@ def test_the_mirrored_sides_sum_to_one_with_ties_by_role():
     assert np.allclose(v[:, :, 1] + v[:, :, 0].T, 1.0, atol=1e-9) and ((v >= 0) & (v <= 1)).all()
 
 
-def test_two_hundred_table_reads_the_end_of_a_deal(tmp_path, monkeypatch):
+def test_two_hundred_table_reads_the_end_of_a_deal():
     """T-END-1 (both sides at 200 in one deal: the contract team wins), T-END-2 (a side at -200
     loses; 200 against -200: the side at 200 wins, the Decision), scores below zero (T-SC-3)."""
     from simcards.spec import RunSpec
 
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     rules = RunSpec.resolve("two-hundred").rules
-    t = win_table("two-hundred", rules, games=200)
+    t = win_table("two-hundred", rules, games=200, cache=False)
     assert t.race is not None and (t.race.lo, t.race.hi, t.race.step) == (-195, 195, 5)
     assert t.after_hand(180, 190, 30, 20, True, TIE_DEALER) == 1.0  # me dealt and contracted
     assert t.after_hand(180, 190, 30, 20, True, TIE_OTHER) == 0.0
