@@ -21,14 +21,12 @@ at the hole is treated are all read from ``rules``.
 
 from __future__ import annotations
 
-import warnings
 from collections import namedtuple
 from pathlib import Path
 from threading import Lock
 
 import numpy as np
 from numba import njit, types
-from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from simcards.games.batch import play_ranges
 from simcards.games.transcript import called_event as _log  # a call, which LLVM inlines
@@ -126,10 +124,6 @@ from simcards.games.two_hundred.rules import (
 from simcards.nbutil import borrow, drop_stale_cache, rebind
 from simcards.rng import rand_below, seed_streams, shuffle
 
-# numba's notice that first-class functions are experimental (it comes with every batch: numba
-# types the tuple of functions ``play_games`` is handed at each call) is no message for a user.
-warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
-
 
 def _anchor():
     """Only here to locate this package's numba cache."""
@@ -159,7 +153,7 @@ RS_SIZE = 8
 # working arrays (borrowed views of one allocation) and the transcript. ``shown`` is the view the
 # strategies are shown (numba reserves the name ``view`` for the array method).
 Table = namedtuple("Table", ("rules", "sids", "params", "rng", "nxt", "nxt_bid", "deck", "hands", "piles", "pile_n",
-                             "opts", "shown", "scores", "res", "ds", "taken", "log", "ext", "own"))
+                             "opts", "shown", "scores", "res", "ds", "taken", "log", "ext"))
 
 
 def _auction(st, deal, dealer, n_log):
@@ -226,7 +220,7 @@ def _bury(st, deal, bidder, kitty, n_log):
         n_opts = legal_options(hands[bidder], -1, opts)
         view[L.V_SEAT] = bidder
         view[L.V_OWN_SEEN] = buried
-        c = decide_once(st.ext, st.own, KIND_DISCARD, st.sids[bidder], st.params, hands[bidder], opts,
+        c = decide_once(st.ext, KIND_DISCARD, st.sids[bidder], st.params, hands[bidder], opts,
                         np.int64(n_opts), view, st.rules, st.rng[1 + bidder:2 + bidder])
         bit = np.int64(1) << BIT_OF_FACE[opts[c]]
         hands[bidder] &= ~bit
@@ -240,7 +234,7 @@ def _call(st, deal, bidder, buried, n_log):
     rules, hands, opts, view, res = st.rules, st.hands, st.opts, st.shown, st.res
     n_opts = legal_options(rules[R_DECK_MASK] & ~hands[bidder], -1, opts)
     view[L.V_OWN_SEEN] = own_seen(bidder, rules, hands, view, buried)
-    c = decide_once(st.ext, st.own, KIND_CALL, st.sids[bidder], st.params, hands[bidder], opts, np.int64(n_opts),
+    c = decide_once(st.ext, KIND_CALL, st.sids[bidder], st.params, hands[bidder], opts, np.int64(n_opts),
                     view, rules, st.rng[1 + bidder:2 + bidder])
     called = opts[c]
     bit = np.int64(1) << BIT_OF_FACE[called]
@@ -270,7 +264,7 @@ def _contract(st, deal, kitty, n_log):
     view[L.V_SEAT] = bidder
     if rules[R_DUMMIES] or buried:
         view[L.V_OWN_SEEN] = own_seen(bidder, rules, hands, view, 0) | buried
-    c = decide_once(st.ext, st.own, KIND_TRUMP, st.sids[bidder], st.params, hands[bidder], opts, np.int64(n_trumps),
+    c = decide_once(st.ext, KIND_TRUMP, st.sids[bidder], st.params, hands[bidder], opts, np.int64(n_trumps),
                     view, rules, st.rng[1 + bidder:2 + bidder])
     trump = opts[c]
     view[L.V_TRUMP] = trump
@@ -498,7 +492,7 @@ def _capped_winner(scores, side_mask, n_sides):
     return winner
 
 
-def _table(work, rng, rules, sids, params, log, ext, own):
+def _table(work, rng, rules, sids, params, log, ext):
     """The game's record over borrowed views of its working memory (see ``borrow``): no
     reference counting in the hot loop."""
     w = borrow(work)
@@ -507,7 +501,7 @@ def _table(work, rng, rules, sids, params, log, ext, own):
                  w[_W_HANDS:_W_HANDS + MAX_SEATS], w[_W_PILES:_W_PILES + MAX_SEATS * 9],
                  w[_W_PILE_N:_W_PILE_N + MAX_SEATS * 3], w[_W_OPTS:_W_OPTS + MAX_OPTIONS],
                  w[_W_VIEW:_W_VIEW + L.VIEW_SIZE], w[_W_SCORES:_W_SCORES + MAX_SEATS], w[_W_RES:_W_RES + RS_SIZE],
-                 w[_W_DS:_W_DS + MAX_SEATS], w[_W_TAKEN:_W_TAKEN + MAX_SEATS], borrow(log), ext, own)
+                 w[_W_DS:_W_DS + MAX_SEATS], w[_W_TAKEN:_W_TAKEN + MAX_SEATS], borrow(log), ext)
 
 
 def _finish(out_game, st, winner, deal):
@@ -521,7 +515,7 @@ def _finish(out_game, st, winner, deal):
         out_game[G_SCORES + s] = st.scores[s]
 
 
-def _play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, log, decide_fns):
+def _play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, log, ext):
     """A whole game to one winning side (T-END-1/2 or the variant's rule). ``deals_out[:row_cap]``
     receives one row a deal; deals past ``row_cap`` are played but not written. Returns the log
     length."""
@@ -530,7 +524,7 @@ def _play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, lo
     # rng[1 + s], the only one its decisions see.
     work = np.zeros(_WORK_SIZE, dtype=np.int64)
     rng_owner = np.zeros(1 + MAX_SEATS, dtype=np.uint64)
-    st = table(work, rng_owner, rules, sids, params, log, decide_fns[0], decide_fns[1])
+    st = table(work, rng_owner, rules, sids, params, log, ext)
     seed_streams(st.rng, seed, game)
     out_game = borrow(out_game)
     deals_out = borrow(deals_out)
@@ -580,19 +574,17 @@ def _play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, lo
     return n_log + 0 * keep
 
 
-def _play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_deals, row_cap, log, fns):
+def _play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_deals, row_cap, log, ext):
     """Games ``first_game + lo .. first_game + hi - 1``; row ``i`` of ``out_games`` is game
     ``first_game + i``, with ``row_cap`` rows of ``out_deals`` (may be 0). Returns the log length
     of the last game. Releases the GIL: ``play_batch`` runs ranges of games on threads."""
-    ext, own, game_fn = fns
-    decide_fns = (ext, own)
     n_log = 0
     for i in range(lo, hi):
         if row_cap > 0:
             rows = out_deals[i * row_cap:(i + 1) * row_cap]
         else:
             rows = out_deals[0:0]
-        n_log = game_fn(first_game + i, seed, rules, sids, params, out_games[i], rows, row_cap, log, decide_fns)
+        n_log = play_one(first_game + i, seed, rules, sids, params, out_games[i], rows, row_cap, log, ext)
     return n_log
 
 
@@ -604,29 +596,27 @@ def _play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_de
 # plain run compiles no search code, and an engine of search players or policies compiles only its
 # decision function (``make_engine``), not the game around it.
 #
-# Each level is compiled once, on its own: numba inlines a function by copying and re-processing
-# its code at every level above it, and optimizes every library a function calls again inside it.
-# ``play_games`` plays each game through a pointer to ``play_one`` (``GAME_FN``, one call a game),
-# and the game asks the built-ins' kitty, trump and call of ``builtin_contract`` through a pointer
-# (``own``); inside a game the deal, its steps and the decisions made most (bids, card play) are
+# Each level is compiled once by numba, on its own: numba inlines a function by copying and
+# re-processing its code at every level above it. ``play_games`` calls ``play_one`` (one call a
+# game) and the game calls ``builtin_contract`` for the built-ins' kitty, trump and call (once a
+# deal); inside a game the deal, its steps and the decisions made most (bids, card play) are
 # inlined where they are made: as calls, each handed the ``Table``, a deal played a third slower.
+# (Through function pointers, ``play_one`` and ``builtin_contract`` would not be optimized again
+# inside their callers either, but numba unboxes every first-class function handed in from Python
+# at every call, about 0.1 ms each: a batch calls ``play_games`` once a range.)
 _I64, _I64_1D, _I64_2D = types.int64, types.Array(types.int64, 1, "C"), types.Array(types.int64, 2, "C")
 _F64_2D, _U64_1D = types.Array(types.float64, 2, "C"), types.Array(types.uint64, 1, "C")
 _I32_2D = types.Array(types.int32, 2, "C")
 DECIDE_FN = types.FunctionType(_I64(_I64, _I64, _F64_2D, _I64, _I64_1D, _I64, _I64_1D, _I64_1D, _U64_1D))
-DECIDE_FNS = types.UniTuple(DECIDE_FN, 2)  # (ext, own)
-GAME_FN = types.FunctionType(_I64(_I64, _I64, _I64_1D, _I64_1D, _F64_2D, _I64_1D, _I32_2D, _I64, _I64_2D, DECIDE_FNS))
-FNS = types.Tuple((DECIDE_FN, DECIDE_FN, GAME_FN))  # (ext, own, game), as ``play_games`` takes them
-_GAMES_SIG = _I64(_I64, _I64, _I64, _I64, _I64_1D, _I64_1D, _F64_2D, _I64_2D, _I32_2D, _I64, _I64_2D, FNS)
+_GAMES_SIG = _I64(_I64, _I64, _I64, _I64, _I64_1D, _I64_1D, _F64_2D, _I64_2D, _I32_2D, _I64, _I64_2D, DECIDE_FN)
 
 
 @njit(cache=True, inline="always")
-def decide_once(ext, own, kind, sid, table, hand, opts, n_opts, view, rules, rng):
-    """The kitty, trump and call, once a deal: ``own`` (``builtin_contract``) for random and the
-    heuristic, through its pointer (not linked and optimized again inside the game)."""
+def decide_once(ext, kind, sid, table, hand, opts, n_opts, view, rules, rng):
+    """The kitty, trump and call, once a deal: a call (less code to compile)."""
     if sid > SID_HEURISTIC:
         return ext(kind, sid, table, hand, opts, n_opts, view, rules, rng)
-    return own(kind, sid, table, hand, opts, n_opts, view, rules, rng)
+    return builtin_contract(kind, sid, table, hand, opts, n_opts, view, rules, rng)
 
 
 auction = njit(cache=True, inline="always")(_auction)
@@ -635,7 +625,7 @@ call = njit(cache=True, inline="always")(_call)
 contract = njit(cache=True, inline="always")(_contract)
 play_tricks = njit(cache=True, inline="always")(_play_tricks)
 play_deal = njit(cache=True, inline="always")(_play_deal)
-play_one = njit(cache=True)(_play_game)  # called through its pointer (``GAME_FN``)
+play_one = njit(cache=True)(_play_game)  # a call a game, compiled on its own
 new_deal = njit(cache=True)(_new_deal)
 score_deal = njit(cache=True)(_score_deal)
 leave = njit(cache=True)(_leave)
@@ -647,16 +637,14 @@ _games: list = []  # play_games, compiled (or loaded) at its first use, not at i
 _games_lock = Lock()
 
 
-def play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_deals, row_cap, log, ext):
-    """``_play_games`` compiled for ``_GAMES_SIG``, with ``(ext, builtin_contract, play_one)`` as
-    its ``fns``, on first use: a signature given to ``njit`` compiles at once, and importing the
-    kernel must not."""
+def play_games(*args):
+    """``_play_games`` compiled for ``_GAMES_SIG`` (its ``ext`` a function pointer), on first use:
+    a signature given to ``njit`` compiles at once, and importing the kernel must not."""
     if not _games:
         with _games_lock:
             if not _games:
                 _games.append(njit(_GAMES_SIG, cache=True, nogil=True)(_play_games))
-    return _games[0](seed, first_game, lo, hi, rules, sids, params, out_games, out_deals, row_cap, log,
-                     (ext, builtin_contract, play_one))
+    return _games[0](*args)
 
 
 @njit(cache=True)
