@@ -76,8 +76,8 @@ def _build(decide=None, cache_key: str | None = None):
 
     def play_batch(seed, first, count, rules, players, sids, params, out_games, out_rounds, round_cap):
         assert len(sids) == players  # one strategy a seat
-        kernel.play_batch(seed, first, count, rules, sids, params, out_games, out_rounds, round_cap,
-                          (kernel.play_game, round_fn(rules, sids), decide_fn))
+        kernel.play_batch(seed, first, count, rules, sids, params, out_games, out_rounds, round_cap, kernel.play_game,
+                          round_fn(rules, sids), decide_fn)
 
     return play_game, play_batch
 

@@ -784,20 +784,22 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
     game_counts(out_game, count, scores, view, players)
     return n_log
 
-# An engine's functions, as play_games and play_batch take them: ``(game_fn, round_fn, decide_fn)``.
-FNS = types.Tuple((GAME_FN, ROUND_FN, DECIDE_FN))
+# The run's arrays as play_games takes them, one argument: ``(rules, sids, params)``.
+RUN_ARRAYS = types.Tuple((_I64_1D, _I64_1D, _F64_2D))
 
 
-@njit(_I64(_I64, _I64, _I64, _I64, _I64_1D, _I64_1D, _F64_2D, _I64_2D, _I32_2D, _I64, FNS), cache=True, nogil=True)
-def play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_rounds, round_cap, fns):
-    """Games ``first_game + lo .. first_game + hi - 1`` played by ``fns = (game_fn, round_fn,
-    decide_fn)``: ``game_fn`` (``play_game``) with ``round_fn`` and ``decide_fn`` (as
-    ``play_game`` takes them), one seat a strategy id in ``sids``; row ``i`` of the outputs is game
-    ``first_game + i``. ``out_rounds`` has ``round_cap`` rows per game (may be 0). Returns 0.
-    Releases the GIL: ``play_batch`` plays ranges of games on threads."""
+@njit(_I64(_I64, _I64, _I64, _I64, RUN_ARRAYS, _I64_2D, _I32_2D, _I64, GAME_FN, ROUND_FN, DECIDE_FN), cache=True,
+      nogil=True)
+def play_games(seed, first_game, lo, hi, arrays, out_games, out_rounds, round_cap, game_fn, round_fn, decide_fn):
+    """Games ``first_game + lo .. first_game + hi - 1`` played by ``game_fn`` (``play_game``) with
+    ``round_fn`` and ``decide_fn`` (as ``play_game`` takes them), ``arrays`` the encoded rules, one
+    strategy id a seat and the seats' parameters; row ``i`` of the outputs is game ``first_game + i``.
+    ``out_rounds`` has ``round_cap`` rows per game (may be 0). Returns 0. Releases the GIL:
+    ``play_batch`` plays ranges of games on threads. (The three functions are separate arguments:
+    numba converts a tuple of dispatchers to function pointers three times slower, on every call.)"""
     empty_log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
+    rules, sids, params = arrays
     players = sids.shape[0]
-    game_fn, round_fn, decide_fn = fns
     for i in range(lo, hi):
         rows = out_rounds[i * round_cap:(i + 1) * round_cap]
         game_fn(first_game + i, seed, rules, players, sids, params, out_games[i], rows, round_cap, empty_log, round_fn,
@@ -805,10 +807,12 @@ def play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_rou
     return 0
 
 
-def play_batch(seed, first_game, count, rules, sids, params, out_games, out_rounds, round_cap, fns):
+def play_batch(seed, first_game, count, rules, sids, params, out_games, out_rounds, round_cap, game_fn, round_fn,
+               decide_fn):
     """``play_games`` over the whole batch, in ranges on threads (``games.batch.play_ranges``: not a
-    ``prange``, whose gufunc would be compiled on top); ``fns`` as ``play_games`` takes them."""
-    play_ranges(play_games, count, (seed, first_game), (rules, sids, params, out_games, out_rounds, round_cap, fns))
+    ``prange``, whose gufunc would be compiled on top)."""
+    play_ranges(play_games, count, (seed, first_game),
+                ((rules, sids, params), out_games, out_rounds, round_cap, game_fn, round_fn, decide_fn))
 
 
 @njit(_I64(_I64, _I64, _F64_1D, _I64_1D, _I64, _I64_2D, _I64, _I64_1D, _I64_1D, _U64_1D), cache=True)
