@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit, types
 
 from simcards.games.batch import play_ranges
-from simcards.games.transcript import called_event as _log  # a call, which LLVM inlines
+from simcards.games.transcript import log_event as _log
 from simcards.games.two_hundred import layout as L
 from simcards.games.two_hundred.core import (  # the rule mechanics (core.py); tests import some from here
     beats,

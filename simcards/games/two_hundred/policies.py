@@ -295,7 +295,7 @@ def friend(view, hand, seat, other):
     return view[V_SIDE + seat] == view[V_SIDE + other]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def side_lane(mask, s, trump):
     """Suit ``s``'s lane of ``mask``, or 0 when ``s`` is trump (the side suits a lead is looked for in)."""
     return (mask >> (LANE * s)) & LANE_FULL if s != trump else np.int64(0)
