@@ -44,7 +44,7 @@ from simcards.games.gin.layout import (
     V_TABLE,
 )
 from simcards.games.gin.melds import CORNER, VALUES_MV, deadwood, popcount
-from simcards.games.gin.policies import fewest_layoffs  # G-LAY-0, shared with knock:deny
+from simcards.games.gin.policies import better, fewest_layoffs  # G-LAY-0 and the tie-break, shared with knock, mc
 from simcards.games.gin.rules import R_MV
 from simcards.strategy import Family, Param
 
@@ -127,7 +127,6 @@ def discard_choice(params, opts, n_opts, view, rules):
     credit = params[P_WEIGHT] * params[P_DECAY] ** (turn - 1)
     best = 0
     best_cost = 1e18
-    best_rank = -1
     for a in range(n_opts):
         c = opts[a, 0]
         cost = float(opts[a, 1])
@@ -135,11 +134,9 @@ def discard_choice(params, opts, n_opts, view, rules):
             cost -= credit * lookahead(mask & ~_bit(c), unseen, mv, corner)
         if params[P_DANGER] != 0:
             cost += params[P_DANGER] * popcount(near_mask(c, corner) & held)
-        rank = c % 13
-        if cost < best_cost - 1e-9 or (abs(cost - best_cost) <= 1e-9 and rank > best_rank):
+        if better(cost, c, best_cost, opts[best, 0]):  # (the first option always is: best_cost starts at 1e18)
             best = a
             best_cost = cost
-            best_rank = rank
     return best
 
 

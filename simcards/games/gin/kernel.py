@@ -64,7 +64,6 @@ from simcards.games.gin.melds import (
     min_arrangements,
     popcount,
     removal_deadwoods,
-    simple_discard,
     suits_at,
     triple_ranks,
     value_of_mask,
@@ -130,7 +129,16 @@ def take_info(mask, card, allow_re, scratch, mv):
     m11 = mask | (np.int64(1) << card)
     dw11 = removal_deadwoods(m11, scratch, mv)
     scratch[SCRATCH_MASK] = m11
-    _, best = simple_discard(m11, np.int64(-1) if allow_re else card, scratch, mv)
+    best = np.int64(1) << 40
+    m = m11
+    while m != 0:
+        low = m & -m
+        m ^= low
+        c = popcount(low - 1)
+        if c == card and not allow_re:
+            continue
+        if scratch[c] < best:
+            best = scratch[c]
     return dw11, best
 
 
@@ -271,8 +279,8 @@ _HAND_FIELDS = {"rules": _I64_1D, "sids": _I64_1D, "params": _F64_2D, "rng": _U6
                 "opts": _I64_2D, "ends": _I64_2D, "log": _I64_2D, "ext": DECIDE_FN}
 HAND_T = types.NamedTuple([_HAND_FIELDS.get(f, _I64_1D) for f in Hand._fields], Hand)
 HAND_FN = types.FunctionType(_I64(HAND_T, _I64))
-GAMES_SIG = (_I64, _I64, _I64, _I64, _I64_1D, _I64_1D, _F64_2D, _I64_2D, types.Array(types.int32, 2, "C"), _I64,
-             _I64_2D, DECIDE_FN, HAND_FN)
+GAMES_SIG = (_I64, _I64, _I64, _I64, _I64_1D, _I64_1D, _F64_2D, _I64_2D, types.Array(types.int32, 2, "C"), _I64_2D,
+             DECIDE_FN, HAND_FN)
 _HAND_PTR = {"cache": True, "_nrt": False, "no_cpython_wrapper": True}  # called through a HAND_FN
 
 
@@ -1495,7 +1503,8 @@ def game_row(out_game, ledger, counts, view, rules, deals, capped):
 
 @njit(cache=True, inline="always")
 def play_one(game, seed, rules, sids, params, out_game, hands_out, hand_cap, log, ext, hand_fn):
-    """A whole game to the target (G-GAME-1..3), each hand played by ``hand_fn``.
+    """A whole game to the target (G-GAME-1..3), each hand played by ``hand_fn``, every decision
+    of an attached strategy asked of ``ext``.
     ``hands_out[:hand_cap]`` receives one row a hand; hands past the cap are played but not
     written. Returns the log length. (Inlined into ``play_games``, its one caller.)"""
     # Working memory in one array, used through borrowed views (simcards.nbutil.borrow): no
@@ -1553,13 +1562,14 @@ def play_one(game, seed, rules, sids, params, out_game, hands_out, hand_cap, log
 
 
 @njit(cache=True, nogil=True)
-def play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_hands, hand_cap, log, ext, hand_fn):
+def play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_hands, log, ext, hand_fn):
     """Games ``first_game + lo .. first_game + hi - 1``; row ``i`` of the outputs is game
-    ``first_game + i``, with ``hand_cap`` rows of ``out_hands`` (may be 0). Returns the log length
-    of the last game; ``ext`` is the engine's decision function (a ``DECIDE_FN``), ``hand_fn`` the
-    hand the rules play (a ``HAND_FN``: ``hand_player``). Releases the GIL: ``play_batch`` runs
+    ``first_game + i``, with the same number of rows of ``out_hands`` each (may be 0). Returns the log
+    length of the last game; ``ext`` is the engine's decision function (a ``DECIDE_FN``), ``hand_fn``
+    the hand the rules play (a ``HAND_FN``: ``_compiled``). Releases the GIL: ``play_batch`` runs
     ranges of games on threads."""
     n_log = np.int64(0)
+    hand_cap = out_hands.shape[0] // max(out_games.shape[0], 1)
     for i in range(lo, hi):
         if hand_cap > 0:
             rows = out_hands[i * hand_cap:(i + 1) * hand_cap]
@@ -1589,7 +1599,7 @@ def game_player(ext):
 
     def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, log):
         games_fn, hand_fn = _compiled(rules)
-        return games_fn(seed, game, 0, 1, rules, sids, params, out_game.reshape(1, -1), hands_out, hand_cap, log, ext,
+        return games_fn(seed, game, 0, 1, rules, sids, params, out_game.reshape(1, -1), hands_out[:hand_cap], log, ext,
                         hand_fn)
 
     return play_game
@@ -1604,7 +1614,7 @@ def batch_player(ext):
         games_fn, hand_fn = _compiled(rules)
         log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
         play_ranges(games_fn, count, (seed, first_game),
-                    (rules, sids, params, out_games, out_hands, hand_cap, log, ext, hand_fn))
+                    (rules, sids, params, out_games, out_hands[:count * hand_cap], log, ext, hand_fn))
 
     return play_batch
 

@@ -172,6 +172,14 @@ def fewest_layoffs(opts, n_opts, view):
 
 
 @internal
+def better(cost, card, best_cost, best_card):
+    """Lower cost, then the higher rank, then the lower card id (options come by card id)."""
+    if cost < best_cost - 1e-9:
+        return True
+    return abs(cost - best_cost) <= 1e-9 and card % 13 > best_card % 13
+
+
+@internal
 def knock_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     if kind == K_DISCARD:
         avoid = params[P_AVOID]

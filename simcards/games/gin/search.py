@@ -90,11 +90,11 @@ from simcards.games.gin.melds import (
     deadwood,
     popcount,
     removal_deadwoods,
-    simple_discard,  # (the simple discard rule: the kernel's take_info reads it too)
+    simple_discard,
 )
 from simcards.games.gin.params import INFORMED, MC, NEVER, slot
+from simcards.games.gin.policies import better, knock_decide
 from simcards.games.gin.policies import danger as melds_with  # cards of a mask that meld directly with a card
-from simcards.games.gin.policies import knock_decide
 from simcards.games.gin.rules import R_MJ, R_MV
 from simcards.nbutil import njit_by_type
 from simcards.rng import rand_below
@@ -147,14 +147,6 @@ def discard_costs(params, opts, n_opts, view, rules, out):
         if params[P_HINT] != 0:
             cost -= params[P_HINT] * melds_with(c, hint, corner)
         out[a] = cost
-
-
-@internal
-def better(cost, card, best_cost, best_card):
-    """Lower cost, then the higher rank, then the lower card id (options come by card id)."""
-    if cost < best_cost - 1e-9:
-        return True
-    return abs(cost - best_cost) <= 1e-9 and card % 13 > best_card % 13
 
 
 @internal
