@@ -2,11 +2,11 @@
 card-play decision played on to the end of the deal in ``k`` determinized deals.
 
 It reads only what the deciding seat may see and reuses the ``mc`` search player's machinery from
-``search.py`` unchanged (the body of ``mc_play``, each deal's value kept instead of summed): the
-hidden holders (``_holders``: every other seat in play with the cards it still holds and the
-suits it showed void in, then the kitty), the sampler (``sample_hands``), the card played
-(``core.play_card``), the rollout to the last trick (``rollout``: mc's rollout policy, the
-heuristic's card play unless mc's ``rollout`` param asks for the informed one) and the deal's
+``search.py`` (``mc_play``'s steps, each deal's value kept instead of summed): the
+hidden holders (``holders``: every other seat in play with the cards it still holds and the
+suits it showed void in, then the kitty), the deal (``sampled_deal``), the card played and
+the rollout to the last trick (``played_out``: mc's rollout policy, the heuristic's card play
+unless mc's ``rollout`` param asks for the informed one) and the deal's
 value (``deal_value`` without mc's ``win`` bonus: the side's deal score, T-SC-2 and the options,
 minus the mean of the other sides' in play). Every option is played in the same deals.
 ``scores[s, a]`` keeps the deal's score of the deciding side and of the other side (two sides:
@@ -22,13 +22,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.games.two_hundred.core import card_points, deal_scores, n_cards, play_card
+from simcards.games.two_hundred.core import card_points, deal_scores, n_cards
 from simcards.games.two_hundred.layout import (
-    BIT_OF_FACE,
     K_PLAY,
     MAX_SEATS,
     NO_TRUMP,
-    V_ACTIVE,
     V_BID,
     V_BIDDER,
     V_N_ACTIVE,
@@ -40,8 +38,8 @@ from simcards.games.two_hundred.layout import (
     V_TRUMP,
 )
 from simcards.games.two_hundred.params import P_ROLLOUT
-from simcards.games.two_hundred.rules import R_DECK, R_DECK_MASK, R_KITTY, R_SEATS
-from simcards.games.two_hundred.search import _holders, deal_value, rollout, sample_hands, searchable
+from simcards.games.two_hundred.rules import R_DECK, R_DECK_MASK, R_KITTY
+from simcards.games.two_hundred.search import deal_value, holders, played_out, sampled_deal, searchable
 
 
 @njit(cache=True)
@@ -60,7 +58,7 @@ def option_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, sc
     seats = np.zeros(MAX_SEATS + 1, dtype=np.int64)
     held = np.zeros(MAX_SEATS + 1, dtype=np.int64)
     cards = np.zeros(64, dtype=np.int64)
-    n_h = _holders(view, rules, seat, hand, n_tricks, need, voids, seats)
+    n_h = holders(view, rules, seat, hand, n_tricks, need, voids, seats)
     total = 0
     for i in range(n_h):
         total += need[i]
@@ -76,21 +74,9 @@ def option_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, sc
     rv = np.empty_like(view)
     ds = np.zeros(MAX_SEATS, dtype=np.int64)
     for s in range(k):
-        sample_hands(rng, unseen, need, voids, n_h, held, cards)
-        kitty_points = kitty_known
-        for i in range(MAX_SEATS):
-            base[i] = 0
-        base[seat] = hand
-        for i in range(n_h):
-            if seats[i] >= 0:
-                base[seats[i]] = held[i]
-            else:
-                kitty_points = card_points(held[i])
+        kitty_points = sampled_deal(rng, unseen, need, voids, n_h, held, cards, seats, seat, hand, kitty_known, base)
         for i in range(n_opts):
-            hands[:] = base
-            rv[:] = view
-            nxt = play_card(rv, hands, seat, BIT_OF_FACE[opts[i]], rv[V_TRUMP], rv[V_ACTIVE], rules[R_SEATS])
-            rollout(table, 0, hands, rv, rules, nxt, n_tricks, informed)
+            played_out(table, 0, base, hands, rv, view, rules, seat, opts[i], n_tricks, informed)
             out[s, i] = deal_value(rv, rules, side, kitty_points, 0.0)
             cs = rv[V_SIDE + rv[V_BIDDER]]
             deal_scores(rv[V_TAKEN:V_TAKEN + MAX_SEATS], MAX_SEATS, cs, -1, rv[V_BID], kitty_points,

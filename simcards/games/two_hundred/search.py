@@ -214,7 +214,7 @@ def searchable(rules):
 
 
 @njit(cache=True)
-def _holders(view, rules, seat, hand, n_tricks, need, voids, seats):
+def holders(view, rules, seat, hand, n_tricks, need, voids, seats):
     """The hidden holders at card play: every other seat in play with the cards it still holds
     and its voids, then the kitty (when ``seat`` did not bury it). Returns their number."""
     active = view[V_ACTIVE]
@@ -241,6 +241,34 @@ def _holders(view, rules, seat, hand, n_tricks, need, voids, seats):
 
 
 @njit(cache=True)
+def sampled_deal(rng, unseen, need, voids, n_h, held, cards, seats, seat, hand, kitty_known, base):
+    """One determinized deal: the holders' hands sampled (``sample_hands``), ``base[s]`` every
+    seat's hand (the own one included); returns the kitty's points (known to its taker, else the
+    sampled kitty's)."""
+    sample_hands(rng, unseen, need, voids, n_h, held, cards)
+    kitty_points = kitty_known
+    for i in range(MAX_SEATS):
+        base[i] = 0
+    base[seat] = hand
+    for i in range(n_h):
+        if seats[i] >= 0:
+            base[seats[i]] = held[i]
+        else:
+            kitty_points = card_points(held[i])
+    return kitty_points
+
+
+@njit(cache=True)
+def played_out(table, row, base, hands, rv, view, rules, seat, face, n_tricks, informed):
+    """Card ``face`` played by ``seat`` in the deal ``base`` and the deal rolled out to its last
+    trick: ``rv`` is then the deal's final view (``hands`` and ``rv`` are scratch)."""
+    hands[:] = base
+    rv[:] = view
+    nxt = play_card(rv, hands, seat, BIT_OF_FACE[face], rv[V_TRUMP], rv[V_ACTIVE], rules[R_SEATS])
+    rollout(table, row, hands, rv, rules, nxt, n_tricks, informed)
+
+
+@njit(cache=True)
 def mc_play(table, row, hand, opts, n_opts, view, rules, rng):
     """The searched card play: the option with the best mean deal value over ``k`` samples."""
     seat = view[V_SEAT]
@@ -251,7 +279,7 @@ def mc_play(table, row, hand, opts, n_opts, view, rules, rng):
     seats = np.zeros(MAX_SEATS + 1, dtype=np.int64)
     out = np.zeros(MAX_SEATS + 1, dtype=np.int64)
     cards = np.zeros(64, dtype=np.int64)
-    n_h = _holders(view, rules, seat, hand, n_tricks, need, voids, seats)
+    n_h = holders(view, rules, seat, hand, n_tricks, need, voids, seats)
     total = 0
     for i in range(n_h):
         total += need[i]
@@ -269,21 +297,9 @@ def mc_play(table, row, hand, opts, n_opts, view, rules, rng):
     hands = np.zeros(MAX_SEATS, dtype=np.int64)
     rv = np.empty_like(view)
     for _ in range(k):
-        sample_hands(rng, unseen, need, voids, n_h, out, cards)
-        kitty_points = kitty_known
-        for i in range(MAX_SEATS):
-            base[i] = 0
-        base[seat] = hand
-        for i in range(n_h):
-            if seats[i] >= 0:
-                base[seats[i]] = out[i]
-            else:
-                kitty_points = card_points(out[i])
+        kitty_points = sampled_deal(rng, unseen, need, voids, n_h, out, cards, seats, seat, hand, kitty_known, base)
         for i in range(n_opts):
-            hands[:] = base
-            rv[:] = view
-            nxt = play_card(rv, hands, seat, BIT_OF_FACE[opts[i]], rv[V_TRUMP], rv[V_ACTIVE], rules[R_SEATS])
-            rollout(table, row, hands, rv, rules, nxt, n_tricks, informed)
+            played_out(table, row, base, hands, rv, view, rules, seat, opts[i], n_tricks, informed)
             sums[i] += deal_value(rv, rules, side, kitty_points, win_w)
     best = 0
     for i in range(1, n_opts):
