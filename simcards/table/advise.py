@@ -257,15 +257,7 @@ def _two_hundred_wins(table, view, scores: tuple[int, ...], deal: np.ndarray) ->
     me_dealt = dealer_side == mine
     tie = TIE_DEALER if contract == dealer_side else TIE_OTHER
     me, other = scores
-    cache: dict[tuple[int, int], float] = {}
-    wins = np.empty(deal.shape[:2])
-    for s in range(deal.shape[0]):
-        for a in range(deal.shape[1]):
-            g = (int(deal[s, a, 0]), int(deal[s, a, 1]))
-            if g not in cache:
-                cache[g] = table.after_hand(me, other, g[0], g[1], me_dealt, tie)
-            wins[s, a] = cache[g]
-    return wins
+    return _per_deal(deal, lambda mine, theirs: table.after_hand(me, other, mine, theirs, me_dealt, tie))
 
 
 def _yaniv_wins(table, view, scores: tuple[int, ...], deal: np.ndarray) -> np.ndarray:
@@ -276,13 +268,19 @@ def _yaniv_wins(table, view, scores: tuple[int, ...], deal: np.ndarray) -> np.nd
 
     me_started = int(view[Y.V_STARTER]) == int(view[Y.V_SEAT])
     me, other = scores
+    return _per_deal(deal, lambda mine, theirs: table.after_hand(-me, -other, -mine, -theirs, me_started))
+
+
+def _per_deal(deal: np.ndarray, value) -> np.ndarray:
+    """``value(mine, theirs)`` of each sampled deal and option's two scores ``deal[s, a]``, each
+    distinct pair computed once (a deal's scores repeat: few distinct pairs, many deals)."""
     cache: dict[tuple[int, int], float] = {}
     wins = np.empty(deal.shape[:2])
     for s in range(deal.shape[0]):
         for a in range(deal.shape[1]):
             g = (int(deal[s, a, 0]), int(deal[s, a, 1]))
             if g not in cache:
-                cache[g] = table.after_hand(-me, -other, -g[0], -g[1], me_started)
+                cache[g] = value(*g)
             wins[s, a] = cache[g]
     return wins
 

@@ -180,17 +180,11 @@ def _cost(d: Annotated, interval: bool) -> str:
 def mark(win_lost: float, win_ci: tuple[float, float], points_lost: float, points_ci: tuple[float, float],
          has_win: bool, marks=POINT_MARKS) -> tuple[str, str]:
     """The mark and verdict of a cost (module doc): ("??", "blunder"), ..., or ("", "")."""
-    if has_win:
-        if win_ci[0] <= 0:
-            return "", ""
-        for limit, sign, word in WIN_MARKS:
-            if win_lost >= limit:
-                return sign, word
+    lost, low, thresholds = (win_lost, win_ci[0], WIN_MARKS) if has_win else (points_lost, points_ci[0], marks)
+    if low <= 0:  # the paired interval is not clear of zero: no mark
         return "", ""
-    if points_ci[0] <= 0:
-        return "", ""
-    for plimit, sign, word in marks:
-        if points_lost >= plimit:
+    for limit, sign, word in thresholds:
+        if lost >= limit:
             return sign, word
     return "", ""
 

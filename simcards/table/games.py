@@ -31,11 +31,17 @@ class Adapter:
 
     name = ""
     title = ""
+    layout = ""  # the game's layout module (its decision kinds K_*, its view slots)
+    kind_names: dict[str, str] = {}  # K_* constant of the layout -> the kind's name
     kinds: dict[int, str] = {}
 
     def __init__(self, rules: Any, players: int):
+        import importlib
+
         self.rules = rules
         self.players = players
+        self.L = importlib.import_module(self.layout)  # imported on use: the engines are heavy
+        self.kinds = {getattr(self.L, k): name for k, name in self.kind_names.items()}
 
     # --- the engine -------------------------------------------------------------------------
     def new_game(self, sids: np.ndarray, params: np.ndarray, seed: int, game: int, decide) -> Any:
@@ -125,13 +131,9 @@ class Adapter:
 class Yaniv(Adapter):
     name, title = "yaniv", "Yaniv"
 
-    def __init__(self, rules, players):
-        super().__init__(rules, players)
-        from simcards.games.yaniv import layout as L
-
-        self.L = L
-        self.kinds = {L.K_CALL: "call", L.K_DISCARD: "discard", L.K_DRAW: "draw", L.K_OVERCALL: "overcall",
-                      L.K_REQUEST: "request", L.K_GRANT: "grant", L.K_SLAM: "slam", L.K_ONDER: "onderkluft"}
+    layout = "simcards.games.yaniv.layout"
+    kind_names = {"K_CALL": "call", "K_DISCARD": "discard", "K_DRAW": "draw", "K_OVERCALL": "overcall",
+                  "K_REQUEST": "request", "K_GRANT": "grant", "K_SLAM": "slam", "K_ONDER": "onderkluft"}
 
     def new_game(self, sids, params, seed, game, decide):
         from simcards.games.yaniv.reference import ReferenceGame
@@ -221,13 +223,9 @@ class Yaniv(Adapter):
 class Gin(Adapter):
     name, title = "gin", "Gin Rummy"
 
-    def __init__(self, rules, players):
-        super().__init__(rules, players)
-        from simcards.games.gin import layout as L
-
-        self.L = L
-        self.kinds = {L.K_UPCARD: "upcard", L.K_DRAW: "draw", L.K_DISCARD: "discard", L.K_KNOCK: "knock",
-                      L.K_LAST: "last chance", L.K_PICKUP: "pickup", L.K_ARRANGE: "arrange"}
+    layout = "simcards.games.gin.layout"
+    kind_names = {"K_UPCARD": "upcard", "K_DRAW": "draw", "K_DISCARD": "discard", "K_KNOCK": "knock",
+                  "K_LAST": "last chance", "K_PICKUP": "pickup", "K_ARRANGE": "arrange"}
 
     def new_game(self, sids, params, seed, game, decide):
         from simcards.games.gin.reference import ReferenceGame
@@ -318,12 +316,8 @@ class TwoHundred(Adapter):
     view_arg = 6  # decide(kind, sid, table, hand, opts, n_opts, view, rules, rng)
     rng_arg = 8
 
-    def __init__(self, rules, players):
-        super().__init__(rules, players)
-        from simcards.games.two_hundred import layout as L
-
-        self.L = L
-        self.kinds = {L.K_BID: "bid", L.K_TRUMP: "trump", L.K_PLAY: "play", L.K_DISCARD: "bury", L.K_CALL: "call"}
+    layout = "simcards.games.two_hundred.layout"
+    kind_names = {"K_BID": "bid", "K_TRUMP": "trump", "K_PLAY": "play", "K_DISCARD": "bury", "K_CALL": "call"}
 
     def new_game(self, sids, params, seed, game, decide):
         from simcards.games.two_hundred.reference import ReferenceGame
