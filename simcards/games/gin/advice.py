@@ -45,15 +45,13 @@ from simcards.games.gin.layout import (
     V_PLAYERS,
     V_SEAT,
     V_STAKE,
-    V_STOCK,
     V_TOP,
 )
-from simcards.games.gin.melds import SCRATCH_SIZE, deadwood, popcount
+from simcards.games.gin.melds import SCRATCH_SIZE, deadwood
 from simcards.games.gin.params import NEVER
 from simcards.games.gin.rules import R_MJ, R_MV
 from simcards.games.gin.search import (
     ENDS_ROWS,
-    OPP_CARDS,
     P_FADE,
     P_RGIN,
     P_RKNOCK,
@@ -62,12 +60,11 @@ from simcards.games.gin.search import (
     Plan,
     Sampler,
     bit,
+    deal_space,
     fitted_deal,
     knock_points,
-    known_opp,
     rollout,
     sampler_terms,
-    unseen_pool,
 )
 
 EVALUATED = (K_UPCARD, K_DRAW, K_DISCARD, K_KNOCK)
@@ -85,11 +82,8 @@ def option_points(kind, params, opts, n_opts, view, rules, k, rng, out):
     mv = rules[R_MV]
     limit = view[V_LIMIT]
     mask = view[V_MASK]
-    known = known_opp(view)
-    n_opp = OPP_CARDS - popcount(known)
     pool = np.empty(52, dtype=np.int64)
-    n_pool = unseen_pool(view, pool)
-    ns = min(view[V_STOCK], n_pool - n_opp)
+    known, n_opp, n_pool, ns = deal_space(view, pool)
     if n_opp < 0 or ns < 0:
         return False
     buf = np.empty(52, dtype=np.int64)

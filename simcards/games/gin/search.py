@@ -626,17 +626,24 @@ def settled(total, total2, n_cand, done, stop):
 
 
 @internal
+def deal_space(view, pool):
+    """What a sampled deal is dealt from: the cards the opponent is known to hold, how many more it
+    holds (``n_opp``), the unseen cards (``pool[:n_pool]``) and the stock's size in the deal."""
+    known = known_opp(view)
+    n_opp = OPP_CARDS - popcount(known)
+    n_pool = unseen_pool(view, pool)
+    return known, n_opp, n_pool, min(view[V_STOCK], n_pool - n_opp)
+
+
+@internal
 def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng):
     """Determinized rollouts of the candidate options (see the module doc); the best mean wins
     (ties: the lower candidate index, i.e. the heuristic's order)."""
     mv = rules[R_MV]
     limit = view[V_LIMIT]
     mask = view[V_MASK]
-    known = known_opp(view)
-    n_opp = OPP_CARDS - popcount(known)
     pool = np.empty(52, dtype=np.int64)
-    n_pool = unseen_pool(view, pool)
-    ns = min(view[V_STOCK], n_pool - n_opp)
+    known, n_opp, n_pool, ns = deal_space(view, pool)
     if n_opp < 0 or ns < 0:  # the view does not fit a two-hand table: play the heuristic
         return informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
     # candidates, best first by the heuristic
