@@ -47,7 +47,7 @@ def advise(
     json_out: JsonOutOpt = False,
 ) -> None:
     """The ranked options of one decision: each option's chance of winning the game and expected
-    points this hand, with 95% intervals (a Gin position by hand; docs/advice.md)."""
+    points this hand, with 95% intervals (a Gin or Yaniv position by hand; docs/advice.md)."""
     from simcards.table.advise import advise as run
 
     announce_compile(canonical(game))
@@ -75,7 +75,8 @@ def analyze(
 ) -> None:
     """The replay of one game with every decision of a seat annotated: each option's chance of
     winning the game and expected points (95% intervals), what the choice cost, marks ?! ? ??
-    (Gin; Yaniv and Two Hundred by points: docs/advice.md)."""
+    (by the chance of winning the game in Gin, two-player Yaniv and Two Hundred's two-side presets;
+    elsewhere by points: docs/advice.md)."""
     from simcards.errors import SimcardsError
     from simcards.table.analyze import analyze as run
 
