@@ -79,7 +79,7 @@ def test_the_command(capsys):
 
 
 def test_a_knock_that_wins_the_game_is_not_called_an_error():
-    """Seed 3, game 0: seat 0 knocks with 8 at 86-0 (G-KNOCK-1) and reaches 100 (G-SC-1, G-END-1).
+    """Seed 3, game 0: seat 0 knocks with 8 at 86-0 (G-KNOCK-1) and reaches 100 (G-SC-1, G-GAME-1).
     The opponent is a player who knocks at 10 or less and has not: the evaluator's sampler checks
     each sampled hand against the opponent's last turns (deep's), so the knock is valued above
     playing on. With a sampler that ignores them, half the sampled hands undercut and the winning
