@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.games.two_hundred.core import card_points, deal_scores, n_cards
+from simcards.games.two_hundred.core import deal_scores
 from simcards.games.two_hundred.layout import (
     K_PLAY,
     MAX_SEATS,
@@ -39,7 +39,7 @@ from simcards.games.two_hundred.layout import (
 )
 from simcards.games.two_hundred.params import P_ROLLOUT
 from simcards.games.two_hundred.rules import R_DECK, R_DECK_MASK, R_KITTY
-from simcards.games.two_hundred.search import deal_value, holders, played_out, sampled_deal, searchable
+from simcards.games.two_hundred.search import deal_value, holders, kitty_known, played_out, sampled_deal, searchable
 
 
 @njit(cache=True)
@@ -58,15 +58,10 @@ def option_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, sc
     seats = np.zeros(MAX_SEATS + 1, dtype=np.int64)
     held = np.zeros(MAX_SEATS + 1, dtype=np.int64)
     cards = np.zeros(64, dtype=np.int64)
-    n_h = holders(view, rules, seat, hand, n_tricks, need, voids, seats)
-    total = 0
-    for i in range(n_h):
-        total += need[i]
-    if total != n_cards(unseen):
+    n_h = holders(view, rules, seat, n_tricks, unseen, need, voids, seats)
+    if n_h < 0:
         return False
-    kitty_known = 0
-    if rules[R_KITTY] > 0 and seat == view[V_BIDDER]:
-        kitty_known = card_points(view[V_OWN_SEEN])
+    kitty = kitty_known(view, rules, seat)
     informed = table[0, P_ROLLOUT] >= 0.5
     side = view[V_SIDE + seat]
     base = np.zeros(MAX_SEATS, dtype=np.int64)
@@ -74,7 +69,7 @@ def option_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, sc
     rv = np.empty_like(view)
     ds = np.zeros(MAX_SEATS, dtype=np.int64)
     for s in range(k):
-        kitty_points = sampled_deal(rng, unseen, need, voids, n_h, held, cards, seats, seat, hand, kitty_known, base)
+        kitty_points = sampled_deal(rng, unseen, need, voids, n_h, held, cards, seats, seat, hand, kitty, base)
         for i in range(n_opts):
             played_out(table, 0, base, hands, rv, view, rules, seat, opts[i], n_tricks, informed)
             out[s, i] = deal_value(rv, rules, side, kitty_points, 0.0)

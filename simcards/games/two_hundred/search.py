@@ -214,9 +214,10 @@ def searchable(rules):
 
 
 @njit(cache=True)
-def holders(view, rules, seat, hand, n_tricks, need, voids, seats):
+def holders(view, rules, seat, n_tricks, unseen, need, voids, seats):
     """The hidden holders at card play: every other seat in play with the cards it still holds
-    and its voids, then the kitty (when ``seat`` did not bury it). Returns their number."""
+    and its voids, then the kitty (when ``seat`` did not bury it). Returns their number, or -1
+    when the cards they hold do not add up to the ``unseen`` ones (never on a table searched)."""
     active = view[V_ACTIVE]
     n_seats = rules[R_SEATS]
     trick = view[V_TRICK]
@@ -237,7 +238,18 @@ def holders(view, rules, seat, hand, n_tricks, need, voids, seats):
         need[n_h] = rules[R_KITTY]
         voids[n_h] = 0
         n_h += 1
-    return n_h
+    total = 0
+    for i in range(n_h):
+        total += need[i]
+    return n_h if total == n_cards(unseen) else -1
+
+
+@njit(cache=True)
+def kitty_known(view, rules, seat):
+    """The kitty's points when ``seat`` took and buried it (it knows them), else 0."""
+    if rules[R_KITTY] > 0 and seat == view[V_BIDDER]:
+        return card_points(view[V_OWN_SEEN])
+    return 0
 
 
 @njit(cache=True)
@@ -279,15 +291,10 @@ def mc_play(table, row, hand, opts, n_opts, view, rules, rng):
     seats = np.zeros(MAX_SEATS + 1, dtype=np.int64)
     out = np.zeros(MAX_SEATS + 1, dtype=np.int64)
     cards = np.zeros(64, dtype=np.int64)
-    n_h = holders(view, rules, seat, hand, n_tricks, need, voids, seats)
-    total = 0
-    for i in range(n_h):
-        total += need[i]
-    if total != n_cards(unseen):  # cannot happen on the tables searched; never guess
+    n_h = holders(view, rules, seat, n_tricks, unseen, need, voids, seats)
+    if n_h < 0:  # cannot happen on the tables searched; never guess
         return informed_table(K_PLAY, table, row, hand, opts, n_opts, view, rules)
-    kitty_known = 0
-    if rules[R_KITTY] > 0 and seat == view[V_BIDDER]:
-        kitty_known = card_points(view[V_OWN_SEEN])
+    kitty = kitty_known(view, rules, seat)
     k = max(1, int(table[row, P_K]))
     informed = table[row, P_ROLLOUT] >= 0.5
     win_w = table[row, P_WIN]
@@ -297,7 +304,7 @@ def mc_play(table, row, hand, opts, n_opts, view, rules, rng):
     hands = np.zeros(MAX_SEATS, dtype=np.int64)
     rv = np.empty_like(view)
     for _ in range(k):
-        kitty_points = sampled_deal(rng, unseen, need, voids, n_h, out, cards, seats, seat, hand, kitty_known, base)
+        kitty_points = sampled_deal(rng, unseen, need, voids, n_h, out, cards, seats, seat, hand, kitty, base)
         for i in range(n_opts):
             played_out(table, row, base, hands, rv, view, rules, seat, opts[i], n_tricks, informed)
             sums[i] += deal_value(rv, rules, side, kitty_points, win_w)
