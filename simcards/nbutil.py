@@ -43,6 +43,33 @@ def _unique_symbols() -> None:
 _unique_symbols()
 
 
+def _answer_blas_check() -> None:
+    """numba's ``arraymath``, which every cached kernel loads, imports ``scipy.linalg`` when it is
+    imported (a quarter of a second, a fifth of a warm run) only to learn whether a BLAS exists, a
+    flag that picks the inner product ``np.correlate``/``np.convolve`` use. scipy is one of our
+    dependencies, so the answer is yes: give it without the import. A kernel that calls BLAS
+    (``np.dot``) still imports ``scipy.linalg`` when it compiles (numba's own ``ensure_blas``)."""
+    import importlib.util
+    import sys
+
+    if "numba.np.arraymath" in sys.modules or importlib.util.find_spec("scipy") is None:
+        return
+    try:
+        import numba.np.linalg as linalg
+    except ImportError:  # numba internals moved: let numba check
+        return
+    real = linalg.ensure_blas
+    linalg.ensure_blas = lambda: None  # arraymath binds the name when it is imported
+    try:
+        import numba.np.arraymath as arraymath
+    finally:
+        linalg.ensure_blas = real
+    arraymath.ensure_blas = real
+
+
+_answer_blas_check()
+
+
 def by_type(dispatcher):
     """Make the jitted function ``dispatcher`` compile once per argument *types* when called from
     other jitted code. A plain numba dispatcher compiles a separate copy for every constant value

@@ -142,3 +142,19 @@ def test_a_rebuilt_kernel_and_the_built_in_one_cached_by_two_processes_keep_thei
     assert built_in != rebuilt
     assert run("bk") == [built_in, rebuilt]  # both from the cache
     assert run("kb") == [rebuilt, built_in]
+
+
+def test_the_blas_check_is_answered_without_scipy_linalg_and_blas_still_compiles():
+    """nbutil answers numba's import-time BLAS check (scipy is a dependency) instead of letting it
+    import scipy.linalg on every run; a kernel that calls BLAS still gets it when it compiles."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, numpy as np, numba, simcards.nbutil, numba.np.arraymath as a\n"
+        "assert a._HAVE_BLAS and 'scipy.linalg' not in sys.modules, 'the check imported scipy.linalg'\n"
+        "f = numba.njit(lambda x: np.dot(x, x))\n"
+        "assert f(np.arange(3.0)) == 5.0 and 'scipy.linalg' in sys.modules\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
