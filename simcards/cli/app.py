@@ -193,6 +193,8 @@ def replay(
     strategy: StrategyOpt = None,
     rule: RuleOpt = None,
     invalid_option: InvalidOpt = "error",
+    file: Annotated[Optional[Path], typer.Option("--file", help="a game saved by simcards play: played again (every "
+                    "move checked) and shown (a game left unfinished: what the table saw of it)")] = None,
     allow_outside_code: OutsideCodeOpt = False,
 ) -> None:
     """Print one game move by move, as the reference engine plays it."""
@@ -200,6 +202,10 @@ def replay(
     from simcards.spec import RunSpec, check_seed
 
     common.trust_code(allow_outside_code)
+    if file is not None:
+        _replay_saved(game, file, seed=seed, game_index=game_index, variant=variant, players=players,
+                      strategy=strategy, rule=rule)
+        return
     if not 0 <= game_index < MAX_GAMES:  # the games simulate can play: 0 .. MAX_GAMES - 1
         raise SimcardsError(f"--game {game_index}: give a game index from 0 to {MAX_GAMES - 1:,}")
     check_seed(seed, f"--seed {seed}")  # (spelled as typed; RunSpec.resolve checks the same)
@@ -215,6 +221,28 @@ def replay(
                           what=lambda: kernelcall.games_text(spec.game, game_index, 1, spec.strategies)))
 
 
+def _replay_saved(game: str, file: Path, **given: Any) -> None:
+    """``simcards replay GAME --file FILE``: a saved game played again and printed (its rules, seed
+    and strategies are the file's: the options that would set them are refused)."""
+    from simcards.table.step import load
+
+    named = {"seed": "--seed", "game_index": "--game", "variant": "--variant", "players": "--players",
+             "strategy": "--strategy", "rule": "--rule"}
+    for key, value in given.items():
+        if value not in (None, 0, []):
+            raise SimcardsError(f"{named[key]}: a saved game brings its own {named[key].lstrip('-')} (--file)")
+    t = load(file, game)
+    try:
+        if t.done:
+            print(t.replay())
+        else:
+            head = f"{t.adapter.title} ({t.spec.rules.name}), seed {t.seed}, game {t.game_index} (left unfinished)"
+            print("\n".join([head] + [f"  {text}" for _, text in t.log()]
+                            + [f"(the game was left here, at seat {t.player}'s {t.kind} decision)"]))
+    finally:
+        t.close()
+
+
 @app.command()
 def play(
     game: GameArg,
@@ -227,14 +255,25 @@ def play(
     players: PlayersOpt = None,
     rule: RuleOpt = None,
     hint: Annotated[str, typer.Option("--hint", help="the strategy h asks (its choice; a stochastic one: votes)")] = "informed",
+    save: Annotated[Optional[Path], typer.Option("--save", help="save the game to this file at the end (default: "
+                    "a new file under ~/.local/share/simcards/games, or $XDG_DATA_HOME/simcards/games); "
+                    "simcards analyze GAME --file FILE annotates it")] = None,
+    no_save: Annotated[bool, typer.Option("--no-save", help="do not save the game")] = False,
     allow_outside_code: OutsideCodeOpt = False,
 ) -> None:
-    """Play one game against strategies in the terminal (h hint, u undo, q quit)."""
+    """Play one game against strategies in the terminal (h hint, u undo, q quit). The game is saved
+    at the end (finished or left), and the end screen says where: simcards analyze GAME --file FILE
+    annotates your decisions, simcards replay GAME --file FILE shows it again."""
     from simcards.table.play import command
 
     common.trust_code(allow_outside_code)
-    command(game, variant=variant, seed=seed, game_index=game_index, against=common.split_specs(against), seat=seat,
-            players=players, rules=common.rule_overrides(rule), hint=hint)
+    if save is not None and no_save:
+        raise SimcardsError("--save and --no-save: give one")
+    code = command(game, variant=variant, seed=seed, game_index=game_index, against=common.split_specs(against),
+                   seat=seat, players=players, rules=common.rule_overrides(rule), hint=hint, save=save,
+                   keep=not no_save)
+    if code:
+        raise typer.Exit(code)
 
 
 @app.command()

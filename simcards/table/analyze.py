@@ -25,6 +25,7 @@ choice of an arrangement) are shown unannotated.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Sequence
 
 from simcards.errors import SimcardsError
@@ -85,6 +86,8 @@ class Analysis:
     head: list[str]
     events: list[str]
     result: dict
+    source: dict | None = None  # a saved game ({"file": ...}) or typed positions ({"positions": ...})
+    typed: bool = False  # the decisions of a typed game (one position a line)
 
     @property
     def unit(self) -> str:
@@ -103,9 +106,12 @@ class Analysis:
         return out
 
     def as_dict(self) -> dict:
-        return {"game": self.game, "rules": self.rules, "seed": self.seed, "game_index": self.game_index,
-                "seat": self.seat, "samples": self.samples, "result": self.result, "counts": self.counts(),
-                "decisions": [d.as_dict() for d in self.decisions]}
+        out = {"game": self.game, "rules": self.rules, "seed": self.seed, "game_index": self.game_index,
+               "seat": self.seat, "samples": self.samples, "result": self.result, "counts": self.counts(),
+               "decisions": [d.as_dict() for d in self.decisions]}
+        if self.source is not None:
+            out["source"] = self.source
+        return out
 
     def text(self) -> str:
         lines = list(self.head)
@@ -127,7 +133,8 @@ class Analysis:
         total = sum(d.win_lost if has_win else d.points_lost for d in self.decisions)
         given = f"win chance given away in all: {100 * total:.1f} points" if has_win else \
             f"points given away in all: {total:.1f}"
-        lines = [f"Seat {self.seat}: {len(self.decisions)} decisions, {evaluated} evaluated with {self.samples} "
+        who = "Your typed game" if self.typed else f"Seat {self.seat}"
+        lines = [f"{who}: {len(self.decisions)} decisions, {evaluated} evaluated with {self.samples} "
                  f"sampled deals each; {c['inaccuracy']} inaccuracies (?!), {c['mistake']} mistakes (?), "
                  f"{c['blunder']} blunders (??); {given} (the sum of the decisions' costs)."]
         worst = self.costliest()
@@ -135,7 +142,8 @@ class Analysis:
             lines.append("Costliest decisions:")
             for d in worst:
                 assert d.advice is not None
-                lines.append(f"  #{d.number} {self.unit} {d.hand}, turn {d.turn}, {d.kind}: played {d.played_label}; "
+                where = f"line {d.hand}" if self.typed else f"{self.unit} {d.hand}, turn {d.turn}"
+                lines.append(f"  #{d.number} {where}, {d.kind}: played {d.played_label}; "
                              f"best {d.advice.best.label}; cost {_cost(d, False)} {d.mark}".rstrip())
         return lines
 
@@ -189,71 +197,291 @@ def mark(win_lost: float, win_ci: tuple[float, float], points_lost: float, point
     return "", ""
 
 
-def analyze(game: str, *, seed: int = 0, game_index: int = 0, seat: int = 0, samples: int | None = None,
+MARKS_BY_GAME = {"yaniv": YANIV_MARKS, "two-hundred": TWO_HUNDRED_MARKS}
+
+
+def _costed(d: Annotated, game: str) -> Annotated:
+    """``d`` with its cost against the best option and its mark (when it was evaluated)."""
+    adv = d.advice
+    if adv is not None:
+        wl, wci, pl, pci = adv.cost(d.played)
+        d.win_lost, d.win_lost_ci, d.points_lost, d.points_lost_ci = wl, wci, pl, pci
+        d.mark, d.verdict = mark(wl, wci, pl, pci, adv.wins is not None, MARKS_BY_GAME.get(game, POINT_MARKS))
+    return d
+
+
+def analyze(game: str, *, seed: int = 0, game_index: int = 0, seat: int | None = None, samples: int | None = None,
             variant: str | None = None, rules: dict[str, Any] | None = None,
             strategies: str | Sequence[str] | None = None, players: int | None = None,
-            plays: dict[int, int | str] | None = None) -> Analysis:
-    """Annotate every decision of ``seat`` in game ``game_index`` of ``seed`` (see the module
-    doc). ``strategies``: one spec for every seat or one per seat (default: the game's default);
-    ``plays``: {decision number (from 1): option index or label} to play instead of the strategy's
-    choice (a planted move). Reproducible for a seed."""
+            plays: dict[int, int | str] | None = None, file: str | Path | dict | None = None,
+            positions: str | Path | Sequence[str] | None = None) -> Analysis:
+    """Annotate every decision of ``seat`` (default 0) in game ``game_index`` of ``seed`` (see the
+    module doc). ``strategies``: one spec for every seat or one per seat (default: the game's
+    default); ``plays``: {decision number (from 1): option index or label} to play instead of the
+    strategy's choice (a planted move). Reproducible for a seed.
+
+    ``file``: a saved game instead (``simcards play`` writes one, ``Table.save``): played again
+    move for move (its own rules, seed, strategies) and ``seat`` annotated (default: the seat the
+    person played); see :func:`analyze_saved`. ``positions``: a typed game, see
+    :func:`analyze_positions`."""
+    if positions is not None:
+        if file is not None or plays:
+            raise SimcardsError("positions: give the typed decisions alone (no saved game, no planted moves)")
+        return analyze_positions(game, positions, variant=variant, players=players, rules=rules, samples=samples,
+                                 seed=seed)
+    if file is not None:
+        if plays:
+            raise SimcardsError("a saved game is analysed as it was played: no planted moves (--play)")
+        return analyze_saved(file, seat=seat, samples=samples, game=game)
     from simcards.games import canonical
     from simcards.rng import seat_states
-    from simcards.table.advise import EVALUATED, check_rules, table_for
+    from simcards.table.advise import EVALUATED
     from simcards.table.step import start
 
+    seat = 0 if seat is None else seat
     if canonical(game) not in EVALUATED:
         raise SimcardsError(f"{game}: analysis is not available yet (games with advice: {', '.join(EVALUATED)})")
     t = start(game, variant=variant, seed=seed, game_index=game_index, against=strategies, seats=[seat],
               players=players, rules=rules)
     try:
-        check_rules(t.game, t.spec.rules)
-        samples = default_samples(t.game) if samples is None else samples
         own = t.strategies[seat].spec
         stream = seat_states(seed, game_index, t.spec.players)[seat]
-        table = table_for(t.game, t.spec.rules, t.spec.players)
         plays = dict(plays or {})
         planted = bool(plays)
-        decisions: list[Annotated] = []
-        while not t.done:
-            number = len(decisions) + 1
-            view = t.view
-            clock = t.adapter.clock(t._game)
-            labels = [o.label for o in t.options]
-            assert t.decision is not None
-            try:
-                adv: Advice | None = evaluate(t.game, t.spec.rules, t.decision.args, labels, samples=samples,
-                                              seed=seed, index=game_index * 100_003 + number, win_table=table)
-            except SimcardsError:
-                adv = None
+
+        def pick(number: int) -> int:
             choice = t.choose(own, stream)  # the strategy's own choice, from its own stream (kept in step)
             if number in plays:
                 choice = t.option(plays.pop(number)).index
-            d = Annotated(number, int(view.get("hand_no", view.get("round", view.get("deal", 0)))), int(view.get("turn", view.get("trick_no", -1) + 1)), t.kind or "", choice,
-                          t.options[choice].label, adv, clock=clock)
-            if adv is not None:
-                wl, wci, pl, pci = adv.cost(choice)
-                d.win_lost, d.win_lost_ci, d.points_lost, d.points_lost_ci = wl, wci, pl, pci
-                d.mark, d.verdict = mark(wl, wci, pl, pci, adv.wins is not None,
-                                         {"yaniv": YANIV_MARKS, "two-hundred": TWO_HUNDRED_MARKS}.get(t.game, POINT_MARKS))
-            decisions.append(d)
-            t.apply(choice)
+            return choice
+
+        samples, decisions, _ = _drive(t, seat, samples, pick, None)
         if plays:
             raise SimcardsError(f"decision {min(plays)}: the seat made only {len(decisions)} decisions")
         title, *rest = t.replay().splitlines()
         players_line = rest[0].replace(f"seat {seat}: you", f"seat {seat}: {own}" + (" (with planted moves)" if planted else ""))
-        head, events = [title, players_line], rest[1:]
-        if t.game == "two-hundred":  # its replay is written per deal and trick, not per event
-            for d in decisions:
-                d.clock = _deal_line(events, d)
-        else:
-            offset = len(events) - len(t.record.events)  # lines before the first event (who deals first)
-            for d in decisions:
-                d.clock += offset
-        return Analysis(t.game, t.spec.rules.name, seed, game_index, seat, samples, decisions, head, events,
-                        t.result or {})
+        return _finished(t, seat, samples, decisions, [title, players_line], rest[1:])
     finally:
         t.close()
+
+
+def _drive(t, seat: int, samples: int | None, pick, saved) -> tuple[int, list[Annotated], list[str]]:
+    """Play table ``t`` to its end (or, for a saved game left unfinished, to its last saved move),
+    evaluating every decision of ``seat`` (and of a seat it plays for, T-V-2P) before ``pick``
+    chooses it. ``saved`` (a ``SavedGame``, or ``None``): the other decisions the table leaves to
+    the caller are its moves. Returns the samples, the annotated decisions and, per decision of
+    the seat, what the other players saw of its move (to check a saved game's replay)."""
+    from simcards.table.advise import check_rules, table_for
+
+    check_rules(t.game, t.spec.rules)
+    samples = default_samples(t.game) if samples is None else samples
+    table = table_for(t.game, t.spec.rules, t.spec.players)
+    mine = t.adapter.owners({seat})
+    decisions: list[Annotated] = []
+    public: list[str] = []
+    given = 0  # the saved game's moves taken so far
+    while not t.done:
+        assert t.decision is not None
+        if t.player not in mine:
+            if saved is None or given >= len(saved.mine):
+                break  # (a saved game left unfinished: its moves end here)
+            t.apply(saved.option(t, given))
+            given += 1
+            continue
+        if saved is not None and saved.seats and seat in saved.seats and given >= len(saved.mine):
+            break
+        number = len(decisions) + 1
+        view = t.view
+        clock = t.adapter.clock(t._game)
+        labels = [o.label for o in t.options]
+        try:
+            adv: Advice | None = evaluate(t.game, t.spec.rules, t.decision.args, labels, samples=samples,
+                                          seed=t.seed, index=t.game_index * 100_003 + number, win_table=table)
+        except SimcardsError:
+            adv = None
+        if saved is not None and seat in saved.seats:
+            choice = saved.option(t, given)
+            given += 1
+        else:
+            choice = pick(number)
+        row = t.options[choice].row
+        public.append(t.adapter.public(int(t.decision.args[0]), row, t.decision.args))
+        d = Annotated(number, int(view.get("hand_no", view.get("round", view.get("deal", 0)))),
+                      int(view.get("turn", view.get("trick_no", -1) + 1)), t.kind or "", choice,
+                      t.options[choice].label, adv, clock=clock)
+        decisions.append(_costed(d, t.game))
+        t.apply(choice)
+    return samples, decisions, public
+
+
+def _finished(t, seat: int, samples: int, decisions: list[Annotated], head: list[str], events: list[str],
+              source: dict | None = None) -> Analysis:
+    """The analysis of a finished game: each decision placed after its line of the replay."""
+    if t.game == "two-hundred":  # its replay is written per deal and trick, not per event
+        for d in decisions:
+            d.clock = _deal_line(events, d)
+    else:
+        offset = len(events) - len(t.record.events)  # lines before the first event (who deals first)
+        for d in decisions:
+            d.clock += offset
+    return Analysis(t.game, t.spec.rules.name, t.seed, t.game_index, seat, samples, decisions, head, events,
+                    t.result or {}, source=source)
+
+
+def analyze_saved(file: str | Path | dict, *, seat: int | None = None, samples: int | None = None,
+                  game: str | None = None) -> Analysis:
+    """Annotate a saved game (``simcards play`` writes one; ``Table.save``): it is played again from
+    its rules, seed, game index and strategies, the person's moves from the file, the bots'
+    from their own streams, and every move checked against the saved ones — the bots' included: a
+    file that does not fit (edited, another game, an option that is not legal) is refused in
+    one line. ``seat``: the seat annotated (default: the seat the person played; a bot's seat
+    is annotated the same, its moves its strategy's). A game left unfinished is annotated up to
+    where it was left, over what the table saw of it."""
+    from simcards.rng import seat_states
+    from simcards.table.advise import EVALUATED
+    from simcards.table.step import SavedGame
+
+    saved = SavedGame.read(file, game)
+    if saved.game not in EVALUATED:
+        raise SimcardsError(f"{saved.game}: analysis is not available yet (games with advice: {', '.join(EVALUATED)})")
+    seat = saved.seats[0] if seat is None else seat
+    t = saved.start([seat])
+    try:
+        if not 0 <= seat < t.spec.players:
+            raise SimcardsError(f"seat {seat}: the table has seats 0..{t.spec.players - 1}")
+        own = t.strategies[seat].spec
+        stream = seat_states(t.seed, t.game_index, t.spec.players)[seat]
+        samples, decisions, public = _drive(t, seat, samples, lambda number: t.choose(own, stream), saved)
+        # the moves as the table saw them: the annotated bot's own in public form
+        mine, bot = t.adapter.owners({seat}), seat not in saved.seats
+        told = iter(public)
+        seen = [(m.seat, next(told) if bot and m.seat in mine else m.label) for m in t.history]
+        saved.check(seen, t.done)
+        who = {p: "you" for p in saved.seats}
+        players = "players: " + ", ".join(f"seat {p}: {who.get(p, s.spec)}" for p, s in enumerate(t.strategies))
+        title = f"{t.adapter.title} ({t.spec.rules.name}), seed {t.seed}, game {t.game_index}"
+        head = [title + f"; saved game {saved.name}", players]
+        source = {"file": saved.name, "seats": saved.seats, "finished": t.done}
+        if t.done:
+            return _finished(t, seat, samples, decisions, head, t.replay().splitlines()[2:], source)
+        events: list[str] = []
+        k = 0
+        for move, text in t.log():  # unfinished: what the table saw, each decision after its move
+            events.append("  " + text)
+            if move is not None and move.seat in mine and k < len(decisions):
+                decisions[k].clock = len(events) - 1
+                k += 1
+        events.append(f"(the game was left here, at seat {t.player}'s {t.kind} decision)")
+        return Analysis(t.game, t.spec.rules.name, t.seed, t.game_index, seat, samples, decisions, head, events,
+                        {}, source=source)
+    finally:
+        t.close()
+
+
+# ----- a typed game: the decisions of a real game, one position a line -----------------------------------
+def _token(word: str) -> str:
+    """A word of an option, a card in the replay's notation (``10d`` is ``Td``)."""
+    from simcards.cards import card_code, parse_cards
+
+    try:
+        return card_code(int(parse_cards([word])[0])).lower()
+    except Exception:
+        return word.lower()
+
+
+def match_option(text: str, labels: Sequence[str]) -> int:
+    """The option ``text`` names among ``labels``: the label itself, its start, or (any order, any
+    card notation) some of the words before its parenthesis (``discard 7d``, ``7d``, ``take
+    3h``, ``stock``, ``knock``) when only one option has them all. One line when none or several
+    do."""
+    want = " ".join(text.lower().split())
+    if not want:
+        raise SimcardsError("played: give the option you chose (e.g. played discard 7d)")
+    for rule in (lambda lab: lab.lower() == want, lambda lab: lab.lower().startswith(want)):
+        found = [i for i, lab in enumerate(labels) if rule(lab)]
+        if len(found) == 1:
+            return found[0]
+    words = [_token(w) for w in want.split()]
+    found = []
+    for i, lab in enumerate(labels):
+        have = [_token(w) for w in lab.split(" (")[0].split()]
+        if all(have.count(w) >= words.count(w) for w in set(words)):
+            found.append(i)
+    if len(found) == 1:
+        return found[0]
+    shown = "; ".join(labels[i] for i in (found or range(len(labels)))[:6])
+    if found:
+        raise SimcardsError(f"played {text!r} names {len(found)} options ({shown}): give more of it")
+    raise SimcardsError(f"played {text!r} is not an option of this decision (options: {shown}"
+                        + ("; ..." if len(labels) > 6 else "") + ")")
+
+
+def typed_lines(source: str | Path | Sequence[str]) -> tuple[str, list[tuple[int, str]]]:
+    """A typed game's name and its positions: (line number, text), blank lines and ``#``
+    comments left out. ``source``: a file (``-``: standard input), or the lines themselves."""
+    import sys
+
+    if not isinstance(source, (str, Path)):
+        name, lines = "positions", [str(x) for x in source]
+    elif str(source) == "-":
+        name, lines = "standard input", sys.stdin.read().splitlines()
+    else:
+        name = str(source)
+        try:
+            lines = Path(source).expanduser().read_text().splitlines()
+        except OSError as exc:
+            raise SimcardsError(f"{name}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError:
+            raise SimcardsError(f"{name}: not a text file of positions") from None
+    out = [(n, line.strip()) for n, line in enumerate(lines, 1) if line.strip() and not line.strip().startswith("#")]
+    if not out:
+        raise SimcardsError(f"{name}: no positions (one a line, as simcards advise reads them, with "
+                            "'; played OPTION')")
+    return name, out
+
+
+def analyze_positions(game: str, source: str | Path | Sequence[str], *, variant: str | None = None,
+                      players: int | None = None, rules: dict[str, Any] | None = None, samples: int | None = None,
+                      seed: int = 0) -> Analysis:
+    """A game played at a real table, typed: one decision a line, the position in ``simcards
+    advise``'s compact text form plus the option chosen (``...; played discard 7d``). Each line
+    is valued exactly as ``simcards advise GAME "LINE" --seed SEED`` values its position (the
+    same numbers), and annotated as :func:`analyze` annotates a decision: the cost of the option
+    played against the best, the mark, and the costliest decisions in the summary. A line that
+    is not a position, or whose option is not one of its options, is refused in one line
+    naming the line."""
+    from simcards.games import canonical, get_game
+    from simcards.table.advise import advise
+
+    game = canonical(game)
+    name, lines = typed_lines(source)
+    decisions: list[Annotated] = []
+    events: list[str] = []
+    rules_name = ""
+    for n, line in lines:
+        parts = [p.strip() for p in line.split(";")]
+        played = [p for p in parts if p.split(None, 1)[0].lower().rstrip(":") == "played"] if parts else []
+        where = f"{name}, line {n}"
+        if len(played) != 1:
+            raise SimcardsError(f"{where}: " + ("give the option you chose once" if played else
+                                "give the option you chose: '...; played OPTION' (e.g. played discard 7d)"))
+        chosen = played[0].split(None, 1)[1].lstrip(":").strip() if " " in played[0] else ""
+        position = "; ".join(p for p in parts if p and p is not played[0])
+        try:
+            adv = advise(game, position, variant=variant, players=players, rules=rules,
+                         samples=samples, seed=seed)
+            choice = match_option(chosen, [o.label for o in adv.options])
+        except SimcardsError as exc:
+            raise SimcardsError(f"{where}: {exc}") from None
+        rules_name = adv.rules
+        events.append(f"line {n}: {line}")
+        d = Annotated(len(decisions) + 1, n, -1, adv.kind, choice, adv.options[choice].label, adv,
+                      clock=len(events) - 1)
+        decisions.append(_costed(d, game))
+    head = [f"{get_game(game).title} ({rules_name}): {len(decisions)} typed decisions from {name}, each valued as "
+            f"simcards advise values its position (seed {seed})"]
+    return Analysis(game, rules_name, seed, -1, 0, decisions[0].advice.samples if decisions[0].advice else 0,
+                    decisions, head, events, {}, source={"positions": name}, typed=True)
 
 
 def _deal_line(events: list[str], d: Annotated) -> int:

@@ -9,6 +9,7 @@ the whole game (``simcards replay``'s text). Bad input gets one line and the que
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 from typing import Callable
 
 from simcards.errors import SimcardsError
@@ -199,8 +200,10 @@ class Loop:
 
 
 def command(game: str, *, variant: str | None, seed: int, game_index: int, against: list[str] | None, seat: int,
-            players: int | None, rules: dict | None, hint: str) -> int:
-    """The body of ``simcards play`` (simcards.cli.app registers it)."""
+            players: int | None, rules: dict | None, hint: str, save: str | Path | None = None,
+            keep: bool = True) -> int:
+    """The body of ``simcards play`` (simcards.cli.app registers it). ``save``: the file the game is
+    saved to at the end (default: a new one under ``saved_games_dir()``); ``keep`` False: not saved."""
     from simcards.table.step import start
 
     spec = against[0] if against and len(against) == 1 else against
@@ -208,6 +211,24 @@ def command(game: str, *, variant: str | None, seed: int, game_index: int, again
                   players=players, rules=rules)
     table.spec.gdef.strategies([hint], 1)  # a bad hint spec: one line now, not at the first h
     try:
-        return Loop(table, hint=hint).run()
+        loop = Loop(table, hint=hint)
+        code = loop.run()
+        if keep and (table.actions or table.done):
+            return saved(loop, save) or code
+        return code
     finally:
         table.close()
+
+
+def saved(loop: Loop, path: str | Path | None) -> int:
+    """Save the loop's game and say where (and how to annotate it); 2 when it cannot be written."""
+    t = loop.t
+    try:
+        where = t.save(path)
+    except SimcardsError as exc:
+        loop.say(f"error: {exc}")
+        return 2
+    loop.say("")
+    loop.say(f"Game saved to {where}")
+    loop.say(f"Annotate it: simcards analyze {t.game} --file {where}")
+    return 0

@@ -20,9 +20,11 @@ remembered with their random state after the call, so that replay searches nothi
 from __future__ import annotations
 
 import importlib
+import os
 import queue
 import threading
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
@@ -326,6 +328,57 @@ class Table:
     def side_of(self, seat: int) -> int:
         return self.adapter.side_of(seat)
 
+    # --- a saved game ---------------------------------------------------------------------------
+    def saved(self) -> dict:
+        """The game so far as a small JSON-ready dict: the game, preset and rule changes, players,
+        seed and game index, every seat's strategy, the caller's seats, and every move (the
+        caller's with the option index taken; the bots' as the table saw them, to check a replay
+        against). :func:`load` plays it again."""
+        from simcards.version import __version__
+
+        spec = self.spec
+        base = spec.gdef.build_rules(spec.variant, None).as_dict()
+        overrides = {k: _plain(v) for k, v in spec.rules.as_dict().items() if base.get(k) != v}
+        moves: list[dict] = []
+        mine = iter(self._actions)
+        for seat, kind, _, own, label, _ in self._moves:
+            move: dict[str, Any] = {"seat": seat, "kind": self._kind(kind), "label": label}
+            if own:
+                move["option"] = next(mine)
+            moves.append(move)
+        return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "simcards": __version__, "game": self.game,
+                "variant": spec.variant, "rules": overrides, "rules_name": spec.rules.name, "players": spec.players,
+                "seed": self.seed, "game_index": self.game_index, "strategies": [s.spec for s in self.strategies],
+                "seats": list(self.seats), "finished": self.done, "result": _plain(self.result), "moves": moves}
+
+    @staticmethod
+    def load(source: str | Path | dict, game: str | None = None) -> Table:
+        """A saved game played again: :func:`load`."""
+        return load(source, game)
+
+    def save(self, path: str | Path | None = None) -> Path:
+        """Write :meth:`saved` to ``path`` (default: a new file under :func:`saved_games_dir`) and
+        return where it is. ``simcards analyze GAME --file PATH`` annotates it; :func:`load` plays
+        it again (and on, when it was left unfinished)."""
+        import json
+        import time
+
+        if path is None:
+            folder = saved_games_dir()
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            path = folder / f"{self.game}-seed{self.seed}-game{self.game_index}-{stamp}.json"
+            k = 1
+            while path.exists():
+                k += 1
+                path = folder / f"{self.game}-seed{self.seed}-game{self.game_index}-{stamp}-{k}.json"
+        path = Path(path).expanduser()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(self.saved(), indent=1) + "\n")
+        except OSError as exc:
+            raise SimcardsError(f"cannot save the game to {path}: {exc.strerror or exc}") from None
+        return path
+
     # --- asking a strategy ---------------------------------------------------------------------
     def choose(self, strategy: str, rng: np.ndarray | None = None) -> int:
         """The option index ``strategy`` (any spec) chooses at the pending decision, drawing from
@@ -364,6 +417,157 @@ class Table:
 def _copied(args: tuple) -> tuple:
     """A decision's arguments, kept while the engine goes on (it reuses its arrays)."""
     return tuple(np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in args)
+
+
+SAVE_FORMAT = "simcards saved game"
+SAVE_VERSION = 1
+SAVE_KEYS = ("game", "variant", "rules", "players", "seed", "game_index", "strategies", "seats", "moves")
+
+
+def saved_games_dir() -> Path:
+    """Where ``simcards play`` saves games by default: ``$XDG_DATA_HOME/simcards/games``
+    (``~/.local/share/simcards/games``)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "simcards" / "games"
+
+
+def _plain(value: Any) -> Any:
+    """A value as JSON writes it (tuples as lists, numpy numbers as Python's)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    if isinstance(value, np.ndarray):
+        return _plain(value.tolist())
+    return value
+
+
+@dataclass
+class SavedGame:
+    """A saved game (:meth:`Table.save`), read and checked for its shape: ``name`` (the file, for
+    messages), the fields :meth:`Table.saved` writes. :meth:`start` builds its table; :meth:`option`
+    gives the caller's next saved move at a table's pending decision (refused in one line when it
+    does not fit: an edited file, another game); :meth:`check` compares the moves played again
+    with the saved ones (the bots' included)."""
+
+    name: str
+    data: dict
+
+    @classmethod
+    def read(cls, source: str | Path | dict, game: str | None = None) -> SavedGame:
+        """Read a saved game from a file (or its dict); ``game``: the game it must be."""
+        import json
+
+        if isinstance(source, dict):
+            name, data = "saved game", source
+        else:
+            name = str(source)
+            try:
+                data = json.loads(Path(source).expanduser().read_text())
+            except OSError as exc:
+                raise SimcardsError(f"{name}: {exc.strerror or exc}") from None
+            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                raise SimcardsError(f"{name}: not a saved game (not JSON: {getattr(exc, 'msg', exc)})") from None
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise SimcardsError(f"{name}: not a saved game (simcards play --save writes one)")
+        if data.get("version") != SAVE_VERSION:
+            raise SimcardsError(f"{name}: a saved game of format version {data.get('version')!r}; this simcards "
+                                f"reads version {SAVE_VERSION}")
+        missing = [k for k in SAVE_KEYS if k not in data]
+        if missing:
+            raise SimcardsError(f"{name}: not a whole saved game (no {', '.join(missing)})")
+        if game is not None:
+            from simcards.games import canonical
+
+            if canonical(game) != data["game"]:
+                raise SimcardsError(f"{name}: a saved {data['game']} game, not {canonical(game)}")
+        moves, seats = data["moves"], data["seats"]
+        if (not isinstance(moves, list) or not all(isinstance(m, dict) and isinstance(m.get("seat"), int)
+                                                   and isinstance(m.get("label"), str) for m in moves)
+                or not isinstance(seats, list) or not seats or not all(isinstance(s, int) for s in seats)
+                or not isinstance(data["strategies"], list) or not isinstance(data["rules"], dict)):
+            raise SimcardsError(f"{name}: the file's moves, seats, strategies or rules are not as saved")
+        for i, m in enumerate(moves, 1):
+            if "option" in m and (isinstance(m["option"], bool) or not isinstance(m["option"], int)):
+                raise SimcardsError(f"{name}: move {i}: option {m['option']!r} is not an option index")
+        return cls(name, data)
+
+    @property
+    def game(self) -> str:
+        return str(self.data["game"])
+
+    @property
+    def seats(self) -> list[int]:
+        return [int(s) for s in self.data["seats"]]
+
+    @property
+    def mine(self) -> list[dict]:
+        """The caller's moves, in order."""
+        return [m for m in self.data["moves"] if "option" in m]
+
+    def start(self, extra_seats: Sequence[int] = ()) -> Table:
+        """The saved game's table, at its start, with the caller at its seats (and ``extra_seats``)."""
+        d = self.data
+        try:
+            return start(d["game"], variant=d["variant"], seed=d["seed"], game_index=d["game_index"],
+                         against=list(d["strategies"]), seats=sorted(set(self.seats) | set(extra_seats)),
+                         players=d["players"], rules=dict(d["rules"]))
+        except SimcardsError as exc:
+            raise SimcardsError(f"{self.name}: {exc}") from None
+
+    def option(self, table: Table, i: int) -> int:
+        """The option index of the caller's ``i``-th saved move (from 0), checked against ``table``'s
+        pending decision: the same seat, kind and label."""
+        mine = self.mine
+        if i >= len(mine):
+            raise SimcardsError(f"{self.name}: the saved moves end before the game does ({len(mine)} moves of yours"
+                                " saved, the file says finished)")
+        m = mine[i]
+        opts = table.options
+        k = m["option"]
+        if table.player != m["seat"] or table.kind != m.get("kind", table.kind) or not 0 <= k < len(opts) \
+                or opts[k].label != m["label"]:
+            here = f"seat {table.player}'s {table.kind} decision"
+            raise SimcardsError(f"{self.name}: your move {i + 1} ({m['label']!r}, seat {m['seat']}) is not an option"
+                                f" at {here} when the game is played again: the file was changed, or is of "
+                                "another version")
+        return k
+
+    def check(self, moves: Sequence[tuple[int, str]], done: bool) -> None:
+        """The moves played again, (seat, label) each as the table saw them, against the saved
+        ones: a bot that plays differently now (another version of it) is refused in one line."""
+        saved = [(int(m["seat"]), str(m["label"])) for m in self.data["moves"]]
+        for i, (a, b) in enumerate(zip(saved, moves), 1):
+            if a != b:
+                raise SimcardsError(f"{self.name}: move {i} was seat {a[0]}: {a[1]!r} when played, seat {b[0]}: "
+                                    f"{b[1]!r} now: the file was changed, or a strategy plays differently")
+        if len(moves) != len(saved) or bool(self.data.get("finished", done)) != done:
+            raise SimcardsError(f"{self.name}: the game played again has {len(moves)} moves"
+                                f"{' and ends' if done else ''}; the file has {len(saved)}"
+                                f"{' and ends' if self.data.get('finished') else ''}: the file was changed")
+
+
+def load(source: str | Path | dict, game: str | None = None) -> Table:
+    """The table of a saved game (:meth:`Table.save`) played again to where it was saved — over,
+    or at the caller's next decision for a game left unfinished, to play on. Every saved move is
+    checked (yours against the options, the bots' against what they play now); a file that does
+    not fit is refused in one line."""
+    saved = SavedGame.read(source, game)
+    t = saved.start()
+    try:
+        for i in range(len(saved.mine)):
+            if t.done:
+                raise SimcardsError(f"{saved.name}: the game ends before the saved moves do")
+            t.apply(saved.option(t, i))
+        saved.check([(m.seat, m.label) for m in t.history], t.done)
+    except BaseException:
+        t.close()
+        raise
+    return t
 
 
 def start(game: str, *, variant: str | None = None, seed: int = 0, game_index: int = 0,
