@@ -229,6 +229,6 @@ def saved(loop: Loop, path: str | Path | None) -> int:
         loop.say(f"error: {exc}")
         return 2
     loop.say("")
-    loop.say(f"Game saved to {where}")
-    loop.say(f"Annotate it: simcards analyze {t.game} --file {where}")
+    loop.write(f"Game saved to {where}")  # (not wrapped: a path to copy whole)
+    loop.write(f"Annotate it: simcards analyze {t.game} --file {where}")
     return 0
