@@ -193,9 +193,7 @@ def test_the_command_prints_the_ranked_options_and_reads_json(tmp_path, capsys):
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
 
 
-def test_games_and_presets_without_advice_say_so(capsys):
-    assert main(["advise", "two-hundred", "hand As 2s"]) == 2
-    assert "position by hand" in capsys.readouterr().err
+def test_presets_without_advice_say_so(capsys):
     assert main(["advise", "gin", "--variant", "mahjong", "hand As Ah 7h 5d 7d Ac 3c 4c 7c Jc; top 3h"]) == 2
     assert "Mahjong" in capsys.readouterr().err
 

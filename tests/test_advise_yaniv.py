@@ -148,11 +148,11 @@ def test_the_annotated_yaniv_game_is_the_replay(capsys):
 def test_a_call_position_by_hand_has_the_exact_asaf_chance():
     """Y-SC-2 from a position typed by hand (two players, the other holding 2 unknown cards): the
     Asaf share of the sampled deals against the enumeration of every hand it may hold."""
+    from simcards.games.yaniv.position import position_args
     from simcards.spec import RunSpec
-    from simcards.table.advise import yaniv_position
 
     pos = {"hand": "2s Ad Ac Jk", "take": "5s", "pile": "9h Qd", "sizes": "2", "score": "40-120"}
-    args, labels = yaniv_position(pos, RunSpec.resolve("yaniv", players=2).rules, 2)
+    args, labels = position_args(pos, RunSpec.resolve("yaniv", players=2).rules, 2)
     assert labels == ["play on", "call Yaniv"]
     exact = exact_asaf(args)
     adv = advise("yaniv", pos, players=2, samples=4000, seed=2)
@@ -175,9 +175,7 @@ def test_an_impossible_yaniv_position_is_refused_in_one_line(position, words, ca
     assert len(err.splitlines()) == 1 and words in err, err
 
 
-def test_two_hundred_positions_by_hand_and_kluft_are_refused_in_one_line(capsys):
-    assert main(["advise", "two-hundred", "hand As 2s"]) == 2
-    assert "position by hand" in capsys.readouterr().err
+def test_kluft_is_refused_in_one_line(capsys):
     assert main(["analyze", "yaniv", "--variant", "kluft", "--samples", "5"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "Kluft" in err, err

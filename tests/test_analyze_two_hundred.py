@@ -10,19 +10,25 @@ from simcards.table.advise import advise
 from simcards.table.analyze import analyze
 
 
-def test_the_annotated_game_is_the_replay_and_card_play_is_valued(capsys):
+def test_the_annotated_game_is_the_replay_and_every_decision_is_valued(capsys):
+    """T-BID-1..5, T-TRUMP-1, T-PLAY-1: the bids, the trump and the cards are all valued; each
+    annotation follows its line of the replay (a card its trick, a bid the auction, the trump the
+    contract)."""
     res = analyze("two-hundred", seed=1, game_index=0, samples=30)
     assert main(["replay", "two-hundred", "--seed", "1", "--game", "0"]) == 0
     replay = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
     assert replay and [e for e in res.events if e.startswith("  ")] == replay
     valued = {d.kind for d in res.decisions if d.advice is not None}
-    unvalued = {d.kind for d in res.decisions if d.advice is None}
-    assert valued == {"play"} and unvalued <= {"bid", "trump", "bury", "call"}
-    text = res.text()
-    first = next(d for d in res.decisions if d.kind == "play")
-    lines = text.splitlines()
-    at = next(i for i, line in enumerate(lines) if line.startswith(f"    #{first.number} play"))
-    assert lines[at - 1].startswith(f"  trick {first.turn}:")  # after its trick's line
+    assert valued == {"bid", "trump", "play"} and all(d.advice is not None for d in res.decisions)
+    lines = res.text().splitlines()
+    for kind, before in (("play", "  trick "), ("bid", "  auction:"), ("trump", "  seat 0 (team 0) contracts for")):
+        first = next(d for d in res.decisions if d.kind == kind)
+        at = next(i for i, line in enumerate(lines) if line.startswith(f"    #{first.number} {kind}"))
+        head = next(line for line in reversed(lines[:at]) if not line.startswith("    "))
+        assert head.startswith(before), (kind, head)
+    trick = next(d for d in res.decisions if d.kind == "play")
+    at = next(i for i, line in enumerate(lines) if line.startswith(f"    #{trick.number} play"))
+    assert lines[at - 1].startswith(f"  trick {trick.turn}:")  # right after its trick's line
 
 
 def test_the_card_play_advice_is_reproducible_and_covers_every_legal_card():

@@ -49,6 +49,7 @@ from simcards.games.gin.layout import (
 )
 from simcards.games.gin.melds import SCRATCH_SIZE, deadwood
 from simcards.games.gin.params import NEVER
+from simcards.games.gin.position import KEYS, position_args
 from simcards.games.gin.rules import R_MJ, R_MV
 from simcards.games.gin.search import (
     ENDS_ROWS,
@@ -131,3 +132,61 @@ def option_points(kind, params, opts, n_opts, view, rules, k, rng, out):
                     pts = rollout(plan, mask, opp, opts[a, 1], dw_opp, top, 1, -1, turn + 1, pile, known)
             out[s, a] = pts * stake
     return True
+
+
+# ----- the advice interface (``simcards.table.advise.GameAdvice``) ---------------------------------------
+class GinAdvice:
+    """Gin's side of ``simcards advise`` / ``analyze``: ``option_points`` over the ``deep`` preset's
+    sampler, the win chance read at the scores after the hand's points (G-GAME-1)."""
+
+    measure = "points this hand"
+    sampler = "deep"  # checks a sampled opponent hand against its last turns (one that would have
+    # knocked is redealt); with mc's plain sampler a knock at 8 deadwood looked undercut one time in two
+    default_samples = 1000
+    event = ""
+
+    keys = KEYS
+    example = "hand As Ah 7h 5d 7d Ac 3c 4c 7c Jc; top 3h"
+
+    def check_rules(self, rules) -> None:
+        from simcards.errors import SimcardsError
+
+        if rules.players != 2 or rules.mahjong:
+            raise SimcardsError(f"Gin {rules.name}: advice covers the two-player game without Mahjong pickups "
+                                "(not three-player, four-player, tedesco-teams or mahjong)")
+
+    def values(self, args, params, samples, rng):
+        from simcards.table.advise import Values
+
+        kind, opts, n_opts, view, rules = int(args[0]), args[5], int(args[6]), args[7], args[8]
+        pts = np.zeros((samples, n_opts))
+        if not option_points(kind, params, opts, n_opts, view, rules, samples, rng, pts):
+            return None
+        return Values(pts)
+
+    def scores(self, args, rules):
+        from simcards.games.gin.layout import V_MY_SCORE, V_OPP_SCORE
+
+        view = args[7]
+        return int(view[V_SEAT]), (int(view[V_MY_SCORE]), int(view[V_OPP_SCORE]))
+
+    def wins(self, table, args, scores, values):
+        view = args[7]
+        me, other = scores
+        dealt = bool(view[V_DEALER] == view[V_SEAT])
+        cache: dict[int, float] = {}
+        pts = values.points
+        wins = np.empty_like(pts)
+        flat, out = pts.reshape(-1), wins.reshape(-1)
+        for i, p in enumerate(flat):
+            v = int(p)
+            if v not in cache:
+                cache[v] = table.after_hand(me, other, max(v, 0), max(-v, 0), dealt)
+            out[i] = cache[v]
+        return wins
+
+    def position(self, position, rules, players):
+        return position_args(position, rules, players)
+
+
+ADVICE = GinAdvice()

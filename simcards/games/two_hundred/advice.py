@@ -1,20 +1,34 @@
-"""Two Hundred's option evaluator for ``simcards advise`` / ``analyze``: every legal card of one
-card-play decision played on to the end of the deal in ``k`` determinized deals.
+"""Two Hundred's option evaluator for ``simcards advise`` / ``analyze``: every legal option of one
+bid, bury, trump or card-play decision played on to the end of the deal in ``k`` determinized
+deals, all options in the same deals.
 
-It reads only what the deciding seat may see and reuses the ``mc`` search player's machinery from
-``search.py`` (``mc_play``'s steps, each deal's value kept instead of summed): the
-hidden holders (``holders``: every other seat in play with the cards it still holds and the
-suits it showed void in, then the kitty), the deal (``sampled_deal``), the card played and
-the rollout to the last trick (``played_out``: mc's rollout policy, the heuristic's card play
-unless mc's ``rollout`` param asks for the informed one) and the deal's
-value (``deal_value`` without mc's ``win`` bonus: the side's deal score, T-SC-2 and the options,
-minus the mean of the other sides' in play). Every option is played in the same deals.
-``scores[s, a]`` keeps the deal's score of the deciding side and of the other side (two sides:
-the game-win value table is read at them, ``simcards.table.value``).
+It reads only what the deciding seat may see (its hand, the public view, its own buried kitty)
+and reuses the ``mc`` search player's machinery from ``search.py``:
 
-Not evaluated (``False``): the auction, the trump and the bury (their values depend on a whole
-deal's play from the start, which mc searches in a different way), and the tables the sampler
-cannot rebuild (``search.searchable``: T-V-2P's face-down piles, T-V-5P's secret partner).
+* **A card** (``K_PLAY``): ``mc_play``'s steps with each deal's value kept — the hidden holders
+  (``holders``: every other seat in play with the cards it still holds, no card of a suit it
+  showed void in, then the kitty), the deal (``sampled_deal``), the card played and the rollout
+  to the last trick (``played_out``: mc's rollout policy, the heuristic's card play unless mc's
+  ``rollout`` param asks for the informed one).
+* **A bid or a pass** (``K_BID``), **a card buried** (``K_DISCARD``, T-V-KITTY, T-V-ROUGH) and
+  **a trump** (``K_TRUMP``, T-TRUMP-1): every other seat in play gets a full hand of the unseen
+  cards, and the kitty too while the seat has not taken it (``sample_hands``, uniform: the bids
+  made so far do not weigh the hands); the option is played, then the deal is completed by the
+  rollout policy: the auction (T-BID-1..5, every seat bidding as the ``informed`` family, mc's
+  own choice where it does not search), the bidder taking the kitty and burying as many cards,
+  the trump (the heuristic's, T-V-ROUGH's no trump where allowed), and the card play from the
+  first trick, the bidder leading (T-LEAD-1). An auction everyone passes is thrown in: nothing
+  scored (T-BID-5).
+
+The deal's value for the deciding side is ``deal_value`` without mc's ``win`` bonus: the side's
+deal score (T-SC-2 and the options, ``core.deal_scores``) minus the mean of the other sides' in
+play (the **margin**). ``scores[s, a]`` keeps the deal's score of the deciding side and of the
+other side, and whether the deciding side holds the contract (1), another side (0), or nobody
+(-1, thrown in): the game-win value table is read at them (two sides, ``simcards.table.value``;
+both sides at the target: the contract team wins, T-END-1).
+
+Not evaluated (``False``): T-V-5P's call, and the tables the sampler cannot rebuild
+(``search.searchable``: T-V-2P's face-down piles, T-V-5P's secret partner).
 """
 
 from __future__ import annotations
@@ -22,33 +36,95 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.games.two_hundred.core import deal_scores
+from simcards.games.two_hundred.core import card_points, deal_scores, legal_options, n_cards, next_seat
 from simcards.games.two_hundred.layout import (
+    BIT_OF_FACE,
+    K_BID,
+    K_DISCARD,
     K_PLAY,
+    K_TRUMP,
+    MAX_OPTIONS,
     MAX_SEATS,
     NO_TRUMP,
+    V_ACTIVE,
     V_BID,
     V_BIDDER,
+    V_BIDS,
+    V_DEALER,
+    V_LEAD_SUIT,
+    V_LEADER,
     V_N_ACTIVE,
+    V_N_IN,
     V_OWN_SEEN,
+    V_PASSED,
     V_PLAYED,
+    V_SCORES,
     V_SEAT,
     V_SIDE,
     V_TAKEN,
+    V_TRICK,
+    V_TRICK_POINTS,
     V_TRUMP,
+    V_VOIDS,
+    V_WIN_FACE,
+    V_WIN_SEAT,
 )
 from simcards.games.two_hundred.params import P_ROLLOUT
-from simcards.games.two_hundred.rules import R_DECK, R_DECK_MASK, R_KITTY
-from simcards.games.two_hundred.search import deal_value, holders, kitty_known, played_out, sampled_deal, searchable
+from simcards.games.two_hundred.policies import informed_table
+from simcards.games.two_hundred.position import KEYS, position_args
+from simcards.games.two_hundred.rules import (
+    R_DEALER_BIDS,
+    R_DECK,
+    R_DECK_MASK,
+    R_DUMMIES,
+    R_KITTY,
+    R_MAX_BID,
+    R_MIN_BID,
+    R_NO_TRUMP,
+    R_SEATS,
+    R_STEP,
+)
+from simcards.games.two_hundred.search import (
+    deal_value,
+    holders,
+    kitty_known,
+    played_out,
+    rollout,
+    sample_hands,
+    sampled_deal,
+    searchable,
+)
 
 
 @njit(cache=True)
 def option_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, scores):
-    """``out[s, a]``: card option ``a``'s deal value for the deciding side in sampled deal ``s``
-    (module doc); ``scores[s, a, 0]``, ``scores[s, a, 1]``: the deal's score of the deciding side
-    and of the other side (side ``1 - side``: two sides). False when the decision is not evaluated."""
-    if kind != K_PLAY or not searchable(rules):
+    """``out[s, a]``: option ``a``'s deal margin for the deciding side in sampled deal ``s`` (module
+    doc); ``scores[s, a, 0]``, ``scores[s, a, 1]``: the deal's score of the deciding side and of the
+    other side (side ``1 - side``: two sides); ``scores[s, a, 2]``: 1 when the deciding side holds
+    the contract, 0 another side, -1 nobody (thrown in). False when the decision is not evaluated."""
+    if not searchable(rules):
         return False
+    if kind == K_PLAY:
+        return _card_values(params, hand, opts, n_opts, view, rules, k, rng, out, scores)
+    if kind == K_BID or kind == K_TRUMP or kind == K_DISCARD:
+        return _contract_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, scores)
+    return False
+
+
+@njit(cache=True)
+def _keep(rv, rules, side, kitty_points, ds, out, scores, s, i):
+    """Deal ``s``, option ``i``: the margin and the two sides' deal scores of the deal ended in ``rv``."""
+    out[s, i] = deal_value(rv, rules, side, kitty_points, 0.0)
+    cs = rv[V_SIDE + rv[V_BIDDER]]
+    deal_scores(rv[V_TAKEN:V_TAKEN + MAX_SEATS], MAX_SEATS, cs, -1, rv[V_BID], kitty_points,
+                rv[V_TRUMP] == NO_TRUMP, rules, ds)
+    scores[s, i, 0] = ds[side]
+    scores[s, i, 1] = ds[1 - side] if side <= 1 else 0
+    scores[s, i, 2] = 1 if cs == side else 0
+
+
+@njit(cache=True)
+def _card_values(params, hand, opts, n_opts, view, rules, k, rng, out, scores):
     table = params.reshape((1, params.shape[0]))
     seat = view[V_SEAT]
     n_tricks = (rules[R_DECK] - rules[R_KITTY]) // view[V_N_ACTIVE]
@@ -72,10 +148,226 @@ def option_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, sc
         kitty_points = sampled_deal(rng, unseen, need, voids, n_h, held, cards, seats, seat, hand, kitty, base)
         for i in range(n_opts):
             played_out(table, 0, base, hands, rv, view, rules, seat, opts[i], n_tricks, informed)
-            out[s, i] = deal_value(rv, rules, side, kitty_points, 0.0)
-            cs = rv[V_SIDE + rv[V_BIDDER]]
-            deal_scores(rv[V_TAKEN:V_TAKEN + MAX_SEATS], MAX_SEATS, cs, -1, rv[V_BID], kitty_points,
-                        rv[V_TRUMP] == NO_TRUMP, rules, ds)
-            scores[s, i, 0] = ds[side]
-            scores[s, i, 1] = ds[1 - side] if side <= 1 else 0
+            _keep(rv, rules, side, kitty_points, ds, out, scores, s, i)
     return True
+
+
+@njit(cache=True)
+def _auction(table, hands, rv, rules, seat, bid, bopts):
+    """T-BID-1..5 from ``seat``'s ``bid`` (0: pass) on: every later bid by the rollout policy
+    (``informed_table``), clockwise among the bidding seats; a pass is final; a bid followed by
+    everyone else passing ends it; a dealer whom all others passed may only pass where the rules
+    say so (T-V-ROUGH). Returns the bidder (-1: everybody passed, T-BID-5); ``rv`` holds the auction."""
+    n_seats = rules[R_SEATS]
+    bidders = rv[V_ACTIVE] & ~rules[R_DUMMIES]
+    n_bidders = n_cards(bidders)
+    dealer = rv[V_DEALER]
+    barred = rules[R_DEALER_BIDS] == 0
+    high = rv[V_BID]
+    bidder = rv[V_BIDDER]
+    passed = rv[V_PASSED]
+    n_passed = n_cards(passed & bidders)
+    cur = seat
+    v = bid
+    while True:
+        if v == 0:
+            passed |= 1 << cur
+            n_passed += 1
+            rv[V_PASSED] = passed
+        else:
+            high = v
+            bidder = cur
+            rv[V_BID] = v
+            rv[V_BIDDER] = cur
+            rv[V_BIDS + cur] = v
+        if n_passed == n_bidders or (n_passed == n_bidders - 1 and bidder >= 0):
+            return bidder
+        cur = next_seat(cur, bidders & ~passed, n_seats)
+        bopts[0] = 0
+        n = 1
+        if not (barred and cur == dealer and n_passed == n_bidders - 1):
+            b = rules[R_MIN_BID] if high == 0 else high + rules[R_STEP]
+            while b <= rules[R_MAX_BID]:
+                bopts[n] = b
+                n += 1
+                b += rules[R_STEP]
+        rv[V_SEAT] = cur
+        rv[V_OWN_SEEN] = 0
+        v = bopts[informed_table(K_BID, table, 0, hands[cur], bopts, n, rv, rules)]
+
+
+@njit(cache=True)
+def _bury(table, hands, rv, rules, bidder, buried, bopts):
+    """T-V-KITTY, T-V-ROUGH: the bidder (holding the kitty) buries cards until the kitty is full
+    again, each by the rollout policy. Returns the buried cards."""
+    while n_cards(buried) < rules[R_KITTY]:
+        n = legal_options(hands[bidder], -1, bopts)
+        rv[V_SEAT] = bidder
+        rv[V_OWN_SEEN] = buried
+        bit = np.int64(1) << BIT_OF_FACE[bopts[informed_table(K_DISCARD, table, 0, hands[bidder], bopts, n, rv,
+                                                               rules)]]
+        hands[bidder] &= ~bit
+        buried |= bit
+    return buried
+
+
+@njit(cache=True)
+def _trump(table, hands, rv, rules, bidder, buried, bopts):
+    """T-TRUMP-1, T-V-ROUGH: the trump the rollout policy names for the bidder (no trump = 4)."""
+    n = 5 if rules[R_NO_TRUMP] == 1 else 4
+    for t in range(n):
+        bopts[t] = t
+    rv[V_SEAT] = bidder
+    rv[V_OWN_SEEN] = buried
+    return bopts[informed_table(K_TRUMP, table, 0, hands[bidder], bopts, n, rv, rules)]
+
+
+@njit(cache=True)
+def _contract_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, scores):
+    table = params.reshape((1, params.shape[0]))
+    seat = view[V_SEAT]
+    active = view[V_ACTIVE]
+    n_tricks = (rules[R_DECK] - rules[R_KITTY]) // view[V_N_ACTIVE]
+    unseen = rules[R_DECK_MASK] & ~hand & ~view[V_OWN_SEEN]
+    need = np.zeros(MAX_SEATS + 1, dtype=np.int64)
+    voids = np.zeros(MAX_SEATS + 1, dtype=np.int64)
+    seats = np.zeros(MAX_SEATS + 1, dtype=np.int64)
+    held = np.zeros(MAX_SEATS + 1, dtype=np.int64)
+    cards = np.zeros(64, dtype=np.int64)
+    n_h = 0
+    for o in range(rules[R_SEATS]):
+        if o != seat and (active >> o) & 1:
+            seats[n_h] = o
+            need[n_h] = n_tricks
+            n_h += 1
+    with_kitty = rules[R_KITTY] > 0
+    if with_kitty and kind == K_BID:  # the kitty is hidden until the bidder takes it
+        seats[n_h] = -1
+        need[n_h] = rules[R_KITTY]
+        n_h += 1
+    total = 0
+    for i in range(n_h):
+        total += need[i]
+    if total != n_cards(unseen):
+        return False
+    informed = table[0, P_ROLLOUT] >= 0.5
+    side = view[V_SIDE + seat]
+    base = np.zeros(MAX_SEATS, dtype=np.int64)
+    hands = np.zeros(MAX_SEATS, dtype=np.int64)
+    rv = np.empty_like(view)
+    ds = np.zeros(MAX_SEATS, dtype=np.int64)
+    bopts = np.zeros(MAX_OPTIONS, dtype=np.int64)
+    for s in range(k):
+        sample_hands(rng, unseen, need, voids, n_h, held, cards)
+        kitty = np.int64(0)
+        for i in range(MAX_SEATS):
+            base[i] = 0
+        base[seat] = hand
+        for i in range(n_h):
+            if seats[i] >= 0:
+                base[seats[i]] = held[i]
+            else:
+                kitty = held[i]
+        for i in range(n_opts):
+            hands[:] = base
+            rv[:] = view
+            buried = np.int64(0) if kind == K_BID else view[V_OWN_SEEN]
+            trump = opts[i] if kind == K_TRUMP else -1
+            bidder = seat
+            if kind == K_BID:
+                bidder = _auction(table, hands, rv, rules, seat, opts[i], bopts)
+                if bidder < 0:  # T-BID-5: thrown in, nobody scores
+                    out[s, i] = 0.0
+                    scores[s, i, 0] = 0
+                    scores[s, i, 1] = 0
+                    scores[s, i, 2] = -1
+                    continue
+                hands[bidder] |= kitty
+            elif kind == K_DISCARD:
+                bit = np.int64(1) << BIT_OF_FACE[opts[i]]
+                hands[seat] &= ~bit
+                buried |= bit
+            if with_kitty and kind != K_TRUMP:
+                buried = _bury(table, hands, rv, rules, bidder, buried, bopts)
+            if trump < 0:
+                trump = _trump(table, hands, rv, rules, bidder, buried, bopts)
+            rv[V_TRUMP] = trump  # the play from the first trick, the bidder leading (T-LEAD-1)
+            rv[V_TRICK] = 0
+            rv[V_LEADER] = -1
+            rv[V_N_IN] = 0
+            rv[V_LEAD_SUIT] = -1
+            rv[V_WIN_SEAT] = -1
+            rv[V_WIN_FACE] = -1
+            rv[V_TRICK_POINTS] = 0
+            rv[V_PLAYED] = 0
+            for p in range(MAX_SEATS):
+                rv[V_TAKEN + p] = 0
+                rv[V_VOIDS + p] = 0
+            rollout(table, 0, hands, rv, rules, bidder, n_tricks, informed)
+            _keep(rv, rules, side, card_points(buried) if with_kitty else 0, ds, out, scores, s, i)
+    return True
+
+
+# ----- the advice interface (``simcards.table.advise.GameAdvice``) ---------------------------------------
+class TwoHundredAdvice:
+    """Two Hundred's side of ``simcards advise`` / ``analyze`` (module doc): the deal margin, and
+    on the two-side tables the win chance read at the deal's scores (T-END-1/2, T-SC-3)."""
+
+    measure = "deal margin"
+    sampler = "mc"
+    default_samples = 1000
+    event = ""
+    keys = KEYS
+    example = "hand s:AQ h:A9 d:A85 c:J9; dealer 3"
+
+    def check_rules(self, rules) -> None:
+        from simcards.errors import SimcardsError
+
+        if rules.mode in ("two-player", "five-player"):
+            raise SimcardsError(f"Two Hundred {rules.name}: advice cannot sample this table (T-V-2P's face-down "
+                                "piles, T-V-5P's secret partner)")
+
+    def values(self, args, params, samples, rng):
+        from simcards.table.advise import Values
+
+        kind, opts, n_opts, view, rules = int(args[0]), args[4], int(args[5]), args[6], args[7]
+        pts = np.zeros((samples, n_opts))
+        deal = np.zeros((samples, n_opts, 3), dtype=np.int64)
+        if not option_values(kind, params, np.int64(args[3]), opts, n_opts, view, rules, samples, rng, pts, deal):
+            return None
+        return Values(pts, deal)
+
+    def scores(self, args, rules):
+        view = args[6]
+        seat = int(view[V_SEAT])
+        mine = int(view[V_SIDE + seat])
+        sides = sorted({int(view[V_SIDE + p]) for p in range(rules.seats)})
+        return seat, (int(view[V_SCORES + mine]), *(int(view[V_SCORES + x]) for x in sides if x != mine))
+
+    def wins(self, table, args, scores, values):
+        """Each deal's chance of winning the game for the deciding side: the value table read at the
+        scores the deal ends with (T-END-1/2: the target, the hole; both sides at the target: the
+        contract team wins; a deal thrown in scores nothing)."""
+        from simcards.table.value import TIE_DEALER, TIE_HIGHER, TIE_OTHER
+
+        view = args[6]
+        mine = int(view[V_SIDE + int(view[V_SEAT])])
+        me_dealt = int(view[V_SIDE + int(view[V_DEALER])]) == mine
+        me, other = scores
+        ties = {1: TIE_DEALER if me_dealt else TIE_OTHER, 0: TIE_OTHER if me_dealt else TIE_DEALER, -1: TIE_HIGHER}
+        cache: dict[tuple[int, int, int], float] = {}
+        deal = values.deal
+        wins = np.empty(deal.shape[:2])
+        for s in range(deal.shape[0]):
+            for a in range(deal.shape[1]):
+                g = (int(deal[s, a, 0]), int(deal[s, a, 1]), int(deal[s, a, 2]))
+                if g not in cache:
+                    cache[g] = table.after_hand(me, other, g[0], g[1], me_dealt, ties[g[2]])
+                wins[s, a] = cache[g]
+        return wins
+
+    def position(self, position, rules, players):
+        return position_args(position, rules, players)
+
+
+ADVICE = TwoHundredAdvice()

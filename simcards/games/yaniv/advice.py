@@ -41,6 +41,7 @@ from simcards.games.yaniv.layout import (
     V_TOTAL,
 )
 from simcards.games.yaniv.policies import P_CALL
+from simcards.games.yaniv.position import KEYS, position_args
 from simcards.games.yaniv.rules import R_KLUFT
 from simcards.games.yaniv.search import (
     P_DEPTH,
@@ -117,3 +118,60 @@ def _round_scores(me, value, t, view, rules, totals, alive, scored):
             return c
     score_round(-1, totals, alive, 2, rules, scored)
     return -2
+
+
+# ----- the advice interface (``simcards.table.advise.GameAdvice``) ---------------------------------------
+class YanivAdvice:
+    """Yaniv's side of ``simcards advise`` / ``analyze``: ``option_values`` (the gain on the
+    opponents this round, the Asaf of a call), and with two players the win chance read after the
+    round's scores (the value table of the scores negated: Y-ELIM-1/2, Y-RESET-1)."""
+
+    measure = "gain this round"
+    sampler = "mc"
+    default_samples = 1000
+    event = "Asaf (Y-SC-2)"
+    keys = KEYS
+    example = "hand 2s Ad Ac Jk; take 5s; sizes 2 5 5"
+
+    def check_rules(self, rules) -> None:
+        from simcards.errors import SimcardsError
+
+        if rules.kluft:
+            raise SimcardsError(f"Yaniv {rules.name}: advice does not play Kluft (Y-V-KLUFT)")
+
+    def values(self, args, params, samples, rng):
+        from simcards.table.advise import Values
+
+        kind, n, opts, n_opts, view, rules = int(args[0]), int(args[4]), args[5], int(args[6]), args[7], args[8]
+        hand = np.ascontiguousarray(args[3], dtype=np.int64)
+        pts = np.zeros((samples, n_opts))
+        asaf = np.zeros(samples, dtype=np.int64)
+        deal = np.zeros((samples, n_opts, 2), dtype=np.int64)
+        if not option_values(kind, params, hand, n, opts, n_opts, view, rules, samples, rng, pts, asaf, deal):
+            return None
+        calls = tuple(a for a in range(n_opts) if kind == K_CALL and int(opts[a, 1]) == 1)  # row [1, 1] calls
+        return Values(pts, deal, asaf, calls)
+
+    def scores(self, args, rules):
+        view = args[7]
+        seat = int(view[V_SEAT])
+        others = [p for p in range(int(view[V_PLAYERS])) if p != seat]
+        return seat, (int(view[V_SCORES + seat]), *(int(view[V_SCORES + p]) for p in others))
+
+    def wins(self, table, args, scores, values):
+        """Two players: each deal's chance of winning the game for the deciding seat, the value
+        table (scores negated: the lower the better) read after the round's scores, the resets and
+        the elimination (Y-ELIM-1/2, Y-RESET-1); the seat that started this round as the dealing side."""
+        from simcards.games.yaniv.layout import V_STARTER
+        from simcards.table.advise import per_deal
+
+        view = args[7]
+        me_started = int(view[V_STARTER]) == int(view[V_SEAT])
+        me, other = scores
+        return per_deal(values.deal, lambda mine, theirs: table.after_hand(-me, -other, -mine, -theirs, me_started))
+
+    def position(self, position, rules, players):
+        return position_args(position, rules, players)
+
+
+ADVICE = YanivAdvice()
