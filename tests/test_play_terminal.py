@@ -1,7 +1,9 @@
 """``simcards play`` in a real terminal: the command runs in a pseudo-terminal of 80 columns (the
 way a person meets it, as tmux would drive it), a person's keys are typed at its prompts — a move,
 a hint with the advice (Gin, docs/advice.md), an undo — until the game ends, and the screen reads
-as the docs promise: the board within 80 columns, the result and the replay, exit status 0.
+as the docs promise: the board within 80 columns, the result and the replay, exit status 0; the
+game is saved where the end screen says, and that file is the game played (``simcards analyze
+--file`` plays it again, the bots' moves included).
 """
 
 from __future__ import annotations
@@ -66,9 +68,10 @@ class Terminal:
 
 
 @pytest.mark.slow
-def test_a_person_plays_gin_to_the_end_in_a_terminal_with_a_hint_and_an_undo():
+def test_a_person_plays_gin_to_the_end_in_a_terminal_with_a_hint_and_an_undo(tmp_path):
+    saved = tmp_path / "game.json"
     term = Terminal([sys.executable, "-m", "simcards", "play", "gin", "--seed", "3", "--against", "simple",
-                     "--hint", "knock", "--rule", "game_target=10"])
+                     "--hint", "knock", "--rule", "game_target=10", "--save", str(saved)])
     first = term.read_until(PROMPT)
     assert "You play seat 0 of Gin Rummy" in first and "h hint" in first and "u undo" in first
     term.type("h")
@@ -94,5 +97,17 @@ def test_a_person_plays_gin_to_the_end_in_a_terminal_with_a_hint_and_an_undo():
     status = term.close()
     assert "Game over:" in screen + tail and "Replay:" in screen + tail
     assert status == 0
-    lines = term.screen.splitlines()
+    lines = [line for line in term.screen.splitlines() if str(saved) not in line]  # (a path is not wrapped)
     assert max(len(line) for line in lines) <= 80, max(lines, key=len)
+    # the saved game: where the end screen says, and the game played (G-GAME-1: to 10 points)
+    assert f"Game saved to {saved}" in term.screen and f"simcards analyze gin --file {saved}" in term.screen
+    from simcards.table.analyze import analyze
+    from simcards.table.step import load
+
+    t = load(saved, "gin")
+    assert t.done and f"Game over: seat {t.result['winner']} wins" in term.screen
+    replay = t.replay().splitlines()
+    assert all(line in lines for line in replay if len(line) <= 80)  # the replay shown at the end
+    a = analyze("gin", file=saved, samples=30)
+    assert a.events == replay[2:] and len(a.decisions) == len(t.actions)
+    t.close()
