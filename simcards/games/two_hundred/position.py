@@ -219,7 +219,9 @@ def position_args(position: dict, rules, players: int) -> tuple[tuple, list[str]
     trump_text = position.get("trump")
     trump = -1
     if trump_text not in (None, "", "-"):
-        key = str(trump_text).strip().lower().removesuffix(" trump").removesuffix(" trumps")
+        key = " ".join(str(trump_text).lower().split())
+        if key not in _TRUMPS:
+            key = key.removesuffix(" trumps").removesuffix(" trump")
         if key not in _TRUMPS or (_TRUMPS[key] == L.NO_TRUMP and not rules.no_trump):
             allowed = "s, h, d, c" + (" or nt" if rules.no_trump else "")
             raise SimcardsError(f"trump {trump_text!r}: {allowed} (T-TRUMP-1"
