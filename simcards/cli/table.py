@@ -86,16 +86,18 @@ def analyze(
     """The replay of one game with every decision of a seat annotated: each option's chance of
     winning the game and expected points (95% intervals), what the choice cost, marks ?! ? ??
     (by the chance of winning the game in Gin, two-player Yaniv and Two Hundred's two-side presets;
-    elsewhere by points: docs/advice.md). The game: game N of a seed (--seed, --game), a game you
-    saved in simcards play (--file), or your own decisions typed as positions (--positions).
+    elsewhere by points: docs/advice.md). The game: game N of a seed (--seed, --game); a game
+    saved by simcards play (--file FILE; its rules, seed and strategies come with it); or a game
+    you played at a real table, typed one decision a line as advise reads a position, plus the
+    option you chose: 'hand ...; top 3h; score 20-35; played take 3h' (--positions FILE).
 
     Examples:
 
       simcards analyze gin --seed 1 --game 2 --play "26=discard 4d"
 
-      simcards analyze gin --file ~/.local/share/simcards/games/gin-seed3-game0-....json
+      simcards analyze gin --file game.json
 
-      simcards analyze gin --positions mygame.txt
+      simcards analyze gin --positions club.txt
     """
     from simcards.errors import SimcardsError
     from simcards.table.analyze import analyze as run
