@@ -108,3 +108,14 @@ def test_the_command_refuses_what_a_typed_game_has_no_use_for(tmp_path, capsys):
         assert len(err.splitlines()) == 1 and words in err, err
     assert main(["analyze", "gin", "--positions", str(path), "--samples", "20", "--json-out"]) == 0
     assert '"positions": "' in capsys.readouterr().out
+
+
+def test_a_typed_two_hundred_overbid_is_marked(tmp_path):
+    """T-BID-2, T-SC-2: with s:AQ h:A9 d:A85 c:J9 (seat 0's hand of deal 1, seed 1) a bid of 100
+    is a contract the side cannot make and loses its bid: marked ?? where passing is the best."""
+    path = tmp_path / "th.txt"
+    path.write_text("hand s:AQ h:A9 d:A85 c:J9; played pass\nhand s:AQ h:A9 d:A85 c:J9; played bid 100\n")
+    a = analyze("two-hundred", positions=path, samples=200)
+    passed, overbid = a.decisions
+    assert passed.kind == overbid.kind == "bid" and passed.mark == "" and passed.advice.best.index == passed.played
+    assert overbid.played_label == "bid 100" and overbid.mark == "??" and overbid.win_lost_ci[0] > 0.08
