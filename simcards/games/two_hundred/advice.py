@@ -70,7 +70,7 @@ from simcards.games.two_hundred.layout import (
     V_WIN_SEAT,
 )
 from simcards.games.two_hundred.params import P_ROLLOUT
-from simcards.games.two_hundred.policies import informed_table
+from simcards.games.two_hundred.policies import SID_HEURISTIC, builtin_contract, informed_bid
 from simcards.games.two_hundred.position import KEYS, position_args
 from simcards.games.two_hundred.rules import (
     R_DEALER_BIDS,
@@ -96,18 +96,17 @@ from simcards.games.two_hundred.search import (
 )
 
 
-@njit(cache=True)
 def option_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, scores):
     """``out[s, a]``: option ``a``'s deal margin for the deciding side in sampled deal ``s`` (module
     doc); ``scores[s, a, 0]``, ``scores[s, a, 1]``: the deal's score of the deciding side and of the
     other side (side ``1 - side``: two sides); ``scores[s, a, 2]``: 1 when the deciding side holds
-    the contract, 0 another side, -1 nobody (thrown in). False when the decision is not evaluated."""
-    if not searchable(rules):
-        return False
+    the contract, 0 another side, -1 nobody (thrown in). False when the decision is not evaluated.
+    (Two compiled functions, the card play's and the contract's: a card's first advice does not
+    compile the auction.)"""
     if kind == K_PLAY:
-        return _card_values(params, hand, opts, n_opts, view, rules, k, rng, out, scores)
-    if kind == K_BID or kind == K_TRUMP or kind == K_DISCARD:
-        return _contract_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, scores)
+        return card_values(params, hand, opts, n_opts, view, rules, k, rng, out, scores)
+    if kind in (K_BID, K_TRUMP, K_DISCARD):
+        return contract_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, scores)
     return False
 
 
@@ -124,7 +123,10 @@ def _keep(rv, rules, side, kitty_points, ds, out, scores, s, i):
 
 
 @njit(cache=True)
-def _card_values(params, hand, opts, n_opts, view, rules, k, rng, out, scores):
+def card_values(params, hand, opts, n_opts, view, rules, k, rng, out, scores):
+    """A card (``K_PLAY``): ``option_values``."""
+    if not searchable(rules):
+        return False
     table = params.reshape((1, params.shape[0]))
     seat = view[V_SEAT]
     n_tricks = (rules[R_DECK] - rules[R_KITTY]) // view[V_N_ACTIVE]
@@ -193,38 +195,43 @@ def _auction(table, hands, rv, rules, seat, bid, bopts):
                 b += rules[R_STEP]
         rv[V_SEAT] = cur
         rv[V_OWN_SEEN] = 0
-        v = bopts[informed_table(K_BID, table, 0, hands[cur], bopts, n, rv, rules)]
+        v = bopts[informed_bid(table, cur, hands[cur], bopts, rv, rules)] if n > 1 else 0
 
 
 @njit(cache=True)
-def _bury(table, hands, rv, rules, bidder, buried, bopts):
+def _bury(table, hands, rv, rules, bidder, buried, bopts, rng):
     """T-V-KITTY, T-V-ROUGH: the bidder (holding the kitty) buries cards until the kitty is full
-    again, each by the rollout policy. Returns the buried cards."""
+    again, each by the rollout policy (the heuristic's; ``rng`` is not drawn from). Returns the buried cards."""
     while n_cards(buried) < rules[R_KITTY]:
         n = legal_options(hands[bidder], -1, bopts)
         rv[V_SEAT] = bidder
         rv[V_OWN_SEEN] = buried
-        bit = np.int64(1) << BIT_OF_FACE[bopts[informed_table(K_DISCARD, table, 0, hands[bidder], bopts, n, rv,
-                                                               rules)]]
+        c = builtin_contract(K_DISCARD, SID_HEURISTIC, table, hands[bidder], bopts, n, rv, rules, rng)
+        bit = np.int64(1) << BIT_OF_FACE[bopts[c]]
         hands[bidder] &= ~bit
         buried |= bit
     return buried
 
 
 @njit(cache=True)
-def _trump(table, hands, rv, rules, bidder, buried, bopts):
+def _trump(table, hands, rv, rules, bidder, buried, bopts, rng):
     """T-TRUMP-1, T-V-ROUGH: the trump the rollout policy names for the bidder (no trump = 4)."""
     n = 5 if rules[R_NO_TRUMP] == 1 else 4
     for t in range(n):
         bopts[t] = t
     rv[V_SEAT] = bidder
     rv[V_OWN_SEEN] = buried
-    return bopts[informed_table(K_TRUMP, table, 0, hands[bidder], bopts, n, rv, rules)]
+    return bopts[builtin_contract(K_TRUMP, SID_HEURISTIC, table, hands[bidder], bopts, n, rv, rules, rng)]
 
 
 @njit(cache=True)
-def _contract_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, scores):
-    table = params.reshape((1, params.shape[0]))
+def contract_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, scores):
+    """A bid, a card buried or a trump: ``option_values``."""
+    if not searchable(rules):
+        return False
+    table = np.empty((MAX_SEATS, params.shape[0]))  # the policy's row of every seat (it reads row = seat)
+    for p in range(MAX_SEATS):
+        table[p] = params
     seat = view[V_SEAT]
     active = view[V_ACTIVE]
     n_tricks = (rules[R_DECK] - rules[R_KITTY]) // view[V_N_ACTIVE]
@@ -288,9 +295,9 @@ def _contract_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out,
                 hands[seat] &= ~bit
                 buried |= bit
             if with_kitty and kind != K_TRUMP:
-                buried = _bury(table, hands, rv, rules, bidder, buried, bopts)
+                buried = _bury(table, hands, rv, rules, bidder, buried, bopts, rng)
             if trump < 0:
-                trump = _trump(table, hands, rv, rules, bidder, buried, bopts)
+                trump = _trump(table, hands, rv, rules, bidder, buried, bopts, rng)
             rv[V_TRUMP] = trump  # the play from the first trick, the bidder leading (T-LEAD-1)
             rv[V_TRICK] = 0
             rv[V_LEADER] = -1
