@@ -199,3 +199,27 @@ def test_play_saves_the_game_and_says_where(tmp_path, monkeypatch):
     res = runner.invoke(app, ["play", "gin", "--seed", "2", "--against", "simple", "--no-save"], input="2\nq\n")
     assert res.exit_code == 0 and "saved" not in res.output
     assert len(list(saved_games_dir().glob("*.json"))) == 1
+
+
+def test_play_resumes_a_game_left_unfinished(tmp_path, capsys):
+    """``simcards play GAME --resume FILE``: the game is played again from the file to where it was
+    left (what happened is shown again), played on, and saved back to the same file."""
+    path = tmp_path / "left.json"
+    runner = CliRunner()
+    res = runner.invoke(app, ["play", "gin", "--seed", "2", "--against", "simple", "--save", str(path)],
+                        input="1\n1\nq\n")
+    assert res.exit_code == 0 and len(json.loads(path.read_text())["moves"]) > 2
+    first = load(path)
+    res = runner.invoke(app, ["play", "gin", "--resume", str(path)], input="1\n1\nq\n")
+    assert res.exit_code == 0, res.output
+    assert "seat 1: discard" in res.output and f"Game saved to {path}" in res.output
+    again = load(path)
+    assert len(again.actions) == 4 and again.actions[:2] == first.actions
+    assert again.history[: len(first.history)] == first.history
+    first.close()
+    again.close()
+    for argv, words in ((["--resume", str(path), "--seed", "3"], "--seed"),
+                        (["--resume", str(tmp_path / "none.json")], "No such file")):
+        assert main(["play", "gin", *argv]) == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and words in err, err

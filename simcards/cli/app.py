@@ -259,19 +259,27 @@ def play(
                     "a new file under ~/.local/share/simcards/games, or $XDG_DATA_HOME/simcards/games); "
                     "simcards analyze GAME --file FILE annotates it")] = None,
     no_save: Annotated[bool, typer.Option("--no-save", help="do not save the game")] = False,
+    resume: Annotated[Optional[Path], typer.Option("--resume", help="play on a game saved unfinished (its rules, seed, "
+                      "strategies and seat come with it; saved back to the same file unless --save)")] = None,
     allow_outside_code: OutsideCodeOpt = False,
 ) -> None:
     """Play one game against strategies in the terminal (h hint, u undo, q quit). The game is saved
     at the end (finished or left), and the end screen says where: simcards analyze GAME --file FILE
-    annotates your decisions, simcards replay GAME --file FILE shows it again."""
+    annotates your decisions, simcards replay GAME --file FILE shows it again, simcards play GAME
+    --resume FILE plays on a game left unfinished."""
     from simcards.table.play import command
 
     common.trust_code(allow_outside_code)
     if save is not None and no_save:
         raise SimcardsError("--save and --no-save: give one")
+    if resume is not None:
+        for name, value in (("--variant", variant), ("--seed", seed or None), ("--game", game_index or None),
+                            ("--against", against), ("--seat", seat or None), ("--players", players), ("--rule", rule)):
+            if value is not None:
+                raise SimcardsError(f"{name}: a saved game brings its own {name.lstrip('-')} (--resume)")
     code = command(game, variant=variant, seed=seed, game_index=game_index, against=common.split_specs(against),
                    seat=seat, players=players, rules=common.rule_overrides(rule), hint=hint, save=save,
-                   keep=not no_save)
+                   keep=not no_save, resume=resume)
     if code:
         raise typer.Exit(code)
 

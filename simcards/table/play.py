@@ -201,17 +201,23 @@ class Loop:
 
 def command(game: str, *, variant: str | None, seed: int, game_index: int, against: list[str] | None, seat: int,
             players: int | None, rules: dict | None, hint: str, save: str | Path | None = None,
-            keep: bool = True) -> int:
+            keep: bool = True, resume: str | Path | None = None) -> int:
     """The body of ``simcards play`` (simcards.cli.app registers it). ``save``: the file the game is
-    saved to at the end (default: a new one under ``saved_games_dir()``); ``keep`` False: not saved."""
-    from simcards.table.step import start
+    saved to at the end (default: a new one under ``saved_games_dir()``, or the file resumed);
+    ``keep`` False: not saved; ``resume``: a saved game to play on (its own table and seats)."""
+    from simcards.table.step import load, start
 
-    spec = against[0] if against and len(against) == 1 else against
-    table = start(game, variant=variant, seed=seed, game_index=game_index, against=spec, seats=seat,
-                  players=players, rules=rules)
-    table.spec.gdef.strategies([hint], 1)  # a bad hint spec: one line now, not at the first h
+    if resume is not None:  # a saved game, played again to where it was left, then on
+        table = load(resume, game)
+        save = resume if save is None else save
+    else:
+        spec = against[0] if against and len(against) == 1 else against
+        table = start(game, variant=variant, seed=seed, game_index=game_index, against=spec, seats=seat,
+                      players=players, rules=rules)
     try:
+        table.spec.gdef.strategies([hint], 1)  # a bad hint spec: one line now, not at the first h
         loop = Loop(table, hint=hint)
+        loop.forced = [False] * len(table.actions)  # (a resumed game: its moves may be taken back too)
         code = loop.run()
         if keep and (table.actions or table.done):
             return saved(loop, save) or code
