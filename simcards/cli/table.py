@@ -35,8 +35,9 @@ def advise(
     game: GameArg,
     position: Annotated[Optional[str], typer.Argument(
         help="the position: 'hand As Ah 7h 5d 7d Ac 3c 4c 7c Jc; top 3h; took -; discarded Kd; score 20-35; "
-             "dealer me' (keys: hand, top, pile, took, discarded, passed, score, stock, dealer, decision, turn, "
-             "limit; see docs/advice.md)", show_default=False)] = None,
+             "dealer me' (Gin's keys: hand, top, pile, took, discarded, passed, score, stock, dealer, decision, "
+             "turn, limit; Yaniv's and Two Hundred's, e.g. 'hand s:AQ h:A9 d:A85 c:J9; auction 50 pass pass pass': "
+             "see docs/advice.md)", show_default=False)] = None,
     json_file: Annotated[Optional[Path], typer.Option("--json", help="read the position from this JSON file "
                                                                      "(an object with the same keys)")] = None,
     variant: VariantOpt = None,
@@ -47,7 +48,7 @@ def advise(
     json_out: JsonOutOpt = False,
 ) -> None:
     """The ranked options of one decision: each option's chance of winning the game and expected
-    points this hand, with 95% intervals (a Gin or Yaniv position by hand; docs/advice.md)."""
+    points this hand, with 95% intervals (a Gin, Yaniv or Two Hundred position by hand; docs/advice.md)."""
     from simcards.table.advise import advise as run
 
     announce_compile(canonical(game))
