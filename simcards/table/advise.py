@@ -154,8 +154,6 @@ def _mean_ci(x: np.ndarray) -> tuple[float, tuple[float, float]]:
     return m, (m - half, m + half)
 
 
-
-
 # ----- what a game's advice module provides ----------------------------------------------------------
 @dataclass
 class Values:
