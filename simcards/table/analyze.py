@@ -478,7 +478,7 @@ def analyze_positions(game: str, source: str | Path | Sequence[str], *, variant:
         d = Annotated(len(decisions) + 1, n, -1, adv.kind, choice, adv.options[choice].label, adv,
                       clock=len(events) - 1)
         decisions.append(_costed(d, game))
-    head = [f"{get_game(game).title} ({rules_name}): {len(decisions)} typed decisions from {name}, each valued as "
+    head = [f"{get_game(game).title} ({rules_name}): {len(decisions)} typed decision{'s' if len(decisions) != 1 else ''} from {name}, each valued as "
             f"simcards advise values its position (seed {seed})"]
     return Analysis(game, rules_name, seed, -1, 0, decisions[0].advice.samples if decisions[0].advice else 0,
                     decisions, head, events, {}, source={"positions": name}, typed=True)
