@@ -12,8 +12,11 @@ and reuses the ``mc`` search player's machinery from ``search.py``:
   ``rollout`` param asks for the informed one).
 * **A bid or a pass** (``K_BID``), **a card buried** (``K_DISCARD``, T-V-KITTY, T-V-ROUGH) and
   **a trump** (``K_TRUMP``, T-TRUMP-1): every other seat in play gets a full hand of the unseen
-  cards, and the kitty too while the seat has not taken it (``sample_hands``, uniform: the bids
-  made so far do not weigh the hands); the option is played, then the deal is completed by the
+  cards, and the kitty too while the seat has not taken it (``sample_hands``), dealt again (up to
+  ``TRIES`` times, else the deal that fits best is kept) until the rollout policy holding them
+  would have bid and passed as those seats did in the auction so far (``auction_history``: read
+  off the view when it reads one way; a seat that raised twice leaves the hands unweighed); the
+  option is played, then the deal is completed by the
   rollout policy: the auction (T-BID-1..5, every seat bidding as the ``informed`` family, mc's
   own choice where it does not search), the bidder taking the kitty and burying as many cards,
   the trump (the heuristic's, T-V-ROUGH's no trump where allowed), and the card play from the
@@ -106,8 +109,47 @@ def option_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, sc
     if kind == K_PLAY:
         return card_values(params, hand, opts, n_opts, view, rules, k, rng, out, scores)
     if kind in (K_BID, K_TRUMP, K_DISCARD):
-        return contract_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, scores)
+        history = auction_history(view, rules)
+        n_hist = 0 if history is None else len(history)
+        hist = np.zeros((max(n_hist, 1), 2), dtype=np.int64)
+        if history:
+            hist[:n_hist] = history
+        return contract_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, scores, hist, n_hist)
     return False
+
+
+def auction_history(view, rules) -> list[tuple[int, int]] | None:
+    """The auction so far as (seat, bid or 0 for a pass), in turn from the dealer's left, read off
+    the view (each seat's highest bid and who passed, T-BID-1..4), when it reads one way: every
+    seat made at most its one bid, at its first turn. ``None`` when it does not (a seat raised
+    twice): the sampled hands are then not weighed by the bids."""
+    seats = int(rules[R_SEATS])
+    bidders = [p for p in range(seats) if (int(view[V_ACTIVE]) >> p) & 1 and not (int(rules[R_DUMMIES]) >> p) & 1]
+    bids = {p: int(view[V_BIDS + p]) for p in bidders}
+    passed = {p for p in bidders if (int(view[V_PASSED]) >> p) & 1}
+    out: list[tuple[int, int]] = []
+    high = 0
+    done: set[int] = set()
+    gone: set[int] = set()
+    cur = int(view[V_DEALER])
+    for _ in range(4 * seats):
+        if done == {p for p in bidders if bids[p]} and gone == passed:
+            return out
+        cur = next((q for q in ((cur + i) % seats for i in range(1, seats + 1)) if q in bidders and q not in gone), -1)
+        if cur < 0:
+            return None
+        if bids[cur] and cur not in done:
+            if bids[cur] <= high:
+                return None
+            out.append((cur, bids[cur]))
+            done.add(cur)
+            high = bids[cur]
+        elif cur in passed:
+            out.append((cur, 0))
+            gone.add(cur)
+        else:
+            return None
+    return None
 
 
 @njit(cache=True)
@@ -224,9 +266,53 @@ def _trump(table, hands, rv, rules, bidder, buried, bopts, rng):
     return bopts[builtin_contract(K_TRUMP, SID_HEURISTIC, table, hands[bidder], bopts, n, rv, rules, rng)]
 
 
+TRIES = 100  # deals dealt at most for one sample until the other seats' bids fit (else the best fit is kept)
+
+
 @njit(cache=True)
-def contract_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, scores):
-    """A bid, a card buried or a trump: ``option_values``."""
+def _misfits(table, base, view, rules, seat, history, n_hist, sim, bopts):
+    """How many of the other seats' bids and passes of ``history`` the rollout policy
+    (``informed_bid``), holding the sampled hands ``base``, would not have made where they were
+    made (0: all of them). A bid above the lowest legal one is not checked: the policy never jumps."""
+    sim[:] = view
+    sim[V_BID] = 0
+    sim[V_BIDDER] = -1
+    sim[V_PASSED] = 0
+    sim[V_OWN_SEEN] = 0
+    for p in range(MAX_SEATS):
+        sim[V_BIDS + p] = 0
+    n_bidders = n_cards(view[V_ACTIVE] & ~rules[R_DUMMIES])
+    n_passed = 0
+    miss = 0
+    for j in range(n_hist):
+        p = history[j, 0]
+        b = history[j, 1]
+        if p != seat:
+            lowest = rules[R_MIN_BID] if sim[V_BIDDER] < 0 else sim[V_BID] + rules[R_STEP]
+            barred = rules[R_DEALER_BIDS] == 0 and p == view[V_DEALER] and n_passed == n_bidders - 1
+            if not barred and lowest <= rules[R_MAX_BID]:
+                bopts[0] = 0
+                bopts[1] = lowest
+                sim[V_SEAT] = p
+                c = informed_bid(table, p, base[p], bopts, sim, rules)
+                if (b == 0 and c != 0) or (b == lowest and c != 1):
+                    miss += 1
+        if b == 0:
+            sim[V_PASSED] |= 1 << p
+            n_passed += 1
+        else:
+            sim[V_BID] = b
+            sim[V_BIDDER] = p
+            sim[V_BIDS + p] = b
+    return miss
+
+
+@njit(cache=True)
+def contract_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, scores, history, n_hist):
+    """A bid, a card buried or a trump: ``option_values``. ``history[:n_hist]``: the auction so far
+    as (seat, bid or 0) in turn order (``auction_history``); a sampled deal is dealt again, up to
+    ``TRIES`` times, until the rollout policy would have bid as the other seats did (else the deal
+    that fits the most of their bids is kept)."""
     if not searchable(rules):
         return False
     table = np.empty((MAX_SEATS, params.shape[0]))  # the policy's row of every seat (it reads row = seat)
@@ -264,17 +350,30 @@ def contract_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, 
     rv = np.empty_like(view)
     ds = np.zeros(MAX_SEATS, dtype=np.int64)
     bopts = np.zeros(MAX_OPTIONS, dtype=np.int64)
+    sim = np.empty_like(view)
+    best = np.zeros(MAX_SEATS, dtype=np.int64)
     for s in range(k):
-        sample_hands(rng, unseen, need, voids, n_h, held, cards)
         kitty = np.int64(0)
-        for i in range(MAX_SEATS):
-            base[i] = 0
-        base[seat] = hand
-        for i in range(n_h):
-            if seats[i] >= 0:
-                base[seats[i]] = held[i]
-            else:
-                kitty = held[i]
+        fewest = 1 << 30
+        for _ in range(TRIES):
+            sample_hands(rng, unseen, need, voids, n_h, held, cards)
+            dealt = np.int64(0)
+            for i in range(MAX_SEATS):
+                base[i] = 0
+            base[seat] = hand
+            for i in range(n_h):
+                if seats[i] >= 0:
+                    base[seats[i]] = held[i]
+                else:
+                    dealt = held[i]
+            m = 0 if n_hist == 0 else _misfits(table, base, view, rules, seat, history, n_hist, sim, bopts)
+            if m < fewest:
+                fewest = m
+                best[:] = base
+                kitty = dealt
+            if m == 0:
+                break
+        base[:] = best
         for i in range(n_opts):
             hands[:] = base
             rv[:] = view
