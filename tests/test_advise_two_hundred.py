@@ -275,3 +275,37 @@ def test_the_command_reads_text_and_json(tmp_path, capsys):
                  "tricks Ad 7d 9d Kd | As 7s Ts Ks", "--samples", "100"]) == 0
     text = capsys.readouterr().out
     assert text.startswith("play decision of seat 0; score 0-0") and "play 8d" in text and "win game" in text
+
+
+def test_the_auction_so_far_weighs_the_sampled_hands():
+    """T-BID-1..4 read off the view: the auction in turn from the dealer's left (each seat's one
+    bid at its first turn; a seat that raised twice reads two ways and leaves the hands
+    unweighed), and a sampled deal fits it when the rollout policy holding those hands would
+    have bid and passed as the other seats did: a partner who opened 50 holds a strong hand, an
+    opponent who passed a weak one."""
+    from simcards.cards import parse_cards
+    from simcards.games.two_hundred.advice import _misfits, auction_history
+    from simcards.games.two_hundred.reference import hand_mask
+
+    rules = rules_of()
+    enc = rules.encode()
+    view_of = lambda **pos: position_args({"hand": HAND, **pos}, rules, 4)[0][6]  # noqa: E731
+    assert auction_history(view_of(), enc) == []
+    assert auction_history(view_of(auction="50 pass pass pass"), enc) == [(0, 50), (1, 0), (2, 0), (3, 0)]
+    assert auction_history(view_of(dealer="0", auction="pass 50 pass 55 pass"), enc) == \
+        [(1, 0), (2, 50), (3, 0), (0, 55), (2, 0)]
+    assert auction_history(view_of(auction="50 55 pass pass 60 pass"), enc) is None  # seat 0 raised twice
+
+    view = view_of(dealer="1", auction="50 pass")  # the partner (seat 2) opened 50, seat 3 passed
+    history = np.array(auction_history(view, enc), dtype=np.int64)
+    table = np.tile(mc_params("two-hundred", rules), (L.MAX_SEATS, 1))
+    strong, weak = "Ks Js Ts 9s 8s 7s 5s Ac Tc", "7h 8h Jh 7d 9d Jd 7c 8c Qc"
+    middle = "Kh Qh Th 9h 8h Kd Qd Td Kc"
+    mine = "As Qs Ah 9h Ad 8d 5d Jc 9c"  # HAND
+
+    def hands(two: str, three: str) -> np.ndarray:
+        return np.array([hand_mask(parse_cards(h)) for h in (mine, middle, two, three)] + [0, 0], dtype=np.int64)
+
+    sim, opts = np.empty_like(view), np.zeros(L.MAX_OPTIONS, dtype=np.int64)
+    assert _misfits(table, hands(strong, weak), view, enc, 0, history, len(history), sim, opts) == 0
+    assert _misfits(table, hands(weak, strong), view, enc, 0, history, len(history), sim, opts) == 2
