@@ -75,6 +75,12 @@ from simcards.nbutil import borrow, compiled_as, keep_alive, njit_by_type, rebin
 from simcards.policy import checked_choice
 from simcards.rng import rand_below, seed_streams, shuffle
 
+# The game-level variants (G-V-3P, team play G-V-4P/G-V-TED, G-V-HOLLY, G-V-MATCH) are compiled in where
+# this is True. The kernel is also compiled once more with it False (``_PLAIN``, numba prunes each
+# ``if VARIANTS ...`` branch): a run of two players without those rules compiles only that (about a
+# sixth less to compile), the others the whole game.
+VARIANTS = True
+
 # A transcript event, called (compiled once), not inlined at its ~30 call sites
 _log = compiled_as(event_c, "gin_event", njit_by_type(cache=True, _nrt=False))
 
@@ -1002,7 +1008,7 @@ def start_ledger(ledger, rules):
 def view_score(ledger, side, rules):
     """The score a player is shown for a side: its points toward the target (G-V-HOLLY: in the
     first game still open; G-V-MATCH: in the match being played)."""
-    if rules[R.R_HOLLY] != 0:
+    if VARIANTS and rules[R.R_HOLLY] != 0:
         for k in range(L.N_HOLLY):
             if ledger[_LG_HW_OPEN + k] != 0:
                 return ledger[_LG_HW_POINTS + 2 * k + side]
@@ -1062,13 +1068,13 @@ def record_hand(ledger, side, points, boxes, hand_no, rules):
         ledger[_LG_POINTS + side] += points
         ledger[_LG_WON + side] += 1
         ledger[_LG_BOXES + side] += boxes
-        if rules[R.R_HOLLY] != 0:
+        if VARIANTS and rules[R.R_HOLLY] != 0:
             entered = hollywood_enter(ledger, side, points, boxes, hand_no, rules)
-        if rules[R.R_MATCH] > 0:
+        if VARIANTS and rules[R.R_MATCH] > 0:
             ledger[_LG_MATCH_HANDS + side] += 1
     for s in range(rules[R.R_SIDES]):
         ledger[_LG_AFTER + s] = ledger[_LG_POINTS + s]  # (a finished match resets the points)
-    if rules[R.R_HOLLY] != 0:
+    if VARIANTS and rules[R.R_HOLLY] != 0:
         for k in range(L.N_HOLLY):
             if ledger[_LG_HW_OPEN + k] != 0:
                 return False, entered
@@ -1078,7 +1084,7 @@ def record_hand(ledger, side, points, boxes, hand_no, rules):
     for s in range(rules[R.R_SIDES]):
         if ledger[_LG_POINTS + s] >= target:
             reached = True
-    if rules[R.R_MATCH] > 0 and reached:
+    if VARIANTS and rules[R.R_MATCH] > 0 and reached:
         settle_match(ledger)
         goal = rules[R.R_MATCH]
         mp0 = ledger[_LG_MP]
@@ -1091,7 +1097,7 @@ def record_hand(ledger, side, points, boxes, hand_no, rules):
 def game_winner(ledger, rules):
     """The side that won a finished game: the one at the target with the most points (G-GAME-1);
     G-V-MATCH: the most match points."""
-    if rules[R.R_MATCH] > 0:
+    if VARIANTS and rules[R.R_MATCH] > 0:
         return 0 if ledger[_LG_MP] > ledger[_LG_MP + 1] else 1
     best = -1
     for s in range(rules[R.R_SIDES]):
@@ -1190,12 +1196,12 @@ def write_hand_row(row, st, hres, ledger, rules, table, deal_side, deal_points):
         row[at + L.HO_STAKE] = st[S_STAKE]
         row[at + L.HO_BOXES] = hres[HR_BOXES]
     at = rules[R.R_H_HOLLY]
-    if at > 0:
+    if VARIANTS and at > 0:
         row[at + L.HH_ENTERED] = hres[HR_ENTERED]
         for j in range(2 * L.N_HOLLY):
             row[at + L.HH_SCORES + j] = ledger[_LG_HW_POINTS + j]
     at = rules[R.R_H_MATCH]
-    if at > 0:
+    if VARIANTS and at > 0:
         row[at + L.HM_MATCH] = hres[HR_MATCH]
         for s in range(2):
             row[at + L.HM_POINTS + s] = ledger[_LG_MP + s]
@@ -1207,7 +1213,7 @@ def write_hand_row(row, st, hres, ledger, rules, table, deal_side, deal_points):
         row[at + L.HJ_PICKUPS] = hres[HR_PICKUPS]
         row[at + L.HJ_MAX_TAKE] = hres[HR_MAX_TAKE]
     at = rules[R.R_H_TEAM]
-    if at > 0:
+    if VARIANTS and at > 0:
         row[at + L.HT_TABLE] = table
         row[at + L.HT_DEAL_WINNER] = deal_side
         row[at + L.HT_DEAL_POINTS] = deal_points
@@ -1218,15 +1224,15 @@ def log_scores(log, n_log, hand_no, side, points, ledger, entered, rules):
     """The ledger after a hand (a deal in team play), for the transcript: in team play the deal's
     scoring team and points; per side points and hands won (the entered Hollywood games in c);
     G-V-HOLLY: each game's two scores; G-V-MATCH: the match points."""
-    if rules[R.R_TEAMS] != 0:
+    if VARIANTS and rules[R.R_TEAMS] != 0:
         n_log = _log(log, n_log, EV_LEDGER, hand_no, side, points, ledger[_LG_SWEEPS], ledger[_LG_SWEEPS + 1])
     for s in range(rules[R.R_SIDES]):
         n_log = _log(log, n_log, EV_SCORE, hand_no, s, ledger[_LG_POINTS + s], ledger[_LG_WON + s], entered)
-    if rules[R.R_HOLLY] != 0:
+    if VARIANTS and rules[R.R_HOLLY] != 0:
         for k in range(L.N_HOLLY):
             n_log = _log(log, n_log, EV_LEDGER, hand_no, k, ledger[_LG_HW_POINTS + 2 * k],
                          ledger[_LG_HW_POINTS + 2 * k + 1], ledger[_LG_HW_OPEN + k])
-    if rules[R.R_MATCH] > 0:
+    if VARIANTS and rules[R.R_MATCH] > 0:
         n_log = _log(log, n_log, EV_LEDGER, hand_no, ledger[_LG_MATCH_NO], ledger[_LG_MP], ledger[_LG_MP + 1],
                      ledger[_LG_MATCH_SHUTOUTS])
     return n_log
@@ -1266,7 +1272,7 @@ def game_result(ledger, capped, rules, out_game, tmp):
     """The game's winner, final scores, shutout and margin (G-GAME-1..3; G-V-HOLLY: the three
     games' finals added up, each game scored on its own column; G-V-MATCH: match points)."""
     n_sides = rules[R.R_SIDES]
-    if rules[R.R_HOLLY] != 0:
+    if VARIANTS and rules[R.R_HOLLY] != 0:
         for s in range(2):
             out_game[L.G_FINAL + s] = 0
         any_shutout = False
@@ -1293,7 +1299,7 @@ def game_result(ledger, capped, rules, out_game, tmp):
         out_game[L.G_MARGIN] = abs(f0 - f1)
         out_game[L.G_SHUTOUT] = 1 if any_shutout else 0
         return winner
-    if rules[R.R_MATCH] > 0:
+    if VARIANTS and rules[R.R_MATCH] > 0:
         winner = -1 if capped else game_winner(ledger, rules)
         for s in range(2):
             out_game[L.G_FINAL + s] = ledger[_LG_MP + s]
@@ -1320,7 +1326,7 @@ def game_result(ledger, capped, rules, out_game, tmp):
 @internal
 def side_of(seat, rules):
     """Scores are kept per seat, or per team in team play (seat s plays for team s % 2)."""
-    return seat % 2 if rules[R.R_TEAMS] != 0 else seat
+    return seat % 2 if VARIANTS and rules[R.R_TEAMS] != 0 else seat
 
 
 @internal
@@ -1332,7 +1338,7 @@ def seat_table(st, t, dealer, deal_no, ledger, rules):
     rotate every deal and partners never meet; the dealing team's player deals at each table."""
     players = rules[R.R_PLAYERS]
     third = -1
-    if players == 2:
+    if not VARIANTS or players == 2:
         s0 = 1 - dealer
         s1 = dealer
         dseat = dealer
@@ -1367,7 +1373,7 @@ def deal_result(tres, tst, n_tables, ledger, rules):
     wins every table it scores all their points; otherwise the team with the larger total scores
     the difference (equal totals: nobody). G-V-TED: ``sweep_bonus`` more when a team wins at
     every table. The scoring team's boxes are those of the tables it won."""
-    if rules[R.R_TEAMS] == 0:
+    if not VARIANTS or rules[R.R_TEAMS] == 0:
         w = tres[0, HR_WINNER]
         if w < 0:
             return -1, 0, 0
@@ -1408,10 +1414,10 @@ def next_dealer(dealer, tres, tst, side, rules):
     if side < 0:
         return dealer
     players = rules[R.R_PLAYERS]
-    if players == 3:
+    if VARIANTS and players == 3:
         w = tres[0, HR_WINNER]
         return tst[0, S_SEAT0 + 1 - w]
-    if players >= 4:
+    if VARIANTS and players >= 4:
         return 1 - side
     nd_rule = rules[R.R_NEXT_DEALER]
     if nd_rule == R.DEALER_LOSER:
@@ -1579,18 +1585,55 @@ def play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_han
     return n_log
 
 
+# What ``VARIANTS`` gates: these functions are compiled again over a copy of the module's globals in
+# which it is False and they name each other's copies (``_plain``), each under a name of its own
+# (``<name>_plain``: numba caches a function under its file and qualified name).
+_PLAIN_NAMES = ("view_score", "side_of", "seat_table", "deal_result", "next_dealer", "record_hand", "game_winner",
+                "write_hand_row", "log_scores", "game_result", "play_one", "play_games")
+
+
+def _plain() -> dict:
+    """The copies of ``_PLAIN_NAMES`` compiled with ``VARIANTS = False`` (made once, on first use)."""
+    copies = globals().get("_PLAIN")
+    if copies is None:
+        import types as pytypes
+
+        scope = dict(globals())
+        scope["VARIANTS"] = False
+        for name in _PLAIN_NAMES:
+            original = globals()[name]
+            py = original.py_func
+            fn = pytypes.FunctionType(py.__code__, scope, name + "_plain", py.__defaults__)
+            fn.__qualname__ = fn.__name__
+            options = {k: v for k, v in original.targetoptions.items() if k != "nopython"}
+            copy = njit(**options, cache=True)(fn)
+            if isinstance(original, type(start_ledger)):  # (an ``internal`` helper: the same class)
+                copy.__class__ = type(original)
+            scope[name] = copy
+        copies = globals()["_PLAIN"] = {name: scope[name] for name in _PLAIN_NAMES}
+    return copies
+
+
+def plain_rules(rules) -> bool:
+    """Whether ``rules`` use none of the game-level variants ``VARIANTS`` gates."""
+    return (rules[R.R_PLAYERS] == 2 and rules[R.R_TEAMS] == 0 and rules[R.R_HOLLY] == 0 and rules[R.R_MATCH] == 0
+            and rules[R.R_TABLES] == 1)
+
+
 def _compiled(rules):
     """``(play_games, hand function)`` for these rules (``play_hand``, or ``play_hand_mj`` for
-    G-V-MJ), each compiled for its signature on its first use (or loaded from the disk cache: a
-    signature given to ``njit`` would compile at import) and then held to it, so the hand and an
-    engine's decision function always arrive as pointers, never as dispatchers numba would compile
-    into a game of their own."""
+    G-V-MJ; ``play_games`` without the game-level variants when they play none: ``plain_rules``),
+    each compiled for its signature on its first use (or loaded from the disk cache: a signature
+    given to ``njit`` would compile at import) and then held to it, so the hand and an engine's
+    decision function always arrive as pointers, never as dispatchers numba would compile into a
+    game of their own."""
     hand_fn = play_hand_mj if rules[R.R_MJ] != 0 else play_hand
-    for fn, sig in ((hand_fn, (HAND_T, _I64)), (play_games, GAMES_SIG)):
+    games_fn = _plain()["play_games"] if plain_rules(rules) else play_games
+    for fn, sig in ((hand_fn, (HAND_T, _I64)), (games_fn, GAMES_SIG)):
         if not fn.signatures:
             fn.compile(sig)
             fn.disable_compile()
-    return play_games, hand_fn
+    return games_fn, hand_fn
 
 
 def game_player(ext):
