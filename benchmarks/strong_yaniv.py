@@ -8,7 +8,9 @@ The targets (Israeli preset): 4 players, one seat against three default ``thresh
 (informed >= 31%, mc >= 33%, fair share 25%); 2 players, head to head against the best tuned
 ``threshold`` (``BEST_2P``: call=1 beats every other call value head to head, and keep=1 beats
 keep=0.5 with call=1; docs/yaniv.md gives the sweeps), where each must win significantly more
-than 50%.
+than 50%. Issue 29's, for the strongest preset (``simcards.panel.STRONGEST``: ``deep``, mc searching
+its discards too): one seat against three ``informed`` >= 30%, head to head against ``informed``
+>= 60% (``benchmarks/strength.py --game yaniv`` plays it against the whole panel).
 
 One seat plays the strategy, the others ``--against``. Every deal (seed, game index) is played
 once with the strategy in each seat (seat rotation, common deals). The win rate's 95% interval
@@ -30,7 +32,8 @@ import simcards
 
 BEST_2P = "threshold:call=1,keep=1"
 TARGETS = [("informed", 4, "threshold", 31.0), ("mc", 4, "threshold", 33.0),
-           ("informed", 2, BEST_2P, 50.0), ("mc", 2, BEST_2P, 50.0)]
+           ("informed", 2, BEST_2P, 50.0), ("mc", 2, BEST_2P, 50.0),
+           ("deep", 4, "informed", 30.0), ("deep", 2, "informed", 60.0)]  # issue 29
 
 
 def play(strategy: str, against: str, players: int, games: int, seed: int, variant: str,
@@ -86,7 +89,7 @@ def report(strategy: str, against: str, players: int, a: argparse.Namespace, tar
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("strategy", nargs="?", help="one strategy (default: every issue-17 target)")
+    ap.add_argument("strategy", nargs="?", help="one strategy (default: every issue-17 and issue-29 target)")
     ap.add_argument("--against", default=None, help=f"default: threshold (4 players), {BEST_2P} (2)")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=1000, help="deals (each played once per seat)")

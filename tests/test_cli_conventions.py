@@ -156,7 +156,7 @@ def test_strategy_presets_by_name_from_anywhere(capsys, tmp_path, monkeypatch):
     code, out, _ = run(capsys, "strategies", "yaniv")
     assert code == 0 and "cautious" in out and "threshold:call=3,keep=0.8" in out
     code, _, err = run(capsys, "simulate", "yaniv", "--strategy", "careful")
-    assert code == 2 and "presets: bold, cautious, denier, greedy" in err
+    assert code == 2 and "presets: bold, cautious, deep, denier, greedy" in err
 
 
 def test_report_by_name_lists_and_refuses_the_committed_directory_by_default(capsys, tmp_path, monkeypatch):
