@@ -47,7 +47,7 @@ PANELS: dict[str, tuple[Member, ...]] = {
 }
 
 # Each game's strongest shipped preset, the player benchmarks/strength.py measures.
-STRONGEST = {"gin": "deep", "yaniv": "deep", "two-hundred": "mc"}
+STRONGEST = {"gin": "deep", "yaniv": "deep", "two-hundred": "deep"}
 
 
 def panel(game: str) -> tuple[Member, ...]:
