@@ -174,6 +174,8 @@ class GameAdvice(Protocol):
     event: str  # what ``Values.event`` marks ("" if nothing)
     keys: tuple[str, ...]  # a position's keys (the text form and the JSON file)
     example: str  # a position in the text form
+    word: str  # the measure in one word, as an annotated option shows it ("points", "gain", ...)
+    point_marks: tuple  # analyze's marks by the measure lost where no value table applies: (limit, sign, verdict)
 
     def check_rules(self, rules) -> None:
         """Refuse, in one line (``SimcardsError``), rules the evaluator cannot play."""
@@ -193,6 +195,10 @@ class GameAdvice(Protocol):
     def position(self, position: dict, rules, players: int) -> tuple[tuple, list[str]]:
         """A position given by hand (a dict of ``keys``) as the arguments the engine hands a
         strategy, and the options' labels; refuses an impossible position in one line."""
+
+    def replay_line(self, events: list[str], hand: int, turn: int, kind: str) -> int | None:
+        """The line of the replay ``events`` a decision (of hand/deal ``hand``, ``turn``, ``kind``)
+        belongs after, for a replay not written one line per engine event; else ``None``."""
 
 
 _ADVICE: dict[str, GameAdvice] = {}

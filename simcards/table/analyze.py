@@ -18,7 +18,7 @@ game lost, when the interval is clear of zero (the cost is not sampling noise):
 
 Where no game-win value table applies (Gin's Hollywood and matches: the same marks by expected
 points lost, 3, 6 and 12 points; Yaniv with more than two players and Two Hundred's cutthroat and
-six-3x2: by their own measures, ``YANIV_MARKS`` and ``TWO_HUNDRED_MARKS``). Decisions the evaluator does not play (Gin's wall last chance and the
+six-3x2: by their own measures, each game's ``ADVICE.point_marks``). Decisions the evaluator does not play (Gin's wall last chance and the
 choice of an arrangement) are shown unannotated.
 """
 
@@ -29,17 +29,10 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from simcards.errors import SimcardsError
-from simcards.table.advise import Advice, default_samples, evaluate
+from simcards.table.advise import Advice, default_samples, evaluate, game_advice
 
 WIN_MARKS = ((0.08, "??", "blunder"), (0.04, "?", "mistake"), (0.02, "?!", "inaccuracy"))
 POINT_MARKS = ((12.0, "??", "blunder"), (6.0, "?", "mistake"), (3.0, "?!", "inaccuracy"))
-# Yaniv without a value table (more than two players): the gain on the opponents lost, in points
-# summed over the opponents
-YANIV_MARKS = ((20.0, "??", "blunder"), (10.0, "?", "mistake"), (5.0, "?!", "inaccuracy"))
-# Two Hundred without a value table (cutthroat, six-3x2): the deal margin lost (the side's deal score
-# minus the others' mean)
-TWO_HUNDRED_MARKS = ((40.0, "??", "blunder"), (20.0, "?", "mistake"), (10.0, "?!", "inaccuracy"))
-
 
 @dataclass
 class Annotated:
@@ -91,7 +84,9 @@ class Analysis:
 
     @property
     def unit(self) -> str:
-        return {"yaniv": "round", "two-hundred": "deal"}.get(self.game, "hand")
+        from simcards.games import get_game
+
+        return get_game(self.game).unit
 
     def costliest(self, n: int = 5) -> list[Annotated]:
         ranked = [d for d in self.decisions if d.advice is not None]
@@ -169,7 +164,7 @@ def _block(d: Annotated) -> list[str]:
         star = "*" if o.index == d.played else " "
         win = f"win {_pct(o.win)} [{_pct(o.win_ci[0])}, {_pct(o.win_ci[1])}]  " \
             if o.win is not None and o.win_ci is not None else ""
-        word = {"yaniv": "gain", "two-hundred": "margin"}.get(a.game, "points")
+        word = game_advice(a.game).word
         asaf = f"  Asaf {_pct(o.asaf)}" if o.asaf is not None else ""
         out.append(f"      {star} {o.label:<34} {win}{word} {o.points:+.1f} [{o.points_ci[0]:+.1f}, "
                    f"{o.points_ci[1]:+.1f}]{asaf}")
@@ -197,16 +192,13 @@ def mark(win_lost: float, win_ci: tuple[float, float], points_lost: float, point
     return "", ""
 
 
-MARKS_BY_GAME = {"yaniv": YANIV_MARKS, "two-hundred": TWO_HUNDRED_MARKS}
-
-
 def _costed(d: Annotated, game: str) -> Annotated:
     """``d`` with its cost against the best option and its mark (when it was evaluated)."""
     adv = d.advice
     if adv is not None:
         wl, wci, pl, pci = adv.cost(d.played)
         d.win_lost, d.win_lost_ci, d.points_lost, d.points_lost_ci = wl, wci, pl, pci
-        d.mark, d.verdict = mark(wl, wci, pl, pci, adv.wins is not None, MARKS_BY_GAME.get(game, POINT_MARKS))
+        d.mark, d.verdict = mark(wl, wci, pl, pci, adv.wins is not None, game_advice(game).point_marks)
     return d
 
 
@@ -317,13 +309,12 @@ def _drive(t, seat: int, samples: int | None, pick, saved) -> tuple[int, list[An
 def _finished(t, seat: int, samples: int, decisions: list[Annotated], head: list[str], events: list[str],
               source: dict | None = None) -> Analysis:
     """The analysis of a finished game: each decision placed after its line of the replay."""
-    if t.game == "two-hundred":  # its replay is written per deal and trick, not per event
-        for d in decisions:
-            d.clock = _deal_line(events, d)
-    else:
-        offset = len(events) - len(t.record.events)  # lines before the first event (who deals first)
-        for d in decisions:
-            d.clock += offset
+    place = game_advice(t.game).replay_line
+    for d in decisions:
+        line = place(events, d.hand, d.turn, d.kind)  # a replay written per deal and trick, not per event
+        if line is None:  # one line per event, after the lines before the first (who deals first)
+            line = d.clock + len(events) - len(t.record.events)
+        d.clock = line
     return Analysis(t.game, t.spec.rules.name, t.seed, t.game_index, seat, samples, decisions, head, events,
                     t.result or {}, source=source)
 
@@ -482,17 +473,3 @@ def analyze_positions(game: str, source: str | Path | Sequence[str], *, variant:
             f"simcards advise values its position (seed {seed})"]
     return Analysis(game, rules_name, seed, -1, 0, decisions[0].advice.samples if decisions[0].advice else 0,
                     decisions, head, events, {}, source={"positions": name}, typed=True)
-
-
-def _deal_line(events: list[str], d: Annotated) -> int:
-    """Two Hundred: the replay line a decision belongs after — its trick's line for a card, the
-    auction's for a bid, the contract's for the trump, the bury or a call."""
-    start = next((i for i, e in enumerate(events) if e.startswith(f"— deal {d.hand}:")), 0)
-    want = {"play": f"  trick {d.turn}:", "bid": "  auction:"}.get(d.kind)
-    for j in range(start + 1, len(events)):
-        e = events[j]
-        if e.startswith("— deal"):
-            break
-        if (want is not None and e.startswith(want)) or (want is None and "contracts for" in e):
-            return j
-    return start

@@ -147,6 +147,8 @@ class GinAdvice:
 
     keys = KEYS
     example = "hand As Ah 7h 5d 7d Ac 3c 4c 7c Jc; top 3h"
+    word = "points"
+    point_marks = ((12.0, "??", "blunder"), (6.0, "?", "mistake"), (3.0, "?!", "inaccuracy"))  # Hollywood, match
 
     def check_rules(self, rules) -> None:
         from simcards.errors import SimcardsError
@@ -187,6 +189,9 @@ class GinAdvice:
 
     def position(self, position, rules, players):
         return position_args(position, rules, players)
+
+    def replay_line(self, events, hand, turn, kind):
+        return None  # one replay line per engine event
 
 
 ADVICE = GinAdvice()

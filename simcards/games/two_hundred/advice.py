@@ -425,6 +425,9 @@ class TwoHundredAdvice:
     event = ""
     keys = KEYS
     example = "hand s:AQ h:A9 d:A85 c:J9; dealer 3"
+    word = "margin"
+    # cutthroat, six-3x2 (no value table): the deal margin lost (the side's deal score minus the others' mean)
+    point_marks = ((40.0, "??", "blunder"), (20.0, "?", "mistake"), (10.0, "?!", "inaccuracy"))
 
     def check_rules(self, rules) -> None:
         from simcards.errors import SimcardsError
@@ -474,6 +477,19 @@ class TwoHundredAdvice:
 
     def position(self, position, rules, players):
         return position_args(position, rules, players)
+
+    def replay_line(self, events, hand, turn, kind):
+        """The replay is written per deal and trick: a card goes after its trick's line, a bid
+        after the auction's, the trump, the bury or a call after the contract's."""
+        start = next((i for i, e in enumerate(events) if e.startswith(f"— deal {hand}:")), 0)
+        want = {"play": f"  trick {turn}:", "bid": "  auction:"}.get(kind)
+        for j in range(start + 1, len(events)):
+            e = events[j]
+            if e.startswith("— deal"):
+                break
+            if (want is not None and e.startswith(want)) or (want is None and "contracts for" in e):
+                return j
+        return start
 
 
 ADVICE = TwoHundredAdvice()

@@ -132,6 +132,9 @@ class YanivAdvice:
     event = "Asaf (Y-SC-2)"
     keys = KEYS
     example = "hand 2s Ad Ac Jk; take 5s; sizes 2 5 5"
+    word = "gain"
+    # more than two players (no value table): the gain on the opponents lost, summed over them
+    point_marks = ((20.0, "??", "blunder"), (10.0, "?", "mistake"), (5.0, "?!", "inaccuracy"))
 
     def check_rules(self, rules) -> None:
         from simcards.errors import SimcardsError
@@ -172,6 +175,9 @@ class YanivAdvice:
 
     def position(self, position, rules, players):
         return position_args(position, rules, players)
+
+    def replay_line(self, events, hand, turn, kind):
+        return None  # one replay line per engine event
 
 
 ADVICE = YanivAdvice()
