@@ -1,5 +1,5 @@
 """Strength against the opponent panel (issue 29): each game's strongest preset
-(``simcards.panel.STRONGEST``: Gin ``deep``, Yaniv ``mc``, Two Hundred ``mc``) against every
+(``simcards.panel.STRONGEST``: Gin ``reader``, Yaniv and Two Hundred ``deep``) against every
 member of its game's panel (``simcards.panel.PANELS``), games played to the end.
 
 Built on the studies layer (``simcards.studies``), no statistics of its own: every matchup is
@@ -17,6 +17,7 @@ one seat against three of the member (4 players, fair 25%) and head to head (2 p
 Hundred team against team (4 players).
 
     python benchmarks/strength.py [--games 200] [--seed 29] [--threads 2] [--game gin ...] [--json out.json]
+    python benchmarks/strength.py --game gin --variant eaai --strongest deep --members camper  # one cell
 """
 
 from __future__ import annotations
@@ -89,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--game", nargs="*", default=None, help="only these games (gin, yaniv, two-hundred)")
     ap.add_argument("--variant", nargs="*", default=None, help="only these variants (e.g. eaai)")
     ap.add_argument("--strongest", default=None, help="another player than the game's strongest preset")
+    ap.add_argument("--members", nargs="*", default=None, help="only these opponents (default: the whole panel)")
     ap.add_argument("--json", default=None, help="write every row to this file")
     a = ap.parse_args(argv)
     out = []
@@ -98,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         if a.variant and (variant or "default") not in a.variant:
             continue
-        rows = table(game, variant, players, kind, a.games, a.seed, a.threads, a.strongest)
+        rows = table(game, variant, players, kind, a.games, a.seed, a.threads, a.strongest, a.members)
         show(title, rows)
         out += rows
     print(f"\n{time.perf_counter() - t0:.0f} s wall in all")

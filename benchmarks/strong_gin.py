@@ -11,6 +11,9 @@ Report on seeds that were not used to choose the defaults (the defaults were cho
 spec's, per deal seed (the same deals in both seats), with its interval.
 
     python benchmarks/strong_gin.py --specs mc:k=64 mc:k=128 --games 2000 --seed 7 --paired --no-speed
+
+``--base`` plays other opponents than ``simple`` (one table each, e.g. the panel of
+``simcards.panel``), ``--variant`` another rules preset (``eaai``: the literature's conditions).
 """
 
 from __future__ import annotations
@@ -26,16 +29,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))  # benchmark the checkout this file is in, not an installed copy
 
 
-def wins(spec: str, games: int, seed: int, base: str = "simple", threads: int | None = None):
+def wins(spec: str, games: int, seed: int, base: str = "simple", threads: int | None = None,
+         variant: str | None = None):
     """(wins, turns, wall seconds, CPU seconds): ``wins[s, i]`` is 1 when ``spec`` in seat ``s``
-    won the game of deal seed ``i`` against ``base``."""
+    won the game of deal seed ``i`` against ``base`` (under the rules preset ``variant``)."""
     import simcards
 
     t = time.perf_counter()
     c = time.process_time()
-    a = simcards.simulate("gin", games=games, seed=seed, strategies=[spec, base], detail=False,
+    a = simcards.simulate("gin", variant=variant, games=games, seed=seed, strategies=[spec, base], detail=False,
                           threads=threads).games
-    b = simcards.simulate("gin", games=games, seed=seed, strategies=[base, spec], detail=False,
+    b = simcards.simulate("gin", variant=variant, games=games, seed=seed, strategies=[base, spec], detail=False,
                           threads=threads).games
     dt = time.perf_counter() - t
     dc = time.process_time() - c  # every thread's CPU time: the cost on a machine others share
@@ -43,10 +47,11 @@ def wins(spec: str, games: int, seed: int, base: str = "simple", threads: int | 
     return w, a.turns.sum() + b.turns.sum(), dt, dc
 
 
-def win_rate(spec: str, games: int, seed: int, base: str = "simple", threads: int | None = None):
+def win_rate(spec: str, games: int, seed: int, base: str = "simple", threads: int | None = None,
+             variant: str | None = None):
     """(win rate, 95% half-width, games played, games/s, turns/s, games per CPU-second) of ``spec``
     against ``base``."""
-    w, turns, dt, dc = wins(spec, games, seed, base, threads)
+    w, turns, dt, dc = wins(spec, games, seed, base, threads, variant)
     half = 1.96 * w.std(ddof=1) / np.sqrt(w.size)
     return w.mean(), half, w.size, w.size / dt, turns / dt, w.size / dc
 
@@ -63,6 +68,9 @@ def main(argv=None) -> None:
     ap.add_argument("--games", type=int, default=1000, help="deal seeds per seat (2x games in all)")
     ap.add_argument("--seed", type=int, default=20261202)
     ap.add_argument("--specs", nargs="+", default=["informed", "mc"])
+    ap.add_argument("--base", nargs="+", default=["simple"], help="the opponents (each a table; e.g. the panel: "
+                    "simple camper informed knock:max=10,gin_after=6)")
+    ap.add_argument("--variant", default=None, help="the rules preset (e.g. eaai; default: standard)")
     ap.add_argument("--speed-games", type=int, default=100, help="games per speed measurement")
     ap.add_argument("--paired", action="store_true", help="also each spec's win rate minus the first spec's, "
                     "paired by deal seed, with its 95%% interval")
@@ -71,19 +79,20 @@ def main(argv=None) -> None:
     import numba
 
     for spec in args.specs:  # compile outside the timings (a strong family's engine plays simple too)
-        win_rate(spec, 2, 0)
-    head = f"{'strategy':<28} {'win % vs simple':>18} {'games':>6}"
-    print(head + ("   paired diff vs the first" if args.paired else ""))
-    first = None
-    for spec in args.specs:
-        w = wins(spec, args.games, args.seed)[0]
-        m, h, n = w.mean(), 1.96 * w.std(ddof=1) / np.sqrt(w.size), w.size
-        line = f"{spec:<28} {100 * m:6.1f} [{100 * (m - h):.1f}, {100 * (m + h):.1f}] {n:>6}"
-        if args.paired and first is not None:
-            dm, dh = paired(w, first)
-            line += f"   {100 * dm:+.1f} [{100 * (dm - dh):+.1f}, {100 * (dm + dh):+.1f}]"
-        first = w if first is None else first
-        print(line, flush=True)
+        win_rate(spec, 2, 0, variant=args.variant)
+    for base in args.base:
+        head = f"{'strategy':<28} {'win % vs ' + base:>18} {'games':>6}"
+        print(head + ("   paired diff vs the first" if args.paired else ""))
+        first = None
+        for spec in args.specs:
+            w = wins(spec, args.games, args.seed, base, variant=args.variant)[0]
+            m, h, n = w.mean(), 1.96 * w.std(ddof=1) / np.sqrt(w.size), w.size
+            line = f"{spec:<28} {100 * m:6.1f} [{100 * (m - h):.1f}, {100 * (m + h):.1f}] {n:>6}"
+            if args.paired and first is not None:
+                dm, dh = paired(w, first)
+                line += f"   {100 * dm:+.1f} [{100 * (dm - dh):+.1f}, {100 * (dm + dh):+.1f}]"
+            first = w if first is None else first
+            print(line, flush=True)
     if args.no_speed:
         return
     print(f"\n{'strategy':<28} {'threads':>7} {'games/s':>9} {'turns/s':>9} {'games/CPU-s':>11}  (machine shared: "
@@ -92,7 +101,8 @@ def main(argv=None) -> None:
         for threads in (1, 2):
             if threads > numba.config.NUMBA_NUM_THREADS:
                 continue
-            _, _, n, rate, turns, cpu = win_rate(spec, args.speed_games, args.seed + 1, threads=threads)
+            _, _, n, rate, turns, cpu = win_rate(spec, args.speed_games, args.seed + 1, threads=threads,
+                                                 variant=args.variant)
             print(f"{spec:<28} {threads:>7} {rate:9.1f} {turns:9.0f} {cpu:11.1f}", flush=True)
 
 

@@ -15,7 +15,8 @@ would meld with the kept hand. Draws and knocks follow ``knock`` (``wants_card``
 ``knock_threshold``).
 
 ``mc`` (the informed params, then ``k``, ``width``, ``draw``, ``knock``, ``goal``, ``filter``, ``z``,
-``fit``, ``rtake``, ``rknock``, ``stop``, ``prune``, ``rgin``, ``strict``, ``rout``) searches three
+``fit``, ``rtake``, ``rknock``, ``stop``, ``prune``, ``rgin``, ``strict``, ``rout``, ``depth``, ``seen``,
+``ogin``, ``style``) searches three
 decisions by determinized rollouts: the draw (pile top vs stock), the discard (among the ``width`` best by the informed
 score, ``prune``: within that many points of the best) and the knock (knock now vs play on). Each
 of the ``k`` samples deals the opponent its known cards plus random unseen cards up to 10
@@ -23,7 +24,10 @@ of the ``k`` samples deals the opponent its known cards plus random unseen cards
 of the cards it discarded or declined; ``strict``: nor holds a hand ``simple`` would have knocked
 with, nor one whose lowest-deadwood discard was not its latest discard) and stacks the rest as
 the stock, in a random order; every option is played in the same samples (common random
-numbers) to the end of the hand with the ``simple`` policy for both players
+numbers) to the end of the hand with the ``simple`` policy for both players (the opponent's
+knocks: ``ogin``, from that own turn on it goes only for gin; ``style``: once it has played that many
+turns, a sampled hand it could have knocked with after its last discard, and did not, is no longer
+counted against a sample and is played on for gin: the opponent is not assumed ``simple``)
 (``rtake``/``rknock``/``rgin``: the player's own take and knock rule in the rollouts; ``rout``: its
 discards credit the live outs of the cards kept, a cheap form of informed's), and scored by the
 hand's points from the player's side (``goal`` > 0: points capped at what either side needs to
@@ -101,9 +105,9 @@ from simcards.rng import rand_below
 
 P_SAFE, P_HINT = slot(INFORMED, "safe"), slot(INFORMED, "hint")  # informed (informed.P_* the others)
 (P_K, P_WIDTH, P_DRAW, P_KNOCK, P_GOAL, P_FILTER, P_Z, P_FIT, P_RTAKE, P_RKNOCK, P_STOP, P_PRUNE, P_RGIN, P_STRICT,
- P_ROUT, P_DEPTH, P_SEEN) = (slot(MC, name) for name in (
+ P_ROUT, P_DEPTH, P_SEEN, P_OGIN, P_STYLE) = (slot(MC, name) for name in (
      "k", "width", "draw", "knock", "goal", "filter", "z", "fit", "rtake", "rknock", "stop", "prune", "rgin", "strict",
-     "rout", "depth", "seen"))  # mc: search, sampler, own rollout policy, effort
+     "rout", "depth", "seen", "ogin", "style"))  # mc: search, sampler, own rollout policy, the opponent's, effort
 FULL = (np.int64(1) << 52) - 1
 OPP_CARDS = 10  # the opponent's hand while the player decides (G-DEAL-1)
 ROLLOUT_TURNS = 120  # a rollout stops (void) after this many turns (the kernel's TURN_CAP is larger)
@@ -265,9 +269,16 @@ Plan = namedtuple("Plan", ("rules", "mv", "limit", "stock", "ns", "scratch", "en
 
 @njit_by_type(cache=True)
 def rollout(plan, me, opp, dw_me, dw_opp, top, p, force, my_turn, pile, kopp):
+    """``rollout_vs`` against an opponent that knocks at the limit on every turn (``simple``)."""
+    return rollout_vs(plan, me, opp, dw_me, dw_opp, top, p, force, my_turn, pile, kopp, ROLLOUT_TURNS)
+
+
+@njit_by_type(cache=True)
+def rollout_vs(plan, me, opp, dw_me, dw_opp, top, p, force, my_turn, pile, kopp, opp_knocks):
     """Play the hand on from the draw of position ``p`` (0: the player, 1: the opponent); the
     stock is ``plan.stock[:plan.ns]``, drawn from the end, ``top`` the pile's top card. ``force`` (0
-    stock, 1 pile top, -1 policy) fixes the first draw. The opponent plays ``simple``; the player
+    stock, 1 pile top, -1 policy) fixes the first draw. The opponent plays ``simple`` on its next
+    ``opp_knocks`` turns and then goes only for gin (a camper past its window); the player
     plays ``simple`` but also takes a pile card that lowers its deadwood by ``my_take`` points or
     more and knocks only at deadwood <= ``my_knock`` (gin always goes out), and only gin from its
     own turn ``my_gin`` on (``my_turn``: the own turn number of its next turn in the rollout); with
@@ -284,7 +295,7 @@ def rollout(plan, me, opp, dw_me, dw_opp, top, p, force, my_turn, pile, kopp):
             return 0
         m = me if p == 0 else opp
         dw = dw_me if p == 0 else dw_opp
-        at = (my_at if my_turn < my_gin else 0) if p == 0 else limit
+        at = (my_at if my_turn < my_gin else 0) if p == 0 else (limit if opp_knocks > 0 else 0)
         take = force == 1
         if force < 0 and top >= 0 and not cannot_want(m, dw, top, at, vmax, my_take if p == 0 else NEVER, corner, mv):
             m11 = m | bit(top)
@@ -324,6 +335,7 @@ def rollout(plan, me, opp, dw_me, dw_opp, top, p, force, my_turn, pile, kopp):
         else:
             opp = m
             dw_opp = dw
+            opp_knocks -= 1
         if dw <= at or dw == 0:
             pts = knock_points(me, opp, rules, mv, ends, idx) if p == 0 else knock_points(opp, me, rules, mv, ends, idx)
             return pts if p == 0 else -pts
@@ -575,6 +587,17 @@ def sampler_terms(params, view):
 
 
 @internal
+def style_checks(params, view, cap, limit):
+    """(strict's knock cap, the turn record's knock limit) the sampler checks (``misfit``): once the
+    opponent has played ``style`` (> 0) turns of the hand, neither (-1): a hand it could have knocked
+    with and did not is the hand of a player who goes for gin (the search plays it on so,
+    ``rollout_vs``), not a misfit; before that turn every panel style knocks as ``simple`` does."""
+    if params[P_STYLE] > 0 and view[V_OPP_TURNS] >= params[P_STYLE]:
+        return -1, -1
+    return cap, limit
+
+
+@internal
 def opponent_marginals(params, view, rules, n, rng):
     """How many of ``n`` of mc's sampled deals put each card in the opponent's hand (its known
     cards included): the sampler's belief, to score against the truth
@@ -588,7 +611,8 @@ def opponent_marginals(params, view, rules, n, rng):
     if n_opp < 0 or n_pool < n_opp:
         return counts
     extra, shown, tries, cap, last, depth = sampler_terms(params, view)
-    smp = Sampler(pool, n_pool, n_opp, extra, known, shown, tries, cap, last, depth, view[V_LIMIT], view, mv)
+    cap, knock_check = style_checks(params, view, cap, view[V_LIMIT])
+    smp = Sampler(pool, n_pool, n_opp, extra, known, shown, tries, cap, last, depth, knock_check, view, mv)
     buf = np.empty(52, dtype=np.int64)
     stock = np.empty(52, dtype=np.int64)
     best_stock = np.empty(52, dtype=np.int64)
@@ -682,8 +706,14 @@ def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng):
     dw_me = deadwood(mask, mv) if kind == K_DRAW else 0
     top = view[V_TOP]
     extra, shown, tries, cap, last, depth = sampler_terms(params, view)
-    smp = Sampler(pool, n_pool, n_opp, extra, known, shown, tries, cap, last, depth, limit, view, mv)
+    cap, knock_check = style_checks(params, view, cap, limit)
+    smp = Sampler(pool, n_pool, n_opp, extra, known, shown, tries, cap, last, depth, knock_check, view, mv)
     best_stock = np.empty(52, dtype=np.int64)
+    # the opponent's turns on which it still knocks at the limit in the rollouts (``ogin``)
+    opp_knocks_all = ROLLOUT_TURNS
+    if params[P_OGIN] < NEVER:
+        opp_knocks_all = max(int(params[P_OGIN]) - 1 - view[V_OPP_TURNS], 0)
+    passed_seen = knock_check < 0 and view[V_OPP_DISCARDS] != 0
     my_gin = params[P_RGIN]
     plan = Plan(rules, mv, limit, stock, ns, scratch, ends, idx, params[P_RTAKE], params[P_RKNOCK], my_gin,
                 params[P_ROUT], params[P_FADE])
@@ -699,6 +729,9 @@ def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng):
         done += 1
         opp = fitted_deal(smp, buf, stock, best_stock, scratch, rng)
         dw_opp = deadwood(opp, mv)
+        # ``style``: a sampled hand it could have knocked with, and did not, is a hand of a player
+        # who goes for gin: so it plays on in this sample's rollouts
+        opp_knocks = 0 if passed_seen and dw_opp <= limit else opp_knocks_all
         for j in range(n_cand):
             a = cand[j]
             if kind == K_DISCARD:
@@ -707,14 +740,16 @@ def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng):
                 if opts[a, 1] <= knock_at:  # a knocking discard: the player knocks (informed's knock)
                     pts = knock_points(m10, opp, rules, mv, ends, idx)
                 else:
-                    pts = rollout(plan, m10, opp, opts[a, 1], dw_opp, c, 1, -1, turn + 1, pile | bit(c), known)
+                    pts = rollout_vs(plan, m10, opp, opts[a, 1], dw_opp, c, 1, -1, turn + 1, pile | bit(c), known,
+                                     opp_knocks)
             elif kind == K_DRAW:
-                pts = rollout(plan, mask, opp, dw_me, dw_opp, top, 0, a, turn, pile, known)
+                pts = rollout_vs(plan, mask, opp, dw_me, dw_opp, top, 0, a, turn, pile, known, opp_knocks)
             else:  # K_KNOCK
                 if a == 1:
                     pts = knock_points(mask, opp, rules, mv, ends, idx)
                 else:
-                    pts = rollout(plan, mask, opp, opts[0, 1], dw_opp, top, 1, -1, turn + 1, pile, known)
+                    pts = rollout_vs(plan, mask, opp, opts[0, 1], dw_opp, top, 1, -1, turn + 1, pile, known,
+                                     opp_knocks)
             vals[j] = utility(pts, params, view)
         for j in range(1, n_cand):
             d = vals[j] - vals[0]
