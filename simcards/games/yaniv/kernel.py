@@ -694,7 +694,7 @@ def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, ro
     # the first starter; seat s's strategy stream in rng[1 + s], the only one its decisions see.
     rng_owner = np.zeros(1 + MAX_PLAYERS, dtype=np.uint64)
     rng = borrow(rng_owner)
-    seed_streams(rng, seed, game)
+    seed_streams(rng[:1 + players], seed, game)  # the seats at the table only (all 21: 0.58 us a game; 4: 0.12)
     ccw = rules[R_CCW] != 0
     work = np.zeros(_WORK_SIZE, dtype=np.int64)
     w = borrow(work)
