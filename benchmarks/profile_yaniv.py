@@ -286,7 +286,7 @@ def main(argv=None) -> None:
           f"{2 * ik['plain'] - ik['turn twice'] - per_round * rounds / turns:.1f} ns")
     if (a.lab / "yaniv2.py").is_file():
         sys.path.insert(0, str(a.lab))
-        import yaniv2  # type: ignore[import-not-found]
+        import yaniv2
 
         masks = np.zeros(m, dtype=np.int64)
         jm = np.zeros(m, dtype=np.int64)
