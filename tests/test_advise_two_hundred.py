@@ -21,7 +21,7 @@ from simcards.spec import RunSpec
 from simcards.table import start
 from simcards.table.advise import advise, evaluate, game_advice, mc_params
 from simcards.table.analyze import analyze
-from simcards.table.games import ADAPTERS
+from simcards.table.games import adapter as adapter_of
 
 HAND = "s:AQ h:A9 d:A85 c:J9"  # seat 0's hand in deal 1 of seed 1 (simcards replay two-hundred --seed 1)
 
@@ -216,7 +216,7 @@ def test_the_evaluation_reads_no_hidden_card():
             seen.append(captured)
         a, b = seen
         assert a.keys() == b.keys() and {L.K_BID, L.K_TRUMP, L.K_PLAY} <= set(a)
-        adapter = ADAPTERS["two-hundred"](rules, 4)
+        adapter = adapter_of("two-hundred")(rules, 4)
         for kind, args in a.items():
             assert np.array_equal(args[6], b[kind][6]) and int(args[3]) == int(b[kind][3])
             labels = [adapter.label(kind, (int(x),), args) for x in args[4][: int(args[5])]]

@@ -15,14 +15,14 @@ from simcards.errors import SimcardsError
 from simcards.games import get_game
 from simcards.rng import seat_states
 from simcards.table import start
-from simcards.table.games import ADAPTERS
+from simcards.table.games import adapter as adapter_of
 
 PRESETS = [(g, v) for g in ("yaniv", "gin", "two-hundred") for v in get_game(g).presets()]
 
 
 def reference_game(table, strategies):
     """The reference engine's own game for ``table``'s seed, rules and ``strategies``."""
-    adapter = ADAPTERS[table.game](table.spec.rules, table.spec.players)
+    adapter = adapter_of(table.game)(table.spec.rules, table.spec.players)
     sids, params = adapter.seat_arrays(strategies)
     decide = table._binding.engine(strategies).decide
     return adapter, adapter.new_game(sids, params, table.seed, table.game_index, decide).play()

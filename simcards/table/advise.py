@@ -276,9 +276,9 @@ def check_rules(game: str, rules) -> None:
 
 
 def _kind_names(game: str) -> dict[int, str]:
-    from simcards.table.games import ADAPTERS
+    from simcards.table.games import adapter
 
-    return dict(ADAPTERS[game](None, 2).kinds)
+    return dict(adapter(game)(None, 2).kinds)
 
 
 _PARAMS: dict[str, np.ndarray] = {}
@@ -290,11 +290,11 @@ def mc_params(game: str, rules) -> np.ndarray:
     ``GameAdvice.sampler`` preset)."""
     if game not in _PARAMS:
         from simcards.spec import RunSpec
-        from simcards.table.games import ADAPTERS
+        from simcards.table.games import adapter
 
         spec = RunSpec.resolve(game)
         strat = spec.gdef.strategies([game_advice(game).sampler], 1)[0]
-        _, params = ADAPTERS[game](spec.rules, spec.players).strategy_row(strat)
+        _, params = adapter(game)(spec.rules, spec.players).strategy_row(strat)
         _PARAMS[game] = np.ascontiguousarray(params, dtype=np.float64)
     return _PARAMS[game]
 

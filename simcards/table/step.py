@@ -32,7 +32,7 @@ import numpy as np
 from simcards import policy
 from simcards.errors import SimcardsError
 from simcards.rng import seat_states
-from simcards.table.games import ADAPTERS, Adapter
+from simcards.table.games import Adapter, adapter
 
 
 class _Cancel(BaseException):
@@ -91,7 +91,7 @@ class Table:
         self.seed = spec.seed
         self.game_index = int(game_index)
         gdef = spec.gdef
-        self.adapter: Adapter = ADAPTERS[spec.game](spec.rules, spec.players)
+        self.adapter: Adapter = adapter(spec.game)(spec.rules, spec.players)
         self.seats = tuple(sorted(set(int(s) for s in seats)))
         for s in self.seats:
             if not 0 <= s < spec.players:

@@ -188,6 +188,7 @@ class GinAdvice:
         return wins
 
     def position(self, position, rules, players):
+        self.check_rules(rules)
         return position_args(position, rules, players)
 
     def replay_line(self, events, hand, turn, kind):

@@ -17,11 +17,8 @@ def position_args(position: dict, rules, players: int = 2) -> tuple[tuple, list[
     and the options' labels. Refuses an impossible position with one line."""
     from simcards.cards import card_code
     from simcards.games.gin import layout as L
-    from simcards.games.gin.advice import ADVICE
     from simcards.games.gin.melds import deadwood
     from simcards.games.gin.rules import R_KNOCK, R_MV
-
-    ADVICE.check_rules(rules)
 
     encoded = rules.encode()
     mv = int(encoded[R_MV])

@@ -120,7 +120,6 @@ def position_args(position: dict, rules, players: int) -> tuple[tuple, list[str]
     or ``play``: by default the one the position is at). Refuses an impossible position in one line."""
     from simcards.cards import card_code
     from simcards.games.two_hundred import layout as L
-    from simcards.games.two_hundred.advice import ADVICE
     from simcards.games.two_hundred.core import new_trick
     from simcards.games.two_hundred.reference import (
         SUIT_NAMES,
@@ -132,9 +131,8 @@ def position_args(position: dict, rules, players: int) -> tuple[tuple, list[str]
         suit,
         winning_card,
     )
-    from simcards.table.games import ADAPTERS
+    from simcards.games.two_hundred.table import ADAPTER
 
-    ADVICE.check_rules(rules)
     seats, sides = rules.seats, rules.sides
     each = (rules.deck - rules.kitty) // seats
     deck_cards = set(deck(rules.deck))
@@ -336,6 +334,6 @@ def position_args(position: dict, rules, players: int) -> tuple[tuple, list[str]
     opts = np.zeros(L.MAX_OPTIONS, dtype=np.int64)
     opts[: len(options)] = options
     args = (kind, 0, None, np.int64(hand_mask(hand)), opts, len(options), view, rules.encode(), None)
-    adapter = ADAPTERS["two-hundred"](rules, players)
+    adapter = ADAPTER(rules, players)
     labels = [adapter.label(kind, (int(x),), args) for x in options]
     return args, labels

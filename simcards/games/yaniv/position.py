@@ -42,7 +42,7 @@ def position_args(position: dict, rules, players: int) -> tuple[tuple, list[str]
     from simcards.games.yaniv import layout as Y
     from simcards.games.yaniv.reference import legal_groups
     from simcards.games.yaniv.rules import R_DECKS
-    from simcards.table.games import ADAPTERS
+    from simcards.games.yaniv.table import ADAPTER
 
     bad = [k for k in position if k in GIN_KEYS]
     if bad:
@@ -132,6 +132,6 @@ def position_args(position: dict, rules, players: int) -> tuple[tuple, list[str]
         opts[i, 0] = len(row)
         opts[i, 1: 1 + len(row)] = row
     args = (kind, 0, None, hand_arr, len(hand), opts, len(rows), view, enc, None)
-    adapter = ADAPTERS["yaniv"](rules, players)
+    adapter = ADAPTER(rules, players)
     labels = [adapter.label(kind, tuple(row), args) for row in rows]
     return args, labels
