@@ -270,111 +270,36 @@ def solve_race(law: HandLaw, race: Race) -> np.ndarray:
     return v
 
 
-# ----- per game: the self-play behind the law ---------------------------------------------------------
+# ----- per game: the self-play behind the law (each game's ``analysis`` module) -------------------------
+def _analysis(game: str):
+    """The game's ``analysis`` module: ``VALUE_SELF_PLAY`` (the strategy of the self-play),
+    ``value_covers(rules, players)`` (whether the table fits) and ``value_hands(rules, strategy,
+    games, seed)`` (the per-hand gains: game ids, dealing side, gains, tie rules, race)."""
+    import importlib
+
+    from simcards.games import GAMES, canonical
+
+    return importlib.import_module(GAMES[canonical(game)].rsplit(".", 1)[0] + ".analysis")
+
+
 def covers(game: str, rules, players: int = 2) -> bool:
     """Whether the table fits ``game`` under ``rules`` (``players``: Yaniv's table): two sides
     racing (Gin to one target; Two Hundred's two teams to the target or the hole; two Yaniv players
     to elimination, without Kluft)."""
-    if game == "yaniv":
-        return players == 2 and not rules.kluft
-    if game == "gin":
-        return rules.players == 2 and not rules.hollywood and not rules.match_target and not rules.mahjong
-    if game == "two-hundred":
-        return rules.sides == 2 and rules.mode != "two-player"
-    return False
+    return bool(_analysis(game).value_covers(rules, players))
 
 
-def _gin_hands(rules, strategy: str, games: int, seed: int):
-    """Gin (G-GAME-1): the kernel's per-hand table, each side's gain from the running scores."""
-    if not covers("gin", rules):
-        raise SimcardsError(f"Gin {rules.name}: the value table covers two players racing to one target "
-                            "(not three players, teams, Hollywood or matches)")
-    import simcards
-
-    sim = simcards.simulate("gin", games=games, seed=seed, strategies=strategy, rules=_overrides(rules),
-                            variant=_base(rules), threads=1)
-    assert sim.detail is not None  # the per-hand table (detail=True)
-    d = sim.detail.sort_values(["game", "hand"])
-    scores = d[["score_0", "score_1"]].to_numpy(dtype=np.int64)
-    game_ids = d["game"].to_numpy()
-    prev = np.zeros_like(scores)
-    prev[1:] = scores[:-1]
-    first = np.ones(len(d), dtype=bool)
-    first[1:] = game_ids[1:] != game_ids[:-1]
-    prev[first] = 0
-    return game_ids, d["dealer"].to_numpy(dtype=np.int64), scores - prev, None, None
-
-
-def _two_hundred_hands(rules, strategy: str, games: int, seed: int):
-    """Two Hundred's two sides (T-END-1/2): the kernel's per-deal table, each side's deal score,
-    the dealing side (``dealer % 2``), and who wins when both sides reach the target in the deal
-    (the contract team, T-END-1; a deal nobody bid scores nothing). Scores move both ways: the
-    live scores run from ``hole + 1`` to ``target - 1`` (T-SC-3)."""
-    if not covers("two-hundred", rules):
-        raise SimcardsError(f"Two Hundred {rules.name}: the value table covers two sides (teams, six-2x3, kitty, "
-                            "le-rough), not cutthroat, six-3x2 or the five-player and two-player tables")
-    import simcards
-
-    sim = simcards.simulate("two-hundred", games=games, seed=seed, strategies=strategy,
-                            rules=_overrides(rules, "two-hundred"), variant=_base(rules), threads=1)
-    assert sim.detail is not None
-    d = sim.detail.sort_values(["game", "deal"])
-    dealer_side = d["dealer"].to_numpy(dtype=np.int64) % 2
-    gains = d[["deal_score_0", "deal_score_1"]].to_numpy(dtype=np.int64)
-    ct = d["contract_team"].astype("float").fillna(-1).to_numpy().astype(np.int64)
-    tie = np.where(ct < 0, TIE_HIGHER, np.where(ct == dealer_side, TIE_DEALER, TIE_OTHER))
-    race = Race(int(rules.hole) + 1, int(rules.target) - 1)
-    return d["game"].to_numpy(), dealer_side, gains, tie, race
-
-
-def _yaniv_hands(rules, strategy: str, games: int, seed: int):
-    """Two Yaniv players (Y-ELIM-1/2, Y-RESET-1, Y-V-RESET): the kernel's per-round table, each
-    player's round score (Y-SC-1/2 and the options, from the hands, the caller and the rules'
-    ``score_round``, before the resets), the starter as the dealing side. A race both ways on the
-    scores negated: live from ``-out_over`` to 0, a side under it is out (both out: the lower total
-    wins, Y-ELIM-2), the resets as moves of a live score. Y-V-THREE does not count with two
-    players left (its Decision)."""
-    if not covers("yaniv", rules):
-        raise SimcardsError(f"Yaniv {rules.name}: the value table covers two players without Kluft")
-    import simcards
-    from simcards.games.yaniv.core import score_round
-
-    sim = simcards.simulate("yaniv", games=games, seed=seed, strategies=strategy, players=2,
-                            rules=_overrides(rules, "yaniv"), variant=_base(rules), threads=1)
-    assert sim.detail is not None
-    d = sim.detail[~sim.detail["playoff"].astype(bool)].sort_values(["game", "round"])
-    enc = rules.encode()
-    totals = d[["hand_0", "hand_1"]].to_numpy(dtype=np.int64)
-    callers = d["caller"].astype("float").fillna(-1).to_numpy().astype(np.int64)
-    alive = np.ones(8, dtype=np.int64)
-    scored = np.zeros(8, dtype=np.int64)
-    gains = np.zeros((len(d), 2), dtype=np.int64)
-    for i in range(len(d)):
-        t = np.zeros(8, dtype=np.int64)
-        t[:2] = totals[i]
-        score_round(int(callers[i]), t, alive, 2, enc, scored)
-        gains[i] = -scored[:2]
-    resets = tuple((-a, -b) for a, b in sorted(rules.reset_table().items()) if a != b)
-    race = Race(-int(rules.out_over), 0, resets)
-    return d["game"].to_numpy(), d["starter"].to_numpy(dtype=np.int64), gains, None, race
-
-
-def _base(rules) -> str:
+def base_preset(rules) -> str:
     """The preset the rules come from (their name up to a '+': the overrides follow)."""
     return rules.name.split("+")[0]
 
 
-def _overrides(rules, game: str = "gin") -> dict:
+def overrides(rules, game: str) -> dict:
     """The rules' options that differ from their preset."""
-    import importlib
+    from simcards.games import get_game
 
-    preset = importlib.import_module(f"simcards.games.{game.replace('-', '_')}.rules").preset
-    base = preset(_base(rules)).as_dict()
+    base = get_game(game).rules_module.preset(base_preset(rules)).as_dict()
     return {k: v for k, v in rules.as_dict().items() if base.get(k) != v}
-
-
-HANDS = {"gin": _gin_hands, "two-hundred": _two_hundred_hands, "yaniv": _yaniv_hands}
-STRATEGY = {"gin": "informed", "two-hundred": "heuristic", "yaniv": "threshold"}  # the self-play (the game's default player for Two Hundred)
 
 
 def _cache_path(key: dict) -> Path:
@@ -387,12 +312,12 @@ def _cache_path(key: dict) -> Path:
 def win_table(game: str, rules, *, strategy: str | None = None, games: int = DEFAULT_GAMES, seed: int = 0,
               cache: bool = True) -> WinTable:
     """The value table of ``game`` under ``rules`` (a rules object: ``RunSpec.resolve(...).rules``),
-    from ``games`` games of ``strategy`` self-play of ``seed`` (default: ``STRATEGY``); cached on disk."""
+    from ``games`` games of ``strategy`` self-play of ``seed`` (default: the game's
+    ``analysis.VALUE_SELF_PLAY``); cached on disk."""
     from simcards.version import __version__
 
-    if game not in HANDS:
-        raise SimcardsError(f"{game}: no game-win value table yet (only {', '.join(HANDS)})")
-    strategy = strategy or STRATEGY[game]
+    module = _analysis(game)
+    strategy = strategy or module.VALUE_SELF_PLAY
     key = {"game": game, "rules": rules.as_dict(), "strategy": strategy, "games": games, "seed": seed,
            "version": __version__, "format": 2}
     path = _cache_path(key)
@@ -408,7 +333,7 @@ def win_table(game: str, rules, *, strategy: str | None = None, games: int = DEF
                                 race)
         except (OSError, KeyError, ValueError):
             pass  # a damaged cache file: computed again
-    game_ids, dealer_side, gains, tie, race = HANDS[game](rules, strategy, games, seed)
+    game_ids, dealer_side, gains, tie, race = module.value_hands(rules, strategy, games, seed)
     law, rates = hand_law(game_ids, dealer_side, gains, tie)
     if race is None:  # a race from 0 to the target (Gin)
         target = int(rules.game_target)

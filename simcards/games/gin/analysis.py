@@ -8,6 +8,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
+from simcards.errors import SimcardsError
 from simcards.games.analysis import GameMetrics, Outcome, column
 
 
@@ -70,3 +71,34 @@ def metrics(rules) -> GameMetrics:
     plain = (rules.upcard and not rules.deal_11 and not rules.mahjong
              and not (rules.oklahoma and rules.knock_card == "second_deck"))
     return COUNTED if plain and rules.players == 2 else METRICS
+
+
+# ----- the game-win value table's self-play (``simcards.table.value``) ---------------------------------
+VALUE_SELF_PLAY = "informed"
+
+
+def value_covers(rules, players: int) -> bool:
+    """Whether the value table fits: two players racing to one target (G-GAME-1)."""
+    return rules.players == 2 and not rules.hollywood and not rules.match_target and not rules.mahjong
+
+
+def value_hands(rules, strategy: str, games: int, seed: int):
+    """Gin (G-GAME-1): the kernel's per-hand table, each side's gain from the running scores."""
+    if not value_covers(rules, 2):
+        raise SimcardsError(f"Gin {rules.name}: the value table covers two players racing to one target "
+                            "(not three players, teams, Hollywood or matches)")
+    import simcards
+    from simcards.table.value import base_preset, overrides
+
+    sim = simcards.simulate("gin", games=games, seed=seed, strategies=strategy, rules=overrides(rules, "gin"),
+                            variant=base_preset(rules), threads=1)
+    assert sim.detail is not None  # the per-hand table (detail=True)
+    d = sim.detail.sort_values(["game", "hand"])
+    scores = d[["score_0", "score_1"]].to_numpy(dtype=np.int64)
+    game_ids = d["game"].to_numpy()
+    prev = np.zeros_like(scores)
+    prev[1:] = scores[:-1]
+    first = np.ones(len(d), dtype=bool)
+    first[1:] = game_ids[1:] != game_ids[:-1]
+    prev[first] = 0
+    return game_ids, d["dealer"].to_numpy(dtype=np.int64), scores - prev, None, None

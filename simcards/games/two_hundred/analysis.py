@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from simcards.errors import SimcardsError
 from simcards.games.analysis import GameMetrics, Outcome, column, ones
 
 
@@ -50,3 +51,35 @@ def metrics(rules) -> GameMetrics:
         seat_decisions=_cards_played(rules.cards_each) if rules.seats == rules.players else None,
         decision_unit="cards played",
     )
+
+
+# ----- the game-win value table's self-play (``simcards.table.value``) ---------------------------------
+VALUE_SELF_PLAY = "heuristic"  # the game's default player
+
+
+def value_covers(rules, players: int) -> bool:
+    """Whether the value table fits: Two Hundred's two teams racing to the target or the hole (T-END-1/2)."""
+    return rules.sides == 2 and rules.mode != "two-player"
+
+
+def value_hands(rules, strategy: str, games: int, seed: int):
+    """Two Hundred's two sides (T-END-1/2): the kernel's per-deal table, each side's deal score,
+    the dealing side (``dealer % 2``), and who wins when both sides reach the target in the deal
+    (the contract team, T-END-1; a deal nobody bid scores nothing). Scores move both ways: the
+    live scores run from ``hole + 1`` to ``target - 1`` (T-SC-3)."""
+    if not value_covers(rules, 2):
+        raise SimcardsError(f"Two Hundred {rules.name}: the value table covers two sides (teams, six-2x3, kitty, "
+                            "le-rough), not cutthroat, six-3x2 or the five-player and two-player tables")
+    import simcards
+    from simcards.table.value import TIE_DEALER, TIE_HIGHER, TIE_OTHER, Race, base_preset, overrides
+
+    sim = simcards.simulate("two-hundred", games=games, seed=seed, strategies=strategy,
+                            rules=overrides(rules, "two-hundred"), variant=base_preset(rules), threads=1)
+    assert sim.detail is not None
+    d = sim.detail.sort_values(["game", "deal"])
+    dealer_side = d["dealer"].to_numpy(dtype=np.int64) % 2
+    gains = d[["deal_score_0", "deal_score_1"]].to_numpy(dtype=np.int64)
+    ct = d["contract_team"].astype("float").fillna(-1).to_numpy().astype(np.int64)
+    tie = np.where(ct < 0, TIE_HIGHER, np.where(ct == dealer_side, TIE_DEALER, TIE_OTHER))
+    race = Race(int(rules.hole) + 1, int(rules.target) - 1)
+    return d["game"].to_numpy(), dealer_side, gains, tie, race

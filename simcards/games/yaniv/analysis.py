@@ -9,6 +9,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
+from simcards.errors import SimcardsError
 from simcards.games.analysis import FAIR_SCALE, GameMetrics, Outcome, column
 
 
@@ -88,3 +89,45 @@ METRICS_CCW = dataclasses.replace(METRICS, seat_decisions=partial(_seat_turns, c
 
 def metrics(rules) -> GameMetrics:
     return METRICS_CCW if rules.direction == "counterclockwise" else METRICS
+
+
+# ----- the game-win value table's self-play (``simcards.table.value``) ---------------------------------
+VALUE_SELF_PLAY = "threshold"
+
+
+def value_covers(rules, players: int) -> bool:
+    """Whether the value table fits: two players racing to elimination, without Kluft (Y-ELIM-1/2)."""
+    return players == 2 and not rules.kluft
+
+
+def value_hands(rules, strategy: str, games: int, seed: int):
+    """Two Yaniv players (Y-ELIM-1/2, Y-RESET-1, Y-V-RESET): the kernel's per-round table, each
+    player's round score (Y-SC-1/2 and the options, from the hands, the caller and the rules'
+    ``score_round``, before the resets), the starter as the dealing side. A race both ways on the
+    scores negated: live from ``-out_over`` to 0, a side under it is out (both out: the lower total
+    wins, Y-ELIM-2), the resets as moves of a live score. Y-V-THREE does not count with two
+    players left (its Decision)."""
+    if not value_covers(rules, 2):
+        raise SimcardsError(f"Yaniv {rules.name}: the value table covers two players without Kluft")
+    import simcards
+    from simcards.games.yaniv.core import score_round
+    from simcards.table.value import Race, base_preset, overrides
+
+    sim = simcards.simulate("yaniv", games=games, seed=seed, strategies=strategy, players=2,
+                            rules=overrides(rules, "yaniv"), variant=base_preset(rules), threads=1)
+    assert sim.detail is not None
+    d = sim.detail[~sim.detail["playoff"].astype(bool)].sort_values(["game", "round"])
+    enc = rules.encode()
+    totals = d[["hand_0", "hand_1"]].to_numpy(dtype=np.int64)
+    callers = d["caller"].astype("float").fillna(-1).to_numpy().astype(np.int64)
+    alive = np.ones(8, dtype=np.int64)
+    scored = np.zeros(8, dtype=np.int64)
+    gains = np.zeros((len(d), 2), dtype=np.int64)
+    for i in range(len(d)):
+        t = np.zeros(8, dtype=np.int64)
+        t[:2] = totals[i]
+        score_round(int(callers[i]), t, alive, 2, enc, scored)
+        gains[i] = -scored[:2]
+    resets = tuple((-a, -b) for a, b in sorted(rules.reset_table().items()) if a != b)
+    race = Race(-int(rules.out_over), 0, resets)
+    return d["game"].to_numpy(), d["starter"].to_numpy(dtype=np.int64), gains, None, race
