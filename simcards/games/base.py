@@ -102,8 +102,13 @@ class GameRun:
         raise NotImplementedError
 
     def play_reference(self, seed: int, game: int, decide) -> Any:
-        """Play one game in the reference engine with ``decide`` (``on_invalid="first"``)."""
-        raise NotImplementedError
+        """Play one game in the reference engine with ``decide`` (``on_invalid="first"``): the game's
+        ``reference.play_reference`` takes the rules object and then what the kernel takes after
+        its encoded rules (``batch_args``)."""
+        import importlib
+
+        reference = importlib.import_module(type(self).__module__.rsplit(".", 1)[0] + ".reference")
+        return reference.play_reference(self.rules, *self.batch_args()[1:], seed, game, decide, on_invalid="first")
 
     # --- the machinery -------------------------------------------------------------------------
     def _batch(self, seed: int, first: int, count: int, games: np.ndarray, cap: int) -> np.ndarray:
@@ -269,6 +274,18 @@ class GameDef:
         strategy chooses, from the same random state, once every card hidden from the decider has
         been dealt again)."""
         raise NotImplementedError
+
+
+def replay_text(title: str, strategies: Sequence[Strategy], body: Sequence[str]) -> str:
+    """A ``replay``: the title, who plays each seat, then the game's lines."""
+    seats = "strategies: " + ", ".join(f"seat {p}: {s.spec}" for p, s in enumerate(strategies))
+    return "\n".join([title, seats, *body])
+
+
+def event_lines(events, headings: tuple[str, ...]) -> list[str]:
+    """Reference events as replay lines: the ``headings`` kinds (a new round, hand, the game's end)
+    flush left, every other event indented under them."""
+    return [("" if ev.kind in headings else "  ") + ev.text for ev in events]
 
 
 def full_log(play: Callable[[np.ndarray], int], width: int, rows: int = 20_000) -> np.ndarray:

@@ -8,7 +8,7 @@ import pandas as pd
 from simcards import policy
 from simcards.cards import card_code
 from simcards.games import engine
-from simcards.games.base import GameDef, GameRun, SeatLabel, full_log
+from simcards.games.base import GameDef, GameRun, SeatLabel, event_lines, full_log, replay_text
 from simcards.games.engine import CARD_ARRAY, OPTION_ROWS, KernelBinding, policy_signature
 from simcards.games.gin import kernel, search
 from simcards.games.gin import layout as L
@@ -93,11 +93,6 @@ class GinRun(GameRun):
 
     def detail_frame(self, rows: np.ndarray, n_units: np.ndarray, cap: int, first: int) -> pd.DataFrame:
         return hands_frame(rows, n_units, cap, first, self.rules)
-
-    def play_reference(self, seed: int, game: int, decide):
-        from simcards.games.gin.reference import play_reference
-
-        return play_reference(self.rules, self.sids, self.params, seed, game, decide, on_invalid="first")
 
 
 def _nullable(values: np.ndarray, dtype: str = "Int8"):
@@ -407,13 +402,9 @@ class Gin(GameDef):
         with policy.reported(strategies, KINDS):
             decide, _, _ = engine_for(strategies)
             record = play_reference(rules, sids, params, seed, game, decide, on_invalid=on_invalid)
-        lines = [f"Gin Rummy ({rules.name}), seed {seed}, game {game}",
-                 "strategies: " + ", ".join(f"seat {p}: {s.spec}" for p, s in enumerate(strategies)),
-                 f"{'team' if rules.teams else 'seat'} {record.first_dealer} deals first (G-DEAL-1: a uniform draw)"]
-        for ev in record.events:
-            indent = "" if ev.kind in ("hand", "game") else "  "
-            lines.append(indent + ev.text)
-        return "\n".join(lines)
+        first = f"{'team' if rules.teams else 'seat'} {record.first_dealer} deals first (G-DEAL-1: a uniform draw)"
+        return replay_text(f"Gin Rummy ({rules.name}), seed {seed}, game {game}", strategies,
+                           [first, *event_lines(record.events, ("hand", "game"))])
 
 
 COLUMNS = {

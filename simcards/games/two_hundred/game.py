@@ -8,7 +8,7 @@ import pandas as pd
 from simcards import policy
 from simcards.cards import card_code
 from simcards.games import engine
-from simcards.games.base import GameDef, GameRun, SeatLabel, full_log
+from simcards.games.base import GameDef, GameRun, SeatLabel, full_log, replay_text
 from simcards.games.engine import CARD_MASK, OPTION_VALUES, KernelBinding, policy_signature
 from simcards.games.two_hundred import layout as L
 from simcards.games.two_hundred import rules as R
@@ -109,11 +109,6 @@ class TwoHundredRun(GameRun):
 
     def detail_frame(self, rows: np.ndarray, n_units: np.ndarray, cap: int, first: int) -> pd.DataFrame:
         return deals_frame(rows, n_units, cap, first, self.rules)
-
-    def play_reference(self, seed: int, game: int, decide):
-        from simcards.games.two_hundred.reference import play_reference
-
-        return play_reference(self.rules, self.sids, self.params, seed, game, decide, on_invalid="first")
 
 
 def games_frame(games: np.ndarray, first: int, rules: R.TwoHundredRules = R.STANDARD) -> pd.DataFrame:
@@ -347,10 +342,8 @@ class TwoHundred(GameDef):
             decide = engine_for(strategies)[0]
             record = play_reference(rules, sids, params, seed, game, decide, on_invalid=on_invalid)
         sides = "; ".join(f"{side_label(t, rules.players, rules.seats, rules.sides)}" for t in range(rules.sides))
-        lines = [f"Two Hundred ({rules.name}), seed {seed}, game {game}; sides: {sides}",
-                 "strategies: " + ", ".join(f"seat {p}: {s.spec}" for p, s in enumerate(strategies))]
-        lines += record.lines()
-        return "\n".join(lines)
+        return replay_text(f"Two Hundred ({rules.name}), seed {seed}, game {game}; sides: {sides}", strategies,
+                           record.lines())
 
 
 COLUMNS = {

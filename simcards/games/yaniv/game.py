@@ -7,7 +7,7 @@ import pandas as pd
 
 from simcards import policy
 from simcards.games import engine
-from simcards.games.base import GameDef, GameRun, SeatLabel, full_log
+from simcards.games.base import GameDef, GameRun, SeatLabel, event_lines, full_log, replay_text
 from simcards.games.engine import CARD_ARRAY, OPTION_ROWS, KernelBinding, policy_signature
 from simcards.games.yaniv import contract, kernel, search
 from simcards.games.yaniv import layout as L
@@ -130,11 +130,6 @@ class YanivRun(GameRun):
 
     def detail_frame(self, rows: np.ndarray, n_units: np.ndarray, cap: int, first: int) -> pd.DataFrame:
         return rounds_frame(rows, n_units, cap, first, self.players)
-
-    def play_reference(self, seed: int, game: int, decide):
-        from simcards.games.yaniv.reference import play_reference
-
-        return play_reference(self.rules, self.players, self.sids, self.params, seed, game, decide, on_invalid="first")
 
 
 # Section-5 counters: (column, games-array column, the option that makes it appear).
@@ -296,12 +291,8 @@ class Yaniv(GameDef):
         with policy.reported(strategies, KINDS):
             decide, _, _ = engine_for(strategies)
             record = play_reference(rules, players, sids, params, seed, game, decide, on_invalid=on_invalid)
-        lines = [f"Yaniv ({rules.name}), {players} players, seed {seed}, game {game}",
-                 "strategies: " + ", ".join(f"seat {p}: {s.spec}" for p, s in enumerate(strategies))]
-        for ev in record.events:
-            indent = "" if ev.kind in ("round", "winner") else "  "
-            lines.append(indent + ev.text)
-        return "\n".join(lines)
+        return replay_text(f"Yaniv ({rules.name}), {players} players, seed {seed}, game {game}", strategies,
+                           event_lines(record.events, ("round", "winner")))
 
 
 COLUMNS = {

@@ -157,25 +157,13 @@ class YanivRules(RuleSet):
     def encode(self) -> np.ndarray:
         """Pack the rules into the int64 array both engines read (layout: ``R_*`` below)."""
         arr = np.zeros(R_SIZE, dtype=np.int64)
-        arr[R_DECKS] = self.decks
+        for slot, name in PLAIN_SLOTS.items():  # options the engines read as they are
+            arr[slot] = getattr(self, name)
         arr[R_JOKERS] = 2 if self.jokers else 0
         arr[R_CCW] = self.direction == "counterclockwise"
-        arr[R_WILD] = self.jokers_wild
-        arr[R_JOKER_PAIR] = self.joker_pair_set
         arr[R_PICKUP] = PICKUPS.index(self.pickup)
         arr[R_LIMIT] = -1 if self.call_limit is None else self.call_limit
-        arr[R_FULL_TURN] = self.full_turn_before_call
-        arr[R_ASAF] = self.asaf_penalty
         arr[R_OTHERS] = FAILED_CALL_OTHERS.index(self.failed_call_others)
-        arr[R_OUT_OVER] = self.out_over
-        arr[R_THREE] = self.three_zero_bonus
-        arr[R_THREE_ONCE] = self.three_zero_once
-        arr[R_OVERCALL] = self.overcall
-        arr[R_REQUESTS] = self.requests
-        arr[R_SLAM] = self.slam
-        arr[R_KLUFT] = self.kluft
-        arr[R_KLUFT_PEN] = self.kluft_penalty
-        arr[R_ONDER_ANY] = self.onderkluft_any
         arr[R_VALUES : R_VALUES + 54] = self.card_values()
         resets = np.full(MAX_RESET_SCORE + 1, -1, dtype=np.int64)
         for score, new in self.reset_table().items():
@@ -191,6 +179,14 @@ R_KLUFT, R_KLUFT_PEN, R_ONDER_ANY = range(16, 19)
 R_VALUES = 32
 R_RESET = R_VALUES + 54
 R_SIZE = R_RESET + MAX_RESET_SCORE + 1
+
+# The options encoded as their value (bool or int); the others are computed in ``encode``.
+PLAIN_SLOTS = {
+    R_DECKS: "decks", R_WILD: "jokers_wild", R_JOKER_PAIR: "joker_pair_set", R_FULL_TURN: "full_turn_before_call",
+    R_ASAF: "asaf_penalty", R_OUT_OVER: "out_over", R_THREE: "three_zero_bonus", R_THREE_ONCE: "three_zero_once",
+    R_OVERCALL: "overcall", R_REQUESTS: "requests", R_SLAM: "slam", R_KLUFT: "kluft", R_KLUFT_PEN: "kluft_penalty",
+    R_ONDER_ANY: "onderkluft_any",
+}
 
 PICK_ENDS, PICK_ANY_SET, PICK_ANY, PICK_TOP = range(4)
 OTHERS_HAND, OTHERS_ZERO, OTHERS_HIGHER = range(3)
