@@ -179,35 +179,13 @@ class GinRules(RuleSet):
     # ----- the bridge to the kernels ---------------------------------------------------------
     def encode(self) -> np.ndarray:
         arr = np.zeros(R_SIZE, dtype=np.int64)
+        for slot, name in PLAIN_SLOTS.items():  # options the engines read as they are
+            arr[slot] = getattr(self, name)
         arr[R_KNOCK] = 0 if self.straight or self.mahjong else self.knock_limit
-        arr[R_GIN] = self.gin_bonus
-        arr[R_UNDERCUT] = self.undercut_bonus
-        arr[R_TIE_UNDERCUT] = self.undercut_on_tie
-        arr[R_TARGET] = self.game_target
-        arr[R_GAME_BONUS] = self.game_bonus
-        arr[R_SHUTOUT_BONUS] = self.shutout_bonus
         arr[R_SHUTOUT_DOUBLE] = self.shutout == "double"
-        arr[R_BOX] = self.box_bonus
         arr[R_NEXT_DEALER] = NEXT_DEALERS.index(self.next_dealer)
-        arr[R_GRA] = self.gra_rediscard
         arr[R_LAST_CHANCE] = self.last_chance or self.fiftieth_card  # G-WALL-3 turns on G-WALL-2
-        arr[R_FIFTIETH] = self.fiftieth_card
-        arr[R_PLAYERS] = self.players
-        arr[R_TABLES] = self.tables
-        arr[R_TEAMS] = self.teams
-        arr[R_SIDES] = self.sides
-        arr[R_DEAL11] = self.deal_11
-        arr[R_UPCARD] = self.upcard
-        arr[R_OKLA] = self.oklahoma
-        arr[R_ACE_GIN] = self.ace_upcard_gin_only
-        arr[R_SPADE_DOUBLE] = self.spade_double
-        arr[R_OKLA_BOXES] = self.oklahoma_boxes
         arr[R_SECOND_DECK] = self.oklahoma and self.knock_card == "second_deck"
-        arr[R_HOLLY] = self.hollywood
-        arr[R_MV] = self.meld_variant
-        arr[R_SWEEP] = self.sweep_bonus
-        arr[R_MATCH] = self.match_target
-        arr[R_MJ] = self.mahjong
         scheme = VALUE_SCHEMES["standard"]
         for r in range(13):
             arr[R_VALUES + r] = scheme[r]  # values of the knock card (G-V-OKLA: face cards 10)
@@ -227,6 +205,16 @@ R_H_MJ = 47
 R_SIZE = 48
 DEALER_LOSER, DEALER_WINNER, DEALER_ALTERNATE = range(3)
 
+
+# The options encoded as their value (bool or int); the others are computed in ``encode``.
+PLAIN_SLOTS = {
+    R_GIN: "gin_bonus", R_UNDERCUT: "undercut_bonus", R_TIE_UNDERCUT: "undercut_on_tie", R_TARGET: "game_target",
+    R_GAME_BONUS: "game_bonus", R_SHUTOUT_BONUS: "shutout_bonus", R_BOX: "box_bonus", R_GRA: "gra_rediscard",
+    R_FIFTIETH: "fiftieth_card", R_PLAYERS: "players", R_TABLES: "tables", R_TEAMS: "teams", R_SIDES: "sides",
+    R_DEAL11: "deal_11", R_UPCARD: "upcard", R_OKLA: "oklahoma", R_ACE_GIN: "ace_upcard_gin_only",
+    R_SPADE_DOUBLE: "spade_double", R_OKLA_BOXES: "oklahoma_boxes", R_HOLLY: "hollywood", R_MV: "meld_variant",
+    R_SWEEP: "sweep_bonus", R_MATCH: "match_target", R_MJ: "mahjong",
+}
 
 def hand_sections(rules: GinRules) -> dict[int, tuple[int, int]]:
     """Optional column blocks of a per-hand row: {R_H_* key: (first column, width)}. A block is

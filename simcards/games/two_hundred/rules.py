@@ -189,23 +189,11 @@ class TwoHundredRules(RuleSet):
     # ----- the bridge to the kernels ---------------------------------------------------------
     def encode(self) -> np.ndarray:
         arr = np.zeros(R_SIZE, dtype=np.int64)
-        arr[R_MIN_BID] = self.min_bid
-        arr[R_STEP] = self.bid_step
-        arr[R_MAX_BID] = self.max_bid
-        arr[R_TARGET] = self.target
-        arr[R_HOLE] = self.hole
+        for slot, name in PLAIN_SLOTS.items():  # options the engines read as they are
+            arr[slot] = getattr(self, name)
         arr[R_FAIL] = FAIL_SCORES.index(self.fail_score)
-        arr[R_DEALER_BIDS] = self.dealer_bids_after_passes
-        arr[R_HAND] = self.cards_each
-        arr[R_DECK] = self.deck
-        arr[R_SEATS] = self.seats
-        arr[R_SIDES] = self.sides
-        arr[R_REAL] = self.players
         arr[R_DUMMIES] = 0b1100 if self.mode == "two-player" else 0
-        arr[R_KITTY] = self.kitty
-        arr[R_NO_TRUMP] = self.no_trump
         arr[R_CALL] = self.mode == "five-player"
-        arr[R_PSL] = self.partner_shares_loss
         arr[R_CUT_POINTS] = self.cutthroat_fail == "points"
         arr[R_HOLE_LEAVES] = not self.individual
         arr[R_DECK_MASK] = DECK_MASK_40 if self.deck == 40 else DECK_MASK_36
@@ -231,6 +219,13 @@ class TwoHundredRules(RuleSet):
 R_SIZE = 24
 FAIL_MINUS_BID, FAIL_POINTS_MINUS_BID = 0, 1
 
+
+# The options encoded as their value (bool or int); the others are computed in ``encode``.
+PLAIN_SLOTS = {
+    R_MIN_BID: "min_bid", R_STEP: "bid_step", R_MAX_BID: "max_bid", R_TARGET: "target", R_HOLE: "hole",
+    R_DEALER_BIDS: "dealer_bids_after_passes", R_HAND: "cards_each", R_DECK: "deck", R_SEATS: "seats",
+    R_SIDES: "sides", R_REAL: "players", R_KITTY: "kitty", R_NO_TRUMP: "no_trump", R_PSL: "partner_shares_loss",
+}
 
 STANDARD = TwoHundredRules(name="standard")
 PRESETS: dict[str, tuple[TwoHundredRules, str]] = {
