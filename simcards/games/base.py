@@ -213,8 +213,9 @@ class GameDef:
         return self.rules_module.build_rules(variant or self.default_variant, overrides)
 
     def players_for(self, rules) -> int:
-        """Players when none are given: the game's usual, or what the variant's table seats."""
-        return self.default_players
+        """Players when none are given: what the variant's table seats (rules with a ``players``
+        field: Gin's three-player, Two Hundred's five-player, ...), else the game's usual."""
+        return getattr(rules, "players", self.default_players)
 
     def check_players(self, rules, players: int) -> None:
         rules.check_players(players)

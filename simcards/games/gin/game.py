@@ -255,10 +255,6 @@ class Gin(GameDef):
     rules_module = R
     family_table = FAMILIES
 
-    def players_for(self, rules: R.GinRules) -> int:
-        """The player count the rules are for (presets set it: three-player, four-player, ...)."""
-        return rules.players
-
     def strategies(self, specs, players: int):
         """One spec for every seat, one per seat, or in team play (G-V-4P) one per team (team t =
         seats t, t+2, ...)."""

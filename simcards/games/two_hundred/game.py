@@ -222,9 +222,6 @@ class TwoHundred(GameDef):
     rules_module = R
     family_table = FAMILIES
 
-    def players_for(self, rules: R.TwoHundredRules) -> int:
-        return rules.players
-
     def strategies(self, specs, players: int) -> list[Strategy]:
         """One spec for every seat, one per seat, or k specs repeating around the table (seat s
         plays spec s mod k; k must divide the players): with 4 players two specs are one per team
