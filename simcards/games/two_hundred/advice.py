@@ -54,10 +54,8 @@ from simcards.games.two_hundred.layout import (
     V_BIDDER,
     V_BIDS,
     V_DEALER,
-    V_LEAD_SUIT,
     V_LEADER,
     V_N_ACTIVE,
-    V_N_IN,
     V_OWN_SEEN,
     V_PASSED,
     V_PLAYED,
@@ -65,12 +63,7 @@ from simcards.games.two_hundred.layout import (
     V_SEAT,
     V_SIDE,
     V_TAKEN,
-    V_TRICK,
-    V_TRICK_POINTS,
     V_TRUMP,
-    V_VOIDS,
-    V_WIN_FACE,
-    V_WIN_SEAT,
 )
 from simcards.games.two_hundred.params import P_ROLLOUT
 from simcards.games.two_hundred.policies import SID_HEURISTIC, builtin_contract, informed_bid
@@ -89,6 +82,7 @@ from simcards.games.two_hundred.rules import (
 )
 from simcards.games.two_hundred.search import (
     deal_value,
+    first_trick,
     holders,
     kitty_known,
     played_out,
@@ -96,6 +90,7 @@ from simcards.games.two_hundred.search import (
     sample_hands,
     sampled_deal,
     searchable,
+    seat_hands,
 )
 
 
@@ -357,15 +352,8 @@ def contract_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, 
         fewest = 1 << 30
         for _ in range(TRIES):
             sample_hands(rng, unseen, need, voids, n_h, held, cards)
-            dealt = np.int64(0)
-            for i in range(MAX_SEATS):
-                base[i] = 0
-            base[seat] = hand
-            for i in range(n_h):
-                if seats[i] >= 0:
-                    base[seats[i]] = held[i]
-                else:
-                    dealt = held[i]
+            j = seat_hands(base, seat, hand, n_h, held, seats)
+            dealt = np.int64(0) if j < 0 else held[j]
             m = 0 if n_hist == 0 else _misfits(table, base, view, rules, seat, history, n_hist, sim, bopts)
             if m < fewest:
                 fewest = m
@@ -398,17 +386,8 @@ def contract_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, 
             if trump < 0:
                 trump = _trump(table, hands, rv, rules, bidder, buried, bopts, rng)
             rv[V_TRUMP] = trump  # the play from the first trick, the bidder leading (T-LEAD-1)
-            rv[V_TRICK] = 0
             rv[V_LEADER] = -1
-            rv[V_N_IN] = 0
-            rv[V_LEAD_SUIT] = -1
-            rv[V_WIN_SEAT] = -1
-            rv[V_WIN_FACE] = -1
-            rv[V_TRICK_POINTS] = 0
-            rv[V_PLAYED] = 0
-            for p in range(MAX_SEATS):
-                rv[V_TAKEN + p] = 0
-                rv[V_VOIDS + p] = 0
+            first_trick(rv)
             rollout(table, 0, hands, rv, rules, bidder, n_tricks, informed)
             _keep(rv, rules, side, card_points(buried) if with_kitty else 0, ds, out, scores, s, i)
     return True

@@ -258,7 +258,15 @@ def sampled_deal(rng, unseen, need, voids, n_h, held, cards, seats, seat, hand, 
     seat's hand (the own one included); returns the kitty's points (known to its taker, else the
     sampled kitty's)."""
     sample_hands(rng, unseen, need, voids, n_h, held, cards)
-    kitty_points = kitty_known
+    k = seat_hands(base, seat, hand, n_h, held, seats)
+    return kitty_known if k < 0 else card_points(held[k])
+
+
+@njit(cache=True)
+def seat_hands(base, seat, hand, n_h, held, seats):
+    """``base[s]``: every seat's hand in a sampled deal — the own ``hand`` to ``seat``, ``held[i]``
+    to holder ``seats[i]``; returns the index ``i`` of the sampled kitty (holder -1), or -1."""
+    kitty = -1
     for i in range(MAX_SEATS):
         base[i] = 0
     base[seat] = hand
@@ -266,8 +274,24 @@ def sampled_deal(rng, unseen, need, voids, n_h, held, cards, seats, seat, hand, 
         if seats[i] >= 0:
             base[seats[i]] = held[i]
         else:
-            kitty_points = card_points(held[i])
-    return kitty_points
+            kitty = i
+    return kitty
+
+
+@njit(cache=True)
+def first_trick(rv):
+    """The view ``rv`` at the deal's first trick: nothing played, taken or shown void yet (the
+    trump, the bidder and the leader are the caller's to set)."""
+    rv[V_TRICK] = 0
+    rv[V_N_IN] = 0
+    rv[V_LEAD_SUIT] = -1
+    rv[V_WIN_SEAT] = -1
+    rv[V_WIN_FACE] = -1
+    rv[V_TRICK_POINTS] = 0
+    rv[V_PLAYED] = 0
+    for p in range(MAX_SEATS):
+        rv[V_TAKEN + p] = 0
+        rv[V_VOIDS + p] = 0
 
 
 @njit(cache=True)
@@ -341,25 +365,13 @@ def contractcard_points(table, row, hand, view, rules, rng, n_tr, pts):
     rv = np.empty_like(view)
     for j in range(pts.shape[0]):
         sample_hands(rng, unseen, need, voids, n_h, out, cards)
-        base[:] = 0
-        base[seat] = hand
-        for i in range(n_h):
-            base[seats[i]] = out[i]
+        seat_hands(base, seat, hand, n_h, out, seats)  # the kitty is the searcher's: no holder -1
         for t in range(n_tr):
             hands[:] = base
             rv[:] = view
             rv[V_TRUMP] = t
             rv[V_BIDDER] = seat
-            rv[V_TRICK] = 0
-            rv[V_N_IN] = 0
-            rv[V_LEAD_SUIT] = -1
-            rv[V_WIN_SEAT] = -1
-            rv[V_WIN_FACE] = -1
-            rv[V_TRICK_POINTS] = 0
-            rv[V_PLAYED] = 0
-            for s in range(MAX_SEATS):
-                rv[V_TAKEN + s] = 0
-                rv[V_VOIDS + s] = 0
+            first_trick(rv)
             rollout(table, row, hands, rv, rules, seat, n_tricks, informed)
             pts[j, t] = rv[V_TAKEN + side]
 
