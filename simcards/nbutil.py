@@ -70,6 +70,46 @@ def _answer_blas_check() -> None:
 _answer_blas_check()
 
 
+def _linear_inline_copy() -> None:
+    """numba inlines a function (``inline="always"``) by deep-copying its IR one block at a time,
+    each copy with a fresh memo, so every block copies the function's whole scope (every
+    variable) again: the cost grows with blocks × variables, and an inlined function that itself
+    inlines others is copied at every level (in Two Hundred's kernel about half the cold compile).
+    Copy the blocks of one function with one memo: the scope once, the same IR otherwise."""
+    import copy
+
+    try:
+        from numba.core import inline_closurecall, ir
+    except ImportError:  # numba internals moved: keep numba's copy
+        return
+    if getattr(inline_closurecall, "copy", None) is not copy:
+        return
+
+    class BlockCopier:
+        """Stands in for the ``copy`` module in ``inline_closurecall`` (its only use: copying an
+        inlined function's blocks). Blocks of one scope share a memo; a block already in the memo
+        means the same function copied again, which starts afresh."""
+
+        def __init__(self) -> None:
+            self.scope = None
+            self.memo: dict = {}
+
+        def deepcopy(self, x, memo=None):
+            if memo is not None or not isinstance(x, ir.Block):
+                return copy.deepcopy(x, memo)
+            if x.scope is not self.scope or id(x) in self.memo:
+                self.scope, self.memo = x.scope, {}
+            return copy.deepcopy(x, self.memo)
+
+        def __getattr__(self, name):
+            return getattr(copy, name)
+
+    inline_closurecall.copy = BlockCopier()
+
+
+_linear_inline_copy()
+
+
 def by_type(dispatcher):
     """Make the jitted function ``dispatcher`` compile once per argument *types* when called from
     other jitted code. A plain numba dispatcher compiles a separate copy for every constant value
