@@ -85,6 +85,7 @@ from simcards.games.two_hundred.search import (
     first_trick,
     holders,
     kitty_known,
+    others_in_play,
     played_out,
     rollout,
     sample_hands,
@@ -314,7 +315,6 @@ def contract_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, 
     for p in range(MAX_SEATS):
         table[p] = params
     seat = view[V_SEAT]
-    active = view[V_ACTIVE]
     n_tricks = (rules[R_DECK] - rules[R_KITTY]) // view[V_N_ACTIVE]
     unseen = rules[R_DECK_MASK] & ~hand & ~view[V_OWN_SEEN]
     need = np.zeros(MAX_SEATS + 1, dtype=np.int64)
@@ -322,12 +322,7 @@ def contract_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, 
     seats = np.zeros(MAX_SEATS + 1, dtype=np.int64)
     held = np.zeros(MAX_SEATS + 1, dtype=np.int64)
     cards = np.zeros(64, dtype=np.int64)
-    n_h = 0
-    for o in range(rules[R_SEATS]):
-        if o != seat and (active >> o) & 1:
-            seats[n_h] = o
-            need[n_h] = n_tricks
-            n_h += 1
+    n_h = others_in_play(view, rules, seat, n_tricks, need, seats)
     with_kitty = rules[R_KITTY] > 0
     if with_kitty and kind == K_BID:  # the kitty is hidden until the bidder takes it
         seats[n_h] = -1

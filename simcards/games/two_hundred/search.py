@@ -340,7 +340,20 @@ def mc_play(table, row, hand, opts, n_opts, view, rules, rng):
 
 
 @njit(cache=True)
-def contractcard_points(table, row, hand, view, rules, rng, n_tr, pts):
+def others_in_play(view, rules, seat, n_tricks, need, seats):
+    """Before the first trick: every other seat in play holds ``n_tricks`` unseen cards
+    (``seats[i]``, ``need[i]``); returns how many such seats."""
+    n_h = 0
+    for o in range(rules[R_SEATS]):
+        if o != seat and (view[V_ACTIVE] >> o) & 1:
+            seats[n_h] = o
+            need[n_h] = n_tricks
+            n_h += 1
+    return n_h
+
+
+@njit(cache=True)
+def contract_points(table, row, hand, view, rules, rng, n_tr, pts):
     """For the auction and the trump: ``pts[j, t]``, the points the side takes in sample ``j``
     when this seat declares trump ``t`` (``t < n_tr``; 4 = no trump) and leads the first trick
     (T-LEAD-1). Every other seat in play holds a uniform share of the unseen cards."""
@@ -352,12 +365,7 @@ def contractcard_points(table, row, hand, view, rules, rng, n_tr, pts):
     seats = np.zeros(MAX_SEATS + 1, dtype=np.int64)
     out = np.zeros(MAX_SEATS + 1, dtype=np.int64)
     cards = np.zeros(64, dtype=np.int64)
-    n_h = 0
-    for o in range(rules[R_SEATS]):
-        if o != seat and (view[V_ACTIVE] >> o) & 1:
-            seats[n_h] = o
-            need[n_h] = n_tricks
-            n_h += 1
+    n_h = others_in_play(view, rules, seat, n_tricks, need, seats)
     informed = table[row, P_ROLLOUT] >= 0.5
     side = view[V_SIDE + seat]
     hands = np.zeros(MAX_SEATS, dtype=np.int64)
@@ -416,7 +424,7 @@ def mc_bid(table, row, hand, opts, n_opts, view, rules, rng):
         return 0
     k = max(1, int(table[row, P_K]))
     pts = np.zeros((k, 4), dtype=np.int64)
-    contractcard_points(table, row, hand, view, rules, rng, 4, pts)
+    contract_points(table, row, hand, view, rules, rng, 4, pts)
     side = view[V_SIDE + seat]
     n_other = _n_other_sides(view, rules, seat)
     best = -1e18
@@ -436,7 +444,7 @@ def mc_trump(table, row, hand, opts, n_opts, view, rules, rng):
     for i in range(n_opts):
         n_tr = max(n_tr, opts[i] + 1)
     pts = np.zeros((k, n_tr), dtype=np.int64)
-    contractcard_points(table, row, hand, view, rules, rng, n_tr, pts)
+    contract_points(table, row, hand, view, rules, rng, n_tr, pts)
     side = view[V_SIDE + view[V_SEAT]]
     n_other = _n_other_sides(view, rules, view[V_SEAT])
     best = 0
