@@ -33,24 +33,20 @@ from simcards.games.yaniv.layout import (
     K_CALL,
     K_DISCARD,
     K_DRAW,
-    N_FACES,
     V_ALIVE,
     V_PLAYERS,
     V_SCORES,
     V_SEAT,
     V_TOTAL,
 )
-from simcards.games.yaniv.policies import P_CALL
 from simcards.games.yaniv.position import KEYS, position_args
 from simcards.games.yaniv.rules import R_KLUFT
 from simcards.games.yaniv.search import (
     P_DEPTH,
-    P_OPP_CALL,
-    new_table,
+    deal_scratch,
     play_option,
     round_value,
     sample_deal,
-    unseen_counts,
 )
 
 DEPTH = 1000  # turns: the rollouts play to the end of the round
@@ -71,13 +67,7 @@ def option_values(kind, params, hand, n, opts, n_opts, view, rules, k, rng, out,
             base += view[V_SCORES + p] - view[V_SCORES + me]
     par = params.copy()
     par[P_DEPTH] = DEPTH
-    opp_params = par.copy()
-    opp_params[P_CALL] = par[P_OPP_CALL]
-    pool = np.zeros(N_FACES, dtype=np.int64)
-    unseen_counts(hand, n, view, rules, pool)
-    deck = np.zeros(2 * N_FACES, dtype=np.int64)
-    sample = new_table()
-    t = new_table()
+    opp_params, pool, deck, sample, t = deal_scratch(par, hand, n, view, rules)
     mine = view[V_TOTAL]
     totals = np.zeros(8, dtype=np.int64)
     alive = np.ones(8, dtype=np.int64)

@@ -465,19 +465,24 @@ def mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     return best
 
 
+@njit_by_type(cache=True, _nrt=True)
+def deal_scratch(params, hand, n, view, rules):
+    """What sampling deals for a decision takes: the opponents' parameter row (their call at
+    ``opp_call``), the unseen faces' counts (``unseen_counts``), a deck and two tables of scratch."""
+    opp_params = params.copy()
+    opp_params[P_CALL] = params[P_OPP_CALL]
+    pool = np.zeros(N_FACES, dtype=np.int64)
+    unseen_counts(hand, n, view, rules, pool)
+    return opp_params, pool, np.zeros(2 * N_FACES, dtype=np.int64), new_table(), new_table()
+
+
 @njit_by_type(cache=True, _nrt=True, inline="always")
 def option_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k):
     """Each option's ``round_value`` summed over ``k`` sampled deals (common to all options)."""
     me = view[V_SEAT]
     low = int(params[P_LOW])
     depth = max(1, int(params[P_DEPTH]))
-    opp_params = params.copy()
-    opp_params[P_CALL] = params[P_OPP_CALL]
-    pool = np.zeros(N_FACES, dtype=np.int64)
-    unseen_counts(hand, n, view, rules, pool)
-    deck = np.zeros(2 * N_FACES, dtype=np.int64)
-    sample = new_table()
-    t = new_table()
+    opp_params, pool, deck, sample, t = deal_scratch(params, hand, n, view, rules)
     sums = np.zeros(n_opts, dtype=np.int64)
     for _ in range(k):
         stock_n = sample_deal(me, hand, n, view, rules, rng, pool, deck, sample, low)
