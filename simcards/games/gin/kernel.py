@@ -354,6 +354,24 @@ def show(h, p, dw, first):
 
 
 @njit(**_HAND)
+def reshow(h, p, dw, first):
+    """``show`` when the view already shows position ``p`` this turn and its strategy is a built-in
+    one (which never writes to it): only what a draw or a discard changes is written again."""
+    if h.sids[h.st[S_SEAT0 + p]] > SID_KNOCK:  # (a policy may write to its view: all of it again)
+        show(h, p, dw, first)
+        return
+    st, v = h.st, h.shown
+    v[L.V_STOCK] = st[S_STOCK]
+    v[L.V_TOP] = h.pile[st[S_PILE_N] - 1] if st[S_PILE_N] > 0 else -1
+    v[L.V_MASK] = h.masks[p]
+    v[L.V_PILE] = st[S_PILE_MASK]
+    v[L.V_TAKEN] = -1
+    v[L.V_TAKE_MUST_KNOCK] = 0
+    v[L.V_DW] = dw
+    v[L.V_FIRST] = first
+
+
+@njit(**_HAND)
 def take_top(h, p):
     """Position ``p`` takes the pile's top card; returns it."""
     st = h.st
@@ -420,7 +438,10 @@ def discard_phase(h, p, taken, must_knock, allow_re, first, n_log):
         n_opts += 1
         if dw < best:
             best = dw
-    show(h, p, best, first)
+    if first == 0 and rules[R.R_MJ] == 0:  # (the draw just showed p this view; G-V-MJ lays off in between)
+        reshow(h, p, best, first)
+    else:
+        show(h, p, best, first)
     h.shown[L.V_TAKEN] = taken
     a = ask(h, L.K_DISCARD, p, n_opts)
     card = opts[a, 0]
@@ -439,7 +460,7 @@ def discard_phase(h, p, taken, must_knock, allow_re, first, n_log):
         if must_knock:
             knock = 1
         else:
-            show(h, p, dw, first)
+            reshow(h, p, dw, first)
             for j in range(2):  # rows: [0, dw] play on, [1, dw] knock
                 opts[j, 0] = j
                 opts[j, 1] = dw

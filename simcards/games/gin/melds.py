@@ -271,36 +271,44 @@ def removal_deadwoods(mask, scratch, mv=0):
 
     Removing a card creates no new set choice: a set choice of ``mask - c`` is a choice of
     ``mask`` that does not use ``c``. So each removal is the best, over the set choices of
-    ``mask`` avoiding ``c``, of that choice's lane total with one lane looked up again."""
+    ``mask`` avoiding ``c``, of that choice's lane total with one lane looked up again. Without a
+    rank of 3+ cards (most hands) there is one choice, no set: each removal is one lookup."""
     m3 = triple_ranks(mask)
+    if m3 == 0:
+        full = lanes_deadwood(mask, mv)
+        for s in range(4):
+            lane = (mask >> (13 * s)) & LANE
+            rest = full - lane_dw(mv, lane)
+            y = lane
+            while y != 0:
+                low = y & -y
+                y ^= low
+                scratch[13 * s + popcount(low - 1)] = rest + lane_dw(mv, lane ^ low)
+        return full
     base = 64
     k = 0
-    if m3 == 0:
-        scratch[base] = 0
-        k = 1
-    else:
-        r0 = r1 = r2 = 0
-        s0 = s1 = s2 = 0
-        j = 0
-        while m3 != 0 and j < 3:
-            r = LOW_RANK[m3]
-            m3 &= m3 - 1
-            sm = suits_at(mask, r)
-            if j == 0:
-                r0, s0 = r, sm
-            elif j == 1:
-                r1, s1 = r, sm
-            else:
-                r2, s2 = r, sm
-            j += 1
-        for i0 in range(SET_NOPTS[s0]):
-            m0 = SUIT_BITS[r0, SET_OPTS[s0, i0]]
-            for i1 in range(SET_NOPTS[s1]):
-                m1 = m0 | SUIT_BITS[r1, SET_OPTS[s1, i1]]
-                for i2 in range(SET_NOPTS[s2]):
-                    if k < COMBO_MAX:
-                        scratch[base + 5 * k] = m1 | SUIT_BITS[r2, SET_OPTS[s2, i2]]
-                        k += 1
+    r0 = r1 = r2 = 0
+    s0 = s1 = s2 = 0
+    j = 0
+    while m3 != 0 and j < 3:
+        r = LOW_RANK[m3]
+        m3 &= m3 - 1
+        sm = suits_at(mask, r)
+        if j == 0:
+            r0, s0 = r, sm
+        elif j == 1:
+            r1, s1 = r, sm
+        else:
+            r2, s2 = r, sm
+        j += 1
+    for i0 in range(SET_NOPTS[s0]):
+        m0 = SUIT_BITS[r0, SET_OPTS[s0, i0]]
+        for i1 in range(SET_NOPTS[s1]):
+            m1 = m0 | SUIT_BITS[r1, SET_OPTS[s1, i1]]
+            for i2 in range(SET_NOPTS[s2]):
+                if k < COMBO_MAX:
+                    scratch[base + 5 * k] = m1 | SUIT_BITS[r2, SET_OPTS[s2, i2]]
+                    k += 1
     full = np.int64(1) << 40
     for j in range(k):
         rest = mask & ~scratch[base + 5 * j]
