@@ -46,8 +46,9 @@ PANELS: dict[str, tuple[Member, ...]] = {
     ),
 }
 
-# Each game's strongest shipped preset, the player benchmarks/strength.py measures.
-STRONGEST = {"gin": "deep", "yaniv": "deep", "two-hundred": "deep"}
+# Each game's strongest shipped preset, the player benchmarks/strength.py measures (Gin: `reader`,
+# `deep` reading the opponent's style from its sampled hands, simcards/data/strategies/gin/reader.toml).
+STRONGEST = {"gin": "reader", "yaniv": "deep", "two-hundred": "deep"}
 
 
 def panel(game: str) -> tuple[Member, ...]:

@@ -92,12 +92,9 @@ MC = INFORMED + (
           "thrown not a lowest-deadwood one, a kept hand it could knock with, a pile card left that melds)"),
     Param("seen", 1, 0, 1, "sampled opponent hands (with fit): 1 = count against a sample the cards the "
           "opponent discarded or declined this hand that meld with it"),
-    Param("ogin", NEVER, 1, NEVER, "rollouts: the opponent knocks (at the limit, as simple) only before its own "
-          "turn ogin of the hand, then only with gin, as a camper or informed's gin_after (99: always, as simple)"),
-    Param("style", 0, 0, 32, "the opponent's style read from each sampled hand once it has played this many "
-          "turns of the hand: a passed knock (a hand within the knock limit after it discarded and did not knock) "
-          "is no longer counted against a sample (fit, depth, strict) and such a sample plays on in the rollouts "
-          "going only for gin, as a camper past its window does (0: off; every opponent is simple-like)", True),
+    Param("ogin", NEVER, 1, NEVER, "rollouts: the opponent goes only gin from its own turn ogin (99: never)"),
+    Param("style", 0, 0, 32, "from the opponent's turn style on, a sampled hand that passed a knock is kept, "
+          "played for gin (0: off)", True),
 )
 
 
