@@ -159,13 +159,10 @@ def suits_at(mask, r):
             | ((mask >> (39 + r)) & 1) << 3)
 
 
-@internal
-def best_arrangement(mask, mv=0):
-    """(minimum deadwood, bits of the cards laid in sets) of the first minimum arrangement in the
-    documented tie-break order. Handles up to four ranks with 3+ cards (any hand of <= 15 cards)."""
-    m3 = triple_ranks(mask)
-    if m3 == 0:
-        return lanes_deadwood(mask, mv), np.int64(0)
+@internal(inline="always")
+def set_ranks(mask, m3):
+    """The first four ranks of ``m3`` (ranks with 3+ cards of ``mask``), each with its suits:
+    (r0, s0, ..., r3, s3); a missing rank is rank 0 with no suits (the one choice "no set")."""
     r0 = r1 = r2 = r3 = 0
     s0 = s1 = s2 = s3 = 0
     k = 0
@@ -182,6 +179,17 @@ def best_arrangement(mask, mv=0):
         else:
             r3, s3 = r, sm
         k += 1
+    return r0, s0, r1, s1, r2, s2, r3, s3
+
+
+@internal
+def best_arrangement(mask, mv=0):
+    """(minimum deadwood, bits of the cards laid in sets) of the first minimum arrangement in the
+    documented tie-break order. Handles up to four ranks with 3+ cards (any hand of <= 15 cards)."""
+    m3 = triple_ranks(mask)
+    if m3 == 0:
+        return lanes_deadwood(mask, mv), np.int64(0)
+    r0, s0, r1, s1, r2, s2, r3, s3 = set_ranks(mask, m3)
     best = np.int64(1) << 40
     best_sets = np.int64(0)
     for i0 in range(SET_NOPTS[s0]):
@@ -205,22 +213,7 @@ def min_arrangements(mask, best, out, most, mv=0):
     tie-break order (the first is ``best_arrangement``'s): ``out[i, 0]`` = the bits laid in sets
     (the rest of the melded cards are the maximal runs). At most ``most`` rows; returns the count."""
     m3 = triple_ranks(mask)
-    r0 = r1 = r2 = r3 = 0
-    s0 = s1 = s2 = s3 = 0  # a rank without 3+ cards has the one choice "no set"
-    k = 0
-    while m3 != 0 and k < 4:
-        r = LOW_RANK[m3]
-        m3 &= m3 - 1
-        sm = suits_at(mask, r)
-        if k == 0:
-            r0, s0 = r, sm
-        elif k == 1:
-            r1, s1 = r, sm
-        elif k == 2:
-            r2, s2 = r, sm
-        else:
-            r3, s3 = r, sm
-        k += 1
+    r0, s0, r1, s1, r2, s2, r3, s3 = set_ranks(mask, m3)
     n = 0
     for i0 in range(SET_NOPTS[s0]):
         m0 = SUIT_BITS[r0, SET_OPTS[s0, i0]]
@@ -287,20 +280,7 @@ def removal_deadwoods(mask, scratch, mv=0):
         return full
     base = 64
     k = 0
-    r0 = r1 = r2 = 0
-    s0 = s1 = s2 = 0
-    j = 0
-    while m3 != 0 and j < 3:
-        r = LOW_RANK[m3]
-        m3 &= m3 - 1
-        sm = suits_at(mask, r)
-        if j == 0:
-            r0, s0 = r, sm
-        elif j == 1:
-            r1, s1 = r, sm
-        else:
-            r2, s2 = r, sm
-        j += 1
+    r0, s0, r1, s1, r2, s2, _, _ = set_ranks(mask, m3)  # the first three (an 11-card hand has no fourth)
     for i0 in range(SET_NOPTS[s0]):
         m0 = SUIT_BITS[r0, SET_OPTS[s0, i0]]
         for i1 in range(SET_NOPTS[s1]):

@@ -83,6 +83,7 @@ from simcards.games.two_hundred.rules import (
 from simcards.games.two_hundred.search import (
     deal_value,
     first_trick,
+    holder_scratch,
     holders,
     kitty_known,
     others_in_play,
@@ -161,6 +162,14 @@ def _keep(rv, rules, side, kitty_points, ds, out, scores, s, i):
 
 
 @njit(cache=True)
+def _deal_scratch(view):
+    """Scratch for playing sampled deals out: the dealt hands, the hands in play, the view and the
+    deal's scores."""
+    return (np.zeros(MAX_SEATS, dtype=np.int64), np.zeros(MAX_SEATS, dtype=np.int64), np.empty_like(view),
+            np.zeros(MAX_SEATS, dtype=np.int64))
+
+
+@njit(cache=True)
 def card_values(params, hand, opts, n_opts, view, rules, k, rng, out, scores):
     """A card (``K_PLAY``): ``option_values``."""
     if not searchable(rules):
@@ -169,21 +178,14 @@ def card_values(params, hand, opts, n_opts, view, rules, k, rng, out, scores):
     seat = view[V_SEAT]
     n_tricks = (rules[R_DECK] - rules[R_KITTY]) // view[V_N_ACTIVE]
     unseen = rules[R_DECK_MASK] & ~view[V_PLAYED] & ~hand & ~view[V_OWN_SEEN]
-    need = np.zeros(MAX_SEATS + 1, dtype=np.int64)
-    voids = np.zeros(MAX_SEATS + 1, dtype=np.int64)
-    seats = np.zeros(MAX_SEATS + 1, dtype=np.int64)
-    held = np.zeros(MAX_SEATS + 1, dtype=np.int64)
-    cards = np.zeros(64, dtype=np.int64)
+    need, voids, seats, held, cards = holder_scratch()
     n_h = holders(view, rules, seat, n_tricks, unseen, need, voids, seats)
     if n_h < 0:
         return False
     kitty = kitty_known(view, rules, seat)
     informed = table[0, P_ROLLOUT] >= 0.5
     side = view[V_SIDE + seat]
-    base = np.zeros(MAX_SEATS, dtype=np.int64)
-    hands = np.zeros(MAX_SEATS, dtype=np.int64)
-    rv = np.empty_like(view)
-    ds = np.zeros(MAX_SEATS, dtype=np.int64)
+    base, hands, rv, ds = _deal_scratch(view)
     for s in range(k):
         kitty_points = sampled_deal(rng, unseen, need, voids, n_h, held, cards, seats, seat, hand, kitty, base)
         for i in range(n_opts):
@@ -317,11 +319,7 @@ def contract_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, 
     seat = view[V_SEAT]
     n_tricks = (rules[R_DECK] - rules[R_KITTY]) // view[V_N_ACTIVE]
     unseen = rules[R_DECK_MASK] & ~hand & ~view[V_OWN_SEEN]
-    need = np.zeros(MAX_SEATS + 1, dtype=np.int64)
-    voids = np.zeros(MAX_SEATS + 1, dtype=np.int64)
-    seats = np.zeros(MAX_SEATS + 1, dtype=np.int64)
-    held = np.zeros(MAX_SEATS + 1, dtype=np.int64)
-    cards = np.zeros(64, dtype=np.int64)
+    need, voids, seats, held, cards = holder_scratch()
     n_h = others_in_play(view, rules, seat, n_tricks, need, seats)
     with_kitty = rules[R_KITTY] > 0
     if with_kitty and kind == K_BID:  # the kitty is hidden until the bidder takes it
@@ -335,10 +333,7 @@ def contract_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, 
         return False
     informed = table[0, P_ROLLOUT] >= 0.5
     side = view[V_SIDE + seat]
-    base = np.zeros(MAX_SEATS, dtype=np.int64)
-    hands = np.zeros(MAX_SEATS, dtype=np.int64)
-    rv = np.empty_like(view)
-    ds = np.zeros(MAX_SEATS, dtype=np.int64)
+    base, hands, rv, ds = _deal_scratch(view)
     bopts = np.zeros(MAX_OPTIONS, dtype=np.int64)
     sim = np.empty_like(view)
     best = np.zeros(MAX_SEATS, dtype=np.int64)

@@ -253,6 +253,15 @@ def kitty_known(view, rules, seat):
 
 
 @njit(cache=True)
+def holder_scratch():
+    """Scratch for the hidden cards' holders (``holders``, ``sample_hands``): ``need``, ``voids``,
+    ``seats`` and the sampled hands, a slot a seat and one for the kitty, and a list of cards."""
+    slots = MAX_SEATS + 1
+    return (np.zeros(slots, dtype=np.int64), np.zeros(slots, dtype=np.int64), np.zeros(slots, dtype=np.int64),
+            np.zeros(slots, dtype=np.int64), np.zeros(64, dtype=np.int64))
+
+
+@njit(cache=True)
 def sampled_deal(rng, unseen, need, voids, n_h, held, cards, seats, seat, hand, kitty_known, base):
     """One determinized deal: the holders' hands sampled (``sample_hands``), ``base[s]`` every
     seat's hand (the own one included); returns the kitty's points (known to its taker, else the
@@ -310,11 +319,7 @@ def mc_play(table, row, hand, opts, n_opts, view, rules, rng):
     seat = view[V_SEAT]
     n_tricks = (rules[R_DECK] - rules[R_KITTY]) // view[V_N_ACTIVE]
     unseen = rules[R_DECK_MASK] & ~view[V_PLAYED] & ~hand & ~view[V_OWN_SEEN]
-    need = np.zeros(MAX_SEATS + 1, dtype=np.int64)
-    voids = np.zeros(MAX_SEATS + 1, dtype=np.int64)
-    seats = np.zeros(MAX_SEATS + 1, dtype=np.int64)
-    out = np.zeros(MAX_SEATS + 1, dtype=np.int64)
-    cards = np.zeros(64, dtype=np.int64)
+    need, voids, seats, out, cards = holder_scratch()
     n_h = holders(view, rules, seat, n_tricks, unseen, need, voids, seats)
     if n_h < 0:  # cannot happen on the tables searched; never guess
         return informed_table(K_PLAY, table, row, hand, opts, n_opts, view, rules)
@@ -360,11 +365,7 @@ def contract_points(table, row, hand, view, rules, rng, n_tr, pts):
     seat = view[V_SEAT]
     n_tricks = (rules[R_DECK] - rules[R_KITTY]) // view[V_N_ACTIVE]
     unseen = rules[R_DECK_MASK] & ~hand & ~view[V_OWN_SEEN]
-    need = np.zeros(MAX_SEATS + 1, dtype=np.int64)
-    voids = np.zeros(MAX_SEATS + 1, dtype=np.int64)
-    seats = np.zeros(MAX_SEATS + 1, dtype=np.int64)
-    out = np.zeros(MAX_SEATS + 1, dtype=np.int64)
-    cards = np.zeros(64, dtype=np.int64)
+    need, voids, seats, out, cards = holder_scratch()
     n_h = others_in_play(view, rules, seat, n_tricks, need, seats)
     informed = table[row, P_ROLLOUT] >= 0.5
     side = view[V_SIDE + seat]
