@@ -307,5 +307,5 @@ def test_the_auction_so_far_weighs_the_sampled_hands():
         return np.array([hand_mask(parse_cards(h)) for h in (mine, middle, two, three)] + [0, 0], dtype=np.int64)
 
     sim, opts = np.empty_like(view), np.zeros(L.MAX_OPTIONS, dtype=np.int64)
-    assert _misfits(table, hands(strong, weak), view, enc, 0, history, len(history), sim, opts) == 0
-    assert _misfits(table, hands(weak, strong), view, enc, 0, history, len(history), sim, opts) == 2
+    assert _misfits(table, hands(strong, weak), view, enc, 0, history, sim, opts) == 0
+    assert _misfits(table, hands(weak, strong), view, enc, 0, history, sim, opts) == 2

@@ -100,7 +100,7 @@ def test_each_deal_scores_the_round_as_the_rules_do():
         scores = np.zeros((k, n_opts, 2), dtype=np.int64)
         params = mc_params("yaniv", RunSpec.resolve("yaniv", players=2).rules)
         assert option_values(kind, params, np.ascontiguousarray(hand, dtype=np.int64), n, opts, n_opts, view, rules,
-                             k, new_state(7, 0), out, asaf, scores)
+                             new_state(7, 0), out, asaf, scores)
         call = next(a for a in range(n_opts) if int(opts[a, 1]) == 1)
         mine = int(view[L.V_TOTAL])
         assert (scores[:, call, 0] == np.where(asaf == 1, mine + 30, 0)).all()

@@ -107,11 +107,10 @@ def option_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, sc
         return card_values(params, hand, opts, n_opts, view, rules, k, rng, out, scores)
     if kind in (K_BID, K_TRUMP, K_DISCARD):
         history = auction_history(view, rules)
-        n_hist = 0 if history is None else len(history)
-        hist = np.zeros((max(n_hist, 1), 2), dtype=np.int64)
+        hist = np.zeros((len(history) if history else 0, 2), dtype=np.int64)
         if history:
-            hist[:n_hist] = history
-        return contract_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, scores, hist, n_hist)
+            hist[:] = history
+        return contract_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, scores, hist)
     return False
 
 
@@ -268,7 +267,7 @@ TRIES = 100  # deals dealt at most for one sample until the other seats' bids fi
 
 
 @njit(cache=True)
-def _misfits(table, base, view, rules, seat, history, n_hist, sim, bopts):
+def _misfits(table, base, view, rules, seat, history, sim, bopts):
     """How many of the other seats' bids and passes of ``history`` the rollout policy
     (``informed_bid``), holding the sampled hands ``base``, would not have made where they were
     made (0: all of them). A bid above the lowest legal one is not checked: the policy never jumps."""
@@ -282,7 +281,7 @@ def _misfits(table, base, view, rules, seat, history, n_hist, sim, bopts):
     n_bidders = n_cards(view[V_ACTIVE] & ~rules[R_DUMMIES])
     n_passed = 0
     miss = 0
-    for j in range(n_hist):
+    for j in range(len(history)):
         p = history[j, 0]
         b = history[j, 1]
         if p != seat:
@@ -306,8 +305,8 @@ def _misfits(table, base, view, rules, seat, history, n_hist, sim, bopts):
 
 
 @njit(cache=True)
-def contract_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, scores, history, n_hist):
-    """A bid, a card buried or a trump: ``option_values``. ``history[:n_hist]``: the auction so far
+def contract_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, scores, history):
+    """A bid, a card buried or a trump: ``option_values``. ``history``'s rows: the auction so far
     as (seat, bid or 0) in turn order (``auction_history``); a sampled deal is dealt again, up to
     ``TRIES`` times, until the rollout policy would have bid as the other seats did (else the deal
     that fits the most of their bids is kept)."""
@@ -344,7 +343,7 @@ def contract_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, 
             sample_hands(rng, unseen, need, voids, n_h, held, cards)
             j = seat_hands(base, seat, hand, n_h, held, seats)
             dealt = np.int64(0) if j < 0 else held[j]
-            m = 0 if n_hist == 0 else _misfits(table, base, view, rules, seat, history, n_hist, sim, bopts)
+            m = 0 if len(history) == 0 else _misfits(table, base, view, rules, seat, history, sim, bopts)
             if m < fewest:
                 fewest = m
                 best[:] = base

@@ -18,7 +18,20 @@ from typing import Any
 
 import numpy as np
 
+from simcards.cards import card_code
 from simcards.errors import SimcardsError
+from simcards.games.two_hundred import layout as L
+from simcards.games.two_hundred.core import new_trick
+from simcards.games.two_hundred.reference import (
+    SUIT_NAMES,
+    by_suit,
+    deck,
+    hand_mask,
+    legal_cards,
+    points,
+    suit,
+    winning_card,
+)
 from simcards.table.position import whole
 
 KEYS = ("hand", "seat", "dealer", "auction", "trump", "buried", "tricks", "score", "decision")
@@ -118,21 +131,6 @@ def position_args(position: dict, rules, players: int) -> tuple[tuple, list[str]
     contractor, T-V-KITTY / T-V-ROUGH), ``tricks`` (cards in the order played, ``|`` between
     tricks), ``score`` (your side's, then the others'), ``decision`` (``bid``, ``bury``, ``trump``
     or ``play``: by default the one the position is at). Refuses an impossible position in one line."""
-    from simcards.cards import card_code
-    from simcards.games.two_hundred import layout as L
-    from simcards.games.two_hundred.core import new_trick
-    from simcards.games.two_hundred.reference import (
-        SUIT_NAMES,
-        by_suit,
-        deck,
-        hand_mask,
-        legal_cards,
-        points,
-        suit,
-        winning_card,
-    )
-    from simcards.games.two_hundred.table import ADAPTER
-
     seats, sides = rules.seats, rules.sides
     each = (rules.deck - rules.kitty) // seats
     deck_cards = set(deck(rules.deck))
@@ -146,16 +144,7 @@ def position_args(position: dict, rules, players: int) -> tuple[tuple, list[str]
     if not hand:
         raise SimcardsError("hand: give the cards of your hand (e.g. hand s:AQ h:A9 d:A85 c:J9)")
     buried = cards_of(position.get("buried"), "buried", deck_cards, rules.deck)
-    tricks_text = position.get("tricks")
-    if isinstance(tricks_text, (list, tuple)):
-        groups = [t if isinstance(t, str) else " ".join(map(str, t)) for t in tricks_text]
-    else:
-        groups = [g for g in str(tricks_text or "").replace("/", "|").split("|")]
-    tricks = [cards_of(g, "tricks", deck_cards, rules.deck) for g in groups]
-    while tricks and not tricks[-1]:
-        tricks.pop()
-    if any(not t for t in tricks):
-        raise SimcardsError("tricks: an empty trick between two '|'")
+    tricks = _read_tricks(position.get("tricks"), deck_cards, rules.deck)
     played = [c for t in tricks for c in t]
     where: dict[int, str] = {}
     for what, cs in (("hand", hand), ("buried", buried), ("tricks", played)):
@@ -182,52 +171,9 @@ def position_args(position: dict, rules, players: int) -> tuple[tuple, list[str]
         view[L.V_SIDE + s] = rules.side_of(s) if s < seats else -1
         view[L.V_SCORES + s] = side_scores[s] if s < sides else 0
 
-    # Section 2: the auction, clockwise from the dealer's left (T-BID-1..5)
-    high, bidder = 0, -1
-    passed: set[int] = set()
-    turn = (dealer + 1) % seats
-    ended = False
-    for named, b in _auction(position.get("auction")):
-        if ended:
-            raise SimcardsError(f"auction: it ended with seat {bidder}'s {high} and everyone else passing (T-BID-4); "
-                                "nothing more is bid")
-        while turn in passed:  # T-BID-3: a pass is final
-            turn = (turn + 1) % seats
-        if named is not None and named != turn:
-            raise SimcardsError(f"auction: seat {turn} speaks next, not seat {named} (T-BID-1, T-BID-3)")
-        barred = not rules.dealer_bids_after_passes and turn == dealer and len(passed) == seats - 1
-        lowest = rules.min_bid if bidder < 0 else high + rules.bid_step
-        if b and (barred or b < lowest or b > rules.max_bid or (b - lowest) % rules.bid_step):
-            why = "the dealer may not bid when all others passed (T-V-ROUGH)" if barred else \
-                f"the legal bids are {lowest} to {rules.max_bid} by {rules.bid_step} (T-BID-2)"
-            raise SimcardsError(f"auction: seat {turn} bids {b}; {why}")
-        if b == 0:
-            passed.add(turn)
-            view[L.V_PASSED] |= 1 << turn
-        else:
-            high, bidder = b, turn
-            view[L.V_BID], view[L.V_BIDDER], view[L.V_BIDS + turn] = b, turn, b
-        if len(passed) == seats:
-            raise SimcardsError("auction: everybody passed: the deal is thrown in (T-BID-5), nothing to decide")
-        ended = len(passed) == seats - 1 and bidder >= 0
-        turn = (turn + 1) % seats
-    while not ended and turn in passed:
-        turn = (turn + 1) % seats
+    high, bidder, turn, ended, passed = _read_auction(position.get("auction"), rules, dealer, view)
 
-    trump_text = position.get("trump")
-    trump = -1
-    if trump_text not in (None, "", "-"):
-        key = " ".join(str(trump_text).lower().split())
-        if key not in _TRUMPS:
-            key = key.removesuffix(" trumps").removesuffix(" trump")
-        if key not in _TRUMPS or (_TRUMPS[key] == L.NO_TRUMP and not rules.no_trump):
-            allowed = "s, h, d, c" + (" or nt" if rules.no_trump else "")
-            raise SimcardsError(f"trump {trump_text!r}: {allowed} (T-TRUMP-1"
-                                + (", T-V-ROUGH)" if rules.no_trump else "; no trump is T-V-ROUGH's)"))
-        trump = _TRUMPS[key]
-        if not ended:
-            raise SimcardsError("trump: named after the auction; give the whole auction (a bid, then everyone "
-                                "else passing, T-BID-4)")
+    trump = _read_trump(position.get("trump"), rules, ended)
     if buried and not (ended and seat == bidder and rules.kitty):
         raise SimcardsError("buried: only the contractor takes the kitty and buries cards (T-V-KITTY, T-V-ROUGH)"
                             + ("" if rules.kitty else f"; {rules.name} has no kitty"))
@@ -261,7 +207,102 @@ def position_args(position: dict, rules, players: int) -> tuple[tuple, list[str]
     if asked != decision:
         raise SimcardsError(f"decision {asked}: this position is at a {decision} decision")
 
-    # Section 3: the tricks so far (T-LEAD-1, T-PLAY-1..3)
+    leader = _play_tricks(view, tricks, rules, seat, hand, bidder, trump)
+    led_now = None
+    if kind == L.K_PLAY:
+        done = len(tricks) if not tricks or len(tricks[-1]) == seats else len(tricks) - 1
+        if done == each:
+            raise SimcardsError("tricks: every trick is played: the deal is over, nothing to decide")
+        now = tricks[-1] if tricks and len(tricks[-1]) < seats else []
+        if not now:
+            new_trick(view, done, leader, L.MAX_SEATS)
+        nxt = (leader + len(now)) % seats
+        if nxt != seat:
+            raise SimcardsError(f"tricks: seat {nxt} plays next, not you (seat {seat})")
+        led_now = suit(now[0]) if now else None
+        view[L.V_TRUMP] = trump
+    if len(hand) != want:
+        at = {"bid": "in the auction", "trump": "when naming trump", "bury": f"with the kitty taken and "
+              f"{len(buried)} buried", "play": "at this trick"}[decision]
+        raise SimcardsError(f"hand: {len(hand)} cards; {at} you hold {want} (T-DEAL-1"
+                            + (", T-V-KITTY)" if decision == "bury" else ")"))
+
+    view[L.V_SEAT] = seat
+    view[L.V_OWN_SEEN] = hand_mask(buried) if (kind != L.K_BID and seat == bidder) else 0
+    options = _options(kind, rules, hand, led_now, seat == dealer and len(passed) == seats - 1,
+                       rules.min_bid if bidder < 0 else high + rules.bid_step)
+    opts = np.zeros(L.MAX_OPTIONS, dtype=np.int64)
+    opts[: len(options)] = options
+    args = (kind, 0, None, np.int64(hand_mask(hand)), opts, len(options), view, rules.encode(), None)
+    from simcards.games.two_hundred.table import ADAPTER
+
+    adapter = ADAPTER(rules, players)
+    labels = [adapter.label(kind, (int(x),), args) for x in options]
+    return args, labels
+
+
+def _read_auction(text, rules, dealer: int, view: np.ndarray) -> tuple[int, int, int, bool, set[int]]:
+    """Section 2: the auction, clockwise from the dealer's left (T-BID-1..5), written into ``view``;
+    returns the high bid, its bidder (-1: none), the seat to speak next, whether the auction has
+    ended (T-BID-4) and the seats that passed."""
+    seats = rules.seats
+    high, bidder = 0, -1
+    passed: set[int] = set()
+    turn = (dealer + 1) % seats
+    ended = False
+    for named, b in _auction(text):
+        if ended:
+            raise SimcardsError(f"auction: it ended with seat {bidder}'s {high} and everyone else passing (T-BID-4); "
+                                "nothing more is bid")
+        while turn in passed:  # T-BID-3: a pass is final
+            turn = (turn + 1) % seats
+        if named is not None and named != turn:
+            raise SimcardsError(f"auction: seat {turn} speaks next, not seat {named} (T-BID-1, T-BID-3)")
+        barred = not rules.dealer_bids_after_passes and turn == dealer and len(passed) == seats - 1
+        lowest = rules.min_bid if bidder < 0 else high + rules.bid_step
+        if b and (barred or b < lowest or b > rules.max_bid or (b - lowest) % rules.bid_step):
+            why = "the dealer may not bid when all others passed (T-V-ROUGH)" if barred else \
+                f"the legal bids are {lowest} to {rules.max_bid} by {rules.bid_step} (T-BID-2)"
+            raise SimcardsError(f"auction: seat {turn} bids {b}; {why}")
+        if b == 0:
+            passed.add(turn)
+            view[L.V_PASSED] |= 1 << turn
+        else:
+            high, bidder = b, turn
+            view[L.V_BID], view[L.V_BIDDER], view[L.V_BIDS + turn] = b, turn, b
+        if len(passed) == seats:
+            raise SimcardsError("auction: everybody passed: the deal is thrown in (T-BID-5), nothing to decide")
+        ended = len(passed) == seats - 1 and bidder >= 0
+        turn = (turn + 1) % seats
+    while not ended and turn in passed:
+        turn = (turn + 1) % seats
+    return high, bidder, turn, ended, passed
+
+
+def _read_trump(trump_text, rules, ended: bool) -> int:
+    """The trump named (T-TRUMP-1; no trump under T-V-ROUGH), -1 if none; only after the auction."""
+    trump = -1
+    if trump_text not in (None, "", "-"):
+        key = " ".join(str(trump_text).lower().split())
+        if key not in _TRUMPS:
+            key = key.removesuffix(" trumps").removesuffix(" trump")
+        if key not in _TRUMPS or (_TRUMPS[key] == L.NO_TRUMP and not rules.no_trump):
+            allowed = "s, h, d, c" + (" or nt" if rules.no_trump else "")
+            raise SimcardsError(f"trump {trump_text!r}: {allowed} (T-TRUMP-1"
+                                + (", T-V-ROUGH)" if rules.no_trump else "; no trump is T-V-ROUGH's)"))
+        trump = _TRUMPS[key]
+        if not ended:
+            raise SimcardsError("trump: named after the auction; give the whole auction (a bid, then everyone "
+                                "else passing, T-BID-4)")
+    return trump
+
+
+def _play_tricks(view: np.ndarray, tricks: list[list[int]], rules, seat: int, hand: list[int], bidder: int,
+                 trump: int) -> int:
+    """Section 3: the tricks so far (T-LEAD-1, T-PLAY-1..3) written into ``view``, every card checked
+    against the voids shown; returns the seat that leads the next trick."""
+    seats, sides = rules.seats, rules.sides
+    each = (rules.deck - rules.kitty) // seats
     voids: dict[int, dict[int, int]] = {}  # seat -> suit -> the trick it showed the void in
     taken = [0] * sides
     leader = bidder
@@ -300,40 +341,33 @@ def position_args(position: dict, rules, players: int) -> tuple[tuple, list[str]
             taken[rules.side_of(winner)] += sum(points(x) for x in cards)  # T-SC-1
             view[L.V_TAKEN + rules.side_of(winner)] = taken[rules.side_of(winner)]
             leader = winner
-    led_now = None
-    if kind == L.K_PLAY:
-        done = len(tricks) if not tricks or len(tricks[-1]) == seats else len(tricks) - 1
-        if done == each:
-            raise SimcardsError("tricks: every trick is played: the deal is over, nothing to decide")
-        now = tricks[-1] if tricks and len(tricks[-1]) < seats else []
-        if not now:
-            new_trick(view, done, leader, L.MAX_SEATS)
-        nxt = (leader + len(now)) % seats
-        if nxt != seat:
-            raise SimcardsError(f"tricks: seat {nxt} plays next, not you (seat {seat})")
-        led_now = suit(now[0]) if now else None
-        view[L.V_TRUMP] = trump
-    if len(hand) != want:
-        at = {"bid": "in the auction", "trump": "when naming trump", "bury": f"with the kitty taken and "
-              f"{len(buried)} buried", "play": "at this trick"}[decision]
-        raise SimcardsError(f"hand: {len(hand)} cards; {at} you hold {want} (T-DEAL-1"
-                            + (", T-V-KITTY)" if decision == "bury" else ")"))
+    return leader
 
-    view[L.V_SEAT] = seat
-    view[L.V_OWN_SEEN] = hand_mask(buried) if (kind != L.K_BID and seat == bidder) else 0
+
+def _options(kind: int, rules, hand: list[int], led, all_passed_to_dealer: bool, lowest: int) -> list[int]:
+    """The legal options of the decision: a bid from ``lowest`` or a pass (T-BID-2; the dealer
+    all others passed may only pass unless the rules let it bid, T-V-ROUGH), a card to bury, a
+    trump (T-TRUMP-1), a card to play (T-PLAY-1, ``led``: the suit led, None to lead)."""
     if kind == L.K_BID:
-        barred = not rules.dealer_bids_after_passes and seat == dealer and len(passed) == seats - 1
-        lowest = rules.min_bid if bidder < 0 else high + rules.bid_step
-        options = [0] + ([] if barred else list(range(lowest, rules.max_bid + 1, rules.bid_step)))
-    elif kind == L.K_DISCARD:
-        options = by_suit(hand)
-    elif kind == L.K_TRUMP:
-        options = [0, 1, 2, 3] + ([L.NO_TRUMP] if rules.no_trump else [])
+        barred = not rules.dealer_bids_after_passes and all_passed_to_dealer
+        return [0] + ([] if barred else list(range(lowest, rules.max_bid + 1, rules.bid_step)))
+    if kind == L.K_DISCARD:
+        return by_suit(hand)
+    if kind == L.K_TRUMP:
+        return [0, 1, 2, 3] + ([L.NO_TRUMP] if rules.no_trump else [])
+    return legal_cards(hand, led)
+
+
+def _read_tricks(tricks_text, deck_cards: set[int], deck_size: int) -> list[list[int]]:
+    """The tricks played, in order (``|`` or ``/`` between tricks, or a list); the last may be
+    unfinished."""
+    if isinstance(tricks_text, (list, tuple)):
+        groups = [t if isinstance(t, str) else " ".join(map(str, t)) for t in tricks_text]
     else:
-        options = legal_cards(hand, led_now)
-    opts = np.zeros(L.MAX_OPTIONS, dtype=np.int64)
-    opts[: len(options)] = options
-    args = (kind, 0, None, np.int64(hand_mask(hand)), opts, len(options), view, rules.encode(), None)
-    adapter = ADAPTER(rules, players)
-    labels = [adapter.label(kind, (int(x),), args) for x in options]
-    return args, labels
+        groups = [g for g in str(tricks_text or "").replace("/", "|").split("|")]
+    tricks = [cards_of(g, "tricks", deck_cards, deck_size) for g in groups]
+    while tricks and not tricks[-1]:
+        tricks.pop()
+    if any(not t for t in tricks):
+        raise SimcardsError("tricks: an empty trick between two '|'")
+    return tricks

@@ -53,8 +53,8 @@ DEPTH = 1000  # turns: the rollouts play to the end of the round
 
 
 @njit(cache=True)
-def option_values(kind, params, hand, n, opts, n_opts, view, rules, k, rng, out, asaf, scores):
-    """``out[s, a]``: option ``a``'s gain on the opponents in deal ``s`` (module doc); ``asaf[s]``:
+def option_values(kind, params, hand, n, opts, n_opts, view, rules, rng, out, asaf, scores):
+    """``out[s, a]``: option ``a``'s gain on the opponents in deal ``s`` of ``out``'s rows (module doc); ``asaf[s]``:
     1 when calling is an Asaf in deal ``s`` (call decisions); ``scores[s, a]``: with two players,
     the round scores of the deciding seat and of the other. False when not evaluated."""
     if rules[R_KLUFT] != 0 or (kind != K_CALL and kind != K_DISCARD and kind != K_DRAW):
@@ -72,7 +72,7 @@ def option_values(kind, params, hand, n, opts, n_opts, view, rules, k, rng, out,
     totals = np.zeros(8, dtype=np.int64)
     alive = np.ones(8, dtype=np.int64)
     scored = np.zeros(8, dtype=np.int64)
-    for s in range(k):
+    for s in range(out.shape[0]):
         stock_n = sample_deal(me, hand, n, view, rules, rng, pool, deck, sample, 0)
         hit = 0
         for p in range(players):
@@ -140,7 +140,7 @@ class YanivAdvice:
         pts = np.zeros((samples, n_opts))
         asaf = np.zeros(samples, dtype=np.int64)
         deal = np.zeros((samples, n_opts, 2), dtype=np.int64)
-        if not option_values(kind, params, hand, n, opts, n_opts, view, rules, samples, rng, pts, asaf, deal):
+        if not option_values(kind, params, hand, n, opts, n_opts, view, rules, rng, pts, asaf, deal):
             return None
         calls = tuple(a for a in range(n_opts) if kind == K_CALL and int(opts[a, 1]) == 1)  # row [1, 1] calls
         return Values(pts, deal, asaf, calls)
