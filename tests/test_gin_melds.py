@@ -197,23 +197,25 @@ def test_deadwood_matches_brute_force_under_tedesco_meld_rules_g_v_ted_g_meld_4(
 
 
 @njit
-def check_removals(seed, n):
+def check_removals(seed, n, size=11, ranks=5):
+    """Hands of ``size`` cards drawn from ``ranks`` consecutive ranks in four suits (dense, so sets
+    and runs cross): the one pass against the brute force, every removal."""
     st = np.zeros(1, dtype=np.uint64)
     seed_state(st, seed, 2)
-    pool = np.zeros(20, dtype=np.int64)
+    pool = np.zeros(4 * ranks, dtype=np.int64)
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     bad = 0
     for i in range(n):
-        lo = i % 9
-        for j in range(20):
+        lo = i % (14 - ranks)
+        for j in range(4 * ranks):
             pool[j] = (j % 4) * 13 + lo + j // 4
-        shuffle(st, pool, 20)
+        shuffle(st, pool, 4 * ranks)
         m = np.int64(0)
-        for j in range(11):
+        for j in range(size):
             m |= np.int64(1) << pool[j]
         if removal_deadwoods(m, scratch) != deadwood(m):
             bad += 1
-        for j in range(11):
+        for j in range(size):
             if scratch[pool[j]] != brute_deadwood(m & ~(np.int64(1) << pool[j])):
                 bad += 1
     return bad
@@ -222,6 +224,20 @@ def check_removals(seed, n):
 def test_removal_deadwoods_match_brute_force_g_meld_4():
     # The one-pass "deadwood after each discard" the kernel offers equals the brute force.
     assert check_removals(99, 20_000) == 0
+
+
+def test_removal_deadwoods_of_twelve_cards_with_four_set_ranks_g_v_11():
+    # G-V-11 deals 11: a hand holds 12 cards before its discard and may hold four ranks of 3+
+    # cards (A-2-3-4 in three suits: the pass once read three ranks and priced the 2's removal at 7);
+    # dense 12-card hands from four ranks (the pass once priced 12 of 36,000 removals wrong)
+    mask = np.int64(0)
+    for r in range(4):
+        for s in range(3):
+            mask |= np.int64(1) << (13 * s + r)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    assert removal_deadwoods(mask, scratch) == deadwood(mask) == 0
+    assert all(scratch[c] == brute_deadwood(mask & ~(np.int64(1) << c)) for c in range(52) if mask >> c & 1)
+    assert check_removals(7, 3_000, 12, 4) == 0
 
 
 # ----- an exact fact: the number of gin hands ------------------------------------------------------

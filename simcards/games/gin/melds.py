@@ -266,6 +266,13 @@ def removal_deadwoods(mask, scratch, mv=0):
     ``mask`` that does not use ``c``. So each removal is the best, over the set choices of
     ``mask`` avoiding ``c``, of that choice's lane total with one lane looked up again. Without a
     rank of 3+ cards (most hands) there is one choice, no set: each removal is one lookup."""
+    if popcount(mask) > 11:  # G-V-11's 12 cards before the discard: the pass below holds to 11
+        y = mask
+        while y != 0:
+            low = y & -y
+            y ^= low
+            scratch[popcount(low - 1)] = deadwood(mask ^ low, mv)
+        return deadwood(mask, mv)
     m3 = triple_ranks(mask)
     if m3 == 0:
         full = lanes_deadwood(mask, mv)
@@ -280,7 +287,7 @@ def removal_deadwoods(mask, scratch, mv=0):
         return full
     base = 64
     k = 0
-    r0, s0, r1, s1, r2, s2, _, _ = set_ranks(mask, m3)  # the first three (an 11-card hand has no fourth)
+    r0, s0, r1, s1, r2, s2, _, _ = set_ranks(mask, m3)  # an 11-card hand has at most three
     for i0 in range(SET_NOPTS[s0]):
         m0 = SUIT_BITS[r0, SET_OPTS[s0, i0]]
         for i1 in range(SET_NOPTS[s1]):
