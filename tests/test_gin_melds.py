@@ -226,8 +226,8 @@ def test_removal_deadwoods_match_brute_force_g_meld_4():
     assert check_removals(99, 20_000) == 0
 
 
-def test_removal_deadwoods_of_twelve_cards_with_four_set_ranks_g_v_11():
-    # G-V-11 deals 11: a hand holds 12 cards before its discard and may hold four ranks of 3+
+def test_removal_deadwoods_of_twelve_cards_g_v_deal11():
+    # G-V-DEAL11 deals 11: a hand holds 12 cards before its discard and may hold four ranks of 3+
     # cards (A-2-3-4 in three suits: the pass once read three ranks and priced the 2's removal at 7);
     # dense 12-card hands from four ranks (the pass once priced 12 of 36,000 removals wrong)
     mask = np.int64(0)

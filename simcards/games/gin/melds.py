@@ -266,7 +266,7 @@ def removal_deadwoods(mask, scratch, mv=0):
     ``mask`` that does not use ``c``. So each removal is the best, over the set choices of
     ``mask`` avoiding ``c``, of that choice's lane total with one lane looked up again. Without a
     rank of 3+ cards (most hands) there is one choice, no set: each removal is one lookup."""
-    if popcount(mask) > 11:  # G-V-11's 12 cards before the discard: the pass below holds to 11
+    if popcount(mask) > 11:  # G-V-DEAL11's 12 cards before the discard: the pass below holds to 11
         y = mask
         while y != 0:
             low = y & -y
