@@ -80,3 +80,23 @@ def test_the_command_plays_gin_and_refuses_bad_options_in_one_line():
 
     for argv in (["play", "gin", "--seat", "3"], ["play", "gin", "--hint", "nosuch"], ["play", "gin", "--against", "x"]):
         assert main(argv) == 2
+
+
+def test_undo_in_a_resumed_game_takes_back_the_forced_moves_with_the_move_before_them():
+    """A move that was the only legal one is played for the player; undo takes it back together with
+    the player's own move before it, in a game resumed from its saved file as in the one played."""
+    from simcards.table.step import load
+
+    t = start("two-hundred", seed=3, against="heuristic")
+    while not (len(t.forced) >= 2 and t.forced[-1] and not t.forced[-2]):
+        t.apply(0)
+    assert not t.done
+    own = len(t.actions) - 1 - list(reversed(t.forced)).index(False)  # the last move of the player's own
+    resumed = load(t.saved())
+    assert resumed.forced == t.forced and resumed.options == t.options
+    out: list[str] = []
+    Loop(resumed, read=scripted(["u", "q"]), write=out.append).run()
+    assert "(move taken back)" in out
+    assert len(resumed.actions) == own  # the forced move and the player's move before it
+    t.close()
+    resumed.close()

@@ -47,7 +47,6 @@ class Loop:
         self.read, self.write = read, write
         self.hint_spec = hint
         self.width = width
-        self.forced: list[bool] = []  # per action of yours: played for you (a single legal move)
         self.shown = 0  # entries of the table's log already written
 
     def say(self, text: str = "") -> None:
@@ -84,7 +83,6 @@ class Loop:
             if len(t.options) == 1:  # a forced move: played for you, said
                 self.say(f"(your only move: {t.options[0].label})")
                 t.apply(0)
-                self.forced.append(True)
                 continue
             self.say("")
             self.say(t.board())
@@ -129,16 +127,15 @@ class Loop:
                     exc = SimcardsError(f"{line[:20]!r}: type a move's number (1-{len(t.options)}) or name, h, u or q")
                 self.say(f"error: {exc}")
                 continue
-            self.forced.append(False)
             return True
 
     def undo(self) -> None:
         t = self.t
-        if not any(not f for f in self.forced):
+        if all(t.forced):  # (forced moves were played for you: they go with the move before them)
             self.say("error: nothing to undo: no move of yours yet")
             return
-        while self.forced:
-            forced = self.forced.pop()
+        while t.actions:
+            forced = t.forced[-1]
             t.undo()
             if not forced:
                 break
@@ -217,7 +214,6 @@ def command(game: str, *, variant: str | None, seed: int, game_index: int, again
     try:
         table.spec.gdef.strategies([hint], 1)  # a bad hint spec: one line now, not at the first h
         loop = Loop(table, hint=hint)
-        loop.forced = [False] * len(table.actions)  # (a resumed game: its moves may be taken back too)
         code = loop.run()
         if keep and (table.actions or table.done):
             return saved(loop, save) or code

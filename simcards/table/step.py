@@ -103,6 +103,7 @@ class Table:
         self._binding, self._kinds = module.BINDING, module.KINDS
         self._engine = self._binding.engine(self.strategies)
         self._actions: list[int] = []
+        self._counts: list[int] = []  # per action: how many options the caller had (1: forced)
         self._bots: list[tuple[int, int, np.ndarray]] = []  # (caller's actions before it, choice, rng after)
         self._thread: threading.Thread | None = None
         self._pending: Decision | None = None
@@ -254,6 +255,12 @@ class Table:
         """The caller's option indices so far: ``start(..., actions=t.actions)`` rebuilds the game."""
         return list(self._actions)
 
+    @property
+    def forced(self) -> list[bool]:
+        """Per action of the caller's: whether it was its only legal option (played for it by
+        ``simcards play``, and taken back with the move before it)."""
+        return [n == 1 for n in self._counts]
+
     def option(self, choice: int | str) -> Option:
         """The legal option ``choice`` names: its index, or its label (case and spaces ignored)."""
         if self._pending is None:
@@ -280,11 +287,13 @@ class Table:
         play until the caller's next decision or the end. Returns the table."""
         opt = self.option(choice)
         self._actions.append(opt.index)
+        self._counts.append(len(self.options))
         try:
             self._inbox.put(_GO)
             self._wait()
         except BaseException:
             self._actions.pop()
+            self._counts.pop()
             self._restart()
             raise
         return self
@@ -294,6 +303,7 @@ class Table:
         if not self._actions:
             raise SimcardsError("nothing to undo: no move of yours yet")
         self._actions.pop()
+        self._counts.pop()
         n = len(self._actions)
         self._bots[:] = [b for b in self._bots if b[0] <= n]
         self._restart()
