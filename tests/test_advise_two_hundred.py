@@ -167,10 +167,15 @@ def test_every_sampled_deal_is_scored_as_the_rules_score_it(variant, position):
     deal, pts = vals.deal, vals.points
     for s in range(deal.shape[0]):
         for a in range(deal.shape[1]):
-            mine, theirs, contract = (int(x) for x in deal[s, a])
+            mine, theirs, contract = (int(x) for x in deal[s, a, :3])
+            # every side's deal score and the contract side (columns 3..: the score process's)
+            side, every = int(deal[s, a, 3]), deal[s, a, 4:4 + rules.sides]
+            assert every[0] == mine and (side == 0) == (contract == 1)  # seat 0 is side 0
             if contract < 0:
-                assert mine == theirs == 0 and pts[s, a] == 0.0
+                assert mine == theirs == 0 and pts[s, a] == 0.0 and side == -1 and not every.any()
                 continue
+            if every[side] > 0:  # made: the sides share the deck's 100 points (T-CARD-2)
+                assert every.sum() == 100, every
             c, d = (mine, theirs) if contract == 1 else (theirs, mine)
             if rules.sides == 2:
                 made = c >= rules.min_bid and c + d == 100

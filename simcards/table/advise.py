@@ -253,10 +253,10 @@ def evaluate(game: str, rules, args: tuple, labels: list[str], *, samples: int |
     if vals is None:
         raise SimcardsError(f"{game} {rules.name}: no advice on a {names.get(kind, kind)} decision (docs/advice.md)")
     seat, scores = adv.scores(args, rules)
-    if len(scores) != 2:
-        win_table = None  # the value table races two sides (docs/advice.md)
-    elif win_table == "auto":
+    if isinstance(win_table, str) and win_table == "auto":
         win_table = table_for(game, rules, len(scores))
+    if hasattr(win_table, "seeded"):  # more than two sides: the Monte Carlo's stream for this decision
+        win_table = win_table.seeded(int(seed), int(index))
     wins = adv.wins(win_table, args, scores, vals) if win_table is not None else None
     pts = vals.points
     options = []
@@ -306,9 +306,14 @@ def table_for(game: str, rules, players: int = 2):
 
     key = json.dumps([game, players, rules.as_dict()], sort_keys=True, default=str)
     if key not in _TABLES:
-        from simcards.table.value import covers
+        from simcards.table.value import covers, process_covers, win_process
 
-        _TABLES[key] = win_table(game, rules) if covers(game, rules, players) else None
+        if covers(game, rules, players):
+            _TABLES[key] = win_table(game, rules)
+        elif process_covers(game, rules, players):
+            _TABLES[key] = win_process(game, rules, players)
+        else:
+            _TABLES[key] = None
     return _TABLES[key]
 
 

@@ -25,6 +25,27 @@ What the table assumes: both sides play the strategy of the self-play (``informe
 whatever the scores (no player here plays differently near the target), and hands are
 independent given the dealer. Games the table does not fit (more than two sides scoring, Hollywood's
 three games at once, a match of games) are refused with one line.
+
+**More than two sides.** Where more than two sides score (Yaniv with 3+ players, Two
+Hundred's ``cutthroat`` and ``six-3x2``), the state is too large for the programme above (three
+or four scores, who is still in, who starts). The chance of winning is then estimated by a
+**score-process Monte Carlo**, which names no game either:
+
+1. **The law of one round** (:class:`RoundLaw`), from the same fast self-play: each round's
+   outcome as the game writes it relative to the round's starter or dealer (Yaniv: the caller and
+   the hand totals in play order from the starter), pooled by the game's *condition* (what the law
+   depends on: how many are still in, which sides relative to the dealer). Drawing a round is
+   drawing one observed round of its condition's pool (a bootstrap of the self-play's rounds).
+2. **The game's step** (:class:`ScoreProcess`, the game's ``analysis.score_process``): the state
+   (scores, who is in, who starts next) and one outcome -> the new state and the winner, through
+   the game's own scoring functions (never rewritten here).
+3. **Continuations**: each state (an option's sampled end of round) is played on to the game's
+   end by drawing rounds from the law, ``continuations`` times; its value is the share of them the
+   side wins. States that share a ``key`` (the options of one sampled deal) draw with the same
+   uniform numbers round by round (common random numbers: the options' differences are paired).
+
+What it assumes: rounds independent given the condition (the self-play's rounds, whatever the
+scores), every side playing the self-play's strategy to the end.
 """
 
 from __future__ import annotations
@@ -33,6 +54,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -353,3 +375,158 @@ def win_table(game: str, rules, *, strategy: str | None = None, games: int = DEF
         np.savez(tmp, values=values, gains=law.gains, p=law.p, same=law.same, tie=tie, meta=np.array(meta))
         tmp.replace(path)
     return table
+
+
+# ===== more than two sides: the score process, by Monte Carlo ==========================================
+
+
+@dataclass(frozen=True)
+class RoundLaw:
+    """Rounds observed in self-play, by condition: ``pools[c]`` an ``(n_c, width)`` int64 array of
+    outcomes (the game's layout, padded with 0)."""
+
+    pools: dict[int, np.ndarray]
+    rounds: int
+
+    def pool(self, c: int) -> np.ndarray:
+        """The pool of condition ``c`` (a condition never observed: the largest pool)."""
+        got = self.pools.get(int(c))
+        if got is None:
+            got = max(self.pools.values(), key=len)
+        return got
+
+
+class ScoreProcess(Protocol):
+    """A game's score process (``simcards.games.<g>.analysis.score_process(rules, players)``)."""
+
+    sides: int  # the sides that may win (the winner is one of 0..sides-1)
+    width: int  # a state's columns
+
+    def condition(self, states: np.ndarray) -> np.ndarray:
+        """(M,) int64: the law's condition (its pool) for the next round of each state."""
+
+    def step(self, states: np.ndarray, rows: np.ndarray, outcomes: np.ndarray) -> np.ndarray:
+        """States ``rows`` after one round each (``outcomes[i]`` for row ``rows[i]``), in place;
+        returns each one's winner, or -1 while the game goes on."""
+
+
+MAX_ROUNDS = 2000  # rounds a continuation plays at most (then it counts 1 / sides: never reached in practice)
+DEFAULT_CONTINUATIONS = 16
+
+
+@dataclass(frozen=True)
+class WinProcess:
+    """The chance of winning a game of more than two sides (the module's second part): a game's
+    ``process`` and the ``law`` of its rounds. ``seed``: the continuations' random stream."""
+
+    process: Any
+    law: RoundLaw
+    key: dict
+    continuations: int = DEFAULT_CONTINUATIONS
+    seed: int = 0
+
+    def seeded(self, seed: int, index: int = 0) -> WinProcess:
+        """The same, drawing from stream (``seed``, ``index``)."""
+        from dataclasses import replace
+
+        return replace(self, seed=_mix(int(seed), int(index)))
+
+    def win_chance(self, states: np.ndarray, me: int, outcomes: np.ndarray | None = None,
+                   keys: np.ndarray | None = None) -> np.ndarray:
+        """(M,): each state's chance that side ``me`` wins, the mean over ``continuations`` games
+        played on from it (``outcomes``: the round each state is in ends so first). ``keys``: states
+        with the same key draw the same random numbers (default: each its own)."""
+        states = np.ascontiguousarray(states, dtype=np.int64)
+        m = len(states)
+        c = self.continuations
+        keys = np.arange(m) if keys is None else np.asarray(keys, dtype=np.int64)
+        n_keys = int(keys.max()) + 1 if m else 0
+        st = np.repeat(states, c, axis=0)
+        stream = (np.repeat(keys, c) * c + np.tile(np.arange(c), m)).astype(np.int64)
+        win = np.zeros(m * c)
+        active = np.arange(m * c)
+        rng = np.random.default_rng([self.seed, 0x5C0E])
+        if outcomes is not None:
+            first = np.repeat(np.ascontiguousarray(outcomes, dtype=np.int64), c, axis=0)
+            active = self._settle(st, active, first, win, me)
+        for _ in range(MAX_ROUNDS):
+            if not len(active):
+                break
+            u = rng.random(n_keys * c)[stream[active]]
+            cond = np.asarray(self.process.condition(st[active]), dtype=np.int64)
+            drawn = np.empty((len(active), self._width()), dtype=np.int64)
+            for k in np.unique(cond):
+                sel = np.flatnonzero(cond == k)
+                pool = self.law.pool(int(k))
+                drawn[sel] = pool[np.minimum((u[sel] * len(pool)).astype(np.int64), len(pool) - 1)]
+            active = self._settle(st, active, drawn, win, me)
+        win[active] = 1.0 / self.process.sides
+        return win.reshape(m, c).mean(axis=1)
+
+    def _width(self) -> int:
+        return next(iter(self.law.pools.values())).shape[1]
+
+    def _settle(self, st, active, outcomes, win, me) -> np.ndarray:
+        winners = np.asarray(self.process.step(st, active, outcomes))
+        done = winners >= 0
+        win[active[done]] = winners[done] == me
+        return active[~done]
+
+
+def _mix(seed: int, index: int) -> int:
+    return int(hashlib.sha256(f"{seed}/{index}".encode()).hexdigest()[:15], 16)
+
+
+def process_covers(game: str, rules, players: int) -> bool:
+    """Whether the score-process Monte Carlo fits ``game`` (the game's ``analysis.process_covers``)."""
+    module = _analysis(game)
+    return hasattr(module, "process_covers") and bool(module.process_covers(rules, players))
+
+
+def round_law(game: str, rules, players: int, *, strategy: str | None = None, games: int = DEFAULT_GAMES,
+              seed: int = 0, cache: bool = True) -> RoundLaw:
+    """The law of one round of ``game`` at ``players`` from ``games`` games of ``strategy``
+    self-play (the game's ``analysis.value_rounds``: each round's condition and outcome); cached on
+    disk like the value table."""
+    from simcards.version import __version__
+
+    module = _analysis(game)
+    strategy = strategy or module.VALUE_SELF_PLAY
+    key = {"game": game, "rules": rules.as_dict(), "players": players, "strategy": strategy, "games": games,
+           "seed": seed, "version": __version__, "format": "rounds-1"}
+    path = _cache_path(key)
+    if cache and path.exists():
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                conds, out = z["conds"], z["outcomes"]
+                return _pooled(conds, out)
+        except (OSError, KeyError, ValueError):
+            pass  # a damaged cache file: computed again
+    conds, out = module.value_rounds(rules, players, strategy, games, seed)
+    conds = np.asarray(conds, dtype=np.int64)
+    out = np.ascontiguousarray(out, dtype=np.int64)
+    if len(conds) == 0:
+        raise SimcardsError("the round law needs at least one round of self-play")
+    if cache:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp.npz")
+        np.savez(tmp, conds=conds, outcomes=out)
+        tmp.replace(path)
+    return _pooled(conds, out)
+
+
+def _pooled(conds: np.ndarray, out: np.ndarray) -> RoundLaw:
+    return RoundLaw({int(c): np.ascontiguousarray(out[conds == c]) for c in np.unique(conds)}, len(conds))
+
+
+def win_process(game: str, rules, players: int, *, strategy: str | None = None, games: int = DEFAULT_GAMES,
+                seed: int = 0, continuations: int = DEFAULT_CONTINUATIONS, cache: bool = True) -> WinProcess:
+    """The score-process Monte Carlo of ``game`` under ``rules`` with ``players`` (the module's
+    second part): the game's ``analysis.score_process`` and the round law (cached on disk)."""
+    module = _analysis(game)
+    if not process_covers(game, rules, players):
+        raise SimcardsError(f"{game} {rules.name}: no score process for {players} players")
+    law = round_law(game, rules, players, strategy=strategy, games=games, seed=seed, cache=cache)
+    key = {"game": game, "players": players, "strategy": strategy or module.VALUE_SELF_PLAY, "games": games,
+           "seed": seed}
+    return WinProcess(module.score_process(rules, players), law, key, continuations)

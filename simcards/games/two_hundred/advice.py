@@ -78,6 +78,7 @@ from simcards.games.two_hundred.rules import (
     R_MIN_BID,
     R_NO_TRUMP,
     R_SEATS,
+    R_SIDES,
     R_STEP,
 )
 from simcards.games.two_hundred.search import (
@@ -158,6 +159,10 @@ def _keep(rv, rules, side, kitty_points, ds, out, scores, s, i):
     scores[s, i, 0] = ds[side]
     scores[s, i, 1] = ds[1 - side] if side <= 1 else 0
     scores[s, i, 2] = 1 if cs == side else 0
+    if scores.shape[2] > 3:  # every side's deal score and the contract side (the score process)
+        scores[s, i, 3] = cs
+        for j in range(scores.shape[2] - 4):
+            scores[s, i, 4 + j] = ds[j]
 
 
 @njit(cache=True)
@@ -364,6 +369,8 @@ def contract_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, 
                     scores[s, i, 0] = 0
                     scores[s, i, 1] = 0
                     scores[s, i, 2] = -1
+                    for j in range(3, scores.shape[2]):
+                        scores[s, i, j] = -1 if j == 3 else 0
                     continue
                 hands[bidder] |= kitty
             elif kind == K_DISCARD:
@@ -409,7 +416,7 @@ class TwoHundredAdvice:
 
         kind, opts, n_opts, view, rules = int(args[0]), args[4], int(args[5]), args[6], args[7]
         pts = np.zeros((samples, n_opts))
-        deal = np.zeros((samples, n_opts, 3), dtype=np.int64)
+        deal = np.zeros((samples, n_opts, 4 + int(rules[R_SIDES])), dtype=np.int64)
         if not option_values(kind, params, np.int64(args[3]), opts, n_opts, view, rules, samples, rng, pts, deal):
             return None
         return Values(pts, deal)
@@ -429,6 +436,8 @@ class TwoHundredAdvice:
 
         view = args[6]
         mine = int(view[V_SIDE + int(view[V_SEAT])])
+        if not hasattr(table, "after_hand"):
+            return self._process_wins(table, view, values, mine)
         me_dealt = int(view[V_SIDE + int(view[V_DEALER])]) == mine
         me, other = scores
         ties = {1: TIE_DEALER if me_dealt else TIE_OTHER, 0: TIE_OTHER if me_dealt else TIE_DEALER, -1: TIE_HIGHER}
@@ -442,6 +451,21 @@ class TwoHundredAdvice:
                     cache[g] = table.after_hand(me, other, g[0], g[1], me_dealt, ties[g[2]])
                 wins[s, a] = cache[g]
         return wins
+
+    @staticmethod
+    def _process_wins(process, view, values, mine):
+        """More than two sides (``simcards.table.value.WinProcess``): each sampled deal's scores
+        (every side's, ``deal[s, a, 4:]``, and the contract side) added to the view's state, then
+        the game played on to its end by the deal law, the options of one deal with the same random
+        numbers."""
+        pr = process.process
+        deal = values.deal
+        samples, n_opts = deal.shape[:2]
+        flat = deal.reshape(samples * n_opts, deal.shape[2])
+        states = np.repeat(pr.state(view)[None, :], len(flat), axis=0)
+        outcomes = pr.outcomes(states, flat[:, 3], flat[:, 4:4 + pr.sides])
+        keys = np.repeat(np.arange(samples), n_opts)
+        return process.win_chance(states, mine, outcomes, keys).reshape(samples, n_opts)
 
     def position(self, position, rules, players):
         self.check_rules(rules)

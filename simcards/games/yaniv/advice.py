@@ -33,6 +33,7 @@ from simcards.games.yaniv.layout import (
     K_CALL,
     K_DISCARD,
     K_DRAW,
+    MAX_PLAYERS,
     V_ALIVE,
     V_PLAYERS,
     V_SCORES,
@@ -56,7 +57,9 @@ DEPTH = 1000  # turns: the rollouts play to the end of the round
 def option_values(kind, params, hand, n, opts, n_opts, view, rules, rng, out, asaf, scores):
     """``out[s, a]``: option ``a``'s gain on the opponents in deal ``s`` of ``out``'s rows (module doc); ``asaf[s]``:
     1 when calling is an Asaf in deal ``s`` (call decisions); ``scores[s, a]``: with two players,
-    the round scores of the deciding seat and of the other. False when not evaluated."""
+    the round scores of the deciding seat and of the other; when ``scores`` has ``3 + players``
+    columns, also the round's caller (column 2: -1 nobody, -2 not found) and every seat's final
+    hand total (columns 3..). False when not evaluated."""
     if rules[R_KLUFT] != 0 or (kind != K_CALL and kind != K_DISCARD and kind != K_DRAW):
         return False
     me = view[V_SEAT]
@@ -69,9 +72,10 @@ def option_values(kind, params, hand, n, opts, n_opts, view, rules, rng, out, as
     par[P_DEPTH] = DEPTH
     opp_params, pool, deck, sample, t = deal_scratch(par, hand, n, view, rules)
     mine = view[V_TOTAL]
-    totals = np.zeros(8, dtype=np.int64)
+    totals = np.zeros(MAX_PLAYERS, dtype=np.int64)
     alive = np.ones(8, dtype=np.int64)
     scored = np.zeros(8, dtype=np.int64)
+    wide = scores.shape[2] >= 3 + players  # the caller and every seat's total kept too
     for s in range(out.shape[0]):
         stock_n = sample_deal(me, hand, n, view, rules, rng, pool, deck, sample, 0)
         hit = 0
@@ -88,10 +92,17 @@ def option_values(kind, params, hand, n, opts, n_opts, view, rules, rng, out, as
                 t.stock[i] = sample.stock[i]
             v = play_option(kind, opts[o], t, stock_n, view, rules, par, opp_params, DEPTH)
             out[s, o] = v - base
+            caller = -2
             if players == 2:
-                _round_scores(me, v, t, view, rules, totals, alive, scored)
+                caller = _round_scores(me, v, t, view, rules, totals, alive, scored)
                 scores[s, o, 0] = scored[me]
                 scores[s, o, 1] = scored[1 - me]
+            elif wide:
+                caller = _round_caller(me, v, t, view, rules, players, totals)
+            if wide:
+                scores[s, o, 2] = caller
+                for p in range(players):
+                    scores[s, o, 3 + p] = totals[p]
     return True
 
 
@@ -107,6 +118,23 @@ def _round_scores(me, value, t, view, rules, totals, alive, scored):
             score_round(c, totals, alive, 2, rules, scored)
             return c
     score_round(-1, totals, alive, 2, rules, scored)
+    return -2
+
+
+@njit(cache=True)
+def _round_caller(me, value, t, view, rules, players, totals):
+    """Any number of players: the final hands' totals (``totals``, every seat; 0 for a seat out)
+    and the round's caller, the first whose scoring of them gives ``value`` (``round_value``): the
+    deciding seat, the others in seat order, nobody (-1; -2: none fits)."""
+    for p in range(players):
+        totals[p] = hand_total(t.hands[p], t.hand_n[p], rules) if view[V_ALIVE + p] else 0
+    if round_value(me, me, t.hands, t.hand_n, view, rules) == value:
+        return me
+    for c in range(players):
+        if c != me and view[V_ALIVE + c] and round_value(me, c, t.hands, t.hand_n, view, rules) == value:
+            return c
+    if round_value(me, -1, t.hands, t.hand_n, view, rules) == value:
+        return -1
     return -2
 
 
@@ -139,7 +167,7 @@ class YanivAdvice:
         hand = np.ascontiguousarray(args[3], dtype=np.int64)
         pts = np.zeros((samples, n_opts))
         asaf = np.zeros(samples, dtype=np.int64)
-        deal = np.zeros((samples, n_opts, 2), dtype=np.int64)
+        deal = np.zeros((samples, n_opts, 3 + int(view[V_PLAYERS])), dtype=np.int64)
         if not option_values(kind, params, hand, n, opts, n_opts, view, rules, rng, pts, asaf, deal):
             return None
         calls = tuple(a for a in range(n_opts) if kind == K_CALL and int(opts[a, 1]) == 1)  # row [1, 1] calls
@@ -159,9 +187,33 @@ class YanivAdvice:
         from simcards.table.advise import per_deal
 
         view = args[7]
+        if not hasattr(table, "after_hand"):
+            return self._process_wins(table, view, values)
         me_started = int(view[V_STARTER]) == int(view[V_SEAT])
         me, other = scores
         return per_deal(values.deal, lambda mine, theirs: table.after_hand(-me, -other, -mine, -theirs, me_started))
+
+    @staticmethod
+    def _process_wins(process, view, values):
+        """Any number of players (``simcards.table.value.WinProcess``): each deal's round ended
+        by its caller and final totals (``deal[s, a, 2:]``) from the view's state, then played on to
+        the game's end by the round law, the options of one deal with the same random numbers."""
+        pr = process.process
+        players = pr.players
+        deal = values.deal
+        samples, n_opts = deal.shape[:2]
+        state = pr.state(view)
+        order = pr.order(state)
+        place = np.full(players + 2, -1, dtype=np.int64)  # a caller's seat -> its place in the order (-1, -2: none)
+        for j, seat in enumerate(order):
+            place[seat] = j
+        flat = deal.reshape(samples * n_opts, deal.shape[2])
+        outcomes = np.zeros((len(flat), 1 + players), dtype=np.int64)
+        outcomes[:, 0] = place[flat[:, 2]]
+        outcomes[:, 1:1 + len(order)] = flat[:, 3 + np.array(order, dtype=np.int64)]
+        states = np.repeat(state[None, :], len(flat), axis=0)
+        keys = np.repeat(np.arange(samples), n_opts)
+        return process.win_chance(states, int(view[V_SEAT]), outcomes, keys).reshape(samples, n_opts)
 
     def position(self, position, rules, players):
         return position_args(position, rules, players)
