@@ -9,7 +9,8 @@ same deals (common random numbers). Each option gets
   (Gin: the hand's points; Yaniv: the gain on the opponents this round; Two Hundred: the deal
   margin), and
 * ``win``: the chance of winning the game, the mean over the deals of the game-win value table
-  (``simcards.table.value``) read at the scores the hand ends with,
+  (``simcards.table.value``) read at the scores the hand ends with (more than two sides: the
+  share of games played on from them by the score-process Monte Carlo, ``WinProcess``),
 
 each with a 95% interval: the normal (Wald) interval of a mean, ``mean ± 1.96 · sd / sqrt(samples)``,
 over the sampled deals. Differences between two options (what a choice cost) are paired over the
@@ -190,7 +191,8 @@ class GameAdvice(Protocol):
 
     def wins(self, table: Any, args: tuple, scores: tuple[int, ...], values: Values) -> np.ndarray:
         """(samples, options): each deal's chance of winning the game for the deciding side, the
-        value table ``table`` (two sides) read at the scores the hand ends with."""
+        value table ``table`` (two sides) read at the scores the hand ends with, or (a
+        ``simcards.table.value.WinProcess``: more than two sides) the game played on from them."""
 
     def position(self, position: dict, rules, players: int) -> tuple[tuple, list[str]]:
         """A position given by hand (a dict of ``keys``) as the arguments the engine hands a
@@ -237,8 +239,8 @@ def evaluate(game: str, rules, args: tuple, labels: list[str], *, samples: int |
     """Evaluate the decision the engine hands a strategy as ``args`` (the step interface's
     ``Decision.args``) under ``rules`` (the rules object). ``labels``: the options' labels.
     ``index`` picks the random stream (``simcards.rng.new_state(seed, index)``). ``win_table``: a
-    ``WinTable``, ``None`` (points only) or ``"auto"`` (the rules' table, computed once and cached;
-    none where more than two sides score)."""
+    ``WinTable``, a ``WinProcess`` (more than two sides: seeded here from ``seed`` and ``index``),
+    ``None`` (points only) or ``"auto"`` (the rules' table or process, computed once and cached)."""
     adv = game_advice(game)
     samples = adv.default_samples if samples is None else samples
     if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 2:
@@ -300,8 +302,9 @@ def mc_params(game: str, rules) -> np.ndarray:
 
 
 def table_for(game: str, rules, players: int = 2):
-    """The rules' game-win value table (``None`` where it does not apply: Hollywood, matches, Two
-    Hundred's tables of more than two sides, Yaniv with more than two players)."""
+    """The rules' game-win value table: the two-side table (``WinTable``) where it fits, else the
+    score-process Monte Carlo (``WinProcess``: Yaniv with more than two players, Two Hundred's
+    cutthroat and six-3x2), else ``None`` (Gin's Hollywood and matches)."""
     from simcards.table.value import win_table
 
     key = json.dumps([game, players, rules.as_dict()], sort_keys=True, default=str)

@@ -16,9 +16,10 @@ game lost, when the interval is clear of zero (the cost is not sampling noise):
 * ``?`` mistake: 4 to 8,
 * ``??`` blunder: 8 or more.
 
-Where no game-win value table applies (Gin's Hollywood and matches: the same marks by expected
-points lost, 3, 6 and 12 points; Yaniv with more than two players and Two Hundred's cutthroat and
-six-3x2: by their own measures, each game's ``ADVICE.point_marks``). Decisions the evaluator does not play (Gin's wall last chance and the
+Where no chance of winning the game is computed (Gin's Hollywood and matches: the same marks by
+expected points lost, 3, 6 and 12 points; elsewhere by the game's own measure, each game's
+``ADVICE.point_marks``). Yaniv with more than two players and Two Hundred's cutthroat and six-3x2
+have it from the score-process Monte Carlo (``simcards.table.value.WinProcess``). Decisions the evaluator does not play (Gin's wall last chance and the
 choice of an arrangement) are shown unannotated.
 """
 

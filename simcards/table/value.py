@@ -23,8 +23,8 @@ The table is computed once per (game, rules, strategy, games, seed) and cached o
 
 What the table assumes: both sides play the strategy of the self-play (``informed`` by default)
 whatever the scores (no player here plays differently near the target), and hands are
-independent given the dealer. Games the table does not fit (more than two sides scoring, Hollywood's
-three games at once, a match of games) are refused with one line.
+independent given the dealer. Games the table does not fit (Hollywood's three games at once, a
+match of games) are refused with one line; more than two sides scoring: below.
 
 **More than two sides.** Where more than two sides score (Yaniv with 3+ players, Two
 Hundred's ``cutthroat`` and ``six-3x2``), the state is too large for the programme above (three
@@ -57,6 +57,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
+from numba import njit
 
 from simcards.errors import SimcardsError
 
@@ -395,6 +396,38 @@ class RoundLaw:
             got = max(self.pools.values(), key=len)
         return got
 
+    def draw(self, cond: np.ndarray, u: np.ndarray) -> np.ndarray:
+        """One round for each condition ``cond[i]``: the row ``floor(u[i] * n)`` of its pool of ``n``."""
+        keys, rows, start, size = self._flat()
+        out = np.empty((len(cond), rows.shape[1]), dtype=np.int64)
+        _draw(keys, rows, start, size, int(np.argmax(size)), np.ascontiguousarray(cond, dtype=np.int64),
+              np.ascontiguousarray(u), out)
+        return out
+
+    def _flat(self):
+        if "_flat_cache" not in self.__dict__:
+            keys = np.array(sorted(self.pools), dtype=np.int64)
+            size = np.array([len(self.pools[int(k)]) for k in keys], dtype=np.int64)
+            start = np.concatenate([[0], np.cumsum(size)[:-1]]).astype(np.int64)
+            rows = np.ascontiguousarray(np.concatenate([self.pools[int(k)] for k in keys]))
+            object.__setattr__(self, "_flat_cache", (keys, rows, start, size))
+        return self.__dict__["_flat_cache"]
+
+
+@njit(cache=True)
+def _draw(keys, rows, start, size, largest, cond, u, out):
+    """``out[i]``: row ``floor(u[i] * n)`` of the pool of ``cond[i]`` (``keys`` sorted; a key not
+    there: pool ``largest``), the pools laid end to end in ``rows`` from ``start`` with ``size``."""
+    for i in range(len(cond)):
+        j = np.searchsorted(keys, cond[i])
+        if j >= len(keys) or keys[j] != cond[i]:
+            j = largest
+        n = size[j]
+        r = min(np.int64(u[i] * n), n - 1)
+        src = rows[start[j] + r]
+        for c in range(rows.shape[1]):
+            out[i, c] = src[c]
+
 
 class ScoreProcess(Protocol):
     """A game's score process (``simcards.games.<g>.analysis.score_process(rules, players)``)."""
@@ -402,8 +435,8 @@ class ScoreProcess(Protocol):
     sides: int  # the sides that may win (the winner is one of 0..sides-1)
     width: int  # a state's columns
 
-    def condition(self, states: np.ndarray) -> np.ndarray:
-        """(M,) int64: the law's condition (its pool) for the next round of each state."""
+    def condition(self, states: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """The law's condition (its pool) for the next round of each state ``states[rows[i]]``."""
 
     def step(self, states: np.ndarray, rows: np.ndarray, outcomes: np.ndarray) -> np.ndarray:
         """States ``rows`` after one round each (``outcomes[i]`` for row ``rows[i]``), in place;
@@ -453,18 +486,10 @@ class WinProcess:
             if not len(active):
                 break
             u = rng.random(n_keys * c)[stream[active]]
-            cond = np.asarray(self.process.condition(st[active]), dtype=np.int64)
-            drawn = np.empty((len(active), self._width()), dtype=np.int64)
-            for k in np.unique(cond):
-                sel = np.flatnonzero(cond == k)
-                pool = self.law.pool(int(k))
-                drawn[sel] = pool[np.minimum((u[sel] * len(pool)).astype(np.int64), len(pool) - 1)]
-            active = self._settle(st, active, drawn, win, me)
+            cond = np.asarray(self.process.condition(st, active), dtype=np.int64)
+            active = self._settle(st, active, self.law.draw(cond, u), win, me)
         win[active] = 1.0 / self.process.sides
         return win.reshape(m, c).mean(axis=1)
-
-    def _width(self) -> int:
-        return next(iter(self.law.pools.values())).shape[1]
 
     def _settle(self, st, active, outcomes, win, me) -> np.ndarray:
         winners = np.asarray(self.process.step(st, active, outcomes))
@@ -515,8 +540,15 @@ def round_law(game: str, rules, players: int, *, strategy: str | None = None, ga
     return _pooled(conds, out)
 
 
+MIN_POOL = 50  # rounds a condition needs in the self-play to get its own pool (else the largest pool's)
+
+
 def _pooled(conds: np.ndarray, out: np.ndarray) -> RoundLaw:
-    return RoundLaw({int(c): np.ascontiguousarray(out[conds == c]) for c in np.unique(conds)}, len(conds))
+    """The law's pools: a condition seen in fewer than ``MIN_POOL`` rounds (Two Hundred's six-3x2
+    after a team left: one game in 4000) draws from the largest pool."""
+    pools = {int(c): np.ascontiguousarray(out[conds == c]) for c in np.unique(conds)}
+    big = max(pools, key=lambda c: len(pools[c]))
+    return RoundLaw({c: p for c, p in pools.items() if len(p) >= MIN_POOL or c == big}, len(conds))
 
 
 def win_process(game: str, rules, players: int, *, strategy: str | None = None, games: int = DEFAULT_GAMES,

@@ -152,9 +152,9 @@ class TwoHundredProcess:
         self.real = int(rules.players)
         self.width = S_SCORES + self.sides
 
-    def condition(self, states):
-        dside = states[:, S_DEALER] % self.sides
-        return _rotated(states[:, S_MASK], dside, self.sides)
+    def condition(self, states, rows):
+        dside = states[rows, S_DEALER] % self.sides
+        return _rotated(states[rows, S_MASK], dside, self.sides)
 
     def step(self, states, rows, outcomes):
         winners = np.empty(len(rows), dtype=np.int64)

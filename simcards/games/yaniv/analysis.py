@@ -195,8 +195,8 @@ class YanivProcess:
         self.width = S_SEATS + 3 * players
         self.ccw = rules.direction == "counterclockwise"
 
-    def condition(self, states):
-        return states[:, S_ALIVE_N]
+    def condition(self, states, rows):
+        return states[rows, S_ALIVE_N]
 
     def step(self, states, rows, outcomes):
         winners = np.empty(len(rows), dtype=np.int64)
