@@ -110,6 +110,111 @@ def _linear_inline_copy() -> None:
 _linear_inline_copy()
 
 
+def _cheap_flags_compare() -> None:
+    """numba keys the implementations of every ``@overload`` it types by the compile's flags
+    (``TargetConfig``), whose hash and ``==`` read all ~45 options through properties each time:
+    typing one call tries many overload templates, so a cold Gin compile made about 190,000 such
+    reads (about 1.4 CPU s). The hash is a function of the option *names* only (numba hashes the
+    sorted keys of ``values()``): compute it once per class. Two configs of one class are compared
+    on the options either sets (the rest hold their defaults in both: numba's ``values()`` reads
+    ``_values.get(name, default)``); configs of two classes as numba does."""
+    try:
+        from numba.core.targetconfig import TargetConfig
+    except ImportError:  # numba internals moved: keep numba's comparison
+        return
+    original_eq = TargetConfig.__eq__
+    if getattr(original_eq, "simcards_fast", False):
+        return
+    hashes: dict = {}
+
+    def __hash__(self):
+        cls = type(self)
+        h = hashes.get(cls)
+        if h is None:
+            h = hashes[cls] = hash(tuple(sorted(self.values())))
+        return h
+
+    def __eq__(self, other):
+        if self is other:
+            return True
+        if type(self) is not type(other):
+            return original_eq(self, other)
+        mine, theirs = self._values, other._values
+        if mine == theirs:
+            return True
+        options = type(self).options  # an option set in neither holds its default in both
+        return all(mine.get(k, options[k].default) == theirs.get(k, options[k].default)
+                   for k in mine.keys() | theirs.keys())
+
+    __eq__.simcards_fast = True  # type: ignore[attr-defined]
+    TargetConfig.__hash__ = __hash__  # type: ignore[method-assign]
+    TargetConfig.__eq__ = __eq__  # type: ignore[method-assign]
+
+
+_cheap_flags_compare()
+
+
+def _plain_error_markup() -> None:
+    """numba writes the message of every error it raises with terminal colours, and typing raises
+    and catches thousands while it tries alternatives (a global that ``typeof`` cannot type, a
+    literal that is not one): each message starts and stops colorama (``ColorShell``: it wraps
+    and unwraps ``sys.stdout`` and ``sys.stderr``), about 0.4 CPU s of a cold Gin compile. The
+    message is built the same without it (colorama only converts what is *printed* inside)."""
+    try:
+        from numba.core import errors
+    except ImportError:
+        return
+    if not hasattr(errors, "ColorShell"):  # colorama missing or numba changed: nothing to do
+        return
+
+    class QuietShell:
+        def __enter__(self):
+            return None
+
+        def __exit__(self, *exc_detail):
+            return None
+
+    errors.ColorShell = QuietShell
+
+
+_plain_error_markup()
+
+
+def _sparse_gc_while_compiling() -> None:
+    """A compile allocates millions of small objects (numba IR, types, llvmlite IR) that mostly
+    live until it ends, so Python's collector runs its full passes over a growing heap again and
+    again for little: about a tenth of a cold Gin compile. While a compile is in progress (numba's
+    ``numba:compile`` events, outermost) the first generation is collected every 100,000
+    allocations instead of 700; the thresholds in force before are put back when it ends."""
+    import gc
+
+    try:
+        from numba.core import event
+    except ImportError:  # numba internals moved: leave the collector alone
+        return
+
+    class SparseGc(event.Listener):
+        def __init__(self) -> None:
+            self.depth = 0
+            self.saved = gc.get_threshold()
+
+        def on_start(self, ev) -> None:
+            if self.depth == 0:
+                self.saved = gc.get_threshold()
+                gc.set_threshold(max(self.saved[0], 100_000), *self.saved[1:])
+            self.depth += 1
+
+        def on_end(self, ev) -> None:
+            self.depth -= 1
+            if self.depth == 0:
+                gc.set_threshold(*self.saved)
+
+    event.register("numba:compile", SparseGc())
+
+
+_sparse_gc_while_compiling()
+
+
 def by_type(dispatcher):
     """Make the jitted function ``dispatcher`` compile once per argument *types* when called from
     other jitted code. A plain numba dispatcher compiles a separate copy for every constant value
