@@ -558,6 +558,8 @@ def win_process(game: str, rules, players: int, *, strategy: str | None = None, 
     module = _analysis(game)
     if not process_covers(game, rules, players):
         raise SimcardsError(f"{game} {rules.name}: no score process for {players} players")
+    if hasattr(module, "law_players"):  # the table size the rules fix (Two Hundred: its seats), one law per rules
+        players = int(module.law_players(rules, players))
     law = round_law(game, rules, players, strategy=strategy, games=games, seed=seed, cache=cache)
     key = {"game": game, "players": players, "strategy": strategy or module.VALUE_SELF_PLAY, "games": games,
            "seed": seed}

@@ -28,7 +28,10 @@ deal score (T-SC-2 and the options, ``core.deal_scores``) minus the mean of the 
 play (the **margin**). ``scores[s, a]`` keeps the deal's score of the deciding side and of the
 other side, and whether the deciding side holds the contract (1), another side (0), or nobody
 (-1, thrown in): the game-win value table is read at them (two sides, ``simcards.table.value``;
-both sides at the target: the contract team wins, T-END-1).
+both sides at the target: the contract team wins, T-END-1). When ``scores`` has ``4 + sides``
+columns, also the contract side (column 3, -1 thrown in) and every side's deal score (columns
+4..): the score process (``simcards.table.value.WinProcess``: cutthroat, six-3x2) adds them to
+the scores and plays the game on.
 
 Not evaluated (``False``): T-V-5P's call, and the tables the sampler cannot rebuild
 (``search.searchable``: T-V-2P's face-down piles, T-V-5P's secret partner).
@@ -392,7 +395,8 @@ def contract_values(kind, params, hand, opts, n_opts, view, rules, k, rng, out, 
 # ----- the advice interface (``simcards.table.advise.GameAdvice``) ---------------------------------------
 class TwoHundredAdvice:
     """Two Hundred's side of ``simcards advise`` / ``analyze`` (module doc): the deal margin, and
-    on the two-side tables the win chance read at the deal's scores (T-END-1/2, T-SC-3)."""
+    the win chance: on the two-side tables read at the deal's scores (T-END-1/2, T-SC-3), on
+    cutthroat and six-3x2 the game played on from them by the score process (``_process_wins``)."""
 
     measure = "deal margin"
     sampler = "mc"
@@ -401,7 +405,7 @@ class TwoHundredAdvice:
     keys = KEYS
     example = "hand s:AQ h:A9 d:A85 c:J9; dealer 3"
     word = "margin"
-    # cutthroat, six-3x2 (no value table): the deal margin lost (the side's deal score minus the others' mean)
+    # where no win chance is computed: the deal margin lost (the side's deal score minus the others' mean)
     point_marks = ((40.0, "??", "blunder"), (20.0, "?", "mistake"), (10.0, "?!", "inaccuracy"))
 
     def check_rules(self, rules) -> None:

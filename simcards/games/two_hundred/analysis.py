@@ -95,6 +95,11 @@ def process_covers(rules, players: int) -> bool:
     return rules.mode not in ("two-player", "five-player")
 
 
+def law_players(rules, players: int) -> int:
+    """The table the rules fix (its seats), whatever count the caller has (sides or seats)."""
+    return int(rules.seats)
+
+
 def _rotated(mask, dealer_side, n_sides: int):
     """The sides in play as a mask relative to the dealer's side (bit j: side dealer_side + j)."""
     full = (1 << n_sides) - 1

@@ -19,6 +19,10 @@ other's; Y-SC-1/2 before the resets), for the game-win value table (``simcards.t
 ``play_option`` returns only ``round_value``, so the round's caller (the deciding seat, the other,
 or nobody: the stock ran out) is the one whose scoring of the final hands gives that value (the
 deciding seat first when two fit; they then score the same, but in rare reset coincidences).
+With any number of players (``scores`` wide enough), also the round's caller found the same way
+(the deciding seat, the others in seat order, nobody) and every seat's final hand total: the
+score process (``simcards.table.value.WinProcess``) ends the round with them through
+``core.score_round`` and plays the game on.
 Not evaluated (``False``): Kluft (Y-V-KLUFT) and the section-5 decisions (requests, grants,
 slams, onderkluft, overcalls).
 """
@@ -141,8 +145,9 @@ def _round_caller(me, value, t, view, rules, players, totals):
 # ----- the advice interface (``simcards.table.advise.GameAdvice``) ---------------------------------------
 class YanivAdvice:
     """Yaniv's side of ``simcards advise`` / ``analyze``: ``option_values`` (the gain on the
-    opponents this round, the Asaf of a call), and with two players the win chance read after the
-    round's scores (the value table of the scores negated: Y-ELIM-1/2, Y-RESET-1)."""
+    opponents this round, the Asaf of a call), and the win chance: with two players read after the
+    round's scores (the value table of the scores negated: Y-ELIM-1/2, Y-RESET-1), with more the
+    game played on from the round's end by the score process (``_process_wins``)."""
 
     measure = "gain this round"
     sampler = "mc"
@@ -151,7 +156,7 @@ class YanivAdvice:
     keys = KEYS
     example = "hand 2s Ad Ac Jk; take 5s; sizes 2 5 5"
     word = "gain"
-    # more than two players (no value table): the gain on the opponents lost, summed over them
+    # where no win chance is computed: the gain on the opponents lost, summed over them
     point_marks = ((20.0, "??", "blunder"), (10.0, "?", "mistake"), (5.0, "?!", "inaccuracy"))
 
     def check_rules(self, rules) -> None:
