@@ -180,6 +180,25 @@ def _plain_error_markup() -> None:
 _plain_error_markup()
 
 
+def _quiet_llvm_lock() -> None:
+    """numba asks llvmlite to broadcast a ``numba:llvm_lock`` start and end event around every call
+    into LLVM (tens of thousands in a cold Gin compile, about a second of CPU), only to add up the
+    time a compile held that lock (``get_metadata()["timers"]["llvm_lock"]``, which nothing here
+    reads). Stop the broadcasts; the lock itself is taken as before."""
+    try:
+        from llvmlite.binding import ffi
+        from numba.core import base  # noqa: F401  (registers numba's callbacks, once)
+    except ImportError:
+        return
+    lock = getattr(getattr(ffi, "lib", None), "_lock", None)
+    for acquire, release in list(getattr(lock, "_cblist", ())):
+        if getattr(acquire, "__qualname__", "").startswith("_initialize_llvm_lock_event."):
+            ffi.unregister_lock_callback(acquire, release)
+
+
+_quiet_llvm_lock()
+
+
 def _sparse_gc_while_compiling() -> None:
     """A compile allocates millions of small objects (numba IR, types, llvmlite IR) that mostly
     live until it ends, so Python's collector runs its full passes over a growing heap again and
