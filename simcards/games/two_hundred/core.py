@@ -242,9 +242,7 @@ def deal_cards(rules, deck, dealer, active, nxt, hands, piles, pile_n, view):
                     hands[d] |= np.int64(1) << BIT_OF_FACE[piles[d * 9 + 3 * p + 2]]
                 view[L.V_UP + d] = hands[d]
     elif n_kitty == 0:  # one card at a time
-        for k in range(n_deck):
-            s = nxt[s]
-            hands[s] |= np.int64(1) << BIT_OF_FACE[deck[k]]
+        return deal_singly(n_deck, deck, dealer, nxt, hands)
     else:  # packets of 3, 3 and the rest, 2 cards to the kitty after each of the first two rounds
         each = (n_deck - n_kitty) // n_cards(active)
         pos = 0
@@ -259,6 +257,19 @@ def deal_cards(rules, deck, dealer, active, nxt, hands, piles, pile_n, view):
                 kitty |= (np.int64(1) << BIT_OF_FACE[deck[pos]]) | (np.int64(1) << BIT_OF_FACE[deck[pos + 1]])
                 pos += 2
     return kitty
+
+
+@njit(cache=True, inline="always")
+def deal_singly(n_deck, deck, dealer, nxt, hands):
+    """T-DEAL-1 without a kitty or dummies: the ``n_deck`` shuffled cards one at a time clockwise
+    from the dealer's left (``nxt``: the seats in play). Returns the (empty) kitty mask."""
+    for s in range(MAX_SEATS):
+        hands[s] = 0
+    s = dealer
+    for k in range(n_deck):
+        s = nxt[s]
+        hands[s] |= np.int64(1) << BIT_OF_FACE[deck[k]]
+    return np.int64(0)
 
 
 @njit(cache=True, inline="always")

@@ -36,6 +36,7 @@ from simcards.games.two_hundred.core import (  # the rule mechanics (core.py); t
     card_points,
     deal_cards,
     deal_scores,
+    deal_singly,
     game_end,
     legal_options,
     n_cards,
@@ -121,7 +122,7 @@ from simcards.games.two_hundred.rules import (
     R_SIDES,
     R_STEP,
 )
-from simcards.nbutil import borrow, drop_stale_cache, rebind
+from simcards.nbutil import borrow, compiled_as, drop_stale_cache, rebind
 from simcards.rng import rand_below, seed_streams, shuffle
 
 
@@ -147,6 +148,12 @@ KIND_BID, KIND_DISCARD, KIND_TRUMP, KIND_CALL, KIND_PLAY = (np.int64(k) for k in
 RS_BIDDER, RS_BID, RS_TRUMP, RS_KITTY_POINTS, RS_CALLED, RS_PARTNER, RS_BAD, RS_KITTY = range(8)
 RS_SIZE = 8
 
+# The variants of the deal (T-V-2P dummies, T-V-KITTY and T-V-ROUGH's kitty, no trump and barred
+# dealer, T-V-5P's called partner) are compiled in where this is True. The game is also compiled
+# once more with it False (``_plain``: numba prunes each ``if VARIANTS ...`` branch): a run under
+# rules without them (``plain_rules``: standard, cutthroat, the six-player tables) compiles only that.
+VARIANTS = True
+
 
 # ----- the engine, written once ---------------------------------------------------------------
 # A game's state travels as one record (``Table``): the rules and strategies, the streams, the
@@ -164,7 +171,7 @@ def _auction(st, deal, dealer, n_log):
     bidders = view[L.V_ACTIVE] & ~rules[R_DUMMIES]
     n_bidders = n_cards(bidders)
     step = rules[R_STEP]
-    dealer_barred = rules[R_DEALER_BIDS] == 0
+    dealer_barred = VARIANTS and rules[R_DEALER_BIDS] == 0
     high = 0
     bidder = -1
     passed = 0
@@ -181,7 +188,7 @@ def _auction(st, deal, dealer, n_log):
                     n_opts += 1
                     b += step
             view[L.V_SEAT] = seat
-            if rules[R_DUMMIES]:
+            if VARIANTS and rules[R_DUMMIES]:
                 view[L.V_OWN_SEEN] = own_seen(seat, rules, hands, view, 0)
             sid = st.sids[seat]
             rng = st.rng[1 + seat:2 + seat]
@@ -255,14 +262,14 @@ def _contract(st, deal, kitty, n_log):
     rules, hands, opts, view, res = st.rules, st.hands, st.opts, st.shown, st.res
     bidder = res[RS_BIDDER]
     buried = np.int64(0)
-    if rules[R_KITTY] > 0:
+    if VARIANTS and rules[R_KITTY] > 0:
         buried, n_log = bury(st, deal, bidder, kitty, n_log)
     res[RS_KITTY] = buried
-    n_trumps = 5 if rules[R_NO_TRUMP] == 1 else 4
+    n_trumps = 5 if VARIANTS and rules[R_NO_TRUMP] == 1 else 4
     for s in range(n_trumps):
         opts[s] = s
     view[L.V_SEAT] = bidder
-    if rules[R_DUMMIES] or buried:
+    if VARIANTS and (rules[R_DUMMIES] or buried):
         view[L.V_OWN_SEEN] = own_seen(bidder, rules, hands, view, 0) | buried
     c = decide_once(st.ext, KIND_TRUMP, st.sids[bidder], st.params, hands[bidder], opts, np.int64(n_trumps),
                     view, rules, st.rng[1 + bidder:2 + bidder])
@@ -272,7 +279,7 @@ def _contract(st, deal, kitty, n_log):
     n_log = _log(st.log, n_log, EV_TRUMP, deal, bidder, trump, res[RS_BID])
     res[RS_CALLED] = -1
     res[RS_PARTNER] = -1
-    if rules[R_CALL] == 1:
+    if VARIANTS and rules[R_CALL] == 1:
         n_log = call(st, deal, bidder, buried, n_log)
     return n_log
 
@@ -288,7 +295,7 @@ def _play_tricks(st, deal, leader, n_log):
     trump = res[RS_TRUMP]
     buried = res[RS_KITTY]
     called = res[RS_CALLED]
-    private = dummies != 0 or buried != 0  # is there anything for L.V_OWN_SEEN to show?
+    private = VARIANTS and (dummies != 0 or buried != 0)  # is there anything for L.V_OWN_SEEN to show?
     played = np.int64(0)
     for trick in range((rules[R_DECK] - rules[R_KITTY]) // n_active):
         new_trick(view, trick, leader, n_active)
@@ -324,11 +331,11 @@ def _play_tricks(st, deal, leader, n_log):
                 if beats(b, win, trump):
                     win = b
                     win_seat = seat
-            if called >= 0 and face == called:  # T-V-5P: the secret partner is revealed by play
+            if VARIANTS and called >= 0 and face == called:  # T-V-5P: the secret partner is revealed by play
                 view[L.V_PARTNER] = res[RS_PARTNER]
             points += ORDER_POINTS[b % LANE]
             n_log = _log(st.log, n_log, EV_PLAY, deal, seat, face, trick)
-            if dummies != 0 and (dummies >> seat) & 1:
+            if VARIANTS and dummies != 0 and (dummies >> seat) & 1:
                 pile, up = turn_up(seat, face, hands, st.piles, st.pile_n, view)
                 if up >= 0:
                     n_log = _log(st.log, n_log, EV_REVEAL, deal, seat, up, pile)
@@ -397,10 +404,13 @@ def _play_deal(st, deal, dealer, n_log):
         deck[i] = DECKS[rules[R_DECK_ROW], i]
     shuffle(st.rng, deck, n_deck)
     active = view[L.V_ACTIVE]
-    kitty = deal_cards(rules, deck, dealer, active, st.nxt, hands, st.piles, st.pile_n, view)
+    if VARIANTS:
+        kitty = deal_cards(rules, deck, dealer, active, st.nxt, hands, st.piles, st.pile_n, view)
+    else:
+        kitty = deal_singly(n_deck, deck, dealer, st.nxt, hands)
     for p in range(rules[R_SEATS]):
         if (active >> p) & 1:
-            dealt = pile_cards(st.piles, p) if (rules[R_DUMMIES] >> p) & 1 else hands[p]
+            dealt = pile_cards(st.piles, p) if VARIANTS and (rules[R_DUMMIES] >> p) & 1 else hands[p]
             n_log = _log(st.log, n_log, EV_HAND, deal, p, dealt, view[L.V_UP + p])
     new_deal(view, deal, dealer, st.scores)
     n_log = auction(st, deal, dealer, n_log)
@@ -515,23 +525,15 @@ def _finish(out_game, st, winner, deal):
         out_game[G_SCORES + s] = st.scores[s]
 
 
-def _play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, log, ext):
-    """A whole game to one winning side (T-END-1/2 or the variant's rule). ``deals_out[:row_cap]``
-    receives one row a deal; deals past ``row_cap`` are played but not written. Returns the log
-    length."""
-    # The owners stay alive to the end (``keep`` below). The game's streams (simcards.rng.seed_streams):
-    # the deal's in rng[0], read by the shuffles and the first dealer; seat s's strategy stream in
-    # rng[1 + s], the only one its decisions see.
-    work = np.zeros(_WORK_SIZE, dtype=np.int64)
-    rng_owner = np.zeros(1 + MAX_SEATS, dtype=np.uint64)
-    st = table(work, rng_owner, rules, sids, params, log, ext)
+def _start_game(st, game, seed, out_game):
+    """A game's start: its streams (``simcards.rng.seed_streams``: the deal's in ``rng[0]``, read by
+    the shuffles and the first dealer; seat s's strategy stream in ``rng[1 + s]``, the only one its
+    decisions see), the sides, the turn order, the per-game counts and a uniformly random first
+    dealer (T-TEAM-2 Decision), which it returns. The working memory is zero."""
     seed_streams(st.rng, seed, game)
-    out_game = borrow(out_game)
-    deals_out = borrow(deals_out)
     n_seats = st.rules[R_SEATS]
     n_sides = st.rules[R_SIDES]
     active = (1 << n_seats) - 1
-    side_mask = (1 << n_sides) - 1
     for s in range(MAX_SEATS):
         st.shown[L.V_SIDE + s] = s % n_sides if s < n_seats else -1
     set_next(st.nxt, active, n_seats)
@@ -539,53 +541,64 @@ def _play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, lo
     for j in (G_THROWINS, G_MADE, G_FAILED, G_CAPPED, G_HOLE, G_OUT_DEAL, G_NT_DEALS):
         out_game[j] = 0
     out_game[G_OUT_SIDE] = -1
-    dealer = rand_below(st.rng, st.rules[R_REAL])  # T-TEAM-2 Decision: a uniformly random first dealer
+    dealer = rand_below(st.rng, st.rules[R_REAL])
     out_game[G_FIRST_DEALER] = dealer
-    n_log = 0
-    deal = 0
-    while True:
-        deal += 1
-        st.shown[L.V_ACTIVE] = active
-        st.shown[L.V_N_ACTIVE] = n_cards(active)
-        n_log = play_deal(st, deal, dealer, n_log)
-        winner, left, cs, made = score_deal(st, out_game, side_mask, dealer)
-        out_now = -1
-        if winner < 0 and left != side_mask:
-            out_now, active = leave(st, side_mask, left, active)
-            out_game[G_OUT_SIDE] = out_now
-            out_game[G_OUT_DEAL] = deal
-            side_mask = left
-        n_log = _log(st.log, n_log, EV_DEAL, deal, cs, made, st.res[RS_KITTY_POINTS])
-        for s in range(n_sides):
-            n_log = _log(st.log, n_log, EV_SCORE, deal, s, st.ds[s], st.scores[s])
-        if out_now >= 0:
-            n_log = _log(st.log, n_log, EV_OUT, deal, out_now, st.scores[out_now], 0)
-        if deal <= row_cap:
-            write_row(deals_out[deal - 1], st, deal, dealer, made, out_now)
-        if winner < 0 and deal >= DEAL_CAP:
-            out_game[G_CAPPED] = 1
-            winner = capped_winner(st.scores, side_mask, n_sides)
-        n_log = _log(st.log, n_log, EV_GAME, deal, winner, out_game[G_HOLE], out_game[G_CAPPED])
-        if winner >= 0:
-            break
-        dealer = st.nxt_bid[dealer]  # T-DEAL-1: the deal passes clockwise (to the next real player in play)
-    finish(out_game, st, winner, deal)
-    keep = work[0] + np.int64(rng_owner[0] & np.uint64(1))  # the owners live until here
-    return n_log + 0 * keep
+    return dealer
 
 
 def _play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_deals, row_cap, log, ext):
-    """Games ``first_game + lo .. first_game + hi - 1``; row ``i`` of ``out_games`` is game
-    ``first_game + i``, with ``row_cap`` rows of ``out_deals`` (may be 0). Returns the log length
-    of the last game. Releases the GIL: ``play_batch`` runs ranges of games on threads."""
+    """Games ``first_game + lo .. first_game + hi - 1``, each to one winning side (T-END-1/2 or the
+    variant's rule); row ``i`` of ``out_games`` is game ``first_game + i``, with ``row_cap`` rows of
+    ``out_deals`` (may be 0): one row a deal, deals past ``row_cap`` played but not written.
+    Returns the log length of the last game. Releases the GIL: ``play_batch`` runs ranges of games
+    on threads. One function, compiled once: a game called from here would be optimised and
+    compiled to machine code again inside it."""
+    work = np.zeros(_WORK_SIZE, dtype=np.int64)  # the owners stay alive to the end (``keep`` below)
+    rng_owner = np.zeros(1 + MAX_SEATS, dtype=np.uint64)
+    st = table(work, rng_owner, rules, sids, params, log, ext)
+    games_out = borrow(out_games)
+    rows_out = borrow(out_deals)
+    n_sides = st.rules[R_SIDES]
     n_log = 0
     for i in range(lo, hi):
-        if row_cap > 0:
-            rows = out_deals[i * row_cap:(i + 1) * row_cap]
-        else:
-            rows = out_deals[0:0]
-        n_log = play_one(first_game + i, seed, rules, sids, params, out_games[i], rows, row_cap, log, ext)
-    return n_log
+        for j in range(_WORK_SIZE):
+            work[j] = 0
+        out_game = games_out[i]
+        deals_out = rows_out[i * row_cap:(i + 1) * row_cap]
+        dealer = start_game(st, first_game + i, seed, out_game)
+        active = (1 << st.rules[R_SEATS]) - 1
+        side_mask = (1 << n_sides) - 1
+        n_log = 0
+        deal = 0
+        while True:
+            deal += 1
+            st.shown[L.V_ACTIVE] = active
+            st.shown[L.V_N_ACTIVE] = n_cards(active)
+            n_log = play_deal(st, deal, dealer, n_log)
+            winner, left, cs, made = score_deal(st, out_game, side_mask, dealer)
+            out_now = -1
+            if winner < 0 and left != side_mask:
+                out_now, active = leave(st, side_mask, left, active)
+                out_game[G_OUT_SIDE] = out_now
+                out_game[G_OUT_DEAL] = deal
+                side_mask = left
+            n_log = _log(st.log, n_log, EV_DEAL, deal, cs, made, st.res[RS_KITTY_POINTS])
+            for s in range(n_sides):
+                n_log = _log(st.log, n_log, EV_SCORE, deal, s, st.ds[s], st.scores[s])
+            if out_now >= 0:
+                n_log = _log(st.log, n_log, EV_OUT, deal, out_now, st.scores[out_now], 0)
+            if deal <= row_cap:
+                write_row(deals_out[deal - 1], st, deal, dealer, made, out_now)
+            if winner < 0 and deal >= DEAL_CAP:
+                out_game[G_CAPPED] = 1
+                winner = capped_winner(st.scores, side_mask, n_sides)
+            n_log = _log(st.log, n_log, EV_GAME, deal, winner, out_game[G_HOLE], out_game[G_CAPPED])
+            if winner >= 0:
+                break
+            dealer = st.nxt_bid[dealer]  # T-DEAL-1: the deal passes clockwise (to the next real player in play)
+        finish(out_game, st, winner, deal)
+    keep = work[0] + np.int64(rng_owner[0] & np.uint64(1))  # the owners live until here
+    return n_log + 0 * keep
 
 
 # ----- binding ---------------------------------------------------------------------------------
@@ -597,13 +610,12 @@ def _play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_de
 # decision function (``make_engine``), not the game around it.
 #
 # Each level is compiled once by numba, on its own: numba inlines a function by copying and
-# re-processing its code at every level above it. ``play_games`` calls ``play_one`` (one call a
-# game) and the game calls ``builtin_contract`` for the built-ins' kitty, trump and call (once a
-# deal); inside a game the deal, its steps and the decisions made most (bids, card play) are
-# inlined where they are made: as calls, each handed the ``Table``, a deal played a third slower.
-# (Through function pointers, ``play_one`` and ``builtin_contract`` would not be optimized again
-# inside their callers either, but numba unboxes every first-class function handed in from Python
-# at every call, about 0.1 ms each: a batch calls ``play_games`` once a range.)
+# re-processing its code at every level above it, and a called function's code is optimised and
+# compiled to machine code again inside every caller. So the games of a range are one function
+# (``play_games``: no game function under it), and the game calls ``builtin_contract`` for the
+# built-ins' kitty, trump and call (once a deal); inside a game the deal, its steps and the
+# decisions made most (bids, card play) are inlined where they are made: as calls, each handed the
+# ``Table``, a deal played a third slower.
 _I64, _I64_1D, _I64_2D = types.int64, types.Array(types.int64, 1, "C"), types.Array(types.int64, 2, "C")
 _F64_2D, _U64_1D = types.Array(types.float64, 2, "C"), types.Array(types.uint64, 1, "C")
 _I32_2D = types.Array(types.int32, 2, "C")
@@ -619,13 +631,14 @@ def decide_once(ext, kind, sid, table, hand, opts, n_opts, view, rules, rng):
     return builtin_contract(kind, sid, table, hand, opts, n_opts, view, rules, rng)
 
 
-auction = njit(cache=True, inline="always")(_auction)
-bury = njit(cache=True, inline="always")(_bury)
-call = njit(cache=True, inline="always")(_call)
-contract = njit(cache=True, inline="always")(_contract)
-play_tricks = njit(cache=True, inline="always")(_play_tricks)
-play_deal = njit(cache=True, inline="always")(_play_deal)
-play_one = njit(cache=True)(_play_game)  # a call a game, compiled on its own
+_INLINE = njit(cache=True, inline="always")
+auction = _INLINE(_auction)
+bury = _INLINE(_bury)
+call = _INLINE(_call)
+contract = _INLINE(_contract)
+play_tricks = _INLINE(_play_tricks)
+play_deal = _INLINE(_play_deal)
+start_game = njit(cache=True)(_start_game)
 new_deal = njit(cache=True)(_new_deal)
 score_deal = njit(cache=True)(_score_deal)
 leave = njit(cache=True)(_leave)
@@ -633,18 +646,42 @@ write_row = njit(cache=True)(_write_row)
 capped_winner = njit(cache=True)(_capped_winner)
 table = njit(cache=True)(_table)
 finish = njit(cache=True)(_finish)
-_games: list = []  # play_games, compiled (or loaded) at its first use, not at import
+_games: dict = {}  # play_games (True: the plain copy), compiled (or loaded) at its first use, not at import
 _games_lock = Lock()
 
 
-def play_games(*args):
-    """``_play_games`` compiled for ``_GAMES_SIG`` (its ``ext`` a function pointer), on first use:
-    a signature given to ``njit`` compiles at once, and importing the kernel must not."""
-    if not _games:
+def plain_rules(rules) -> bool:
+    """Whether the encoded ``rules`` use none of the variants ``VARIANTS`` gates."""
+    return (rules[R_DUMMIES] == 0 and rules[R_KITTY] == 0 and rules[R_NO_TRUMP] == 0 and rules[R_CALL] == 0
+            and rules[R_DEALER_BIDS] != 0)
+
+
+def _compile_games(plain: bool):
+    """``_play_games`` compiled for ``_GAMES_SIG`` (its ``ext`` a function pointer); ``plain``: the
+    copy with ``VARIANTS`` False, over copies of the inlined steps that read it, each under a name
+    of its own (numba caches a function under its file and qualified name)."""
+    jit = njit(_GAMES_SIG, cache=True, nogil=True)
+    if not plain:
+        return jit(_play_games)
+    off = {"VARIANTS": False}
+    steps = {name: compiled_as(globals()[name], f"_{name}_plain", _INLINE, **off)
+             for name in ("auction", "contract", "play_tricks")}
+    deal = compiled_as(_play_deal, "_play_deal_plain", _INLINE, **off, **steps)
+    return compiled_as(_play_games, "_play_games_plain", jit, **off, play_deal=deal)
+
+
+def games_for(rules):
+    """``play_games`` for these rules (without the variants' code when they play none), compiled
+    on its first use: a signature given to ``njit`` compiles at once, and importing the kernel
+    must not."""
+    plain = plain_rules(rules)
+    fn = _games.get(plain)
+    if fn is None:
         with _games_lock:
-            if not _games:
-                _games.append(njit(_GAMES_SIG, cache=True, nogil=True)(_play_games))
-    return _games[0](*args)
+            fn = _games.get(plain)
+            if fn is None:
+                fn = _games[plain] = _compile_games(plain)
+    return fn
 
 
 @njit(cache=True)
@@ -667,7 +704,8 @@ def game_player(ext):
     with its transcript in ``log``; returns the log length."""
 
     def play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, log):
-        return play_games(seed, game, 0, 1, rules, sids, params, out_game.reshape(1, -1), deals_out, row_cap, log, ext)
+        return games_for(rules)(seed, game, 0, 1, rules, sids, params, out_game.reshape(1, -1), deals_out, row_cap,
+                                log, ext)
 
     return play_game
 
@@ -679,8 +717,8 @@ def batch_player(ext):
 
     def play_batch(seed, first_game, count, rules, sids, params, out_games, out_deals, row_cap):
         log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
-        play_ranges(play_games, count, (seed, first_game), (rules, sids, params, out_games, out_deals, row_cap, log,
-                                                             ext))
+        play_ranges(games_for(rules), count, (seed, first_game),
+                    (rules, sids, params, out_games, out_deals, row_cap, log, ext))
 
     return play_batch
 
