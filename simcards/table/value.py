@@ -389,15 +389,9 @@ class RoundLaw:
     pools: dict[int, np.ndarray]
     rounds: int
 
-    def pool(self, c: int) -> np.ndarray:
-        """The pool of condition ``c`` (a condition never observed: the largest pool)."""
-        got = self.pools.get(int(c))
-        if got is None:
-            got = max(self.pools.values(), key=len)
-        return got
-
     def draw(self, cond: np.ndarray, u: np.ndarray) -> np.ndarray:
-        """One round for each condition ``cond[i]``: the row ``floor(u[i] * n)`` of its pool of ``n``."""
+        """One round for each condition ``cond[i]``: the row ``floor(u[i] * n)`` of its pool of ``n``
+        (a condition never observed: the largest pool)."""
         keys, rows, start, size = self._flat()
         out = np.empty((len(cond), rows.shape[1]), dtype=np.int64)
         _draw(keys, rows, start, size, int(np.argmax(size)), np.ascontiguousarray(cond, dtype=np.int64),
