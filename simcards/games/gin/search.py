@@ -44,6 +44,7 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcards.games.gin import core
 from simcards.games.gin.informed import (
@@ -87,20 +88,28 @@ from simcards.games.gin.layout import (
 from simcards.games.gin.melds import (
     CORNER,
     LANE,
+    LANE_DW,
+    N_LANE,
     SCRATCH_SIZE,
+    SET_NOPTS,
+    SET_OPTS,
+    SUIT_BITS,
     VALUES_MV,
     best_arrangement,
     best_layoff,
     deadwood,
+    lane_dw,
     popcount,
     removal_deadwoods,
     simple_discard,
+    triple_ranks,
 )
 from simcards.games.gin.params import INFORMED, MC, NEVER, slot
 from simcards.games.gin.policies import better, knock_decide
 from simcards.games.gin.policies import danger as melds_with  # cards of a mask that meld directly with a card
 from simcards.games.gin.rules import R_MJ, R_MV
 from simcards.nbutil import njit_by_type
+from simcards.rng import _GOLDEN as STREAM_STEP  # the counter's step per draw (splitmix64)
 from simcards.rng import rand_below
 
 P_SAFE, P_HINT = slot(INFORMED, "safe"), slot(INFORMED, "hint")  # informed (informed.P_* the others)
@@ -112,12 +121,130 @@ FULL = (np.int64(1) << 52) - 1
 OPP_CARDS = 10  # the opponent's hand while the player decides (G-DEAL-1)
 ROLLOUT_TURNS = 120  # a rollout stops (void) after this many turns (the kernel's TURN_CAP is larger)
 ENDS_ROWS = 16
+EX_ROW = 128  # fitted_deal: the second deal's record in scratch (2 x the extra cards <= 2 x 52)
 STOP_MIN, STOP_EVERY = 16, 8  # early stop (``stop``): first checked after 16 samples, then every 8
 
 
 @njit(cache=True, inline="always")
 def bit(c):
     return np.int64(1) << c
+
+
+def _lane_keys(lane_dw_row: np.ndarray) -> np.ndarray:
+    """For every 13-bit lane: ``simple``'s best card to throw from it as a key, the lowest first:
+    16 x (the lane's runs-only deadwood after throwing it minus before) + 12 - its rank (a higher
+    rank first among equal deadwoods); ``NO_KEY`` for an empty lane."""
+    x = np.arange(N_LANE, dtype=np.int64)
+    best = np.full(N_LANE, NO_KEY, dtype=np.int64)
+    for r in range(13):
+        key = (lane_dw_row[x ^ (1 << r)] - lane_dw_row) * 16 + 12 - r
+        best = np.where((x >> r) & 1 == 1, np.minimum(best, key), best)
+    return best.astype(np.int16)
+
+
+NO_KEY = 16000  # no card (an empty lane; above every key: a key is at most 16 x 60 + 12)
+NO_CARD = 4 * NO_KEY  # lanes_key: at or above it, no card is allowed
+# LANE_KEY[mv, lane]: ``_lane_keys`` of each meld variant's lane table
+LANE_KEY = np.stack([_lane_keys(LANE_DW[mv].astype(np.int64)) for mv in range(LANE_DW.shape[0])])
+
+
+@njit(cache=True, inline="always")
+def ctz(x):
+    """The index of the lowest set bit of ``x`` (> 0)."""
+    return np.int64(trailing_zeros(x))
+
+
+@njit(cache=True, inline="always")
+def lanes_key(m, allowed, mv):
+    """(runs-only deadwood of ``m``, ``simple``'s discard among ``m & allowed`` as a key, the lowest
+    best): 64 x the deadwood after + 4 x (12 - rank) + suit (the lowest deadwood after, then the
+    higher rank, then the lower id); ``NO_CARD`` or more when no card is allowed (each lane's keys
+    are ``_lane_keys``' change of the lane's deadwood, the hand's deadwood added at the end). A lane
+    whose every card is allowed is one table lookup (``LANE_KEY``; an empty lane's key is above every
+    card's), the others a loop over their allowed cards."""
+    full = np.int64(0)
+    best = np.int64(NO_CARD + 4)
+    for s in range(4):
+        lane = (m >> (13 * s)) & LANE
+        here = lane_dw(mv, lane)
+        full += here
+        ok = (allowed >> (13 * s)) & lane
+        if ok == lane:
+            best = min(best, np.int64(LANE_KEY[mv, lane]) * 4 + s)
+        else:
+            while ok != 0:
+                low = ok & -ok
+                ok ^= low
+                best = min(best, ((lane_dw(mv, lane ^ low) - here) * 16 + 12 - ctz(low)) * 4 + s)
+    return full, best + 64 * full if best < NO_CARD else np.int64(NO_CARD)
+
+
+@njit(cache=True, inline="always")
+def rank_suits(m, m3):
+    """The lowest rank of ``m3`` (0 if none) and the suits ``m`` holds of it (0 if none), and ``m3``
+    without it."""
+    if m3 == 0:
+        return 0, 0, m3
+    r = ctz(m3)
+    return r, ((m >> r) & 1) | ((m >> (12 + r)) & 2) | ((m >> (24 + r)) & 4) | ((m >> (36 + r)) & 8), m3 & (m3 - 1)
+
+
+@internal
+def simple_choice(m11, allowed, mv):
+    """(deadwood of ``m11``, ``simple``'s discard among ``m11 & allowed``, the deadwood after; the
+    same choice as ``melds.removal_deadwoods`` and ``simple_discard``: the lowest deadwood after,
+    then the higher rank, then the lower id; -1 and 2**40 when no card is allowed). A card's removal
+    deadwood is the lowest, over the set choices of ``m11`` that do not use it, of the rest's
+    runs-only deadwood without it: so the choice is the lowest ``lanes_key`` over the set choices
+    (the ranks with 3+ cards, at most four: no set, the 4-set, each 3-set)."""
+    m3 = triple_ranks(m11)
+    if m3 == 0:
+        full, key = lanes_key(m11, allowed, mv)
+    else:
+        r0, s0, m3 = rank_suits(m11, m3)
+        r1, s1, m3 = rank_suits(m11, m3)
+        r2, s2, m3 = rank_suits(m11, m3)
+        r3, s3, m3 = rank_suits(m11, m3)
+        full = np.int64(1) << 40
+        key = np.int64(NO_CARD)
+        i0 = i1 = i2 = i3 = 0
+        while i3 < SET_NOPTS[s3]:  # every set choice: i0 fastest
+            sets = (SUIT_BITS[r0, SET_OPTS[s0, i0]] | SUIT_BITS[r1, SET_OPTS[s1, i1]] | SUIT_BITS[r2, SET_OPTS[s2, i2]]
+                    | SUIT_BITS[r3, SET_OPTS[s3, i3]])
+            dw, k = lanes_key(m11 & ~sets, allowed, mv)
+            full = min(full, dw)
+            key = min(key, k)
+            i0 += 1
+            if i0 == SET_NOPTS[s0]:
+                i0 = 0
+                i1 += 1
+                if i1 == SET_NOPTS[s1]:
+                    i1 = 0
+                    i2 += 1
+                    if i2 == SET_NOPTS[s2]:
+                        i2 = 0
+                        i3 += 1
+    if key >= NO_CARD:
+        return full, -1, np.int64(1) << 40
+    return full, 13 * (key & 3) + 12 - ((key >> 2) & 15), key >> 6
+
+
+@njit(cache=True, inline="always")
+def removal_of(m, full, c, mv):
+    """The deadwood of the hand ``m`` (deadwood ``full``) without its card ``c``."""
+    if triple_ranks(m) != 0:
+        return deadwood(m & ~bit(c), mv)
+    lane = (m >> (13 * (c // 13))) & LANE
+    return full - lane_dw(mv, lane) + lane_dw(mv, lane ^ (np.int64(1) << (c % 13)))
+
+
+@internal
+def thrown_and_lowest(h11, d, cards, mv):
+    """(the deadwood after throwing ``d`` from the hand ``h11``, the lowest deadwood after throwing
+    one of ``cards`` instead (2**40: none), the deadwood of ``h11``): the card thrown was a
+    lowest-deadwood discard unless the second is below the first."""
+    full, _, low = simple_choice(h11, cards, mv)
+    return removal_of(h11, full, d, mv), low, full
 
 
 @internal
@@ -297,33 +424,30 @@ def rollout_vs(plan, me, opp, dw_me, dw_opp, top, p, force, my_turn, pile, kopp,
         dw = dw_me if p == 0 else dw_opp
         at = (my_at if my_turn < my_gin else 0) if p == 0 else (limit if opp_knocks > 0 else 0)
         take = force == 1
+        d = -1  # the discard, once known
         if force < 0 and top >= 0 and not cannot_want(m, dw, top, at, vmax, my_take if p == 0 else NEVER, corner, mv):
-            m11 = m | bit(top)
-            dw11 = removal_deadwoods(m11, scratch, mv)
-            if dw11 < dw + VALUES_MV[mv, top]:
-                take = True
-            else:
-                _, after = simple_discard(m11, top, scratch, mv)
-                take = after <= at or (p == 0 and dw - after >= my_take)
+            dw11, d, after = simple_choice(m | bit(top), ~bit(top), mv)
+            take = dw11 < dw + VALUES_MV[mv, top] or after <= at or (p == 0 and dw - after >= my_take)
+            if not take:
+                d = -1
         if take:
             card = top
-            m11 = m | bit(card)
             pile &= ~bit(card)
             if p == 1:
                 kopp |= bit(card)
-            if force >= 0:
-                removal_deadwoods(m11, scratch, mv)
         else:
             ns -= 1
             card = stock[ns]
-            m11 = m | bit(card)
-            removal_deadwoods(m11, scratch, mv)
-        force = -1
+        m11 = m | bit(card)
         if p == 0 and my_out > 0:
             scale = max(0.0, 1.0 - (my_turn - 1) / fade) if fade > 0 else 1.0
+            removal_deadwoods(m11, scratch, mv)
             d, dw = own_discard(m11, card if take else -1, scratch, mv, my_out * scale, pile | kopp, corner)
+        elif d >= 0:
+            dw = after
         else:
-            d, dw = simple_discard(m11, card if take else -1, scratch, mv)
+            _, d, dw = simple_choice(m11, ~bit(card) if take else FULL, mv)
+        force = -1
         m = m11 & ~bit(d)
         top = d
         pile |= bit(d)
@@ -359,39 +483,72 @@ def utility(pts, params, view):
 
 
 @internal
-def sample_deal(pool, n_pool, n_opp, extra, known, buf, stock, scratch, mv, rng):
-    """Deal the opponent ``known`` plus ``n_opp`` random cards of ``pool[:n_pool]``; the rest, in
-    random order, is the stock (``stock[:n_pool - n_opp]``). With ``extra`` > 0 the opponent is
-    dealt ``extra`` cards more and throws back, one at a time, the card whose removal leaves the
-    lowest deadwood (the ``simple`` discard): its hand has been filtered by its draws as a real
-    hand is, not a uniform one. The cards thrown back go to random places in the stock. Returns
-    the opponent's mask."""
+def deal_hand(pool, n_pool, n_opp, extra, known, buf, ex, exo, mv, rng):
+    """The opponent's hand of ``sample_deal``'s deal, without laying out the stock: the shuffle
+    stops after the opponent's cards (``buf[n_opp + extra:n_pool]`` holds the rest, not yet
+    shuffled) and the stream skips the draws the stock's shuffle takes (the stream is a counter:
+    ``simcards.rng``), so a deal the sampler throws away costs no stock. ``ex[exo:]`` records each
+    extra card thrown back and the place it goes to. Returns (the opponent's mask, the stream's
+    state where the stock's shuffle starts): ``lay_stock`` finishes the deal."""
     for i in range(n_pool):
         buf[i] = pool[i]
     extra = min(extra, n_pool - n_opp)
     dealt = n_opp + extra
     opp = known
-    for i in range(n_pool):  # Fisher-Yates from the front: buf[:i] is the dealt prefix
+    for i in range(dealt):  # Fisher-Yates from the front: buf[:i] is the dealt prefix
         j = i + rand_below(rng, n_pool - i)
         t = buf[i]
         buf[i] = buf[j]
         buf[j] = t
         if i < n_opp:
             opp |= bit(buf[i])
-        elif i >= dealt:
-            stock[i - n_opp] = buf[i]
+    start = rng[0]
+    rng[0] += np.uint64(n_pool - dealt) * STREAM_STEP  # the stock's n_pool - dealt draws, skipped
     n_stock = n_pool - n_opp
     for e in range(extra):  # a turn of the opponent's past: draw one, throw its worst back
         opp |= bit(buf[n_opp + e])
-        removal_deadwoods(opp, scratch, mv)
-        d, _ = simple_discard(opp & ~known, -1, scratch, mv)
+        _, d, _ = simple_choice(opp, ~known, mv)
         opp &= ~bit(d)
-        stock[e] = d  # then swapped to a random filled place of the stock
-        j = rand_below(rng, e + 1 + n_stock - extra)
+        j = rand_below(rng, e + 1 + n_stock - extra)  # a random filled place of the stock
         if j > e:
             j += extra - e - 1
+        ex[exo + 2 * e] = d
+        ex[exo + 2 * e + 1] = j
+    return opp, start
+
+
+@internal
+def lay_stock(buf, n_pool, n_opp, extra, ex, exo, start, stock, rng):
+    """The stock of the deal ``deal_hand`` left in ``buf``/``ex[exo:]`` (its shuffle drawn from the
+    stream state ``start``; ``rng`` is left as it was) into ``stock[:n_pool - n_opp]``."""
+    extra = min(extra, n_pool - n_opp)
+    saved = rng[0]
+    rng[0] = start
+    for i in range(n_opp + extra, n_pool):
+        j = i + rand_below(rng, n_pool - i)
+        t = buf[i]
+        buf[i] = buf[j]
+        buf[j] = t
+        stock[i - n_opp] = buf[i]
+    rng[0] = saved
+    for e in range(extra):  # each card thrown back swapped to its place
+        d = ex[exo + 2 * e]
+        j = ex[exo + 2 * e + 1]
+        stock[e] = d
         stock[e] = stock[j]
         stock[j] = d
+
+
+@internal
+def sample_deal(pool, n_pool, n_opp, extra, known, buf, stock, scratch, mv, rng):
+    """Deal the opponent ``known`` plus ``n_opp`` random cards of ``pool[:n_pool]``; the rest, in
+    random order, is the stock (``stock[:n_pool - n_opp]``). With ``extra`` > 0 the opponent is
+    dealt ``extra`` cards more and throws back, one at a time, the card whose removal leaves the
+    lowest deadwood (the ``simple`` discard): its hand has been filtered by its draws as a real
+    hand is, not a uniform one. The cards thrown back go to random places in the stock. Returns
+    the opponent's mask (``deal_hand`` then ``lay_stock``; ``scratch`` holds the record)."""
+    opp, start = deal_hand(pool, n_pool, n_opp, extra, known, buf, scratch, 0, mv, rng)
+    lay_stock(buf, n_pool, n_opp, extra, scratch, 0, start, stock, rng)
     return opp
 
 
@@ -402,25 +559,13 @@ def odd_cards(opp, shown, mv):
     let it lie, so a sample with many is an unlikely one."""
     dw = deadwood(opp, mv)
     count = 0
-    m = shown & ~opp
+    m = shown & ~opp & meld_outs(opp, CORNER[mv] != 0)  # (a card that melds is one of them)
     while m != 0:
         low = m & -m
         m ^= low
         if deadwood(opp | low, mv) < dw + VALUES_MV[mv, popcount(low - 1)]:
             count += 1
     return count
-
-
-@njit(cache=True, inline="always")
-def lower_discard(cards, scratch, dw):
-    """True when throwing one of ``cards`` leaves less deadwood than ``dw`` (``scratch``: the
-    removal deadwoods of the hand): the card thrown was not a lowest-deadwood discard."""
-    while cards != 0:
-        low = cards & -cards
-        cards ^= low
-        if scratch[popcount(low - 1)] < dw:
-            return True
-    return False
 
 
 @internal
@@ -435,8 +580,8 @@ def misfit(opp, shown, cap, last, known, scratch, mv, view, depth, limit, rng, b
     if cap >= 0 and deadwood(opp, mv) <= cap:
         count += 1
     if last >= 0:
-        removal_deadwoods(opp | bit(last), scratch, mv)
-        if lower_discard(opp & ~known, scratch, scratch[last]):
+        thrown, lowest, _ = thrown_and_lowest(opp | bit(last), last, opp & ~known, mv)
+        if lowest < thrown:
             count += 1
     if depth > 0 and count < bound:
         count += history_misfit(opp, view, depth, limit, scratch, mv, rng, bound - count)
@@ -473,11 +618,10 @@ def history_misfit(opp, view, depth, limit, scratch, mv, rng, bound=1 << 30):
         top = (rec >> 6) & HIST_CARD
         took = (rec & HIST_TOOK) != 0
         h11 = hand | bit(d)
-        removal_deadwoods(h11, scratch, mv)
-        kept = scratch[d]
+        kept, lowest, full = thrown_and_lowest(h11, d, h11 & ~bit(d) & ~(bit(top) if took else np.int64(0)), mv)
         if kept <= limit:
             count += 1
-        if lower_discard(h11 & ~bit(d) & ~(bit(top) if took else np.int64(0)), scratch, kept):
+        if lowest < kept:
             count += 1
         if count >= bound:
             return count
@@ -495,7 +639,8 @@ def history_misfit(opp, view, depth, limit, scratch, mv, rng, bound=1 << 30):
                 cands &= cands - 1
             drawn = cands & -cands
             hand = h11 & ~drawn
-            if top != HIST_NONE and deadwood(hand | bit(top), mv) < scratch[popcount(drawn - 1)] + VALUES_MV[mv, top]:
+            if top != HIST_NONE and deadwood(hand | bit(top), mv) < removal_of(h11, full, ctz(drawn),
+                                                                                mv) + VALUES_MV[mv, top]:
                 count += 1
         else:  # the deal's eleventh card thrown (G-V-DEAL11): no draw before it
             break
@@ -510,30 +655,29 @@ Sampler = namedtuple("Sampler", ("pool", "n_pool", "n_opp", "extra", "known", "s
 
 
 @internal
-def fitted_deal(smp, buf, stock, best_stock, scratch, rng):
+def fitted_deal(smp, buf, stock, best_buf, scratch, rng):
     """``sample_deal`` up to ``smp.tries`` times, keeping the first deal whose opponent hand melds
     with none of ``smp.shown`` (else the one with the fewest such cards; with ``cap``/``last``, the
     fewest ``misfit`` count); the stock lands in ``stock``. Rejection, not weights: every kept
-    sample counts the same."""
+    sample counts the same. Only the kept deal's stock is laid out (``deal_hand``, ``lay_stock``:
+    ``buf``/``best_buf`` and ``scratch[:2 * EX_ROW]`` hold the deal tried and the best one)."""
     pool, n_pool, n_opp, extra, known, shown, tries, cap, last, depth, limit, view, mv = smp
-    best = sample_deal(pool, n_pool, n_opp, extra, known, buf, stock, scratch, mv, rng)
-    if tries <= 1 or (shown == 0 and cap < 0 and last < 0 and (depth <= 0 or view[V_OPP_TURNS] == 0)):
-        return best
-    best_odd = misfit(best, shown, cap, last, known, scratch, mv, view, depth, limit, rng)
-    n_stock = n_pool - n_opp
-    t = 1
-    while best_odd > 0 and t < tries:
-        t += 1
-        for i in range(n_stock):
-            best_stock[i] = stock[i]
-        opp = sample_deal(pool, n_pool, n_opp, extra, known, buf, stock, scratch, mv, rng)
-        odd = misfit(opp, shown, cap, last, known, scratch, mv, view, depth, limit, rng, best_odd)
-        if odd < best_odd:
-            best = opp
-            best_odd = odd
-        else:  # keep the earlier deal
-            for i in range(n_stock):
-                stock[i] = best_stock[i]
+    best, best_start = deal_hand(pool, n_pool, n_opp, extra, known, buf, scratch, 0, mv, rng)
+    best_exo = 0
+    if tries > 1 and not (shown == 0 and cap < 0 and last < 0 and (depth <= 0 or view[V_OPP_TURNS] == 0)):
+        best_odd = misfit(best, shown, cap, last, known, scratch, mv, view, depth, limit, rng)
+        t = 1
+        while best_odd > 0 and t < tries:
+            t += 1
+            buf, best_buf = best_buf, buf  # the best so far stays in best_buf
+            opp, start = deal_hand(pool, n_pool, n_opp, extra, known, buf, scratch, EX_ROW - best_exo, mv, rng)
+            odd = misfit(opp, shown, cap, last, known, scratch, mv, view, depth, limit, rng, best_odd)
+            if odd < best_odd:
+                best, best_start, best_odd = opp, start, odd
+                best_exo = EX_ROW - best_exo
+            else:
+                buf, best_buf = best_buf, buf
+    lay_stock(buf, n_pool, n_opp, extra, scratch, best_exo, best_start, stock, rng)
     return best
 
 
