@@ -180,3 +180,33 @@ def test_two_hundred_cutthroat_near_the_target():
     assert (wins[theirs] == 0.0).all()
     best = adv.best
     assert best.label != "pass" and best.win is not None and best.win > 0.5
+
+
+def test_three_player_game_with_two_left_at_the_limit_matches_the_brute_force_over_the_law():
+    """Y-SC-1/2, Y-ELIM-1/2 with the real round law of three-player self-play (resets off,
+    Y-V-RESET (e), so a score of exactly 200 stays): seat 1 is out, seats 0 and 2 are both at 200,
+    so any round scoring a player more than 0 takes it out. The caller who wins (strictly lowest,
+    Y-SC-1) scores 0 and the other at least 1: the caller wins the game; on an Asaf (Y-SC-2) the
+    caller scores 30 or more and the other its hand, at most the caller's: the other is left or has
+    the lower total (Y-ELIM-2): the other wins. The exact chance is therefore a count over every
+    round of the two-player pool (the starter is seat 0, first in play order); the Monte Carlo
+    agrees within its 99% interval."""
+    rules = RunSpec.resolve("yaniv", players=3, rules={"resets": "none"}).rules
+    wp = win_process("yaniv", rules, 3)
+    pool = wp.law.pools[2]
+    caller, first, second = pool[:, 0], pool[:, 1], pool[:, 2]
+    assert not ((caller < 0) & (first == second)).any()  # no turn-cap tie (a play-off) in the pool
+    starter_wins = np.where(caller == 0, first < second,
+                            np.where(caller == 1, first <= second, first < second))
+    exact = float(starter_wins.mean())
+    from simcards.games.yaniv.analysis import S_ALIVE_N, S_SEATS, S_STARTER
+
+    st = np.zeros(wp.process.width, dtype=np.int64)
+    st[S_ALIVE_N], st[S_STARTER] = 2, 0
+    st[S_SEATS:S_SEATS + 3] = (200, 215, 200)
+    st[S_SEATS + 3:S_SEATS + 6] = (1, 0, 1)
+    states = np.repeat(st[None], 3000, axis=0)
+    m, h = _ci(wp.win_chance(states, 0))
+    assert 0.2 < exact < 0.8 and abs(m - exact) <= h, (m, h, exact)
+    m2, _ = _ci(wp.win_chance(states, 2))
+    assert abs(m + m2 - 1.0) < 1e-12 and (wp.win_chance(states[:20], 1) == 0).all()
