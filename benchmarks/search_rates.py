@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout thi
 
 # game -> (baseline, search presets, games per matchup relative to --games)
 WORK = {
-    "gin": ("simple", ["deep", "mc", "informed"], 1.0),
+    "gin": ("simple", ["reader", "deep", "mc", "informed"], 1.0),  # reader: the strongest (simcards.panel)
     "yaniv": ("threshold", ["mc", "informed"], 4.0),
     "two-hundred": ("heuristic", ["mc", "informed"], 1.0),
 }

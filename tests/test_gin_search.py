@@ -122,7 +122,7 @@ def test_fitted_deal_same_as_redealing_in_full():
             best = None
             for _t in range(tries):
                 opp, st = full_shuffle_deal(pool, 10, 2, np.int64(0), 0, b)
-                odd = S.misfit(np.int64(opp), shown, 8, -1, np.int64(0), scratch, 0, view, 0, 10, b)
+                odd = S.misfit(np.int64(opp), shown, 8, -1, np.int64(0), 0, view, 0, 10, b)
                 if best is None or odd < best[0]:
                     best = (odd, opp, st)
                 if best[0] == 0:

@@ -443,15 +443,14 @@ def test_misfit_counts_what_simple_would_not_have_done_g_knock_1():
     # the opponent discarded and played on: simple knocks at deadwood <= the limit, so a sampled
     # hand with deadwood 10 or less is unlikely (cap); its latest discard was a lowest-deadwood one
     # (last): a hand holding an unmatched king would have thrown it rather than the 3 of spades
-    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     low = np.int64(bits([0, 1, 2, 16, 29, 42, 19, 20, 21, 9]))  # deadwood 10
-    assert S.misfit(low, np.int64(0), -1, -1, np.int64(0), scratch, 0, NO_VIEW, 0, 10, RNG) == 0
-    assert S.misfit(low, np.int64(0), 10, -1, np.int64(0), scratch, 0, NO_VIEW, 0, 10, RNG) == 1
-    assert S.misfit(low, np.int64(0), 9, -1, np.int64(0), scratch, 0, NO_VIEW, 0, 10, RNG) == 0
+    assert S.misfit(low, np.int64(0), -1, -1, np.int64(0), 0, NO_VIEW, 0, 10, RNG) == 0
+    assert S.misfit(low, np.int64(0), 10, -1, np.int64(0), 0, NO_VIEW, 0, 10, RNG) == 1
+    assert S.misfit(low, np.int64(0), 9, -1, np.int64(0), 0, NO_VIEW, 0, 10, RNG) == 0
     kinged = np.int64(bits([0, 1, 2, 16, 29, 42, 19, 20, 21, 51]))  # the king of clubs unmatched
-    assert S.misfit(kinged, np.int64(0), -1, 4, np.int64(0), scratch, 0, NO_VIEW, 0, 10, RNG) == 1  # it threw the 5 of spades
-    assert S.misfit(kinged, np.int64(0), -1, 12, np.int64(0), scratch, 0, NO_VIEW, 0, 10, RNG) == 0  # it threw the king of spades
-    assert S.misfit(kinged, np.int64(0), -1, 4, np.int64(bits([51])), scratch, 0, NO_VIEW, 0, 10, RNG) == 0  # the king just taken
+    assert S.misfit(kinged, np.int64(0), -1, 4, np.int64(0), 0, NO_VIEW, 0, 10, RNG) == 1  # it threw the 5 of spades
+    assert S.misfit(kinged, np.int64(0), -1, 12, np.int64(0), 0, NO_VIEW, 0, 10, RNG) == 0  # it threw the king of spades
+    assert S.misfit(kinged, np.int64(0), -1, 4, np.int64(bits([51])), 0, NO_VIEW, 0, 10, RNG) == 0  # the king just taken
 
 
 def record(card, top, how):
@@ -470,34 +469,33 @@ def with_record(view, turns):
 def test_history_misfit_walks_the_opponents_turns_back_g_knock_1():
     # The opponent holds `hand` now; each recorded turn counts against it what a simple-like player
     # would not have done with the cards it held then.
-    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     rng = new_state(4, 0)
     hand = [1, 2, 3, 6, 19, 32, 8, 22, 23, 24]  # 2-3-4 S, 7 S H D, 9 S, 10-J-Q H: deadwood 9
     view = with_record(np.zeros(L.VIEW_SIZE, dtype=np.int64), [])
     opp = np.int64(bits(hand))
-    assert S.history_misfit(opp, view, 32, 5, scratch, 0, rng) == 0  # no turns: nothing to check
+    assert S.history_misfit(opp, view, 32, 5, 0, rng) == 0  # no turns: nothing to check
     # it took the 4 of spades (3) from the pile and threw the king of clubs (51): fine
     took = with_record(view, [(51, 3, "took")])
-    assert S.history_misfit(opp, took, 32, 5, scratch, 0, rng) == 0
+    assert S.history_misfit(opp, took, 32, 5, 0, rng) == 0
     # the hand it kept has deadwood 9: with a knock limit of 10 simple would have knocked
-    assert S.history_misfit(opp, took, 32, 10, scratch, 0, rng) == 1
+    assert S.history_misfit(opp, took, 32, 10, 0, rng) == 1
     # it threw the 3 of clubs (41) holding the 9 of spades unmatched: not a lowest-deadwood discard
-    assert S.history_misfit(opp, with_record(view, [(41, 3, "took")]), 32, 5, scratch, 0, rng) == 1
+    assert S.history_misfit(opp, with_record(view, [(41, 3, "took")]), 32, 5, 0, rng) == 1
     # it drew from the stock leaving the 7 of clubs (45) on the pile: it melds with the 7s, whichever
     # card the draw brought
     left = with_record(view, [(51, 45, "stock")])
-    assert all(S.history_misfit(opp, left, 32, 5, scratch, 0, rng) == 1 for _ in range(20))
+    assert all(S.history_misfit(opp, left, 32, 5, 0, rng) == 1 for _ in range(20))
     # ... but the 6 of diamonds (31) would not have melded, and depth 0 checks nothing
-    assert all(S.history_misfit(opp, with_record(view, [(51, 31, "stock")]), 32, 5, scratch, 0, rng) == 0
+    assert all(S.history_misfit(opp, with_record(view, [(51, 31, "stock")]), 32, 5, 0, rng) == 0
                for _ in range(20))
-    assert S.history_misfit(opp, left, 0, 5, scratch, 0, rng) == 0
+    assert S.history_misfit(opp, left, 0, 5, 0, rng) == 0
     # two turns: the older one is checked on the hand before the newer draw. Leaving the 5 of
     # spades (4) melds with 2-3-4 of spades now (most draws), but the 4 came from the pile at the
     # second turn: at the first the hand held no 4 and leaving the 5 was fine
-    assert sum(S.history_misfit(opp, with_record(view, [(51, 4, "stock")]), 32, 5, scratch, 0, rng)
+    assert sum(S.history_misfit(opp, with_record(view, [(51, 4, "stock")]), 32, 5, 0, rng)
                for _ in range(200)) > 120
     two = with_record(view, [(50, 4, "stock"), (51, 3, "took")])
-    assert all(S.history_misfit(opp, two, 32, 5, scratch, 0, rng) == 0 for _ in range(20))
+    assert all(S.history_misfit(opp, two, 32, 5, 0, rng) == 0 for _ in range(20))
 
 
 def decoded(view):

@@ -160,7 +160,7 @@ def lanes_key(m, allowed, mv):
     best): 64 x the deadwood after + 4 x (12 - rank) + suit (the lowest deadwood after, then the
     higher rank, then the lower id); ``NO_CARD`` or more when no card is allowed (each lane's keys
     are ``_lane_keys``' change of the lane's deadwood, the hand's deadwood added at the end). A lane
-    whose every card is allowed is one table lookup (``LANE_KEY``; an empty lane's key is above every
+    whose best card is allowed is one table lookup (``LANE_KEY``; an empty lane's key is above every
     card's), the others a loop over their allowed cards."""
     full = np.int64(0)
     best = np.int64(NO_CARD + 4)
@@ -169,8 +169,9 @@ def lanes_key(m, allowed, mv):
         here = lane_dw(mv, lane)
         full += here
         ok = (allowed >> (13 * s)) & lane
-        if ok == lane:
-            best = min(best, np.int64(LANE_KEY[mv, lane]) * 4 + s)
+        k = np.int64(LANE_KEY[mv, lane])
+        if ok == lane or (ok >> (12 - (k & 15))) & 1:  # the lane's best card is allowed
+            best = min(best, k * 4 + s)
         else:
             while ok != 0:
                 low = ok & -ok
@@ -359,14 +360,12 @@ def own_discard(m11, taken, scratch, mv, credit, dead, corner):
         return simple_discard(m11, taken, scratch, mv)
     best = -1
     best_cost = 1e18
-    m = m11
-    while m != 0:
-        low = m & -m
-        m ^= low
-        c = popcount(low - 1)
-        if c == taken:
-            continue
-        cost = scratch[c] - credit * popcount(meld_outs(m11 & ~low, corner) & ~dead & ~low)
+    m = m11 & ~(bit(taken) if taken >= 0 else np.int64(0))
+    while m != 0:  # by card id (ties: the first of the higher rank)
+        c = ctz(m)
+        m &= m - 1
+        kept = m11 & ~bit(c)
+        cost = scratch[c] - credit * popcount(meld_outs(kept, corner) & ~dead & ~bit(c))
         if cost < best_cost - 1e-9 or (abs(cost - best_cost) <= 1e-9 and c % 13 > best % 13):
             best = c
             best_cost = cost
@@ -569,7 +568,7 @@ def odd_cards(opp, shown, mv):
 
 
 @internal
-def misfit(opp, shown, cap, last, known, scratch, mv, view, depth, limit, rng, bound=1 << 30):
+def misfit(opp, shown, cap, last, known, mv, view, depth, limit, rng, bound=1 << 30):
     """How unlikely the sampled hand ``opp`` is for a ``simple``-like opponent: ``odd_cards`` of
     ``shown``, plus 1 if its deadwood is at or under ``cap`` (>= 0: it discarded and played on,
     where ``simple`` knocks as soon as it may, G-KNOCK-1), plus 1 if ``last`` (>= 0: its latest
@@ -584,7 +583,7 @@ def misfit(opp, shown, cap, last, known, scratch, mv, view, depth, limit, rng, b
         if lowest < thrown:
             count += 1
     if depth > 0 and count < bound:
-        count += history_misfit(opp, view, depth, limit, scratch, mv, rng, bound - count)
+        count += history_misfit(opp, view, depth, limit, mv, rng, bound - count)
     return count
 
 
@@ -595,7 +594,7 @@ def turn_record(view, i):
 
 
 @internal
-def history_misfit(opp, view, depth, limit, scratch, mv, rng, bound=1 << 30):
+def history_misfit(opp, view, depth, limit, mv, rng, bound=1 << 30):
     """How many of the opponent's last ``depth`` recorded turns a ``simple``-like player who holds
     ``opp`` now would not have played as it did. Walking back from ``opp``, each turn's 11 cards
     are the hand after it plus the card it threw; they count against the sample when that card
@@ -639,8 +638,9 @@ def history_misfit(opp, view, depth, limit, scratch, mv, rng, bound=1 << 30):
                 cands &= cands - 1
             drawn = cands & -cands
             hand = h11 & ~drawn
-            if top != HIST_NONE and deadwood(hand | bit(top), mv) < removal_of(h11, full, ctz(drawn),
-                                                                                mv) + VALUES_MV[mv, top]:
+            # the card left on the pile melds with the hand (then it is one of meld_outs)
+            if (top != HIST_NONE and (meld_outs(hand, CORNER[mv] != 0) >> top) & 1
+                    and deadwood(hand | bit(top), mv) < removal_of(h11, full, ctz(drawn), mv) + VALUES_MV[mv, top]):
                 count += 1
         else:  # the deal's eleventh card thrown (G-V-DEAL11): no draw before it
             break
@@ -665,13 +665,13 @@ def fitted_deal(smp, buf, stock, best_buf, scratch, rng):
     best, best_start = deal_hand(pool, n_pool, n_opp, extra, known, buf, scratch, 0, mv, rng)
     best_exo = 0
     if tries > 1 and not (shown == 0 and cap < 0 and last < 0 and (depth <= 0 or view[V_OPP_TURNS] == 0)):
-        best_odd = misfit(best, shown, cap, last, known, scratch, mv, view, depth, limit, rng)
+        best_odd = misfit(best, shown, cap, last, known, mv, view, depth, limit, rng)
         t = 1
         while best_odd > 0 and t < tries:
             t += 1
             buf, best_buf = best_buf, buf  # the best so far stays in best_buf
             opp, start = deal_hand(pool, n_pool, n_opp, extra, known, buf, scratch, EX_ROW - best_exo, mv, rng)
-            odd = misfit(opp, shown, cap, last, known, scratch, mv, view, depth, limit, rng, best_odd)
+            odd = misfit(opp, shown, cap, last, known, mv, view, depth, limit, rng, best_odd)
             if odd < best_odd:
                 best, best_start, best_odd = opp, start, odd
                 best_exo = EX_ROW - best_exo
