@@ -24,20 +24,24 @@ import numpy as np
 from numba import njit
 
 from simcards.games.two_hundred import core
-from simcards.games.two_hundred.core import card_points, n_cards, play_card
+from simcards.games.two_hundred.core import beats, card_points, n_cards, next_seat, play_card
 from simcards.games.two_hundred.layout import (
     BIT_OF_FACE,
+    FACE_OF_BIT,
     K_BID,
     K_PLAY,
     K_TRUMP,
     LANE,
     LANE_FULL,
+    LANE_HIGH,
     LANE_LOW,
     MAX_SEATS,
     NO_TRUMP,
+    ORDER_POINTS,
     V_ACTIVE,
     V_BID,
     V_BIDDER,
+    V_CALLED,
     V_LEAD_SUIT,
     V_LEADER,
     V_N_ACTIVE,
@@ -55,8 +59,19 @@ from simcards.games.two_hundred.layout import (
     V_WIN_FACE,
     V_WIN_SEAT,
 )
-from simcards.games.two_hundred.params import P_K, P_MARGIN, P_RAISE, P_ROLLOUT, P_SEARCH, P_WIN
+from simcards.games.two_hundred.params import (
+    P_K,
+    P_MARGIN,
+    P_RAISE,
+    P_ROLLOUT,
+    P_RUFF_MIN,
+    P_SEARCH,
+    P_SMEAR,
+    P_WIN,
+)
 from simcards.games.two_hundred.policies import (
+    _above,
+    _pick,
     follow_card,
     friend,
     informed_card,
@@ -140,7 +155,17 @@ def sample_hands(rng, unseen, need, voids, n_h, out, cards):
 def rollout(table, row, hands, rv, rules, seat, n_tricks, informed):
     """Play the deal in ``rv``/``hands`` to its last trick from ``seat`` (next to play), every
     seat with the heuristic's card play (``informed``: the informed family's), parameters of
-    ``table[row]``. Points land in ``rv[V_TAKEN + side]``."""
+    ``table[row]``. Points land in ``rv[V_TAKEN + side]``. The heuristic's rollout on a table
+    the search samples (no dummies, no called partner) is ``heuristic_rollout``: the same cards."""
+    if not informed and rules[R_DUMMIES] == 0 and rv[V_CALLED] < 0:
+        heuristic_rollout(table, row, hands, rv, rules, seat, n_tricks)
+    else:
+        view_rollout(table, row, hands, rv, rules, seat, n_tricks, informed)
+
+
+@njit(cache=True)
+def view_rollout(table, row, hands, rv, rules, seat, n_tricks, informed):
+    """``rollout`` card by card through the view and the policies' own functions (every table)."""
     trump = rv[V_TRUMP]
     active = rv[V_ACTIVE]
     n_seats = rules[R_SEATS]
@@ -161,6 +186,135 @@ def rollout(table, row, hands, rv, rules, seat, n_tricks, informed):
 
 
 @njit(cache=True, inline="always")
+def _low_bit(mask):
+    """The lowest card bit of a non-empty ``mask``."""
+    for s in range(4):
+        lane = (mask >> (LANE * s)) & LANE_FULL
+        if lane:
+            return LANE * s + LANE_LOW[lane]
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _follow(table, row, hand, unseen, trump, lead, wb, friendly, last, trick_points):
+    """``policies.follow_card`` on the trick's state held in locals (``wb`` the winning card's
+    bit, ``friendly``: a friend of the seat to play is winning): the same card."""
+    ll = (hand >> (LANE * lead)) & LANE_FULL
+    legal = (ll << (LANE * lead)) if ll else hand
+    wsuit = wb // LANE
+    word = wb % LANE
+    if friendly:
+        safe = last
+        if not safe:
+            higher = (unseen >> (LANE * wsuit)) & _above(word)
+            if higher == 0 and (wsuit == trump or ((unseen >> (LANE * trump)) & LANE_FULL) == 0):
+                safe = True
+        return _pick(legal, trump, safe and table[row, P_SMEAR] >= 0.5)
+    if ll:
+        if wsuit != lead:
+            return _pick(legal, trump, False)
+        beat = ll & _above(word)
+        if beat:
+            if last:
+                return LANE * lead + LANE_LOW[beat]
+            us = (unseen >> (LANE * lead)) & LANE_FULL
+            top = LANE_HIGH[us]
+            boss = beat & _above(np.int64(top)) if top >= 0 else beat
+            if boss:
+                return LANE * lead + LANE_LOW[boss]
+        return _pick(legal, trump, False)
+    tl = (hand >> (LANE * trump)) & LANE_FULL
+    if tl and trick_points >= table[row, P_RUFF_MIN]:
+        beat = tl & _above(word) if wsuit == trump else tl
+        if beat:
+            return LANE * trump + LANE_LOW[beat]
+    side = hand & ~(LANE_FULL << (LANE * trump))
+    return _pick(side if side else hand, trump, False)
+
+
+@njit(cache=True)
+def heuristic_rollout(table, row, hands, rv, rules, seat, n_tricks):
+    """``rollout`` with the heuristic's card play on a table without dummies or a called partner
+    (a friend is a teammate): the trick's state in locals rather than the view, the seating and
+    the sides packed in integers, no decision where a seat has one legal card, and the view
+    written back once at the end (the same cards, tricks, voids and points as ``rollout``)."""
+    trump = rv[V_TRUMP]
+    active = rv[V_ACTIVE]
+    n_seats = rules[R_SEATS]
+    n_active = rv[V_N_ACTIVE]
+    deck = rules[R_DECK_MASK]
+    bidder = rv[V_BIDDER]
+    bside = rv[V_SIDE + bidder]
+    nxt = np.int64(0)  # 4 bits a seat: the next seat in play, and the seat's side
+    sides = np.int64(0)
+    for s in range(n_seats):
+        nxt |= np.int64(next_seat(s, active, n_seats)) << (4 * s)
+        sides |= np.int64(rv[V_SIDE + s]) << (4 * s)
+    trick = rv[V_TRICK]
+    n_in = rv[V_N_IN]
+    lead = rv[V_LEAD_SUIT]
+    ws = rv[V_WIN_SEAT]
+    wb = BIT_OF_FACE[rv[V_WIN_FACE]] if rv[V_WIN_FACE] >= 0 else -1
+    tp = rv[V_TRICK_POINTS]
+    played = rv[V_PLAYED]
+    leader = rv[V_LEADER]
+    last_seat = rv[V_SEAT]
+    while trick < n_tricks:
+        h = hands[seat]
+        last_seat = seat
+        if n_in == 0:
+            if h & (h - 1) == 0:
+                b = _low_bit(h)
+            else:
+                unseen = deck & ~played & ~h
+                contractor = seat == bidder or ((sides >> (4 * seat)) & 15) == bside
+                b = lead_card(table, row, h, unseen, trump, contractor)
+            lead = b // LANE
+            wb = b
+            ws = seat
+            tp = 0
+            leader = seat
+        else:
+            ll = (h >> (LANE * lead)) & LANE_FULL
+            if ll & (ll - 1) == 0 and (ll or h & (h - 1) == 0):  # one legal card
+                b = _low_bit(ll << (LANE * lead) if ll else h)
+            else:
+                unseen = deck & ~played & ~h
+                friendly = ((sides >> (4 * seat)) & 15) == ((sides >> (4 * ws)) & 15)
+                b = _follow(table, row, h, unseen, trump, lead, wb, friendly, n_in == n_active - 1, tp)
+            if b // LANE != lead:
+                rv[V_VOIDS + seat] |= 1 << lead
+            if beats(b, wb, trump):
+                wb = b
+                ws = seat
+        hands[seat] = h & ~(np.int64(1) << b)
+        tp += ORDER_POINTS[b % LANE]
+        played |= np.int64(1) << b
+        n_in += 1
+        if n_in == n_active:
+            rv[V_TAKEN + ((sides >> (4 * ws)) & 15)] += tp
+            trick += 1
+            n_in = 0
+            lead = -1
+            seat = ws
+            ws = -1
+            wb = -1
+            tp = 0
+        else:
+            seat = (nxt >> (4 * seat)) & 15
+    rv[V_OWN_SEEN] = 0
+    rv[V_SEAT] = last_seat
+    rv[V_TRICK] = trick
+    rv[V_N_IN] = n_in
+    rv[V_LEAD_SUIT] = lead
+    rv[V_WIN_SEAT] = ws
+    rv[V_WIN_FACE] = FACE_OF_BIT[wb] if wb >= 0 else -1
+    rv[V_TRICK_POINTS] = tp
+    rv[V_PLAYED] = played
+    rv[V_LEADER] = leader
+
+
+@njit(cache=True, inline="always")
 def _active_sides(rv, rules):
     m = 0
     for s in range(rules[R_SEATS]):
@@ -176,10 +330,16 @@ def deal_value(rv, rules, side, kitty_points, win_w):
     T-V-ROUGH; the kitty's points to the defenders, T-V-KITTY) minus the mean of the other sides'
     in play, and ``win`` for reaching the target / minus it for another side reaching it or this
     side reaching the hole (T-END-1/2)."""
+    return scored_value(rv, rules, side, kitty_points, win_w, np.zeros(MAX_SEATS, dtype=np.int64))
+
+
+@njit(cache=True)
+def scored_value(rv, rules, side, kitty_points, win_w, ds):
+    """``deal_value`` with the deal scores' scratch ``ds`` (``MAX_SEATS`` entries) passed in: no
+    allocation a rollout."""
     cs = rv[V_SIDE + rv[V_BIDDER]]
     sides = _active_sides(rv, rules)
     taken = rv[V_TAKEN:V_TAKEN + MAX_SEATS]
-    ds = np.zeros(MAX_SEATS, dtype=np.int64)
     core.deal_scores(taken, MAX_SEATS, cs, -1, rv[V_BID], kitty_points, rv[V_TRUMP] == NO_TRUMP, rules, ds)
     mine = 0
     others = 0
@@ -332,11 +492,12 @@ def mc_play(table, row, hand, opts, n_opts, view, rules, rng):
     base = np.zeros(MAX_SEATS, dtype=np.int64)
     hands = np.zeros(MAX_SEATS, dtype=np.int64)
     rv = np.empty_like(view)
+    ds = np.zeros(MAX_SEATS, dtype=np.int64)
     for _ in range(k):
         kitty_points = sampled_deal(rng, unseen, need, voids, n_h, out, cards, seats, seat, hand, kitty, base)
         for i in range(n_opts):
             played_out(table, row, base, hands, rv, view, rules, seat, opts[i], n_tricks, informed)
-            sums[i] += deal_value(rv, rules, side, kitty_points, win_w)
+            sums[i] += scored_value(rv, rules, side, kitty_points, win_w, ds)
     best = 0
     for i in range(1, n_opts):
         if sums[i] > sums[best]:
