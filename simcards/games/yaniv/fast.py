@@ -21,8 +21,18 @@ same games.
 from __future__ import annotations
 
 from simcards.games.yaniv.groups import RUN_STARTS, lay_singles, multi_groups
-from simcards.games.yaniv.policies import P_KEEP, P_STOCK, RANK, group_cost, hand_held
-from simcards.games.yaniv.rules import PICK_TOP, R_JOKER_PAIR, R_PICKUP, R_WILD
+from simcards.games.yaniv.policies import (
+    P_JOKER_END,
+    P_KEEP,
+    P_STOCK,
+    P_TOP,
+    RANK,
+    _builds,
+    _kept,
+    group_cost,
+    hand_held,
+)
+from simcards.games.yaniv.rules import PICK_TOP, R_JOKER_PAIR, R_PICKUP, R_VALUES, R_WILD
 from simcards.nbutil import compiled_as, njit_by_type
 
 
@@ -60,23 +70,75 @@ def threshold_turn(hand, n, rules, params, total, stock_n, avail, n_avail, out, 
         rows += multi_groups(hand, n, rules, out, keys, scratch, singles)
     keep = params[P_KEEP]
     stock = params[P_STOCK] if stock_n > 0 else 1e9
-    best = 0
-    best_cost = 1e18
-    best_pick = -1
     held = (counts, lanes, twice, jokers, pairs)
-    for a in range(rows):
-        cost, pick = group_cost(out[a, 1:], out[a, 0], total, held, avail, n_avail, wild, keep, stock, top_only,
-                                params, rules)
-        if cost < best_cost:
-            best_cost = cost
-            best = a
-            best_pick = pick
+    best, best_cost, best_pick = cheapest_group(out, rows, total, held, avail, n_avail, wild, keep, stock, top_only,
+                                                params, rules)
     length = out[best, 0]
     for j in range(length):
         thrown[j] = out[best, 1 + j]
     if best_pick < 0 and stock_n == 0:
         best_pick = 0  # no stock: the first of the equally refused cards
     return best, length, best_pick, rows
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def cheapest_group(out, rows, total, held, avail, n_avail, wild, keep, stock, top_only, params, rules):
+    """``(row, cost, pick)`` of the first row of ``out[:rows]`` of least ``group_cost`` (and its draw),
+    scoring only the rows that can be it. A row's cost is at least its floor: what the hand keeps
+    (``total`` minus the group), plus the cheapest draw any group could leave (a card builds a group
+    with what is left only if it does with the whole hand), minus the whole hand's kept set, in the
+    same floating-point operations, each no larger, when ``keep``, ``joker_end`` and ``top`` are not
+    negative (else every row is scored). The row of the lowest floor (shedding the most) is scored
+    first; a row whose floor exceeds the best cost so far (or equals it, after the best row) cannot
+    be chosen."""
+    counts, lanes, twice, jokers, pairs = held
+    if not (keep >= 0 and params[P_JOKER_END] >= 0 and params[P_TOP] >= 0):
+        best = 0
+        best_cost = 1e18
+        best_pick = -1
+        for a in range(rows):
+            cost, pick = group_cost(out[a, 1:], out[a, 0], total, held, avail, n_avail, wild, keep, stock, top_only,
+                                    params, rules)
+            if cost < best_cost:
+                best_cost = cost
+                best = a
+                best_pick = pick
+        return best, best_cost, best_pick
+    spare = 1 if wild and jokers > 0 else 0
+    draw_floor = stock
+    for t in range(n_avail):
+        card = avail[t]
+        value = rules[R_VALUES + card]
+        d = value - keep * value if _builds(card, counts, lanes, spare) else float(value)
+        draw_floor = min(d, draw_floor)
+    kept_most = keep * _kept(pairs, counts, rules)
+    first = 0  # the row shedding the most (the lowest floor), found without a branch
+    most = -1
+    for a in range(rows):
+        shed = 0
+        for j in range(out[a, 0]):
+            shed += rules[R_VALUES + out[a, 1 + j]]
+        first = a if shed > most else first
+        most = max(shed, most)
+    best = first
+    best_cost, best_pick = group_cost(out[first, 1:], out[first, 0], total, held, avail, n_avail, wild, keep, stock,
+                                      top_only, params, rules)
+    for a in range(rows):
+        if a == first:
+            continue
+        shed = 0
+        for j in range(out[a, 0]):
+            shed += rules[R_VALUES + out[a, 1 + j]]
+        floor = total - shed + draw_floor - kept_most
+        if floor > best_cost or (floor == best_cost and a > best):
+            continue
+        cost, pick = group_cost(out[a, 1:], out[a, 0], total, held, avail, n_avail, wild, keep, stock, top_only,
+                                params, rules)
+        if cost < best_cost or (cost == best_cost and a < best):
+            best_cost = cost
+            best = a
+            best_pick = pick
+    return best, best_cost, best_pick
 
 
 # The same turn compiled on its own, for code that is not the plain kernel's hot loop: the

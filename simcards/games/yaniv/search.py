@@ -22,7 +22,7 @@ import numpy as np
 from simcards.games.yaniv import core
 from simcards.games.yaniv import params as P
 from simcards.games.yaniv.core import available_faces, hand_total, insert_sorted, next_seat, throw
-from simcards.games.yaniv.fast import threshold_turn_called
+from simcards.games.yaniv.fast import cheapest_group, threshold_turn_called
 from simcards.games.yaniv.groups import SCRATCH
 from simcards.games.yaniv.layout import (
     K_CALL,
@@ -86,7 +86,8 @@ from simcards.games.yaniv.rules import (
     R_WILD,
 )
 from simcards.nbutil import compiled_as, njit_by_type, rebind
-from simcards.rng import rand_below
+from simcards.rng import _GOLDEN as GOLDEN
+from simcards.rng import _mix as mix64
 
 SID_INFORMED = 2
 SID_MC = 3
@@ -184,7 +185,7 @@ def p_at_most(pool, rules, u, limit):
     return min(1.0, good / all_ways)
 
 
-@njit_by_type(cache=True, _nrt=True, inline="always")
+@njit_by_type(cache=True, _nrt=True)
 def asaf_probability(hand, n, view, rules):
     """The estimated chance that calling now is an Asaf (Y-SC-2): some opponent holds a total at
     most mine. Each opponent's hand is its known cards plus cards drawn uniformly from the unseen
@@ -203,14 +204,14 @@ def asaf_probability(hand, n, view, rules):
     return 1.0 - safe
 
 
-@njit_by_type(cache=True, _nrt=True, inline="always")
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def next_alive(seat, view, rules):
     """The next player still in the round after ``seat`` (Y-PLAY-2), read from the view."""
     return next_seat(seat, view[V_ALIVE:V_ALIVE + MAX_PLAYERS], view[V_PLAYERS], rules[R_CCW] != 0)
 
 
 # --- informed ------------------------------------------------------------------------------------
-@njit_by_type(cache=True, _nrt=True, inline="always")
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def informed_call(hand, n, view, rules, params, risk, patience):
     """Call within ``call`` when the estimated Asaf probability is at most ``risk`` (or, as
     threshold, to land on a reset), and whenever a call is allowed once the round has lasted
@@ -228,7 +229,7 @@ def informed_call(hand, n, view, rules, params, risk, patience):
     return 1 if asaf_probability(hand, n, view, rules) <= risk else 0
 
 
-@njit_by_type(cache=True, _nrt=True)
+@njit_by_type(cache=True, _nrt=False)
 def informed_discard(hand, n, opts, n_opts, view, rules, params, deny):
     """Threshold's discard cost (``fast._group_cost``) plus ``deny`` for every card the next
     player could take from the group that builds a set or run with the cards known in its hand."""
@@ -237,9 +238,21 @@ def informed_discard(hand, n, opts, n_opts, view, rules, params, deny):
     top_only = rules[R_PICKUP] == PICK_TOP
     stock = params[P_STOCK] if view[V_STOCK] > 0 else 1e9
     avail = view[V_AVAIL:V_AVAIL + MAX_HAND]
+    held = (counts, lanes, twice, jokers, pairs)
     # the next player's known cards, summarised
     nxt = next_alive(view[V_SEAT], view, rules)
     mask = view[V_KNOWN + nxt]
+    if mask == 0 or deny <= 0:  # threshold's choice (cheapest_group: the first row of least cost)
+        best, _, _ = cheapest_group(opts, n_opts, view[V_TOTAL], held, avail, view[V_AVAIL_N], wild, params[P_KEEP],
+                                    stock, top_only, params, rules)
+        return best
+    return deny_discard(opts, n_opts, view, rules, params, deny, mask, held, avail, wild, stock, top_only)
+
+
+@njit_by_type(cache=True, _nrt=True)
+def deny_discard(opts, n_opts, view, rules, params, deny, mask, held, avail, wild, stock, top_only):
+    """``informed_discard`` when the next player holds known cards (``mask``) and ``deny`` is
+    positive: threshold's cost plus ``deny`` for every card it could take that builds a group."""
     k_counts = np.int64(0)
     k_lanes = np.int64(0)
     k_jokers = 0
@@ -250,28 +263,24 @@ def informed_discard(hand, n, opts, n_opts, view, rules, params, deny):
             else:
                 k_counts += ONE << (4 * RANK[f])
                 k_lanes |= ONE << f
-    if mask == 0:
-        deny = 0.0
     faces = np.zeros(MAX_HAND, dtype=np.int64)
-    held = (counts, lanes, twice, jokers, pairs)
     best = 0
     best_cost = 1e18
     for a in range(n_opts):
         length = opts[a, 0]
         cost, _ = group_cost(opts[a, 1:], length, view[V_TOTAL], held, avail, view[V_AVAIL_N], wild, params[P_KEEP],
                              stock, top_only, params, rules)
-        if deny > 0:
-            m = available_faces(opts[a, 1:], length, rules[R_PICKUP], faces)
-            for t in range(m):
-                if builds_group(faces[t], k_counts, k_lanes, k_jokers, wild):
-                    cost += deny
+        m = available_faces(opts[a, 1:], length, rules[R_PICKUP], faces)
+        for t in range(m):
+            if builds_group(faces[t], k_counts, k_lanes, k_jokers, wild):
+                cost += deny
         if cost < best_cost:
             best_cost = cost
             best = a
     return best
 
 
-@njit_by_type(cache=True, _nrt=True)
+@njit_by_type(cache=True, _nrt=False)
 def informed_play(kind, params, hand, n, opts, n_opts, view, rules, rng, risk, deny, patience):
     """The informed heuristic with these ``risk``, ``deny`` and ``patience`` (informed's own, or
     mc's for the decisions it does not search): its call and discard, threshold's draw and
@@ -285,7 +294,7 @@ def informed_play(kind, params, hand, n, opts, n_opts, view, rules, rng, risk, d
     return variant_decide(kind, params, hand, n, opts, n_opts, view, rules)
 
 
-@njit_by_type(cache=True, _nrt=True)
+@njit_by_type(cache=True, _nrt=False)
 def informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     """The ``informed`` family (attached: ``game.FAMILIES``)."""
     return informed_play(kind, params, hand, n, opts, n_opts, view, rules, rng, params[P_RISK], params[P_DENY],
@@ -302,11 +311,16 @@ def round_value(me, caller, hands, hand_n, view, rules):
     most one reset (``core.apply_reset``): the sum over the opponents of (their new score - mine),
     scores capped just over ``out_over``, and ``out_over`` per opponent more when the round
     eliminates me."""
+    return settled_value(me, caller, hands, hand_n, view, rules, np.zeros(MAX_PLAYERS, dtype=np.int64),
+                         np.zeros(MAX_PLAYERS, dtype=np.int64))
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def settled_value(me, caller, hands, hand_n, view, rules, totals, scored):
+    """``round_value`` with its work arrays given (``totals``, ``scored``: MAX_PLAYERS each)."""
     players = view[V_PLAYERS]
-    totals = np.zeros(MAX_PLAYERS, dtype=np.int64)
     for p in range(players):
         totals[p] = hand_total(hands[p], hand_n[p], rules)
-    scored = np.zeros(MAX_PLAYERS, dtype=np.int64)
     core.score_round(caller, totals, view[V_ALIVE:V_ALIVE + MAX_PLAYERS], players, rules, scored)
     out_over = rules[R_OUT_OVER]
     value = 0
@@ -328,17 +342,25 @@ def round_value(me, caller, hands, hand_n, view, rules):
 
 
 # One sampled table being played on: the hands, the stock, the previous discard and the work arrays
-# of a threshold turn (a record numba passes as one argument).
-Table = namedtuple("Table", "hands hand_n stock prev out keys scratch thrown avail")
+# of a threshold turn and of scoring (a record numba passes as one argument).
+Table = namedtuple("Table", "hands hand_n stock prev out keys scratch thrown avail totals scored known")
 
 
 @njit_by_type(cache=True, _nrt=True)
 def new_table():
+    return table_on(np.zeros(2 * N_FACES, dtype=np.int64))
+
+
+@njit_by_type(cache=True, _nrt=True)
+def table_on(stock):
+    """A new table whose stock is ``stock`` (a sampled table's: the rollouts only read the stock)."""
     return Table(np.zeros((MAX_PLAYERS, MAX_HAND), dtype=np.int64), np.zeros(MAX_PLAYERS, dtype=np.int64),
-                 np.zeros(2 * N_FACES, dtype=np.int64), np.zeros(MAX_HAND + 2, dtype=np.int64),
-                 np.zeros((MAX_OPTIONS, ROW), dtype=np.int64), np.zeros(MAX_OPTIONS, dtype=np.int64),
-                 np.zeros(SCRATCH, dtype=np.int64), np.zeros(MAX_HAND, dtype=np.int64),
-                 np.zeros(MAX_HAND, dtype=np.int64))
+                 stock, np.zeros(MAX_HAND + 2, dtype=np.int64),
+                 # a threshold turn's work arrays, written before they are read
+                 np.empty((MAX_OPTIONS, ROW), dtype=np.int64), np.empty(MAX_OPTIONS, dtype=np.int64),
+                 np.empty(SCRATCH, dtype=np.int64), np.zeros(MAX_HAND, dtype=np.int64),
+                 np.zeros(MAX_HAND, dtype=np.int64), np.zeros(MAX_PLAYERS, dtype=np.int64),
+                 np.zeros(MAX_PLAYERS, dtype=np.int64), np.zeros(MAX_HAND, dtype=np.int64))
 
 
 @njit_by_type(cache=True, _nrt=False)
@@ -361,7 +383,7 @@ def rollout(me, seat, turn, t, stock_n, prev_n, view, rules, params, opp_params,
         par = params if seat == me else opp_params
         if (rules[R_FULL_TURN] == 0 or turn >= n_alive) and (limit < 0 or total <= limit):
             if threshold_calls(view[V_SCORES + seat], total, par, rules) == 1:
-                return round_value(me, seat, hands, hand_n, view, rules)
+                return settled_value(me, seat, hands, hand_n, view, rules, t.totals, t.scored)
         n_avail = available_faces(prev, prev_n, pickup, avail)
         _, length, pick, _ = threshold_turn_called(hand, n, rules, par, total, stock_n, avail, n_avail, t.out,
                                                    t.keys, t.scratch, thrown)
@@ -381,10 +403,24 @@ def rollout(me, seat, turn, t, stock_n, prev_n, view, rules, params, opp_params,
             break
         turn += 1
         seat = next_alive(seat, view, rules)
-    return round_value(me, -1, hands, hand_n, view, rules)
+    return settled_value(me, -1, hands, hand_n, view, rules, t.totals, t.scored)
 
 
-@njit_by_type(cache=True, _nrt=True)
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def shuffle_local(rng, arr, n):
+    """``simcards.rng.shuffle(rng, arr, n)``, draw for draw, with the stream's state held in a local
+    (the array's element is read once and written once: the shuffle's stores may not alias it)."""
+    state = rng[0]
+    for i in range(n - 1, 0, -1):
+        state += GOLDEN
+        j = np.int64(((mix64(state) >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
+        tmp = arr[i]
+        arr[i] = arr[j]
+        arr[j] = tmp
+    rng[0] = state
+
+
+@njit_by_type(cache=True, _nrt=False)
 def sample_deal(me, hand, n, view, rules, rng, pool, deck, sample, low):
     """One deal of the unseen cards consistent with the view: each opponent holds its known cards
     plus unseen ones up to its hand size, the rest (up to the stock's size) form the stock in a
@@ -393,17 +429,18 @@ def sample_deal(me, hand, n, view, rules, rng, pool, deck, sample, low):
     ``sample``; returns the stock size."""
     hands, hand_n, stock = sample.hands, sample.hand_n, sample.stock
     size = 0
-    for f in range(N_FACES):
-        for _ in range(pool[f]):
+    if rules[R_DECKS] == 1:  # a copy or none of each face: no branch on the pool
+        for f in range(N_FACES):
             deck[size] = f
-            size += 1
-    for i in range(size - 1, 0, -1):  # Fisher-Yates, from the seat's stream
-        j = rand_below(rng, i + 1)
-        tmp = deck[i]
-        deck[i] = deck[j]
-        deck[j] = tmp
+            size += pool[f]
+    else:
+        for f in range(N_FACES):
+            for _ in range(pool[f]):
+                deck[size] = f
+                size += 1
+    shuffle_local(rng, deck, size)  # Fisher-Yates, from the seat's stream
     used = 0
-    known = np.zeros(MAX_HAND, dtype=np.int64)
+    known = sample.known
     for p in range(view[V_PLAYERS]):
         hand_n[p] = 0
         if not view[V_ALIVE + p]:
@@ -413,15 +450,18 @@ def sample_deal(me, hand, n, view, rules, rng, pool, deck, sample, low):
                 hands[p, i] = hand[i]
             hand_n[p] = n
             continue
-        k, _ = known_cards(view, p, rules, known)
         m = 0
-        for i in range(k):
-            m = insert_sorted(hands[p], m, known[i])
+        if view[V_KNOWN + p] != 0:
+            k, _ = known_cards(view, p, rules, known)
+            for i in range(k):
+                m = insert_sorted(hands[p], m, known[i])
         while m < view[V_SIZES + p] and used < size:
             best = used  # the lowest of the next 1 + low shuffled cards, swapped to the front
+            lowest = rules[R_VALUES + deck[used]]
             for j in range(used + 1, min(size, used + 1 + low)):
-                if rules[R_VALUES + deck[j]] < rules[R_VALUES + deck[best]]:
-                    best = j
+                v = rules[R_VALUES + deck[j]]
+                best = j if v < lowest else best
+                lowest = min(v, lowest)
             tmp = deck[used]
             deck[used] = deck[best]
             deck[best] = tmp
@@ -434,7 +474,7 @@ def sample_deal(me, hand, n, view, rules, rng, pool, deck, sample, low):
     return stock_n
 
 
-@njit_by_type(cache=True, _nrt=True)
+@njit_by_type(cache=True, _nrt=False)
 def mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     """Monte Carlo search: ``k`` deals of the unseen cards (the same deals for every option), each
     option played forward to the end of the round with threshold rollouts, the best mean
@@ -450,6 +490,12 @@ def mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     if kind == K_CALL and view[V_TURN] >= params[P_MC_PATIENCE]:  # a long round: call, as informed does
         return mc_heuristic(kind, params, hand, n, opts, n_opts, view, rules, rng)
     prior = mc_heuristic(kind, params, hand, n, opts, n_opts, view, rules, rng)
+    return mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng, prior)
+
+
+@njit_by_type(cache=True, _nrt=True)
+def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng, prior):
+    """``mc_decide``'s search, from the heuristic's choice ``prior``."""
     k = max(1, int(params[P_K]))
     sums = option_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k)
     # the heuristic's choice is kept unless another option beats it by ``prior`` points a sample
@@ -468,48 +514,117 @@ def mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
 @njit_by_type(cache=True, _nrt=True)
 def deal_scratch(params, hand, n, view, rules):
     """What sampling deals for a decision takes: the opponents' parameter row (their call at
-    ``opp_call``), the unseen faces' counts (``unseen_counts``), a deck and two tables of scratch."""
+    ``opp_call``), the unseen faces' counts (``unseen_counts``), a deck, the sampled table and the
+    table played on (which reads the sampled table's stock: a rollout never writes a stock)."""
     opp_params = params.copy()
     opp_params[P_CALL] = params[P_OPP_CALL]
     pool = np.zeros(N_FACES, dtype=np.int64)
     unseen_counts(hand, n, view, rules, pool)
-    return opp_params, pool, np.zeros(2 * N_FACES, dtype=np.int64), new_table(), new_table()
+    sample = new_table()
+    return opp_params, pool, np.zeros(2 * N_FACES, dtype=np.int64), sample, table_on(sample.stock)
 
 
 @njit_by_type(cache=True, _nrt=True, inline="always")
 def option_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k):
-    """Each option's ``round_value`` summed over ``k`` sampled deals (common to all options)."""
-    me = view[V_SEAT]
-    low = int(params[P_LOW])
-    depth = max(1, int(params[P_DEPTH]))
+    """Each option's ``round_value`` summed over ``k`` sampled deals (common to all options), as
+    ``play_option`` plays it (``deal_sums``)."""
     opp_params, pool, deck, sample, t = deal_scratch(params, hand, n, view, rules)
     sums = np.zeros(n_opts, dtype=np.int64)
+    plans = np.zeros((n_opts, 2 * MAX_HAND + 3), dtype=np.int64)
+    deal_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k, (opp_params, pool, deck, sample, t), plans,
+              sums)
+    return sums
+
+
+@njit_by_type(cache=True, _nrt=False)
+def deal_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k, scratch, plans, sums):
+    """``option_sums``'s deals, in the work arrays ``deal_scratch`` made (``scratch``) and ``plans``
+    (a row an option), without reference counting. My own move (the option, and my draw after it)
+    reads only my hand, the view and whether the stock is empty, the same in every deal (the
+    stock's size is): it is made once per option, kept in its row of ``plans`` (my hand's size, -1
+    when I call; the group's length; my draw; my hand; the group), and each deal plays on from it:
+    the last option on the deal itself, the others on a copy."""
+    opp_params, pool, deck, sample, t = scratch
+    me = view[V_SEAT]
+    players = view[V_PLAYERS]
+    low = int(params[P_LOW])
+    depth = max(1, int(params[P_DEPTH]))
+    planned = -1  # the stock's size the moves were made for
+    last = n_opts - 1
     for _ in range(k):
         stock_n = sample_deal(me, hand, n, view, rules, rng, pool, deck, sample, low)
+        if stock_n != planned:
+            planned = stock_n
+            for o in range(n_opts):
+                for i in range(n):
+                    t.hands[me, i] = hand[i]
+                t.hand_n[me] = n
+                m, length, pick = my_move(kind, opts[o], t, stock_n, view, rules, params)
+                plans[o, 0] = m
+                plans[o, 1] = length
+                plans[o, 2] = pick
+                for i in range(max(m, 0)):
+                    plans[o, 3 + i] = t.hands[me, i]
+                for j in range(length):
+                    plans[o, 3 + MAX_HAND + j] = t.thrown[j]
+            last = n_opts - 1
+            while last >= 0 and plans[last, 0] < 0:
+                last -= 1
         for o in range(n_opts):
-            for p in range(view[V_PLAYERS]):
-                t.hand_n[p] = sample.hand_n[p]
-                for i in range(sample.hand_n[p]):
-                    t.hands[p, i] = sample.hands[p, i]
-            for i in range(stock_n):
-                t.stock[i] = sample.stock[i]
-            sums[o] += play_option(kind, opts[o], t, stock_n, view, rules, params, opp_params, depth)
-    return sums
+            if plans[o, 0] < 0:  # the call: scored on the deal as dealt
+                sums[o] += settled_value(me, me, sample.hands, sample.hand_n, view, rules, t.totals, t.scored)
+        for o in range(last):
+            if plans[o, 0] < 0:
+                continue
+            for p in range(players):
+                if p != me:
+                    t.hand_n[p] = sample.hand_n[p]
+                    for i in range(sample.hand_n[p]):
+                        t.hands[p, i] = sample.hands[p, i]
+            sums[o] += planned_option(plans[o], t, stock_n, view, rules, params, opp_params, depth)
+        if last >= 0:
+            sums[last] += planned_option(plans[last], sample, stock_n, view, rules, params, opp_params, depth)
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def planned_option(plan, t, stock_n, view, rules, params, opp_params, depth):
+    """The option planned in ``plan`` (a row of ``deal_sums``'s plans) played on from the table ``t``
+    (the others' hands dealt): my hand after it, the group thrown, then ``play_on``."""
+    me = view[V_SEAT]
+    m = plan[0]
+    length = plan[1]
+    for i in range(m):
+        t.hands[me, i] = plan[3 + i]
+    for j in range(length):
+        t.thrown[j] = plan[3 + MAX_HAND + j]
+    return play_on(m, length, plan[2], t, stock_n, view, rules, params, opp_params, depth)
 
 
 @njit_by_type(cache=True, _nrt=True, inline="always")
 def play_option(kind, option, t, stock_n, view, rules, params, opp_params, depth):
     """My ``option`` (a row of the options table) played on the sampled table ``t``, then my draw
     (threshold's, unless the option is the draw) and the round on in a ``rollout``: its value."""
+    m, length, pick = my_move(kind, option, t, stock_n, view, rules, params)
+    if m < 0:
+        return round_value(view[V_SEAT], view[V_SEAT], t.hands, t.hand_n, view, rules)
+    return play_on(m, length, pick, t, stock_n, view, rules, params, opp_params, depth)
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def my_move(kind, option, t, stock_n, view, rules, params):
+    """My ``option`` made on the table ``t`` (``stock_n`` cards in its stock), short of the draw:
+    the group thrown from my hand into ``t.thrown``; returns ``(m, length, pick)``: the cards left in
+    my hand (-1: I call), the group's length and my draw (threshold's unless the option is the
+    draw: an index into the view's available faces, -1 for the stock)."""
     me = view[V_SEAT]
-    hands, hand_n, thrown = t.hands, t.hand_n, t.thrown
+    thrown = t.thrown
     v_avail = view[V_AVAIL:V_AVAIL + MAX_HAND]
     n_avail = view[V_AVAIL_N]
-    mine = hands[me]
-    m = hand_n[me]
+    mine = t.hands[me]
+    m = t.hand_n[me]
     if kind == K_CALL:
         if option[1] == 1:
-            return round_value(me, me, hands, hand_n, view, rules)
+            return -1, 0, 0
         # play on: my whole turn as threshold, then the others
         _, length, pick, _ = threshold_turn_called(mine, m, rules, params, view[V_TOTAL], stock_n, v_avail,
                                                    n_avail, t.out, t.keys, t.scratch, thrown)
@@ -536,24 +651,34 @@ def play_option(kind, option, t, stock_n, view, rules, params, opp_params, depth
         for a in range(n_avail):
             if v_avail[a] == option[1]:
                 pick = a
+    return m, length, pick
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def play_on(m, length, pick, t, stock_n, view, rules, params, opp_params, depth):
+    """The round after my move (``my_move``: ``t.hands[me][:m]`` left, ``t.thrown[:length]`` thrown):
+    my draw ``pick``, then the others in a ``rollout``; its value."""
+    me = view[V_SEAT]
+    hands, hand_n, thrown = t.hands, t.hand_n, t.thrown
+    mine = hands[me]
     hand_n[me] = m
     if pick < 0:
         if stock_n == 0:
-            return round_value(me, -1, hands, hand_n, view, rules)
+            return settled_value(me, -1, hands, hand_n, view, rules, t.totals, t.scored)
         stock_n -= 1
         card = t.stock[stock_n]
     else:
-        card = v_avail[pick]
+        card = view[V_AVAIL + pick]
     hand_n[me] = insert_sorted(mine, m, card)
     for j in range(length):
         t.prev[j] = thrown[j]
     if stock_n == 0:
-        return round_value(me, -1, hands, hand_n, view, rules)
+        return settled_value(me, -1, hands, hand_n, view, rules, t.totals, t.scored)
     return rollout(me, next_alive(me, view, rules), view[V_TURN] + 1, t, stock_n, length, view, rules, params,
                    opp_params, depth)
 
 
-@njit_by_type(cache=True, _nrt=True, inline="always")
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def mc_heuristic(kind, params, hand, n, opts, n_opts, view, rules, rng):
     """mc's choice without search: informed's (with mc's ``risk``, ``deny`` and ``patience``)."""
     return informed_play(kind, params, hand, n, opts, n_opts, view, rules, rng, params[P_MC_RISK],
