@@ -28,6 +28,7 @@ from numba import njit, types
 from simcards.games.batch import play_ranges
 from simcards.games.gin import core
 from simcards.games.gin import layout as L
+from simcards.games.gin import melds as M
 from simcards.games.gin import rules as R
 from simcards.games.gin.jit import internal
 from simcards.games.gin.layout import (  # the transcript events (layout.py declares them)
@@ -53,14 +54,13 @@ from simcards.games.gin.melds import (
     LANE,
     LOW_RANK,
     SCRATCH_SIZE,
-    SET_NOPTS,
-    SET_OPTS,
     SUIT_BITS,
     VALUES_MV,
     best_arrangement,
     best_layoff,
     deadwood,
     layoff_exposure,
+    low_card,
     min_arrangements,
     popcount,
     removal_deadwoods,
@@ -126,7 +126,7 @@ def remove_card(hands, hand_n, masks, p, card):
             return
 
 
-@internal
+@internal(inline="always")
 def take_info(mask, card, allow_re, scratch, mv):
     """For taking ``card`` into the 10 cards ``mask``: (deadwood of the 11 cards, the lowest
     deadwood after a legal discard). The discard may be ``card`` itself only if ``allow_re``.
@@ -138,9 +138,7 @@ def take_info(mask, card, allow_re, scratch, mv):
     best = np.int64(1) << 40
     m = m11
     while m != 0:
-        low = m & -m
-        m ^= low
-        c = popcount(low - 1)
+        c, m = low_card(m)
         if c == card and not allow_re:
             continue
         if scratch[c] < best:
@@ -353,7 +351,7 @@ def show(h, p, dw, first):
     h.shown[L.V_FIRST] = first
 
 
-@njit(**_HAND)
+@njit_by_type(**_HAND)
 def reshow(h, p, dw, first):
     """``show`` when the view already shows position ``p`` this turn and its strategy is a built-in
     one (which never writes to it): only what a draw or a discard changes is written again."""
@@ -580,8 +578,8 @@ def mj_placement(hand, d, taken, melds, n_melds, mv):
     s = d // 13
     dbit = np.int64(1) << d
     sm = suits_at(hand, r)
-    for i in range(SET_NOPTS[sm]):  # sets holding d
-        m = SUIT_BITS[r, SET_OPTS[sm, i]]
+    for i in range(M.SET_NOPTS[sm]):  # sets holding d
+        m = SUIT_BITS[r, M.SET_OPTS[sm, i]]
         if m & dbit:
             best_dw, best_k, best_m, best_cnt = mj_better(m, -1, hand, taken, mv, best_dw, best_k, best_m, best_cnt)
     lane = (hand >> (13 * s)) & LANE

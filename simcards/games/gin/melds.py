@@ -37,6 +37,7 @@ from numba import njit
 
 from simcards.games.gin.jit import internal
 from simcards.games.gin.layout import MELD_VARIANTS, N_MV, VALUE_SCHEMES
+from simcards.nbutil import borrow
 
 LANE = 0x1FFF
 N_LANE = 1 << 13
@@ -122,6 +123,14 @@ def popcount(x):
     return (x * 0x0101010101010101 & -1) >> 56 & 0xFF
 
 
+@internal
+def low_card(m):
+    """(the lowest card of the mask ``m``, ``m`` without it): ``c, m = low_card(m)`` in a
+    ``while m != 0`` loop visits a hand's cards in id order."""
+    low = m & -m
+    return popcount(low - 1), m ^ low
+
+
 @njit(cache=True, inline="always")
 def lane_dw(mv, lane):
     return np.int64(LANE_DW[mv, lane])
@@ -182,38 +191,17 @@ def set_ranks(mask, m3):
     return r0, s0, r1, s1, r2, s2, r3, s3
 
 
+NO_ROWS = np.zeros((1, 1), dtype=np.int64)  # set_scan's ``out`` when it only looks for the minimum
+
+
 @internal
-def best_arrangement(mask, mv=0):
-    """(minimum deadwood, bits of the cards laid in sets) of the first minimum arrangement in the
-    documented tie-break order. Handles up to four ranks with 3+ cards (any hand of <= 15 cards)."""
-    m3 = triple_ranks(mask)
-    if m3 == 0:
-        return lanes_deadwood(mask, mv), np.int64(0)
+def set_scan(mask, m3, best, out, most, mv):
+    """The set choices of ``mask`` (``m3``: its ranks with 3+ cards) in the documented tie-break
+    order, each scored with the rest in maximal runs. ``most`` 0: the first choice of the lowest
+    deadwood below ``best``, as (deadwood, its set bits, 0). Otherwise the choices of deadwood
+    ``best`` into ``out[i, 0]``, at most ``most`` rows, as (best, 0, count)."""
     r0, s0, r1, s1, r2, s2, r3, s3 = set_ranks(mask, m3)
-    best = np.int64(1) << 40
     best_sets = np.int64(0)
-    for i0 in range(SET_NOPTS[s0]):
-        m0 = SUIT_BITS[r0, SET_OPTS[s0, i0]]
-        for i1 in range(SET_NOPTS[s1]):
-            m1 = m0 | SUIT_BITS[r1, SET_OPTS[s1, i1]]
-            for i2 in range(SET_NOPTS[s2]):
-                m2 = m1 | SUIT_BITS[r2, SET_OPTS[s2, i2]]
-                for i3 in range(SET_NOPTS[s3]):
-                    sets = m2 | SUIT_BITS[r3, SET_OPTS[s3, i3]]
-                    dw = lanes_deadwood(mask & ~sets, mv)
-                    if dw < best:
-                        best = dw
-                        best_sets = sets
-    return best, best_sets
-
-
-@internal
-def min_arrangements(mask, best, out, most, mv=0):
-    """G-LAY-0: every arrangement of ``mask`` with the minimum deadwood ``best``, in the documented
-    tie-break order (the first is ``best_arrangement``'s): ``out[i, 0]`` = the bits laid in sets
-    (the rest of the melded cards are the maximal runs). At most ``most`` rows; returns the count."""
-    m3 = triple_ranks(mask)
-    r0, s0, r1, s1, r2, s2, r3, s3 = set_ranks(mask, m3)
     n = 0
     for i0 in range(SET_NOPTS[s0]):
         m0 = SUIT_BITS[r0, SET_OPTS[s0, i0]]
@@ -223,10 +211,34 @@ def min_arrangements(mask, best, out, most, mv=0):
                 m2 = m1 | SUIT_BITS[r2, SET_OPTS[s2, i2]]
                 for i3 in range(SET_NOPTS[s3]):
                     sets = m2 | SUIT_BITS[r3, SET_OPTS[s3, i3]]
-                    if n < most and lanes_deadwood(mask & ~sets, mv) == best:
+                    dw = lanes_deadwood(mask & ~sets, mv)
+                    if most == 0:
+                        if dw < best:
+                            best = dw
+                            best_sets = sets
+                    elif n < most and dw == best:
                         out[n, 0] = sets
                         n += 1
-    return n
+    return best, best_sets, n
+
+
+@internal(_nrt=True)  # (stated, for borrow: the kernel calls it from code compiled without, _nrt=False)
+def best_arrangement(mask, mv=0):
+    """(minimum deadwood, bits of the cards laid in sets) of the first minimum arrangement in the
+    documented tie-break order. Handles up to four ranks with 3+ cards (any hand of <= 15 cards)."""
+    m3 = triple_ranks(mask)
+    if m3 == 0:
+        return lanes_deadwood(mask, mv), np.int64(0)
+    best, best_sets, _ = set_scan(mask, m3, np.int64(1) << 40, borrow(NO_ROWS), 0, mv)
+    return best, best_sets
+
+
+@internal
+def min_arrangements(mask, best, out, most, mv=0):
+    """G-LAY-0: every arrangement of ``mask`` with the minimum deadwood ``best``, in the documented
+    tie-break order (the first is ``best_arrangement``'s): ``out[i, 0]`` = the bits laid in sets
+    (the rest of the melded cards are the maximal runs). At most ``most`` rows; returns the count."""
+    return set_scan(mask, triple_ranks(mask), best, out, most, mv)[2]
 
 
 @internal
@@ -269,9 +281,8 @@ def removal_deadwoods(mask, scratch, mv=0):
     if popcount(mask) > 11:  # G-V-DEAL11's 12 cards before the discard: the pass below holds to 11
         y = mask
         while y != 0:
-            low = y & -y
-            y ^= low
-            scratch[popcount(low - 1)] = deadwood(mask ^ low, mv)
+            c, y = low_card(y)
+            scratch[c] = deadwood(mask ^ (np.int64(1) << c), mv)
         return deadwood(mask, mv)
     m3 = triple_ranks(mask)
     if m3 == 0:
@@ -281,9 +292,8 @@ def removal_deadwoods(mask, scratch, mv=0):
             rest = full - lane_dw(mv, lane)
             y = lane
             while y != 0:
-                low = y & -y
-                y ^= low
-                scratch[13 * s + popcount(low - 1)] = rest + lane_dw(mv, lane ^ low)
+                r, y = low_card(y)
+                scratch[13 * s + r] = rest + lane_dw(mv, lane ^ (np.int64(1) << r))
         return full
     base = 64
     k = 0
@@ -308,9 +318,8 @@ def removal_deadwoods(mask, scratch, mv=0):
             full = tot
     m = mask
     while m != 0:
-        low = m & -m
-        m ^= low
-        c = popcount(low - 1)
+        c, m = low_card(m)
+        low = np.int64(1) << c
         s = c // 13
         best = np.int64(1) << 40
         for j in range(k):
@@ -336,9 +345,7 @@ def simple_discard(m11, taken, scratch, mv):
     best_dw = np.int64(1) << 40
     m = m11
     while m != 0:
-        low = m & -m
-        m ^= low
-        c = popcount(low - 1)
+        c, m = low_card(m)
         if c == taken:
             continue
         d = scratch[c]
@@ -368,10 +375,8 @@ def value_of_mask(mask, mv=0):
     total = 0
     m = mask
     while m != 0:
-        low = m & -m
-        c = popcount(low - 1)
+        c, m = low_card(m)
         total += VALUES_MV[mv, c]
-        m ^= low
     return total
 
 
