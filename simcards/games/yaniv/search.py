@@ -353,14 +353,31 @@ def new_table():
 
 @njit_by_type(cache=True, _nrt=True)
 def table_on(stock):
-    """A new table whose stock is ``stock`` (a sampled table's: the rollouts only read the stock)."""
-    return Table(np.zeros((MAX_PLAYERS, MAX_HAND), dtype=np.int64), np.zeros(MAX_PLAYERS, dtype=np.int64),
-                 stock, np.zeros(MAX_HAND + 2, dtype=np.int64),
-                 # a threshold turn's work arrays, written before they are read
-                 np.empty((MAX_OPTIONS, ROW), dtype=np.int64), np.empty(MAX_OPTIONS, dtype=np.int64),
-                 np.empty(SCRATCH, dtype=np.int64), np.zeros(MAX_HAND, dtype=np.int64),
-                 np.zeros(MAX_HAND, dtype=np.int64), np.zeros(MAX_PLAYERS, dtype=np.int64),
-                 np.zeros(MAX_PLAYERS, dtype=np.int64), np.zeros(MAX_HAND, dtype=np.int64))
+    """A new table whose stock is ``stock`` (a sampled table's: the rollouts only read the stock),
+    carved out of one array (one allocation, not a dozen: a search decision makes two tables). A
+    threshold turn's work arrays (``out``, ``keys``, ``scratch``: written before they are read) are
+    left as allocated, the rest is zero."""
+    w = np.empty(_T_SIZE, dtype=np.int64)
+    w[:_T_OUT] = 0
+    return Table(w[_T_HANDS:_T_HAND_N].reshape((MAX_PLAYERS, MAX_HAND)), w[_T_HAND_N:_T_PREV], stock,
+                 w[_T_PREV:_T_THROWN], w[_T_OUT:_T_KEYS].reshape((MAX_OPTIONS, ROW)), w[_T_KEYS:_T_SCRATCH],
+                 w[_T_SCRATCH:_T_SIZE], w[_T_THROWN:_T_AVAIL], w[_T_AVAIL:_T_TOTALS], w[_T_TOTALS:_T_SCORED],
+                 w[_T_SCORED:_T_KNOWN], w[_T_KNOWN:_T_OUT])
+
+
+# table_on's parts in its one array: the zeroed parts first, then the work arrays
+_T_HANDS = 0
+_T_HAND_N = _T_HANDS + MAX_PLAYERS * MAX_HAND
+_T_PREV = _T_HAND_N + MAX_PLAYERS
+_T_THROWN = _T_PREV + MAX_HAND + 2
+_T_AVAIL = _T_THROWN + MAX_HAND
+_T_TOTALS = _T_AVAIL + MAX_HAND
+_T_SCORED = _T_TOTALS + MAX_PLAYERS
+_T_KNOWN = _T_SCORED + MAX_PLAYERS
+_T_OUT = _T_KNOWN + MAX_HAND
+_T_KEYS = _T_OUT + MAX_OPTIONS * ROW
+_T_SCRATCH = _T_KEYS + MAX_OPTIONS
+_T_SIZE = _T_SCRATCH + SCRATCH
 
 
 @njit_by_type(cache=True, _nrt=False)
