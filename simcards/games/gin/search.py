@@ -108,7 +108,7 @@ from simcards.games.gin.params import INFORMED, MC, NEVER, slot
 from simcards.games.gin.policies import better, knock_decide
 from simcards.games.gin.policies import danger as melds_with  # cards of a mask that meld directly with a card
 from simcards.games.gin.rules import R_MJ, R_MV
-from simcards.nbutil import njit_by_type
+from simcards.nbutil import borrow, keep_alive, njit_by_type
 from simcards.rng import _GOLDEN as STREAM_STEP  # the counter's step per draw (splitmix64)
 from simcards.rng import rand_below
 
@@ -810,8 +810,8 @@ def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng):
     mv = rules[R_MV]
     limit = view[V_LIMIT]
     mask = view[V_MASK]
-    pool = np.empty(52, dtype=np.int64)
-    known, n_opp, n_pool, ns = deal_space(view, pool)
+    pool_o = np.empty(52, dtype=np.int64)
+    known, n_opp, n_pool, ns = deal_space(view, pool_o)
     if n_opp < 0 or ns < 0:  # the view does not fit a two-hand table: play the heuristic
         return informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
     # candidates, best first by the heuristic
@@ -838,11 +838,17 @@ def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng):
         cand[1] = 1 - h
     if n_cand <= 1:
         return cand[0]
-    buf = np.empty(52, dtype=np.int64)
-    stock = np.empty(52, dtype=np.int64)
-    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-    ends = np.zeros((ENDS_ROWS, 14), dtype=np.int64)
-    idx = np.zeros(ENDS_ROWS, dtype=np.int64)
+    # the arrays the sampling loop passes on at every call, borrowed (``nbutil.borrow``: no atomic
+    # reference counting at each call); the owners are kept alive to the end (``keep_alive``)
+    buf_o = np.empty(52, dtype=np.int64)
+    stock_o = np.empty(52, dtype=np.int64)
+    best_o = np.empty(52, dtype=np.int64)
+    scratch_o = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    ends_o = np.zeros((ENDS_ROWS, 14), dtype=np.int64)
+    idx_o = np.zeros(ENDS_ROWS, dtype=np.int64)
+    pool, buf, stock, best_stock = borrow(pool_o), borrow(buf_o), borrow(stock_o), borrow(best_o)
+    scratch, ends, idx = borrow(scratch_o), borrow(ends_o), borrow(idx_o)
+    params, view, rules, rng = borrow(params), borrow(view), borrow(rules), borrow(rng)
     total = np.zeros(n_cand)  # sum of each candidate's utility minus candidate 0's, and of its square
     total2 = np.zeros(n_cand)
     vals = np.zeros(n_cand)
@@ -852,7 +858,6 @@ def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng):
     extra, shown, tries, cap, last, depth = sampler_terms(params, view)
     cap, knock_check = style_checks(params, view, cap, limit)
     smp = Sampler(pool, n_pool, n_opp, extra, known, shown, tries, cap, last, depth, knock_check, view, mv)
-    best_stock = np.empty(52, dtype=np.int64)
     # the opponent's turns on which it still knocks at the limit in the rollouts (``ogin``)
     opp_knocks_all = ROLLOUT_TURNS
     if params[P_OGIN] < NEVER:
@@ -909,4 +914,6 @@ def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng):
         if mean > params[P_Z] * np.sqrt(var / done) and mean > best_gain + 1e-9:
             best = j
             best_gain = mean
-    return cand[best]
+    alive = (keep_alive(pool_o) + keep_alive(buf_o) + keep_alive(stock_o) + keep_alive(best_o) + keep_alive(scratch_o)
+             + keep_alive(ends_o) + keep_alive(idx_o))
+    return cand[best] + alive
