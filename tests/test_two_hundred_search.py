@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numba import njit
 
 from simcards.games.two_hundred import layout as L
 from simcards.games.two_hundred.core import legal_mask, play_card
@@ -16,9 +17,11 @@ from simcards.games.two_hundred.search import (
     deal_value,
     heuristic_rollout,
     rollout,
+    sample_hands,
     scored_value,
     view_rollout,
 )
+from simcards.rng import rand_below
 
 PRESETS = ["standard", "cutthroat", "six-3x2", "le-rough", "kitty"]
 
@@ -104,3 +107,98 @@ def test_rollout_check_can_fail():
         heuristic_rollout(b, 0, hands.copy(), vb, rules, seat, n_tricks)
         differ += not (va == vb).all()
     assert differ > 0
+
+
+def test_pick_by_table_is_the_policies_pick():
+    # The rollouts' cheapest / smear card by lane tables is policies._pick's card for every trump
+    # (4: no trump) and both keys, on random hands and every single-suit lane (T-CARD-2's points).
+    from simcards.games.two_hundred.policies import _pick
+    from simcards.games.two_hundred.search import _pick_fast
+
+    rng = np.random.default_rng(7)
+    masks = [np.int64(m << (L.LANE * s)) for m in range(1, 1 << L.LANE) for s in range(4)]
+    masks += [np.int64(int(rng.integers(1, 1 << 40)) & int(L.DECK_MASK_40)) or np.int64(1) for _ in range(3000)]
+    for m in masks:
+        for trump in range(5):
+            for smear in (False, True):
+                assert _pick_fast(m, trump, smear) == _pick(m, trump, smear), (int(m), trump, smear)
+
+
+@njit(cache=False)
+def _sample_hands_before(rng, unseen, need, voids, n_h, out, cards):
+    """The sampler as it was before its room went into one integer (the reference)."""
+    n = 0
+    for s in range(4):
+        lane = (unseen >> (L.LANE * s)) & L.LANE_FULL
+        while lane:
+            cards[n] = L.LANE * s + L.LANE_LOW[lane]
+            lane &= lane - 1
+            n += 1
+    any_void = 0
+    for i in range(n_h):
+        any_void |= voids[i]
+    cap = np.empty(L.MAX_SEATS + 1, dtype=np.int64)
+    for attempt in range(20):
+        use_voids = attempt < 19
+        for j in range(n - 1, 0, -1):
+            r = rand_below(rng, j + 1)
+            t = cards[j]
+            cards[j] = cards[r]
+            cards[r] = t
+        for i in range(n_h):
+            cap[i] = need[i]
+            out[i] = 0
+        ok = True
+        for phase in range(2):
+            for j in range(n):
+                c = cards[j]
+                constrained = (any_void >> (c // L.LANE)) & 1
+                if (phase == 0) != (constrained == 1):
+                    continue
+                tot = 0
+                for i in range(n_h):
+                    if cap[i] > 0 and not (use_voids and (voids[i] >> (c // L.LANE)) & 1):
+                        tot += cap[i]
+                if tot == 0:
+                    ok = False
+                    break
+                r = rand_below(rng, tot)
+                for i in range(n_h):
+                    if cap[i] > 0 and not (use_voids and (voids[i] >> (c // L.LANE)) & 1):
+                        if r < cap[i]:
+                            out[i] |= np.int64(1) << c
+                            cap[i] -= 1
+                            break
+                        r -= cap[i]
+            if not ok:
+                break
+        if ok:
+            return True
+    return False
+
+
+def test_sampler_draws_as_before():
+    # The mc sampler (T-PLAY-1's voids respected, each holder's count kept) deals the same hands
+    # from the same random stream as the array-room version it replaced, on any holders, voids
+    # (dead ends and the last try without voids included) and sizes that do or do not add up.
+    rng = np.random.default_rng(11)
+    deck = _bits(int(L.DECK_MASK_36))
+    for case in range(3000):
+        n_h = int(rng.integers(1, 7))
+        n = int(rng.integers(n_h, 28))
+        cut = np.sort(rng.choice(np.arange(1, n), n_h - 1, replace=False)) if n_h > 1 else np.array([], int)
+        need = np.zeros(7, dtype=np.int64)
+        need[:n_h] = np.diff(np.concatenate([[0], cut, [n]]))
+        if case % 10 == 0:
+            need[0] += int(rng.integers(-1, 2))  # sizes that do not add up: the sampler fails the same way
+        voids = np.zeros(7, dtype=np.int64)
+        voids[:n_h] = rng.integers(0, 16, n_h) * (rng.random(n_h) < 0.4)
+        unseen = np.int64(0)
+        for b in rng.choice(deck, n, replace=False):
+            unseen |= np.int64(1) << int(b)
+        seed = np.array([case], dtype=np.uint64)
+        a_out, b_out = np.zeros(7, dtype=np.int64), np.zeros(7, dtype=np.int64)
+        a_rng, b_rng = seed.copy(), seed.copy()
+        a = sample_hands(a_rng, unseen, need, voids, n_h, a_out, np.zeros(64, dtype=np.int64))
+        b = _sample_hands_before(b_rng, unseen, need, voids, n_h, b_out, np.zeros(64, dtype=np.int64))
+        assert a == b and (a_out[:n_h] == b_out[:n_h]).all() and a_rng[0] == b_rng[0], case

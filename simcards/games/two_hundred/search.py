@@ -32,6 +32,7 @@ from simcards.games.two_hundred.layout import (
     K_PLAY,
     K_TRUMP,
     LANE,
+    LANE_COUNT,
     LANE_FULL,
     LANE_HIGH,
     LANE_LOW,
@@ -60,6 +61,7 @@ from simcards.games.two_hundred.layout import (
     V_WIN_SEAT,
 )
 from simcards.games.two_hundred.params import (
+    P_DRAW,
     P_K,
     P_MARGIN,
     P_RAISE,
@@ -71,12 +73,12 @@ from simcards.games.two_hundred.params import (
 )
 from simcards.games.two_hundred.policies import (
     _above,
-    _pick,
     follow_card,
     friend,
     informed_card,
     informed_table,
     lead_card,
+    side_lane,
 )
 from simcards.games.two_hundred.rules import (
     R_CALL,
@@ -111,7 +113,6 @@ def sample_hands(rng, unseen, need, voids, n_h, out, cards):
     any_void = 0
     for i in range(n_h):
         any_void |= voids[i]
-    cap = np.empty(MAX_SEATS + 1, dtype=np.int64)
     for attempt in range(_TRIES):
         use_voids = attempt < _TRIES - 1
         for j in range(n - 1, 0, -1):
@@ -119,8 +120,11 @@ def sample_hands(rng, unseen, need, voids, n_h, out, cards):
             t = cards[j]
             cards[j] = cards[r]
             cards[r] = t
+        caps = np.int64(0)  # the holders' room left, 8 bits each (no array a sample)
+        left = 0  # their room in all
         for i in range(n_h):
-            cap[i] = need[i]
+            caps |= np.int64(need[i]) << (8 * i)
+            left += need[i]
             out[i] = 0
         ok = True
         for phase in range(2):
@@ -129,21 +133,36 @@ def sample_hands(rng, unseen, need, voids, n_h, out, cards):
                 constrained = (any_void >> (c // LANE)) & 1
                 if (phase == 0) != (constrained == 1):
                     continue
-                tot = 0
-                for i in range(n_h):
-                    if cap[i] > 0 and not (use_voids and (voids[i] >> (c // LANE)) & 1):
-                        tot += cap[i]
-                if tot == 0:
-                    ok = False
-                    break
-                r = rand_below(rng, tot)
-                for i in range(n_h):
-                    if cap[i] > 0 and not (use_voids and (voids[i] >> (c // LANE)) & 1):
-                        if r < cap[i]:
+                if use_voids and constrained:
+                    tot = 0
+                    for i in range(n_h):
+                        if not (voids[i] >> (c // LANE)) & 1:
+                            tot += (caps >> (8 * i)) & 255
+                    if tot == 0:
+                        ok = False
+                        break
+                    r = rand_below(rng, tot)
+                    for i in range(n_h):
+                        if not (voids[i] >> (c // LANE)) & 1:
+                            cap = (caps >> (8 * i)) & 255
+                            if r < cap:
+                                out[i] |= np.int64(1) << c
+                                caps -= np.int64(1) << (8 * i)
+                                break
+                            r -= cap
+                else:  # every holder may take it: weight its room (a full holder weighs 0)
+                    if left == 0:
+                        ok = False
+                        break
+                    r = rand_below(rng, left)
+                    for i in range(n_h):
+                        cap = (caps >> (8 * i)) & 255
+                        if r < cap:
                             out[i] |= np.int64(1) << c
-                            cap[i] -= 1
+                            caps -= np.int64(1) << (8 * i)
                             break
-                        r -= cap[i]
+                        r -= cap
+                left -= 1
             if not ok:
                 break
         if ok:
@@ -157,7 +176,7 @@ def rollout(table, row, hands, rv, rules, seat, n_tricks, informed):
     seat with the heuristic's card play (``informed``: the informed family's), parameters of
     ``table[row]``. Points land in ``rv[V_TAKEN + side]``. The heuristic's rollout on a table
     the search samples (no dummies, no called partner) is ``heuristic_rollout``: the same cards."""
-    if not informed and rules[R_DUMMIES] == 0 and rv[V_CALLED] < 0:
+    if fast_rollouts(rules, rv, informed):
         heuristic_rollout(table, row, hands, rv, rules, seat, n_tricks)
     else:
         view_rollout(table, row, hands, rv, rules, seat, n_tricks, informed)
@@ -185,6 +204,42 @@ def view_rollout(table, row, hands, rv, rules, seat, n_tricks, informed):
         seat = play_card(rv, hands, seat, b, trump, active, n_seats)
 
 
+def _lane_pick(points_first):
+    """Per 10-bit lane, the order ``policies._pick`` takes from it: the lowest key ``pts * 64 +
+    order`` (``points_first`` False: the fewest points) or ``(10 - pts) * 64 + order`` (the most
+    points, ``smear``); -1 for an empty lane."""
+    out = np.full(1 << LANE, -1, dtype=np.int8)
+    for m in range(1, 1 << LANE):
+        orders = [o for o in range(LANE) if m >> o & 1]
+        out[m] = min(orders, key=lambda o: ((10 - ORDER_POINTS[o]) if points_first else ORDER_POINTS[o]) * 64 + o)
+    return out
+
+
+LANE_CHEAP = _lane_pick(False)
+LANE_SMEAR = _lane_pick(True)
+
+
+@njit(cache=True, inline="always")
+def _pick_fast(mask, trump, smear):
+    """``policies._pick`` by table: the same card (the key within a lane is the lane's best;
+    across the suits the first lowest key wins)."""
+    best = -1
+    best_key = 1 << 30
+    for s in range(4):
+        lane = (mask >> (LANE * s)) & LANE_FULL
+        if lane:
+            if smear:
+                o = LANE_SMEAR[lane]
+                key = (10 - ORDER_POINTS[o]) * 64 + (32 if s == trump else 0) + o
+            else:
+                o = LANE_CHEAP[lane]
+                key = ORDER_POINTS[o] * 64 + (32 if s == trump else 0) + o
+            if key < best_key:
+                best_key = key
+                best = LANE * s + o
+    return best
+
+
 @njit(cache=True, inline="always")
 def _low_bit(mask):
     """The lowest card bit of a non-empty ``mask``."""
@@ -196,9 +251,31 @@ def _low_bit(mask):
 
 
 @njit(cache=True, inline="always")
-def _follow(table, row, hand, unseen, trump, lead, wb, friendly, last, trick_points):
+def _lead(draw, hand, unseen, trump, contractor):
+    """``policies.lead_card`` (``draw``: its parameter set) with ``_pick_fast``: the same card."""
+    tl = (hand >> (LANE * trump)) & LANE_FULL
+    ut = (unseen >> (LANE * trump)) & LANE_FULL
+    if draw and contractor and tl and ut and LANE_HIGH[tl] > LANE_HIGH[ut]:
+        return LANE * trump + LANE_HIGH[tl]
+    best = -1
+    best_n = 0
+    for s in range(4):
+        ls = side_lane(hand, s, trump)
+        us = (unseen >> (LANE * s)) & LANE_FULL
+        if ls and LANE_HIGH[ls] > LANE_HIGH[us] and LANE_COUNT[us] > best_n:
+            best_n = LANE_COUNT[us]
+            best = LANE * s + LANE_HIGH[ls]
+    if best >= 0:
+        return best
+    side = hand & ~(LANE_FULL << (LANE * trump))
+    return _pick_fast(side if side else hand, trump, False)
+
+
+@njit(cache=True, inline="always")
+def _follow(smear, ruff_min, hand, unseen, trump, lead, wb, friendly, last, trick_points):
     """``policies.follow_card`` on the trick's state held in locals (``wb`` the winning card's
-    bit, ``friendly``: a friend of the seat to play is winning): the same card."""
+    bit, ``friendly``: a friend of the seat to play is winning; ``smear``, ``ruff_min``: its
+    parameters) with ``_pick_fast``: the same card."""
     ll = (hand >> (LANE * lead)) & LANE_FULL
     legal = (ll << (LANE * lead)) if ll else hand
     wsuit = wb // LANE
@@ -209,10 +286,10 @@ def _follow(table, row, hand, unseen, trump, lead, wb, friendly, last, trick_poi
             higher = (unseen >> (LANE * wsuit)) & _above(word)
             if higher == 0 and (wsuit == trump or ((unseen >> (LANE * trump)) & LANE_FULL) == 0):
                 safe = True
-        return _pick(legal, trump, safe and table[row, P_SMEAR] >= 0.5)
+        return _pick_fast(legal, trump, safe and smear)
     if ll:
         if wsuit != lead:
-            return _pick(legal, trump, False)
+            return _pick_fast(legal, trump, False)
         beat = ll & _above(word)
         if beat:
             if last:
@@ -222,53 +299,54 @@ def _follow(table, row, hand, unseen, trump, lead, wb, friendly, last, trick_poi
             boss = beat & _above(np.int64(top)) if top >= 0 else beat
             if boss:
                 return LANE * lead + LANE_LOW[boss]
-        return _pick(legal, trump, False)
+        return _pick_fast(legal, trump, False)
     tl = (hand >> (LANE * trump)) & LANE_FULL
-    if tl and trick_points >= table[row, P_RUFF_MIN]:
+    if tl and trick_points >= ruff_min:
         beat = tl & _above(word) if wsuit == trump else tl
         if beat:
             return LANE * trump + LANE_LOW[beat]
     side = hand & ~(LANE_FULL << (LANE * trump))
-    return _pick(side if side else hand, trump, False)
+    return _pick_fast(side if side else hand, trump, False)
 
 
-@njit(cache=True)
-def heuristic_rollout(table, row, hands, rv, rules, seat, n_tricks):
-    """``rollout`` with the heuristic's card play on a table without dummies or a called partner
-    (a friend is a teammate): the trick's state in locals rather than the view, the seating and
-    the sides packed in integers, no decision where a seat has one legal card, and the view
-    written back once at the end (the same cards, tricks, voids and points as ``rollout``)."""
-    trump = rv[V_TRUMP]
-    active = rv[V_ACTIVE]
+@njit(cache=True, inline="always")
+def _seating(view, rules):
+    """The seating packed 4 bits a seat: the next seat in play after each seat, and each seat's side."""
+    active = view[V_ACTIVE]
     n_seats = rules[R_SEATS]
-    n_active = rv[V_N_ACTIVE]
-    deck = rules[R_DECK_MASK]
-    bidder = rv[V_BIDDER]
-    bside = rv[V_SIDE + bidder]
-    nxt = np.int64(0)  # 4 bits a seat: the next seat in play, and the seat's side
+    nxt = np.int64(0)
     sides = np.int64(0)
     for s in range(n_seats):
         nxt |= np.int64(next_seat(s, active, n_seats)) << (4 * s)
-        sides |= np.int64(rv[V_SIDE + s]) << (4 * s)
-    trick = rv[V_TRICK]
-    n_in = rv[V_N_IN]
-    lead = rv[V_LEAD_SUIT]
-    ws = rv[V_WIN_SEAT]
-    wb = BIT_OF_FACE[rv[V_WIN_FACE]] if rv[V_WIN_FACE] >= 0 else -1
-    tp = rv[V_TRICK_POINTS]
-    played = rv[V_PLAYED]
-    leader = rv[V_LEADER]
-    last_seat = rv[V_SEAT]
+        sides |= np.int64(view[V_SIDE + s]) << (4 * s)
+    return nxt, sides
+
+
+@njit(cache=True, inline="always")
+def _tricks(table, row, hands, rules, trump, bidder, bside, n_active, nxt, sides, n_tricks, first, seat, trick,
+            n_in, lead, ws, wb, tp, played, leader, taken, t0, voids, keep_voids):
+    """The heuristic's card play from a trick's state in locals to the last trick: ``seat`` plays
+    card bit ``first`` (or its own choice when -1), then every seat its heuristic card (a seat
+    with one legal card plays it); a trick's points go to ``taken[t0 + side]`` of its winner's
+    side, a seat not following to ``voids[V_VOIDS + seat]`` when ``keep_voids``. Returns the
+    state at the end (the last seat to play, trick, cards in it, suit led, winning seat and card
+    bit, trick points, cards played, leader)."""
+    deck = rules[R_DECK_MASK]
+    draw = table[row, P_DRAW] >= 0.5
+    smear = table[row, P_SMEAR] >= 0.5
+    ruff_min = table[row, P_RUFF_MIN]
+    last_seat = -1
     while trick < n_tricks:
         h = hands[seat]
         last_seat = seat
         if n_in == 0:
-            if h & (h - 1) == 0:
+            if first >= 0:
+                b = first
+            elif h & (h - 1) == 0:
                 b = _low_bit(h)
             else:
-                unseen = deck & ~played & ~h
                 contractor = seat == bidder or ((sides >> (4 * seat)) & 15) == bside
-                b = lead_card(table, row, h, unseen, trump, contractor)
+                b = _lead(draw, h, deck & ~played & ~h, trump, contractor)
             lead = b // LANE
             wb = b
             ws = seat
@@ -276,23 +354,26 @@ def heuristic_rollout(table, row, hands, rv, rules, seat, n_tricks):
             leader = seat
         else:
             ll = (h >> (LANE * lead)) & LANE_FULL
-            if ll & (ll - 1) == 0 and (ll or h & (h - 1) == 0):  # one legal card
+            if first >= 0:
+                b = first
+            elif ll & (ll - 1) == 0 and (ll or h & (h - 1) == 0):  # one legal card
                 b = _low_bit(ll << (LANE * lead) if ll else h)
             else:
-                unseen = deck & ~played & ~h
                 friendly = ((sides >> (4 * seat)) & 15) == ((sides >> (4 * ws)) & 15)
-                b = _follow(table, row, h, unseen, trump, lead, wb, friendly, n_in == n_active - 1, tp)
-            if b // LANE != lead:
-                rv[V_VOIDS + seat] |= 1 << lead
+                b = _follow(smear, ruff_min, h, deck & ~played & ~h, trump, lead, wb, friendly,
+                            n_in == n_active - 1, tp)
+            if keep_voids and b // LANE != lead:
+                voids[V_VOIDS + seat] |= 1 << lead
             if beats(b, wb, trump):
                 wb = b
                 ws = seat
+        first = -1
         hands[seat] = h & ~(np.int64(1) << b)
         tp += ORDER_POINTS[b % LANE]
         played |= np.int64(1) << b
         n_in += 1
         if n_in == n_active:
-            rv[V_TAKEN + ((sides >> (4 * ws)) & 15)] += tp
+            taken[t0 + ((sides >> (4 * ws)) & 15)] += tp
             trick += 1
             n_in = 0
             lead = -1
@@ -302,8 +383,31 @@ def heuristic_rollout(table, row, hands, rv, rules, seat, n_tricks):
             tp = 0
         else:
             seat = (nxt >> (4 * seat)) & 15
+    return last_seat, trick, n_in, lead, ws, wb, tp, played, leader
+
+
+@njit(cache=True, inline="always")
+def fast_rollouts(rules, view, informed):
+    """Do the rollouts on this table take the heuristic's path on locals (``_tricks``)? Without
+    dummies and a called partner (a friend is a teammate), for the heuristic's card play."""
+    return not informed and rules[R_DUMMIES] == 0 and view[V_CALLED] < 0
+
+
+@njit(cache=True)
+def heuristic_rollout(table, row, hands, rv, rules, seat, n_tricks):
+    """``rollout`` with the heuristic's card play on a table without dummies or a called partner
+    (``fast_rollouts``): the trick's state in locals (``_tricks``) and the view written back once
+    at the end (the same cards, tricks, voids and points as ``view_rollout``)."""
+    nxt, sides = _seating(rv, rules)
+    bidder = rv[V_BIDDER]
+    wb = BIT_OF_FACE[rv[V_WIN_FACE]] if rv[V_WIN_FACE] >= 0 else -1
+    last_seat, trick, n_in, lead, ws, wb, tp, played, leader = _tricks(
+        table, row, hands, rules, rv[V_TRUMP], bidder, rv[V_SIDE + bidder], rv[V_N_ACTIVE], nxt, sides, n_tricks, -1,
+        seat, rv[V_TRICK], rv[V_N_IN], rv[V_LEAD_SUIT], rv[V_WIN_SEAT], wb, rv[V_TRICK_POINTS], rv[V_PLAYED],
+        rv[V_LEADER], rv, V_TAKEN, rv, True)
     rv[V_OWN_SEEN] = 0
-    rv[V_SEAT] = last_seat
+    if last_seat >= 0:
+        rv[V_SEAT] = last_seat
     rv[V_TRICK] = trick
     rv[V_N_IN] = n_in
     rv[V_LEAD_SUIT] = lead
@@ -337,10 +441,16 @@ def deal_value(rv, rules, side, kitty_points, win_w):
 def scored_value(rv, rules, side, kitty_points, win_w, ds):
     """``deal_value`` with the deal scores' scratch ``ds`` (``MAX_SEATS`` entries) passed in: no
     allocation a rollout."""
-    cs = rv[V_SIDE + rv[V_BIDDER]]
-    sides = _active_sides(rv, rules)
-    taken = rv[V_TAKEN:V_TAKEN + MAX_SEATS]
-    core.deal_scores(taken, MAX_SEATS, cs, -1, rv[V_BID], kitty_points, rv[V_TRUMP] == NO_TRUMP, rules, ds)
+    return taken_value(rv, rules, side, kitty_points, win_w, rv[V_TAKEN:V_TAKEN + MAX_SEATS], ds)
+
+
+@njit(cache=True, inline="always")
+def taken_value(view, rules, side, kitty_points, win_w, taken, ds):
+    """``deal_value`` of the deal in ``view`` (its contract, trump, sides and scores) with the
+    points ``taken[side]`` each side took in it (``ds``: scratch)."""
+    cs = view[V_SIDE + view[V_BIDDER]]
+    sides = _active_sides(view, rules)
+    core.deal_scores(taken, MAX_SEATS, cs, -1, view[V_BID], kitty_points, view[V_TRUMP] == NO_TRUMP, rules, ds)
     mine = 0
     others = 0
     n_o = 0
@@ -354,11 +464,11 @@ def scored_value(rv, rules, side, kitty_points, win_w, ds):
         else:
             others += d
             n_o += 1
-            if rv[V_SCORES + s] + d > best_other:
-                best_other = rv[V_SCORES + s] + d
+            if view[V_SCORES + s] + d > best_other:
+                best_other = view[V_SCORES + s] + d
     v = mine - (others / n_o if n_o else 0.0)
     if win_w != 0.0:
-        mine_total = rv[V_SCORES + side] + mine
+        mine_total = view[V_SCORES + side] + mine
         if mine_total >= rules[R_TARGET]:
             v += win_w
         elif best_other >= rules[R_TARGET] or mine_total <= rules[R_HOLE]:
@@ -493,11 +603,26 @@ def mc_play(table, row, hand, opts, n_opts, view, rules, rng):
     hands = np.zeros(MAX_SEATS, dtype=np.int64)
     rv = np.empty_like(view)
     ds = np.zeros(MAX_SEATS, dtype=np.int64)
+    taken = np.zeros(MAX_SEATS, dtype=np.int64)
+    fast = fast_rollouts(rules, view, informed)
+    nxt, sides = _seating(view, rules)
+    bidder = view[V_BIDDER]
+    wb = BIT_OF_FACE[view[V_WIN_FACE]] if view[V_WIN_FACE] >= 0 else -1
     for _ in range(k):
         kitty_points = sampled_deal(rng, unseen, need, voids, n_h, out, cards, seats, seat, hand, kitty, base)
         for i in range(n_opts):
-            played_out(table, row, base, hands, rv, view, rules, seat, opts[i], n_tricks, informed)
-            sums[i] += scored_value(rv, rules, side, kitty_points, win_w, ds)
+            if fast:  # played_out on locals: the same cards, no copy of the view
+                for s in range(MAX_SEATS):
+                    hands[s] = base[s]
+                    taken[s] = view[V_TAKEN + s]
+                _tricks(table, row, hands, rules, view[V_TRUMP], bidder, view[V_SIDE + bidder], view[V_N_ACTIVE], nxt,
+                        sides, n_tricks, BIT_OF_FACE[opts[i]], seat, view[V_TRICK], view[V_N_IN], view[V_LEAD_SUIT],
+                        view[V_WIN_SEAT], wb, view[V_TRICK_POINTS], view[V_PLAYED], view[V_LEADER], taken, 0, view,
+                        False)
+                sums[i] += taken_value(view, rules, side, kitty_points, win_w, taken, ds)
+            else:
+                played_out(table, row, base, hands, rv, view, rules, seat, opts[i], n_tricks, informed)
+                sums[i] += scored_value(rv, rules, side, kitty_points, win_w, ds)
     best = 0
     for i in range(1, n_opts):
         if sums[i] > sums[best]:
@@ -523,21 +648,50 @@ def contract_points(table, row, hand, view, rules, rng, n_tr, pts):
     """For the auction and the trump: ``pts[j, t]``, the points the side takes in sample ``j``
     when this seat declares trump ``t`` (``t < n_tr``; 4 = no trump) and leads the first trick
     (T-LEAD-1). Every other seat in play holds a uniform share of the unseen cards."""
+    bases = np.empty((pts.shape[0], MAX_SEATS), dtype=np.int64)
+    contract_deals(hand, view, rules, rng, bases)
+    for t in range(n_tr):
+        contract_rollouts(table, row, bases, view, rules, t, pts)
+
+
+@njit(cache=True)
+def contract_deals(hand, view, rules, rng, bases):
+    """The deals ``contract_points`` rolls out: ``bases[j, s]`` seat ``s``'s hand in sample ``j``
+    (the own ``hand`` to the seat deciding, a uniform share of the unseen cards to every other
+    seat in play; the samples drawn in order, as the rollouts draw nothing)."""
     seat = view[V_SEAT]
     n_tricks = (rules[R_DECK] - rules[R_KITTY]) // view[V_N_ACTIVE]
     unseen = rules[R_DECK_MASK] & ~hand & ~view[V_OWN_SEEN]
     need, voids, seats, out, cards = holder_scratch()
     n_h = others_in_play(view, rules, seat, n_tricks, need, seats)
+    for j in range(bases.shape[0]):
+        sample_hands(rng, unseen, need, voids, n_h, out, cards)
+        seat_hands(bases[j], seat, hand, n_h, out, seats)  # the kitty is the searcher's: no holder -1
+
+
+@njit(cache=True)
+def contract_rollouts(table, row, bases, view, rules, t, pts):
+    """``pts[j, t]`` for every sample ``j`` of ``bases`` (``contract_points``): the deal played
+    out with trump ``t`` declared by the seat deciding, which leads the first trick."""
+    seat = view[V_SEAT]
+    n_tricks = (rules[R_DECK] - rules[R_KITTY]) // view[V_N_ACTIVE]
     informed = table[row, P_ROLLOUT] >= 0.5
     side = view[V_SIDE + seat]
     hands = np.zeros(MAX_SEATS, dtype=np.int64)
-    base = np.zeros(MAX_SEATS, dtype=np.int64)
+    taken = np.zeros(MAX_SEATS, dtype=np.int64)
+    fast = fast_rollouts(rules, view, informed)
+    nxt, sides = _seating(view, rules)
     rv = np.empty_like(view)
-    for j in range(pts.shape[0]):
-        sample_hands(rng, unseen, need, voids, n_h, out, cards)
-        seat_hands(base, seat, hand, n_h, out, seats)  # the kitty is the searcher's: no holder -1
-        for t in range(n_tr):
-            hands[:] = base
+    for j in range(bases.shape[0]):
+        if fast:  # the rollout below on locals: the same cards
+            for s in range(MAX_SEATS):
+                hands[s] = bases[j, s]
+                taken[s] = 0
+            _tricks(table, row, hands, rules, t, seat, side, view[V_N_ACTIVE], nxt, sides, n_tricks, -1, seat,
+                    0, 0, -1, -1, -1, 0, np.int64(0), -1, taken, 0, view, False)
+            pts[j, t] = taken[side]
+        else:
+            hands[:] = bases[j]
             rv[:] = view
             rv[V_TRUMP] = t
             rv[V_BIDDER] = seat
@@ -586,15 +740,24 @@ def mc_bid(table, row, hand, opts, n_opts, view, rules, rng):
         return 0
     k = max(1, int(table[row, P_K]))
     pts = np.zeros((k, 4), dtype=np.int64)
-    contract_points(table, row, hand, view, rules, rng, 4, pts)
+    bases = np.empty((k, MAX_SEATS), dtype=np.int64)
+    contract_deals(hand, view, rules, rng, bases)
     side = view[V_SIDE + seat]
     n_other = _n_other_sides(view, rules, seat)
-    best = -1e18
-    for t in range(4):
-        v = _contract_value(pts, opts[1], t, rules, view, side, n_other, table[row, P_WIN])
-        if v > best:
-            best = v
-    return 1 if best > table[row, P_MARGIN] else 0
+    # The best trump's mean is above the margin when any trump's is: the suits rolled out longest
+    # first (ties: lowest suit), and the first one above the margin settles the bid.
+    tried = 0
+    for _ in range(4):
+        t = -1
+        for u in range(4):
+            if not (tried >> u) & 1 and (t < 0 or LANE_COUNT[(hand >> (LANE * u)) & LANE_FULL]
+                                         > LANE_COUNT[(hand >> (LANE * t)) & LANE_FULL]):
+                t = u
+        tried |= 1 << t
+        contract_rollouts(table, row, bases, view, rules, t, pts)
+        if _contract_value(pts, opts[1], t, rules, view, side, n_other, table[row, P_WIN]) > table[row, P_MARGIN]:
+            return 1
+    return 0
 
 
 @njit(cache=True, inline="always")
