@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcards.games.yaniv import core
 from simcards.games.yaniv import params as P
@@ -446,7 +447,8 @@ def sample_deal(me, hand, n, view, rules, rng, pool, deck, sample, low):
     ``sample``; returns the stock size."""
     hands, hand_n, stock = sample.hands, sample.hand_n, sample.stock
     size = 0
-    if rules[R_DECKS] == 1:  # a copy or none of each face: no branch on the pool
+    one_deck = rules[R_DECKS] == 1
+    if one_deck:  # a copy or none of each face: no branch on the pool
         for f in range(N_FACES):
             deck[size] = f
             size += pool[f]
@@ -468,9 +470,15 @@ def sample_deal(me, hand, n, view, rules, rng, pool, deck, sample, low):
             hand_n[p] = n
             continue
         m = 0
+        k = 0
         if view[V_KNOWN + p] != 0:
             k, _ = known_cards(view, p, rules, known)
-            for i in range(k):
+        faces = np.int64(0)  # one deck: the hand as a bit set of faces, laid out sorted at the end
+        for i in range(k):
+            if one_deck:
+                faces |= ONE << known[i]
+                m += 1
+            else:
                 m = insert_sorted(hands[p], m, known[i])
         while m < view[V_SIZES + p] and used < size:
             best = used  # the lowest of the next 1 + low shuffled cards, swapped to the front
@@ -482,8 +490,18 @@ def sample_deal(me, hand, n, view, rules, rng, pool, deck, sample, low):
             tmp = deck[used]
             deck[used] = deck[best]
             deck[best] = tmp
-            m = insert_sorted(hands[p], m, deck[used])
+            if one_deck:
+                faces |= ONE << deck[used]
+                m += 1
+            else:
+                m = insert_sorted(hands[p], m, deck[used])
             used += 1
+        if one_deck:
+            i = 0
+            while faces != 0:
+                hands[p, i] = trailing_zeros(faces)
+                faces &= faces - 1
+                i += 1
         hand_n[p] = m
     stock_n = min(size - used, view[V_STOCK])
     for i in range(stock_n):
