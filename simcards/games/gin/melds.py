@@ -37,7 +37,6 @@ from numba import njit
 
 from simcards.games.gin.jit import internal
 from simcards.games.gin.layout import MELD_VARIANTS, N_MV, VALUE_SCHEMES
-from simcards.nbutil import borrow
 
 LANE = 0x1FFF
 N_LANE = 1 << 13
@@ -191,15 +190,13 @@ def set_ranks(mask, m3):
     return r0, s0, r1, s1, r2, s2, r3, s3
 
 
-NO_ROWS = np.zeros((1, 1), dtype=np.int64)  # set_scan's ``out`` when it only looks for the minimum
-
-
 @internal
 def set_scan(mask, m3, best, out, most, mv):
     """The set choices of ``mask`` (``m3``: its ranks with 3+ cards) in the documented tie-break
-    order, each scored with the rest in maximal runs. ``most`` 0: the first choice of the lowest
-    deadwood below ``best``, as (deadwood, its set bits, 0). Otherwise the choices of deadwood
-    ``best`` into ``out[i, 0]``, at most ``most`` rows, as (best, 0, count)."""
+    order, each scored with the rest in maximal runs. ``out`` None: the first choice of the lowest
+    deadwood below ``best``, as (deadwood, its set bits, 0) (numba compiles this case apart, with
+    the other branch pruned). Otherwise the choices of deadwood ``best`` into ``out[i, 0]``, at
+    most ``most`` rows, as (best, 0, count)."""
     r0, s0, r1, s1, r2, s2, r3, s3 = set_ranks(mask, m3)
     best_sets = np.int64(0)
     n = 0
@@ -212,7 +209,7 @@ def set_scan(mask, m3, best, out, most, mv):
                 for i3 in range(SET_NOPTS[s3]):
                     sets = m2 | SUIT_BITS[r3, SET_OPTS[s3, i3]]
                     dw = lanes_deadwood(mask & ~sets, mv)
-                    if most == 0:
+                    if out is None:
                         if dw < best:
                             best = dw
                             best_sets = sets
@@ -222,14 +219,14 @@ def set_scan(mask, m3, best, out, most, mv):
     return best, best_sets, n
 
 
-@internal(_nrt=True)  # (stated, for borrow: the kernel calls it from code compiled without, _nrt=False)
+@internal
 def best_arrangement(mask, mv=0):
     """(minimum deadwood, bits of the cards laid in sets) of the first minimum arrangement in the
     documented tie-break order. Handles up to four ranks with 3+ cards (any hand of <= 15 cards)."""
     m3 = triple_ranks(mask)
     if m3 == 0:
         return lanes_deadwood(mask, mv), np.int64(0)
-    best, best_sets, _ = set_scan(mask, m3, np.int64(1) << 40, borrow(NO_ROWS), 0, mv)
+    best, best_sets, _ = set_scan(mask, m3, np.int64(1) << 40, None, 0, mv)
     return best, best_sets
 
 
@@ -281,8 +278,9 @@ def removal_deadwoods(mask, scratch, mv=0):
     if popcount(mask) > 11:  # G-V-DEAL11's 12 cards before the discard: the pass below holds to 11
         y = mask
         while y != 0:
-            c, y = low_card(y)
-            scratch[c] = deadwood(mask ^ (np.int64(1) << c), mv)
+            low = y & -y
+            y ^= low
+            scratch[popcount(low - 1)] = deadwood(mask ^ low, mv)
         return deadwood(mask, mv)
     m3 = triple_ranks(mask)
     if m3 == 0:
@@ -292,8 +290,9 @@ def removal_deadwoods(mask, scratch, mv=0):
             rest = full - lane_dw(mv, lane)
             y = lane
             while y != 0:
-                r, y = low_card(y)
-                scratch[13 * s + r] = rest + lane_dw(mv, lane ^ (np.int64(1) << r))
+                low = y & -y
+                y ^= low
+                scratch[13 * s + popcount(low - 1)] = rest + lane_dw(mv, lane ^ low)
         return full
     base = 64
     k = 0
@@ -318,8 +317,9 @@ def removal_deadwoods(mask, scratch, mv=0):
             full = tot
     m = mask
     while m != 0:
-        c, m = low_card(m)
-        low = np.int64(1) << c
+        low = m & -m
+        m ^= low
+        c = popcount(low - 1)
         s = c // 13
         best = np.int64(1) << 40
         for j in range(k):
