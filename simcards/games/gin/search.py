@@ -45,6 +45,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import overload
 
 from simcards.games.gin import core
 from simcards.games.gin.informed import (
@@ -148,10 +149,15 @@ NO_CARD = 4 * NO_KEY  # lanes_key: at or above it, no card is allowed
 LANE_KEY = np.stack([_lane_keys(LANE_DW[mv].astype(np.int64)) for mv in range(LANE_DW.shape[0])])
 
 
-@njit(cache=True, inline="always")
 def ctz(x):
-    """The index of the lowest set bit of ``x`` (> 0)."""
-    return np.int64(trailing_zeros(x))
+    """The index of the lowest set bit of ``x`` (> 0): one instruction in jitted code (``_ctz_jit``),
+    this in plain Python (``NUMBA_DISABLE_JIT``)."""
+    return np.int64((int(x) & -int(x)).bit_length() - 1)
+
+
+@overload(ctz, inline="always")
+def _ctz_jit(x):
+    return lambda x: np.int64(trailing_zeros(x))
 
 
 @njit(cache=True, inline="always")
@@ -481,6 +487,20 @@ def utility(pts, params, view):
     return -(min(-v, need) + (goal if -v >= need else 0.0))
 
 
+def skip_draws(rng, n):
+    """Move the stream ``rng`` on by ``n`` draws, as ``n`` calls of ``rand_below`` would (the state
+    is a counter: ``simcards.rng.next_u64``); plain Python here, one multiply-add jitted."""
+    rng[0] = np.uint64((int(rng[0]) + n * int(STREAM_STEP)) % (1 << 64))
+
+
+@overload(skip_draws, inline="always")
+def _skip_draws_jit(rng, n):
+    def impl(rng, n):
+        rng[0] += np.uint64(n) * STREAM_STEP
+
+    return impl
+
+
 @internal
 def deal_hand(pool, n_pool, n_opp, extra, known, buf, ex, exo, mv, rng):
     """The opponent's hand of ``sample_deal``'s deal, without laying out the stock: the shuffle
@@ -502,7 +522,7 @@ def deal_hand(pool, n_pool, n_opp, extra, known, buf, ex, exo, mv, rng):
         if i < n_opp:
             opp |= bit(buf[i])
     start = rng[0]
-    rng[0] += np.uint64(n_pool - dealt) * STREAM_STEP  # the stock's n_pool - dealt draws, skipped
+    skip_draws(rng, n_pool - dealt)  # the stock's draws
     n_stock = n_pool - n_opp
     for e in range(extra):  # a turn of the opponent's past: draw one, throw its worst back
         opp |= bit(buf[n_opp + e])
