@@ -322,7 +322,7 @@ def _seating(view, rules):
     return nxt, sides
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _tricks(table, row, hands, rules, trump, bidder, bside, n_active, nxt, sides, n_tricks, first, seat, trick,
             n_in, lead, ws, wb, tp, played, leader, taken, t0, voids, keep_voids):
     """The heuristic's card play from a trick's state in locals to the last trick: ``seat`` plays
