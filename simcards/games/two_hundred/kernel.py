@@ -105,6 +105,7 @@ from simcards.games.two_hundred.policies import (  # random and heuristic
     builtin_contract,
     builtin_decide,
     builtin_play,
+    builtin_trump,
 )
 from simcards.games.two_hundred.rules import (
     R_CALL,
@@ -122,7 +123,7 @@ from simcards.games.two_hundred.rules import (
     R_SIDES,
     R_STEP,
 )
-from simcards.nbutil import borrow, compiled_as, drop_stale_cache, rebind
+from simcards.nbutil import compiled_as, drop_stale_cache, rebind
 from simcards.rng import rand_below, seed_streams, shuffle
 
 
@@ -157,7 +158,7 @@ VARIANTS = True
 
 # ----- the engine, written once ---------------------------------------------------------------
 # A game's state travels as one record (``Table``): the rules and strategies, the streams, the
-# working arrays (borrowed views of one allocation) and the transcript. ``shown`` is the view the
+# working arrays (views of the working memory the caller hands in: ``with_memory``) and the transcript. ``shown`` is the view the
 # strategies are shown (numba reserves the name ``view`` for the array method).
 Table = namedtuple("Table", ("rules", "sids", "params", "rng", "nxt", "nxt_bid", "deck", "hands", "piles", "pile_n",
                              "opts", "shown", "scores", "res", "ds", "taken", "log", "ext"))
@@ -503,15 +504,14 @@ def _capped_winner(scores, side_mask, n_sides):
 
 
 def _table(work, rng, rules, sids, params, log, ext):
-    """The game's record over borrowed views of its working memory (see ``borrow``): no
-    reference counting in the hot loop."""
-    w = borrow(work)
-    return Table(borrow(rules), borrow(sids), borrow(params), borrow(rng), w[_W_NEXT:_W_NEXT + MAX_SEATS],
+    """The game's record over views of its working memory."""
+    w = work
+    return Table(rules, sids, params, rng, w[_W_NEXT:_W_NEXT + MAX_SEATS],
                  w[_W_NEXT_BID:_W_NEXT_BID + MAX_SEATS], w[_W_DECK:_W_DECK + MAX_DECK],
                  w[_W_HANDS:_W_HANDS + MAX_SEATS], w[_W_PILES:_W_PILES + MAX_SEATS * 9],
                  w[_W_PILE_N:_W_PILE_N + MAX_SEATS * 3], w[_W_OPTS:_W_OPTS + MAX_OPTIONS],
                  w[_W_VIEW:_W_VIEW + L.VIEW_SIZE], w[_W_SCORES:_W_SCORES + MAX_SEATS], w[_W_RES:_W_RES + RS_SIZE],
-                 w[_W_DS:_W_DS + MAX_SEATS], w[_W_TAKEN:_W_TAKEN + MAX_SEATS], borrow(log), ext)
+                 w[_W_DS:_W_DS + MAX_SEATS], w[_W_TAKEN:_W_TAKEN + MAX_SEATS], log, ext)
 
 
 def _finish(out_game, st, winner, deal):
@@ -546,18 +546,17 @@ def _start_game(st, game, seed, out_game):
     return dealer
 
 
-def _play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_deals, row_cap, log, ext):
+def _play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_deals, row_cap, log, ext, work, streams):
     """Games ``first_game + lo .. first_game + hi - 1``, each to one winning side (T-END-1/2 or the
     variant's rule); row ``i`` of ``out_games`` is game ``first_game + i``, with ``row_cap`` rows of
     ``out_deals`` (may be 0): one row a deal, deals past ``row_cap`` played but not written.
     Returns the log length of the last game. Releases the GIL: ``play_batch`` runs ranges of games
-    on threads. One function, compiled once: a game called from here would be optimised and
-    compiled to machine code again inside it."""
-    work = np.zeros(_WORK_SIZE, dtype=np.int64)  # the owners stay alive to the end (``keep`` below)
-    rng_owner = np.zeros(1 + MAX_SEATS, dtype=np.uint64)
-    st = table(work, rng_owner, rules, sids, params, log, ext)
-    games_out = borrow(out_games)
-    rows_out = borrow(out_deals)
+    on threads. ``work`` and ``streams`` are its working memory (zero, ``with_memory``). One
+    function, compiled once: a game called from here would be optimised and compiled to machine
+    code again inside it."""
+    st = table(work, streams, rules, sids, params, log, ext)
+    games_out = out_games
+    rows_out = out_deals
     n_sides = st.rules[R_SIDES]
     n_log = 0
     for i in range(lo, hi):
@@ -597,8 +596,7 @@ def _play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_de
                 break
             dealer = st.nxt_bid[dealer]  # T-DEAL-1: the deal passes clockwise (to the next real player in play)
         finish(out_game, st, winner, deal)
-    keep = work[0] + np.int64(rng_owner[0] & np.uint64(1))  # the owners live until here
-    return n_log + 0 * keep
+    return n_log
 
 
 # ----- binding ---------------------------------------------------------------------------------
@@ -615,20 +613,30 @@ def _play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_de
 # (``play_games``: no game function under it), and the game calls ``builtin_contract`` for the
 # built-ins' kitty, trump and call (once a deal); inside a game the deal, its steps and the
 # decisions made most (bids, card play) are inlined where they are made: as calls, each handed the
-# ``Table``, a deal played a third slower.
+# ``Table``, a deal played a third slower (the tricks alone as a call: 26%, or 5% without reference
+# counting).
+#
+# The games allocate nothing (``with_memory`` hands them their working memory), so they and the
+# helpers they call are compiled without reference counting (``_nrt=False``, which numba passes on
+# to the functions they call unless those say otherwise): no reference counts in the hot loop and
+# less code to compile. ``start_game`` keeps it (the strategy streams' SipHash allocates).
 _I64, _I64_1D, _I64_2D = types.int64, types.Array(types.int64, 1, "C"), types.Array(types.int64, 2, "C")
 _F64_2D, _U64_1D = types.Array(types.float64, 2, "C"), types.Array(types.uint64, 1, "C")
 _I32_2D = types.Array(types.int32, 2, "C")
 DECIDE_FN = types.FunctionType(_I64(_I64, _I64, _F64_2D, _I64, _I64_1D, _I64, _I64_1D, _I64_1D, _U64_1D))
-_GAMES_SIG = _I64(_I64, _I64, _I64, _I64, _I64_1D, _I64_1D, _F64_2D, _I64_2D, _I32_2D, _I64, _I64_2D, DECIDE_FN)
+_GAMES_SIG = _I64(_I64, _I64, _I64, _I64, _I64_1D, _I64_1D, _F64_2D, _I64_2D, _I32_2D, _I64, _I64_2D, DECIDE_FN,
+                  _I64_1D, _U64_1D)
 
 
 @njit(cache=True, inline="always")
 def decide_once(ext, kind, sid, table, hand, opts, n_opts, view, rules, rng):
-    """The kitty, trump and call, once a deal: a call (less code to compile)."""
+    """The kitty, trump and call, once a deal: a call (less code to compile); without the
+    variants, only the trump is ever asked."""
     if sid > SID_HEURISTIC:
         return ext(kind, sid, table, hand, opts, n_opts, view, rules, rng)
-    return builtin_contract(kind, sid, table, hand, opts, n_opts, view, rules, rng)
+    if VARIANTS:
+        return builtin_contract(kind, sid, table, hand, opts, n_opts, view, rules, rng)
+    return builtin_trump(sid, table, hand, opts, n_opts, view, rules, rng)
 
 
 _INLINE = njit(cache=True, inline="always")
@@ -638,14 +646,17 @@ call = _INLINE(_call)
 contract = _INLINE(_contract)
 play_tricks = _INLINE(_play_tricks)
 play_deal = _INLINE(_play_deal)
-start_game = njit(cache=True)(_start_game)
-new_deal = njit(cache=True)(_new_deal)
-score_deal = njit(cache=True)(_score_deal)
-leave = njit(cache=True)(_leave)
-write_row = njit(cache=True)(_write_row)
-capped_winner = njit(cache=True)(_capped_winner)
-table = njit(cache=True)(_table)
-finish = njit(cache=True)(_finish)
+# Called from jitted code only: compiled without the entry points for Python and C callers
+# (``policies._called``); calling one of these from Python crashes.
+_called = njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True, _nrt=False)
+start_game = njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True, _nrt=True)(_start_game)
+table = _INLINE(_table)
+new_deal = _called(_new_deal)
+score_deal = _called(_score_deal)
+leave = _called(_leave)
+write_row = _called(_write_row)
+capped_winner = _called(_capped_winner)
+finish = _called(_finish)
 _games: dict = {}  # play_games (True: the plain copy), compiled (or loaded) at its first use, not at import
 _games_lock = Lock()
 
@@ -660,11 +671,12 @@ def _compile_games(plain: bool):
     """``_play_games`` compiled for ``_GAMES_SIG`` (its ``ext`` a function pointer); ``plain``: the
     copy with ``VARIANTS`` False, over copies of the inlined steps that read it, each under a name
     of its own (numba caches a function under its file and qualified name)."""
-    jit = njit(_GAMES_SIG, cache=True, nogil=True)
+    jit = njit(_GAMES_SIG, cache=True, nogil=True, _nrt=False)
     if not plain:
         return jit(_play_games)
     off = {"VARIANTS": False}
-    steps = {name: compiled_as(globals()[name], f"_{name}_plain", _INLINE, **off)
+    once = compiled_as(decide_once, "_decide_once_plain", _INLINE, **off)
+    steps = {name: compiled_as(globals()[name], f"_{name}_plain", _INLINE, **off, decide_once=once)
              for name in ("auction", "contract", "play_tricks")}
     deal = compiled_as(_play_deal, "_play_deal_plain", _INLINE, **off, **steps)
     return compiled_as(_play_games, "_play_games_plain", jit, **off, play_deal=deal)
@@ -699,13 +711,23 @@ def engine_decide(kind, sid, table, hand, opts, n_opts, view, rules, rng):
 custom = builtin_decide  # stands in for an engine's dispatcher (``make_engine``)
 
 
+def with_memory(games_fn):
+    """``games_fn`` handed its working memory, new at every call (a range of games on a thread):
+    the games allocate nothing, so they are compiled without reference counting (``_nrt=False``)."""
+
+    def run(*args):
+        return games_fn(*args, np.zeros(_WORK_SIZE, dtype=np.int64), np.zeros(1 + MAX_SEATS, dtype=np.uint64))
+
+    return run
+
+
 def game_player(ext):
     """``play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, log)``: one game,
     with its transcript in ``log``; returns the log length."""
 
     def play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, log):
-        return games_for(rules)(seed, game, 0, 1, rules, sids, params, out_game.reshape(1, -1), deals_out, row_cap,
-                                log, ext)
+        return with_memory(games_for(rules))(seed, game, 0, 1, rules, sids, params, out_game.reshape(1, -1),
+                                             deals_out, row_cap, log, ext)
 
     return play_game
 
@@ -717,7 +739,7 @@ def batch_player(ext):
 
     def play_batch(seed, first_game, count, rules, sids, params, out_games, out_deals, row_cap):
         log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
-        play_ranges(games_for(rules), count, (seed, first_game),
+        play_ranges(with_memory(games_for(rules)), count, (seed, first_game),
                     (rules, sids, params, out_games, out_deals, row_cap, log, ext))
 
     return play_batch

@@ -97,6 +97,11 @@ from simcards.rng import rand_below
 SID_RANDOM = 0
 SID_HEURISTIC = 1
 
+# Decision helpers only jitted code calls (the kernel, the other families, the searches): compiled
+# without the entry points numba gives a function for being called from Python (a CPython wrapper
+# that unboxes each argument) and through a C pointer; calling one of them from Python crashes.
+_called = njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+
 # heuristic family parameters (indices into the params vector)
 
 # Lane orders: 0=5 1=6 2=7 3=8 4=9 5=T 6=J 7=Q 8=K 9=A.
@@ -497,28 +502,52 @@ def _bid(table, row, hand, opts, view, rules):
     return 0
 
 
-@njit(cache=True)
+@_called
+def _trump(table, row, hand, opts, n_opts, view, rules):
+    """The heuristic's trump, or no trump where allowed (see ``heuristic_decide``)."""
+    seen, hidden, each = _teammate_cards(view, rules, view[V_SEAT])
+    t, _ = _contract(table, row, hand | seen, _credit(table, row, rules, hidden, each, False), n_opts > 4,
+                     view[V_BID], rules[R_DECK_MASK] if rules[R_CALL] == 1 else 0)
+    for i in range(n_opts):
+        if opts[i] == t:
+            return i
+    return 0
+
+
+@_called
+def _bury_card(table, row, hand, opts, n_opts, view, rules):
+    """The heuristic's card to bury in the kitty (see ``heuristic_decide``)."""
+    _, hidden, each = _teammate_cards(view, rules, view[V_SEAT])
+    b = _discard(table, row, hand, _credit(table, row, rules, hidden, each, False), rules[R_NO_TRUMP] == 1,
+                 view[V_BID])
+    return _option_of(b, hand, opts, n_opts)
+
+
+@_called
+def _call_card(hand, opts, n_opts, view, rules):
+    """The heuristic's partner's card to call (T-V-5P; see ``heuristic_decide``)."""
+    b = _call(hand, view[V_TRUMP], rules[R_DECK_MASK])
+    return _option_of(b, rules[R_DECK_MASK] & ~hand, opts, n_opts)
+
+
+@_called
+def _bid_call(table, row, hand, opts, view, rules):
+    """The heuristic's bid as a function of its own (the kernel inlines ``_bid`` into its auction)."""
+    return _bid(table, row, hand, opts, view, rules)
+
+
+@_called
 def _choose(kind, table, row, hand, opts, n_opts, view, rules):
-    """The heuristic's bid, kitty, trump and call decisions (see ``heuristic_decide``)."""
-    seat = view[V_SEAT]
+    """The heuristic's bid, kitty, trump and call decisions (see ``heuristic_decide``), each a call:
+    once a deal or less."""
     if kind == K_BID:
-        return _bid(table, row, hand, opts, view, rules)
+        return _bid_call(table, row, hand, opts, view, rules)
     if kind == K_TRUMP:
-        seen, hidden, each = _teammate_cards(view, rules, seat)
-        t, _ = _contract(table, row, hand | seen, _credit(table, row, rules, hidden, each, False), n_opts > 4,
-                         view[V_BID], rules[R_DECK_MASK] if rules[R_CALL] == 1 else 0)
-        for i in range(n_opts):
-            if opts[i] == t:
-                return i
-        return 0
+        return _trump(table, row, hand, opts, n_opts, view, rules)
     if kind == K_DISCARD:
-        seen, hidden, each = _teammate_cards(view, rules, seat)
-        b = _discard(table, row, hand, _credit(table, row, rules, hidden, each, False), rules[R_NO_TRUMP] == 1,
-                     view[V_BID])
-        return _option_of(b, hand, opts, n_opts)
+        return _bury_card(table, row, hand, opts, n_opts, view, rules)
     if kind == K_CALL:
-        b = _call(hand, view[V_TRUMP], rules[R_DECK_MASK])
-        return _option_of(b, rules[R_DECK_MASK] & ~hand, opts, n_opts)
+        return _call_card(hand, opts, n_opts, view, rules)
     return 0
 
 
@@ -567,7 +596,7 @@ def builtin_bid(sid, table, hand, opts, n_opts, view, rules, rng):
     return _bid(table, view[V_SEAT], hand, opts, view, rules)
 
 
-@njit(cache=True)
+@_called
 def builtin_contract(kind, sid, table, hand, opts, n_opts, view, rules, rng):
     """The engines' dispatcher for the kitty, trump and call, once a deal: a call (less code to
     compile), never asked for a card or a bid."""
@@ -576,6 +605,17 @@ def builtin_contract(kind, sid, table, hand, opts, n_opts, view, rules, rng):
     if n_opts == 1:
         return 0
     return _choose(kind, table, view[V_SEAT], hand, opts, n_opts, view, rules)
+
+
+@_called
+def builtin_trump(sid, table, hand, opts, n_opts, view, rules, rng):
+    """``builtin_contract`` for the trump alone: a kernel whose rules have no kitty to bury and no
+    partner to call compiles only this."""
+    if sid == SID_RANDOM:
+        return rand_below(rng, n_opts)
+    if n_opts == 1:
+        return 0
+    return _trump(table, view[V_SEAT], hand, opts, n_opts, view, rules)
 
 
 @njit(cache=True)
