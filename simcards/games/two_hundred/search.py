@@ -219,7 +219,7 @@ LANE_CHEAP = _lane_pick(False)
 LANE_SMEAR = _lane_pick(True)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _pick_fast(mask, trump, smear):
     """``policies._pick`` by table: the same card (the key within a lane is the lane's best;
     across the suits the first lowest key wins)."""
@@ -240,7 +240,7 @@ def _pick_fast(mask, trump, smear):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _low_bit(mask):
     """The lowest card bit of a non-empty ``mask``."""
     for s in range(4):
@@ -250,7 +250,7 @@ def _low_bit(mask):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _lead(draw, hand, unseen, trump, contractor):
     """``policies.lead_card`` (``draw``: its parameter set) with ``_pick_fast``: the same card."""
     tl = (hand >> (LANE * trump)) & LANE_FULL
@@ -271,7 +271,7 @@ def _lead(draw, hand, unseen, trump, contractor):
     return _pick_fast(side if side else hand, trump, False)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _follow(smear, ruff_min, hand, unseen, trump, lead, wb, friendly, last, trick_points):
     """``policies.follow_card`` on the trick's state held in locals (``wb`` the winning card's
     bit, ``friendly``: a friend of the seat to play is winning; ``smear``, ``ruff_min``: its
@@ -309,7 +309,7 @@ def _follow(smear, ruff_min, hand, unseen, trump, lead, wb, friendly, last, tric
     return _pick_fast(side if side else hand, trump, False)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _seating(view, rules):
     """The seating packed 4 bits a seat: the next seat in play after each seat, and each seat's side."""
     active = view[V_ACTIVE]
@@ -386,11 +386,26 @@ def _tricks(table, row, hands, rules, trump, bidder, bside, n_active, nxt, sides
     return last_seat, trick, n_in, lead, ws, wb, tp, played, leader
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def fast_rollouts(rules, view, informed):
     """Do the rollouts on this table take the heuristic's path on locals (``_tricks``)? Without
     dummies and a called partner (a friend is a teammate), for the heuristic's card play."""
     return not informed and rules[R_DUMMIES] == 0 and view[V_CALLED] < 0
+
+
+@njit(cache=True)
+def informed_rollout(table, row, hands, rv, rules, seat, n_tricks):
+    """``view_rollout`` with the informed family's card play only: the rollout of mc's own
+    searches when ``rollout`` asks for it (they search only tables without dummies or a called
+    partner, where the heuristic's rollout is ``_tricks``: the mc engine compiles no other)."""
+    trump = rv[V_TRUMP]
+    active = rv[V_ACTIVE]
+    n_seats = rules[R_SEATS]
+    rv[V_OWN_SEEN] = 0
+    while rv[V_TRICK] < n_tricks:
+        rv[V_SEAT] = seat
+        b = informed_card(table, row, hands[seat], rv, rules)
+        seat = play_card(rv, hands, seat, b, trump, active, n_seats)
 
 
 @njit(cache=True)
@@ -444,7 +459,7 @@ def scored_value(rv, rules, side, kitty_points, win_w, ds):
     return taken_value(rv, rules, side, kitty_points, win_w, rv[V_TAKEN:V_TAKEN + MAX_SEATS], ds)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def taken_value(view, rules, side, kitty_points, win_w, taken, ds):
     """``deal_value`` of the deal in ``view`` (its contract, trump, sides and scores) with the
     points ``taken[side]`` each side took in it (``ds``: scratch)."""
@@ -604,7 +619,7 @@ def mc_play(table, row, hand, opts, n_opts, view, rules, rng):
     rv = np.empty_like(view)
     ds = np.zeros(MAX_SEATS, dtype=np.int64)
     taken = np.zeros(MAX_SEATS, dtype=np.int64)
-    fast = fast_rollouts(rules, view, informed)
+    fast = not informed  # a searched table (``searchable``): ``fast_rollouts`` is ``not informed``
     nxt, sides = _seating(view, rules)
     bidder = view[V_BIDDER]
     wb = BIT_OF_FACE[view[V_WIN_FACE]] if view[V_WIN_FACE] >= 0 else -1
@@ -621,7 +636,10 @@ def mc_play(table, row, hand, opts, n_opts, view, rules, rng):
                         False)
                 sums[i] += taken_value(view, rules, side, kitty_points, win_w, taken, ds)
             else:
-                played_out(table, row, base, hands, rv, view, rules, seat, opts[i], n_tricks, informed)
+                hands[:] = base  # played_out with the informed rollout
+                rv[:] = view
+                nxt1 = play_card(rv, hands, seat, BIT_OF_FACE[opts[i]], rv[V_TRUMP], rv[V_ACTIVE], rules[R_SEATS])
+                informed_rollout(table, row, hands, rv, rules, nxt1, n_tricks)
                 sums[i] += scored_value(rv, rules, side, kitty_points, win_w, ds)
     best = 0
     for i in range(1, n_opts):
@@ -679,7 +697,7 @@ def contract_rollouts(table, row, bases, view, rules, t, pts):
     side = view[V_SIDE + seat]
     hands = np.zeros(MAX_SEATS, dtype=np.int64)
     taken = np.zeros(MAX_SEATS, dtype=np.int64)
-    fast = fast_rollouts(rules, view, informed)
+    fast = not informed  # a searched table (``searchable``): ``fast_rollouts`` is ``not informed``
     nxt, sides = _seating(view, rules)
     rv = np.empty_like(view)
     for j in range(bases.shape[0]):
@@ -696,7 +714,7 @@ def contract_rollouts(table, row, bases, view, rules, t, pts):
             rv[V_TRUMP] = t
             rv[V_BIDDER] = seat
             first_trick(rv)
-            rollout(table, row, hands, rv, rules, seat, n_tricks, informed)
+            informed_rollout(table, row, hands, rv, rules, seat, n_tricks)
             pts[j, t] = rv[V_TAKEN + side]
 
 
