@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import namedtuple
 from pathlib import Path
 from threading import Lock
+from typing import Any
 
 import numpy as np
 from numba import njit, types
@@ -648,8 +649,10 @@ play_tricks = _INLINE(_play_tricks)
 play_deal = _INLINE(_play_deal)
 # Called from jitted code only: compiled without the entry points for Python and C callers
 # (``policies._called``); calling one of these from Python crashes.
-_called = njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True, _nrt=False)
-start_game = njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True, _nrt=True)(_start_game)
+_NO_ENTRY: dict[str, Any] = {"cache": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+_NO_NRT: dict[str, Any] = {"_nrt": False}  # (options numba's type stubs do not list)
+_called = njit(**_NO_ENTRY, **_NO_NRT)
+start_game = njit(**_NO_ENTRY, _nrt=True)(_start_game)  # type: ignore[call-overload]
 table = _INLINE(_table)
 new_deal = _called(_new_deal)
 score_deal = _called(_score_deal)
@@ -671,7 +674,7 @@ def _compile_games(plain: bool):
     """``_play_games`` compiled for ``_GAMES_SIG`` (its ``ext`` a function pointer); ``plain``: the
     copy with ``VARIANTS`` False, over copies of the inlined steps that read it, each under a name
     of its own (numba caches a function under its file and qualified name)."""
-    jit = njit(_GAMES_SIG, cache=True, nogil=True, _nrt=False)
+    jit = njit(_GAMES_SIG, cache=True, nogil=True, **_NO_NRT)
     if not plain:
         return jit(_play_games)
     off = {"VARIANTS": False}

@@ -19,6 +19,8 @@ called card until it is played.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -100,7 +102,8 @@ SID_HEURISTIC = 1
 # Decision helpers only jitted code calls (the kernel, the other families, the searches): compiled
 # without the entry points numba gives a function for being called from Python (a CPython wrapper
 # that unboxes each argument) and through a C pointer; calling one of them from Python crashes.
-_called = njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+_NO_ENTRY: dict[str, Any] = {"cache": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}  # (not in the stubs)
+_called = njit(**_NO_ENTRY)
 
 # heuristic family parameters (indices into the params vector)
 
