@@ -92,18 +92,7 @@ def cheapest_group(out, rows, total, held, avail, n_avail, wild, keep, stock, to
     first; a row whose floor exceeds the best cost so far (or equals it, after the best row) cannot
     be chosen."""
     counts, lanes, twice, jokers, pairs = held
-    if not (keep >= 0 and params[P_JOKER_END] >= 0 and params[P_TOP] >= 0):
-        best = 0
-        best_cost = 1e18
-        best_pick = -1
-        for a in range(rows):
-            cost, pick = group_cost(out[a, 1:], out[a, 0], total, held, avail, n_avail, wild, keep, stock, top_only,
-                                    params, rules)
-            if cost < best_cost:
-                best_cost = cost
-                best = a
-                best_pick = pick
-        return best, best_cost, best_pick
+    prune = keep >= 0 and params[P_JOKER_END] >= 0 and params[P_TOP] >= 0
     spare = 1 if wild and jokers > 0 else 0
     draw_floor = stock
     for t in range(n_avail):
@@ -113,25 +102,26 @@ def cheapest_group(out, rows, total, held, avail, n_avail, wild, keep, stock, to
         draw_floor = min(d, draw_floor)
     kept_most = keep * _kept(pairs, counts, rules)
     first = 0  # the row shedding the most (the lowest floor), found without a branch
-    most = -1
-    for a in range(rows):
-        shed = 0
-        for j in range(out[a, 0]):
-            shed += rules[R_VALUES + out[a, 1 + j]]
-        first = a if shed > most else first
-        most = max(shed, most)
+    if prune:
+        most = -1
+        for a in range(rows):
+            shed = 0
+            for j in range(out[a, 0]):
+                shed += rules[R_VALUES + out[a, 1 + j]]
+            first = a if shed > most else first
+            most = max(shed, most)
     best = first
-    best_cost, best_pick = group_cost(out[first, 1:], out[first, 0], total, held, avail, n_avail, wild, keep, stock,
-                                      top_only, params, rules)
-    for a in range(rows):
-        if a == first:
-            continue
-        shed = 0
-        for j in range(out[a, 0]):
-            shed += rules[R_VALUES + out[a, 1 + j]]
-        floor = total - shed + draw_floor - kept_most
-        if floor > best_cost or (floor == best_cost and a > best):
-            continue
+    best_cost = 1e18
+    best_pick = -1
+    for step in range(rows):  # the first row, then the others in order (one scoring loop: one copy to compile)
+        a = first if step == 0 else (step - 1 if step <= first else step)
+        if step > 0 and prune:
+            shed = 0
+            for j in range(out[a, 0]):
+                shed += rules[R_VALUES + out[a, 1 + j]]
+            floor = total - shed + draw_floor - kept_most
+            if floor > best_cost or (floor == best_cost and a > best):
+                continue
         cost, pick = group_cost(out[a, 1:], out[a, 0], total, held, avail, n_avail, wild, keep, stock, top_only,
                                 params, rules)
         if cost < best_cost or (cost == best_cost and a < best):
@@ -145,3 +135,5 @@ def cheapest_group(out, rows, total, held, avail, n_avail, wild, keep, stock, to
 # engines' ``kernel.play_round_via`` and the search's rollouts call it (each inlined copy of
 # ``threshold_turn`` costs numba seconds to inline and type, and LLVM to optimize again).
 threshold_turn_called = compiled_as(threshold_turn, "threshold_turn_called", njit_by_type(cache=True, _nrt=False))
+# ... and threshold's choice among a table's rows, compiled on its own for the informed discard
+cheapest_group_called = compiled_as(cheapest_group, "cheapest_group_called", njit_by_type(cache=True, _nrt=False))

@@ -23,7 +23,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from simcards.games.yaniv import core
 from simcards.games.yaniv import params as P
 from simcards.games.yaniv.core import available_faces, hand_total, insert_sorted, next_seat, throw
-from simcards.games.yaniv.fast import cheapest_group, threshold_turn_called
+from simcards.games.yaniv.fast import cheapest_group_called, threshold_turn_called
 from simcards.games.yaniv.groups import SCRATCH
 from simcards.games.yaniv.layout import (
     K_CALL,
@@ -244,8 +244,8 @@ def informed_discard(hand, n, opts, n_opts, view, rules, params, deny):
     nxt = next_alive(view[V_SEAT], view, rules)
     mask = view[V_KNOWN + nxt]
     if mask == 0 or deny <= 0:  # threshold's choice (cheapest_group: the first row of least cost)
-        best, _, _ = cheapest_group(opts, n_opts, view[V_TOTAL], held, avail, view[V_AVAIL_N], wild, params[P_KEEP],
-                                    stock, top_only, params, rules)
+        best, _, _ = cheapest_group_called(opts, n_opts, view[V_TOTAL], held, avail, view[V_AVAIL_N], wild, params[P_KEEP],
+                                           stock, top_only, params, rules)
         return best
     return deny_discard(opts, n_opts, view, rules, params, deny, mask, held, avail, wild, stock, top_only)
 
@@ -316,7 +316,7 @@ def round_value(me, caller, hands, hand_n, view, rules):
                          np.zeros(MAX_PLAYERS, dtype=np.int64))
 
 
-@njit_by_type(cache=True, _nrt=False, inline="always")
+@njit_by_type(cache=True, _nrt=False)
 def settled_value(me, caller, hands, hand_n, view, rules, totals, scored):
     """``round_value`` with its work arrays given (``totals``, ``scored``: MAX_PLAYERS each)."""
     players = view[V_PLAYERS]
@@ -621,7 +621,7 @@ def deal_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k, scratch,
             sums[last] += planned_option(plans[last], sample, stock_n, view, rules, params, opp_params, depth)
 
 
-@njit_by_type(cache=True, _nrt=False, inline="always")
+@njit_by_type(cache=True, _nrt=False)
 def planned_option(plan, t, stock_n, view, rules, params, opp_params, depth):
     """The option planned in ``plan`` (a row of ``deal_sums``'s plans) played on from the table ``t``
     (the others' hands dealt): my hand after it, the group thrown, then ``play_on``."""
