@@ -43,7 +43,7 @@ from simcards.games.gin.layout import (
     V_PILE,
     V_TABLE,
 )
-from simcards.games.gin.melds import CORNER, VALUES_MV, deadwood, popcount
+from simcards.games.gin.melds import CORNER, VALUES_MV, deadwood, low_card, popcount
 from simcards.games.gin.policies import better, fewest_layoffs  # G-LAY-0 and the tie-break, shared with knock, mc
 from simcards.games.gin.rules import R_MV
 from simcards.strategy import Family, Param
@@ -106,12 +106,10 @@ def lookahead(kept, unseen, mv, corner):
     outs = 0
     m = unseen
     while m != 0:
-        low = m & -m
-        m ^= low
-        u = popcount(low - 1)
+        u, m = low_card(m)
         if near_mask(u, corner) & kept == 0:
             continue  # nothing kept is next to it: it cannot meld
-        if deadwood(kept | low, mv) < base + VALUES_MV[mv, u]:
+        if deadwood(kept | _bit(u), mv) < base + VALUES_MV[mv, u]:
             outs += 1
     return outs / n_unseen
 

@@ -31,7 +31,7 @@ from simcards.games.gin.layout import (
     V_TAKE_MUST_KNOCK,
     V_TARGET,
 )
-from simcards.games.gin.melds import SCRATCH_SIZE, VALUES_MV, deadwood, popcount, removal_deadwoods
+from simcards.games.gin.melds import SCRATCH_SIZE, VALUES_MV, deadwood, low_card, popcount, removal_deadwoods
 from simcards.games.gin.params import INFORMED, NEVER, slot
 from simcards.games.gin.policies import P_TAKE, knock_threshold
 from simcards.games.gin.rules import R_MV
@@ -67,10 +67,8 @@ def out_stats(m10, dw, unseen, mv):
     pts = 0
     m = unseen
     while m != 0:
-        low = m & -m
-        m ^= low
-        u = popcount(low - 1)
-        gain = dw + VALUES_MV[mv, u] - deadwood(m10 | low, mv)
+        u, m = low_card(m)
+        gain = dw + VALUES_MV[mv, u] - deadwood(m10 | (np.int64(1) << u), mv)
         if gain > 0:
             count += 1
             pts += gain
@@ -106,11 +104,9 @@ def swap_gain(params, view, card, unseen, rules):
     best = 1e18
     m = mask
     while m != 0:
-        low = m & -m
-        m ^= low
-        c = popcount(low - 1)
+        c, m = low_card(m)
         dw = scratch[c]
-        cost = dw - out_credit(params, view, m11 & ~low, dw, unseen, mv)
+        cost = dw - out_credit(params, view, m11 & ~(np.int64(1) << c), dw, unseen, mv)
         if cost < best:
             best = cost
     return now - best
