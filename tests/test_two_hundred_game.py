@@ -27,7 +27,7 @@ def _documented(table: str, cols, sides: int = 2) -> None:
 
 
 def test_simulate_tables_and_columns(tmp_path):
-    sim = simcards.api.simulate("two-hundred", games=300, seed=4, out=tmp_path, keep_detail=True)
+    sim = simcards.simulate("two-hundred", games=300, seed=4, out=tmp_path, keep_detail=True)
     _documented("games", sim.games.columns)
     _documented("deals", sim.deals.columns)
     assert sim.games["deals"].sum() == len(sim.deals)
@@ -43,7 +43,7 @@ def test_simulate_tables_and_columns(tmp_path):
 
 def test_thrown_in_deals_have_null_bids():
     # T-BID-5 in the tables: bid, bidder, trump, made are null; nobody scores; counted per game.
-    sim = simcards.api.simulate("two-hundred", games=200, seed=1, strategies="random",
+    sim = simcards.simulate("two-hundred", games=200, seed=1, strategies="random",
                                 rules={"min_bid": 100})
     d = sim.deals
     thrown = d["bid"].isna()
@@ -55,7 +55,7 @@ def test_thrown_in_deals_have_null_bids():
 
 
 def test_summary_has_intervals():
-    sim = simcards.api.simulate("two-hundred", games=500, seed=2, detail=False)
+    sim = simcards.simulate("two-hundred", games=500, seed=2, detail=False)
     s = sim.summary
     for key in ("deals_per_game", "first_dealer_team_win_rate", "throw_in_rate", "contract_made_rate", "hole_rate"):
         assert isinstance(s[key], Estimate) and s[key].low - 1e-12 <= s[key].value <= s[key].high + 1e-12
@@ -76,9 +76,9 @@ def test_strategy_specs_per_team_and_toml():
 
 def test_errors_are_clean():
     with pytest.raises(SimcardsError, match="exactly 4 players"):
-        simcards.api.simulate("two-hundred", games=10, players=5)
+        simcards.simulate("two-hundred", games=10, players=5)
     with pytest.raises(SimcardsError, match="kitty=4.*two teams"):
-        simcards.api.simulate("two-hundred", games=10, variant="cutthroat", rules={"kitty": 4})
+        simcards.simulate("two-hundred", games=10, variant="cutthroat", rules={"kitty": 4})
 
 
 def test_cli_simulate_replay_variants():
@@ -102,7 +102,7 @@ def test_cli_simulate_replay_variants():
 def test_exact_throw_in_probability():
     # With only the bid 100 allowed, a random player passes with probability 1/2, and a deal is
     # thrown in exactly when all four pass: probability 1/16 (T-BID-5). Deals are independent.
-    sim = simcards.api.simulate("two-hundred", games=6000, seed=8, strategies="random",
+    sim = simcards.simulate("two-hundred", games=6000, seed=8, strategies="random",
                                 rules={"min_bid": 100}, detail=False)
     est = sim.summary["throw_in_rate"]
     assert est.n == 6000 and est.low <= 1 / 16 <= est.high, est
@@ -110,7 +110,7 @@ def test_exact_throw_in_probability():
 
 @pytest.mark.slow
 def test_heuristic_beats_random():
-    sim = simcards.api.simulate("two-hundred", games=2000, seed=5, strategies=["heuristic", "random"], detail=False)
+    sim = simcards.simulate("two-hundred", games=2000, seed=5, strategies=["heuristic", "random"], detail=False)
     assert sim.summary["win_rate_by_team"][0].low > 0.9
 
 
@@ -118,10 +118,10 @@ def test_heuristic_beats_random():
 def test_aggressiveness_sweep_gives_an_answer():
     # "How aggressive should I bid?": against the default bidder, overbidding (aggr 1.3) loses
     # clearly and the default beats it; the same seeds are used for both (common random numbers).
-    hi = simcards.api.simulate("two-hundred", games=3000, seed=6, strategies=["heuristic:aggr=1.3", "heuristic"],
+    hi = simcards.simulate("two-hundred", games=3000, seed=6, strategies=["heuristic:aggr=1.3", "heuristic"],
                                detail=False).summary["win_rate_by_team"][0]
     assert hi.high < 0.4
-    same = simcards.api.simulate("two-hundred", games=3000, seed=6, strategies=["heuristic", "heuristic"],
+    same = simcards.simulate("two-hundred", games=3000, seed=6, strategies=["heuristic", "heuristic"],
                                  detail=False).summary["win_rate_by_team"][0]
     assert same.low < 0.5 < same.high or abs(same.value - 0.5) < 0.05
 
@@ -137,7 +137,7 @@ def test_variant_tables_and_summaries(preset):
     # columns and add what the variant needs (a score per side, kitty points, the called card
     # and partner, the team that left); the summary gives every side's win rate with a 95% CI.
     sides = VARIANT_SIDES[preset]
-    sim = simcards.api.simulate("two-hundred", variant=preset, games=150, seed=4, keep_detail=True)
+    sim = simcards.simulate("two-hundred", variant=preset, games=150, seed=4, keep_detail=True)
     rules = GAME.build_rules(preset)
     assert sim.meta["players"] == rules.players
     _documented("games", sim.games.columns, sides)
@@ -167,8 +167,8 @@ def test_variant_tables_and_summaries(preset):
 def test_variant_summary_only_matches_tables():
     # The summary-only mode aggregates the variants' summaries chunk by chunk to the same result.
     for preset in ("five-player", "six-3x2", "le-rough"):
-        full = simcards.api.simulate("two-hundred", variant=preset, games=400, seed=2, detail=False, chunk=150)
-        streamed = simcards.api.simulate("two-hundred", variant=preset, games=400, seed=2, summary_only=True, chunk=150)
+        full = simcards.simulate("two-hundred", variant=preset, games=400, seed=2, detail=False, chunk=150)
+        streamed = simcards.simulate("two-hundred", variant=preset, games=400, seed=2, summary_only=True, chunk=150)
         assert json.loads(json.dumps(full.summary_dict(), default=str))["games"] == streamed.summary["games"]
         for key, est in full.summary.items():
             if isinstance(est, Estimate):
@@ -218,7 +218,7 @@ def test_exact_throw_in_probabilities(preset, overrides, p):
     # With only the bid 100 allowed a random player passes with probability 1/2, so a deal is
     # thrown in with probability (1/2)^bidders, or (1/2)^(bidders - 1) when the dealer may not bid
     # after everyone else passed (T-BID-5, T-V-ROUGH). Deals are independent.
-    sim = simcards.api.simulate("two-hundred", variant=preset, games=5000, seed=8, strategies="random",
+    sim = simcards.simulate("two-hundred", variant=preset, games=5000, seed=8, strategies="random",
                                 rules={"min_bid": 100, **overrides}, detail=False)
     est = sim.summary["throw_in_rate"]
     assert est.low <= p <= est.high, (preset, est)
@@ -232,7 +232,7 @@ def test_random_kitty_holds_its_share_of_points(preset, expected):
     # points on average: exactly 10 (11.1).
     from simcards.stats.estimates import mean_ci
 
-    sim = simcards.api.simulate("two-hundred", variant=preset, games=4000, seed=3, strategies="random")
+    sim = simcards.simulate("two-hundred", variant=preset, games=4000, seed=3, strategies="random")
     est = mean_ci(sim.deals.loc[sim.deals["bid"].notna(), "kitty_points"].to_numpy(float))
     assert est.low <= expected <= est.high, est
 
@@ -241,7 +241,7 @@ def test_random_kitty_holds_its_share_of_points(preset, expected):
 def test_random_called_partner_uniform_over_the_others():
     # T-V-5P: a random bidder calls one of the 32 cards it lacks uniformly; each other player
     # holds 8 of them, so the partner sits 1, 2, 3 or 4 seats to its left with probability 1/4.
-    sim = simcards.api.simulate("two-hundred", variant="five-player", games=4000, seed=6, strategies="random")
+    sim = simcards.simulate("two-hundred", variant="five-player", games=4000, seed=6, strategies="random")
     d = sim.deals[sim.deals["bid"].notna()]
     rel = ((d["partner"].astype(int) - d["bidder"].astype(int)) % 5).to_numpy()
     counts = np.bincount(rel, minlength=5)
@@ -259,7 +259,7 @@ def test_heuristic_beats_random_in_every_variant(preset):
         specs = ["heuristic"] + ["random"] * (rules.players - 1)
     else:
         specs = ["heuristic", "random"] if rules.sides == 2 else ["heuristic", "random", "random"]
-    s = simcards.api.simulate("two-hundred", variant=preset, games=600, seed=5, strategies=specs, detail=False).summary
+    s = simcards.simulate("two-hundred", variant=preset, games=600, seed=5, strategies=specs, detail=False).summary
     won = (s["win_rate_by_seat"] if rules.individual else s["win_rate_by_team"])[0]
     assert won.low > min(0.9, 1.5 / rules.sides), won  # well above its fair share (five-player: 41%, fair 20%)
 
