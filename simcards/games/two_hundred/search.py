@@ -219,7 +219,7 @@ LANE_CHEAP = _lane_pick(False)
 LANE_SMEAR = _lane_pick(True)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pick_fast(mask, trump, smear):
     """``policies._pick`` by table: the same card (the key within a lane is the lane's best;
     across the suits the first lowest key wins)."""
@@ -240,7 +240,7 @@ def _pick_fast(mask, trump, smear):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _low_bit(mask):
     """The lowest card bit of a non-empty ``mask``."""
     for s in range(4):
@@ -250,13 +250,14 @@ def _low_bit(mask):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lead(draw, hand, unseen, trump, contractor):
-    """``policies.lead_card`` (``draw``: its parameter set) with ``_pick_fast``: the same card."""
+    """``policies.lead_card`` (``draw``: its parameter set): its card bit, or -1 and the cards it
+    picks the cheapest of (``_pick_fast``, the caller's)."""
     tl = (hand >> (LANE * trump)) & LANE_FULL
     ut = (unseen >> (LANE * trump)) & LANE_FULL
     if draw and contractor and tl and ut and LANE_HIGH[tl] > LANE_HIGH[ut]:
-        return LANE * trump + LANE_HIGH[tl]
+        return np.int64(LANE * trump + LANE_HIGH[tl]), np.int64(0)
     best = -1
     best_n = 0
     for s in range(4):
@@ -266,16 +267,17 @@ def _lead(draw, hand, unseen, trump, contractor):
             best_n = LANE_COUNT[us]
             best = LANE * s + LANE_HIGH[ls]
     if best >= 0:
-        return best
+        return np.int64(best), np.int64(0)
     side = hand & ~(LANE_FULL << (LANE * trump))
-    return _pick_fast(side if side else hand, trump, False)
+    return np.int64(-1), np.int64(side if side else hand)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _follow(smear, ruff_min, hand, unseen, trump, lead, wb, friendly, last, trick_points):
     """``policies.follow_card`` on the trick's state held in locals (``wb`` the winning card's
     bit, ``friendly``: a friend of the seat to play is winning; ``smear``, ``ruff_min``: its
-    parameters) with ``_pick_fast``: the same card."""
+    parameters): its card bit, or -1, the cards it picks from and whether it smears (the
+    caller's ``_pick_fast``)."""
     ll = (hand >> (LANE * lead)) & LANE_FULL
     legal = (ll << (LANE * lead)) if ll else hand
     wsuit = wb // LANE
@@ -286,27 +288,27 @@ def _follow(smear, ruff_min, hand, unseen, trump, lead, wb, friendly, last, tric
             higher = (unseen >> (LANE * wsuit)) & _above(word)
             if higher == 0 and (wsuit == trump or ((unseen >> (LANE * trump)) & LANE_FULL) == 0):
                 safe = True
-        return _pick_fast(legal, trump, safe and smear)
+        return np.int64(-1), np.int64(legal), safe and smear
     if ll:
         if wsuit != lead:
-            return _pick_fast(legal, trump, False)
+            return np.int64(-1), np.int64(legal), False
         beat = ll & _above(word)
         if beat:
             if last:
-                return LANE * lead + LANE_LOW[beat]
+                return np.int64(LANE * lead + LANE_LOW[beat]), np.int64(0), False
             us = (unseen >> (LANE * lead)) & LANE_FULL
             top = LANE_HIGH[us]
             boss = beat & _above(np.int64(top)) if top >= 0 else beat
             if boss:
-                return LANE * lead + LANE_LOW[boss]
-        return _pick_fast(legal, trump, False)
+                return np.int64(LANE * lead + LANE_LOW[boss]), np.int64(0), False
+        return np.int64(-1), np.int64(legal), False
     tl = (hand >> (LANE * trump)) & LANE_FULL
     if tl and trick_points >= ruff_min:
         beat = tl & _above(word) if wsuit == trump else tl
         if beat:
-            return LANE * trump + LANE_LOW[beat]
+            return np.int64(LANE * trump + LANE_LOW[beat]), np.int64(0), False
     side = hand & ~(LANE_FULL << (LANE * trump))
-    return _pick_fast(side if side else hand, trump, False)
+    return np.int64(-1), np.int64(side if side else hand), False
 
 
 @njit(cache=True)
@@ -339,29 +341,33 @@ def _tricks(table, row, hands, rules, trump, bidder, bside, n_active, nxt, sides
     while trick < n_tricks:
         h = hands[seat]
         last_seat = seat
-        if n_in == 0:
-            if first >= 0:
-                b = first
-            elif h & (h - 1) == 0:
+        pm = np.int64(0)
+        sm = False
+        if first >= 0:
+            b = first
+        elif n_in == 0:
+            if h & (h - 1) == 0:
                 b = _low_bit(h)
             else:
                 contractor = seat == bidder or ((sides >> (4 * seat)) & 15) == bside
-                b = _lead(draw, h, deck & ~played & ~h, trump, contractor)
+                b, pm = _lead(draw, h, deck & ~played & ~h, trump, contractor)
+        else:
+            ll = (h >> (LANE * lead)) & LANE_FULL
+            if ll & (ll - 1) == 0 and (ll or h & (h - 1) == 0):  # one legal card
+                b = _low_bit(ll << (LANE * lead) if ll else h)
+            else:
+                friendly = ((sides >> (4 * seat)) & 15) == ((sides >> (4 * ws)) & 15)
+                b, pm, sm = _follow(smear, ruff_min, h, deck & ~played & ~h, trump, lead, wb, friendly,
+                                    n_in == n_active - 1, tp)
+        if b < 0:
+            b = _pick_fast(pm, trump, sm)
+        if n_in == 0:
             lead = b // LANE
             wb = b
             ws = seat
             tp = 0
             leader = seat
         else:
-            ll = (h >> (LANE * lead)) & LANE_FULL
-            if first >= 0:
-                b = first
-            elif ll & (ll - 1) == 0 and (ll or h & (h - 1) == 0):  # one legal card
-                b = _low_bit(ll << (LANE * lead) if ll else h)
-            else:
-                friendly = ((sides >> (4 * seat)) & 15) == ((sides >> (4 * ws)) & 15)
-                b = _follow(smear, ruff_min, h, deck & ~played & ~h, trump, lead, wb, friendly,
-                            n_in == n_active - 1, tp)
             if keep_voids and b // LANE != lead:
                 voids[V_VOIDS + seat] |= 1 << lead
             if beats(b, wb, trump):
