@@ -234,6 +234,13 @@ def _sparse_gc_while_compiling() -> None:
 _sparse_gc_while_compiling()
 
 
+# For functions only jitted code calls: compiled without the entry points numba gives a function
+# for being called from Python (a CPython wrapper that unboxes each argument) and through a C
+# pointer, which are compile time for nothing; calling one of them from Python crashes. (Options
+# numba's type stubs do not list: pass them as ``njit(**NO_ENTRY)``.)
+NO_ENTRY: dict = {"cache": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+
+
 def by_type(dispatcher):
     """Make the jitted function ``dispatcher`` compile once per argument *types* when called from
     other jitted code. A plain numba dispatcher compiles a separate copy for every constant value

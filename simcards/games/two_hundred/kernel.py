@@ -124,7 +124,7 @@ from simcards.games.two_hundred.rules import (
     R_SIDES,
     R_STEP,
 )
-from simcards.nbutil import compiled_as, drop_stale_cache, rebind
+from simcards.nbutil import NO_ENTRY, compiled_as, drop_stale_cache, rebind
 from simcards.rng import rand_below, seed_streams, shuffle
 
 
@@ -647,12 +647,10 @@ call = _INLINE(_call)
 contract = _INLINE(_contract)
 play_tricks = _INLINE(_play_tricks)
 play_deal = _INLINE(_play_deal)
-# Called from jitted code only: compiled without the entry points for Python and C callers
-# (``policies._called``); calling one of these from Python crashes.
-_NO_ENTRY: dict[str, Any] = {"cache": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+# Called from jitted code only (``nbutil.NO_ENTRY``): calling one of these from Python crashes.
 _NO_NRT: dict[str, Any] = {"_nrt": False}  # (options numba's type stubs do not list)
-_called = njit(**_NO_ENTRY, **_NO_NRT)
-start_game = njit(**_NO_ENTRY, _nrt=True)(_start_game)  # type: ignore[call-overload]
+_called = njit(**NO_ENTRY, **_NO_NRT)
+start_game = njit(**NO_ENTRY, _nrt=True)(_start_game)  # type: ignore[call-overload]
 table = _INLINE(_table)
 new_deal = _called(_new_deal)
 score_deal = _called(_score_deal)

@@ -19,8 +19,6 @@ called card until it is played.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from numba import njit
 
@@ -93,17 +91,15 @@ from simcards.games.two_hundred.rules import (
     R_SIDES,
     R_TARGET,
 )
-from simcards.nbutil import njit_by_type
+from simcards.nbutil import NO_ENTRY, njit_by_type
 from simcards.rng import rand_below
 
 SID_RANDOM = 0
 SID_HEURISTIC = 1
 
-# Decision helpers only jitted code calls (the kernel, the other families, the searches): compiled
-# without the entry points numba gives a function for being called from Python (a CPython wrapper
-# that unboxes each argument) and through a C pointer; calling one of them from Python crashes.
-_NO_ENTRY: dict[str, Any] = {"cache": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}  # (not in the stubs)
-_called = njit(**_NO_ENTRY)
+# Decision helpers only jitted code calls (the kernel, the other families, the searches):
+# ``nbutil.NO_ENTRY``, so calling one of them from Python crashes.
+_called = njit(**NO_ENTRY)
 
 # heuristic family parameters (indices into the params vector)
 
