@@ -306,13 +306,13 @@ def side_lane(mask, s, trump):
 
 
 @njit(cache=True, inline="always")
-def lead_card(table, row, hand, unseen, trump, contractor):
-    tl = (hand >> (LANE * trump)) & LANE_FULL  # 0 without trumps: LANE * NO_TRUMP is above the deck
+def lead_choice(draw, hand, unseen, trump, contractor):
+    """The heuristic's lead (``draw``: its parameter set): its card bit, or -1 and the cards it
+    picks the cheapest of (``_pick``, the caller's: the searches pick by table)."""
+    tl = (hand >> (LANE * trump)) & LANE_FULL
     ut = (unseen >> (LANE * trump)) & LANE_FULL
-    # Draw trumps with the boss trump while the opponents may still hold some.
-    if table[row, P_DRAW] >= 0.5 and contractor and tl and ut and LANE_HIGH[tl] > LANE_HIGH[ut]:
-        return LANE * trump + LANE_HIGH[tl]
-    # Lead from strength: a side card no unseen card can beat, in the suit most others still hold.
+    if draw and contractor and tl and ut and LANE_HIGH[tl] > LANE_HIGH[ut]:
+        return np.int64(LANE * trump + LANE_HIGH[tl]), np.int64(0)
     best = -1
     best_n = 0
     for s in range(4):
@@ -322,50 +322,69 @@ def lead_card(table, row, hand, unseen, trump, contractor):
             best_n = LANE_COUNT[us]
             best = LANE * s + LANE_HIGH[ls]
     if best >= 0:
-        return best
+        return np.int64(best), np.int64(0)
     side = hand & ~(LANE_FULL << (LANE * trump))
-    return _pick(side if side else hand, trump, False)
+    return np.int64(-1), np.int64(side if side else hand)
 
 
 @njit(cache=True, inline="always")
-def follow_card(table, row, hand, unseen, trump, seat, view):
-    lead = view[V_LEAD_SUIT]
-    wb = BIT_OF_FACE[view[V_WIN_FACE]]
-    ws = view[V_WIN_SEAT]
-    last = view[V_N_IN] == view[V_N_ACTIVE] - 1
+def follow_choice(smear, ruff_min, hand, unseen, trump, lead, wb, friendly, last, trick_points):
+    """The heuristic's card on a trick already led, from the trick's state in locals (``wb`` the
+    winning card's bit, ``friendly``: a friend of the seat to play is winning; ``smear``,
+    ``ruff_min``: its parameters): its card bit, or -1, the cards it picks from and whether it
+    smears (``_pick``, the caller's)."""
     ll = (hand >> (LANE * lead)) & LANE_FULL
     legal = (ll << (LANE * lead)) if ll else hand
     wsuit = wb // LANE
     word = wb % LANE
-    if friend(view, hand, seat, ws):
-        # Partner is winning: put points on it when it cannot be taken away.
+    if friendly:
         safe = last
         if not safe:
             higher = (unseen >> (LANE * wsuit)) & _above(word)
             if higher == 0 and (wsuit == trump or ((unseen >> (LANE * trump)) & LANE_FULL) == 0):
                 safe = True
-        return _pick(legal, trump, safe and table[row, P_SMEAR] >= 0.5)
+        return np.int64(-1), np.int64(legal), safe and smear
     if ll:
-        if wsuit != lead:  # already trumped: follow cheaply
-            return _pick(legal, trump, False)
+        if wsuit != lead:
+            return np.int64(-1), np.int64(legal), False
         beat = ll & _above(word)
         if beat:
             if last:
-                return LANE * lead + LANE_LOW[beat]
+                return np.int64(LANE * lead + LANE_LOW[beat]), np.int64(0), False
             us = (unseen >> (LANE * lead)) & LANE_FULL
             top = LANE_HIGH[us]
             boss = beat & _above(np.int64(top)) if top >= 0 else beat
             if boss:
-                return LANE * lead + LANE_LOW[boss]
-        return _pick(legal, trump, False)
-    # Void in the suit led: ruff when the trick is worth it, with the lowest trump that wins.
+                return np.int64(LANE * lead + LANE_LOW[boss]), np.int64(0), False
+        return np.int64(-1), np.int64(legal), False
     tl = (hand >> (LANE * trump)) & LANE_FULL
-    if tl and view[V_TRICK_POINTS] >= table[row, P_RUFF_MIN]:
+    if tl and trick_points >= ruff_min:
         beat = tl & _above(word) if wsuit == trump else tl
         if beat:
-            return LANE * trump + LANE_LOW[beat]
+            return np.int64(LANE * trump + LANE_LOW[beat]), np.int64(0), False
     side = hand & ~(LANE_FULL << (LANE * trump))
-    return _pick(side if side else hand, trump, False)
+    return np.int64(-1), np.int64(side if side else hand), False
+
+
+@njit(cache=True, inline="always")
+def lead_card(table, row, hand, unseen, trump, contractor):
+    """Draw trumps with the boss trump while the opponents may still hold some (``P_DRAW``); else
+    lead from strength: a side card no unseen card can beat, in the suit most others still hold;
+    else the cheapest side card (``lead_choice``)."""
+    b, pick = lead_choice(table[row, P_DRAW] >= 0.5, hand, unseen, trump, contractor)
+    return b if b >= 0 else _pick(pick, trump, False)
+
+
+@njit(cache=True, inline="always")
+def follow_card(table, row, hand, unseen, trump, seat, view):
+    """Partner winning: points on it when it cannot be taken away (``P_SMEAR``); else win the
+    trick cheaply when the seat can keep it, ruff a trick worth ``P_RUFF_MIN`` with the lowest
+    trump that wins, or throw the cheapest card (``follow_choice``)."""
+    b, pick, smear = follow_choice(table[row, P_SMEAR] >= 0.5, table[row, P_RUFF_MIN], hand, unseen, trump,
+                                   view[V_LEAD_SUIT], BIT_OF_FACE[view[V_WIN_FACE]],
+                                   friend(view, hand, seat, view[V_WIN_SEAT]), view[V_N_IN] == view[V_N_ACTIVE] - 1,
+                                   view[V_TRICK_POINTS])
+    return b if b >= 0 else _pick(pick, trump, smear)
 
 
 @njit(cache=True, inline="always")

@@ -34,7 +34,6 @@ from simcards.games.two_hundred.layout import (
     LANE,
     LANE_COUNT,
     LANE_FULL,
-    LANE_HIGH,
     LANE_LOW,
     MAX_SEATS,
     NO_TRUMP,
@@ -72,13 +71,13 @@ from simcards.games.two_hundred.params import (
     P_WIN,
 )
 from simcards.games.two_hundred.policies import (
-    _above,
     follow_card,
+    follow_choice,
     friend,
     informed_card,
     informed_table,
     lead_card,
-    side_lane,
+    lead_choice,
 )
 from simcards.games.two_hundred.rules import (
     R_CALL,
@@ -250,67 +249,6 @@ def _low_bit(mask):
     return -1
 
 
-@njit(cache=True, inline="always")
-def _lead(draw, hand, unseen, trump, contractor):
-    """``policies.lead_card`` (``draw``: its parameter set): its card bit, or -1 and the cards it
-    picks the cheapest of (``_pick_fast``, the caller's)."""
-    tl = (hand >> (LANE * trump)) & LANE_FULL
-    ut = (unseen >> (LANE * trump)) & LANE_FULL
-    if draw and contractor and tl and ut and LANE_HIGH[tl] > LANE_HIGH[ut]:
-        return np.int64(LANE * trump + LANE_HIGH[tl]), np.int64(0)
-    best = -1
-    best_n = 0
-    for s in range(4):
-        ls = side_lane(hand, s, trump)
-        us = (unseen >> (LANE * s)) & LANE_FULL
-        if ls and LANE_HIGH[ls] > LANE_HIGH[us] and LANE_COUNT[us] > best_n:
-            best_n = LANE_COUNT[us]
-            best = LANE * s + LANE_HIGH[ls]
-    if best >= 0:
-        return np.int64(best), np.int64(0)
-    side = hand & ~(LANE_FULL << (LANE * trump))
-    return np.int64(-1), np.int64(side if side else hand)
-
-
-@njit(cache=True, inline="always")
-def _follow(smear, ruff_min, hand, unseen, trump, lead, wb, friendly, last, trick_points):
-    """``policies.follow_card`` on the trick's state held in locals (``wb`` the winning card's
-    bit, ``friendly``: a friend of the seat to play is winning; ``smear``, ``ruff_min``: its
-    parameters): its card bit, or -1, the cards it picks from and whether it smears (the
-    caller's ``_pick_fast``)."""
-    ll = (hand >> (LANE * lead)) & LANE_FULL
-    legal = (ll << (LANE * lead)) if ll else hand
-    wsuit = wb // LANE
-    word = wb % LANE
-    if friendly:
-        safe = last
-        if not safe:
-            higher = (unseen >> (LANE * wsuit)) & _above(word)
-            if higher == 0 and (wsuit == trump or ((unseen >> (LANE * trump)) & LANE_FULL) == 0):
-                safe = True
-        return np.int64(-1), np.int64(legal), safe and smear
-    if ll:
-        if wsuit != lead:
-            return np.int64(-1), np.int64(legal), False
-        beat = ll & _above(word)
-        if beat:
-            if last:
-                return np.int64(LANE * lead + LANE_LOW[beat]), np.int64(0), False
-            us = (unseen >> (LANE * lead)) & LANE_FULL
-            top = LANE_HIGH[us]
-            boss = beat & _above(np.int64(top)) if top >= 0 else beat
-            if boss:
-                return np.int64(LANE * lead + LANE_LOW[boss]), np.int64(0), False
-        return np.int64(-1), np.int64(legal), False
-    tl = (hand >> (LANE * trump)) & LANE_FULL
-    if tl and trick_points >= ruff_min:
-        beat = tl & _above(word) if wsuit == trump else tl
-        if beat:
-            return np.int64(LANE * trump + LANE_LOW[beat]), np.int64(0), False
-    side = hand & ~(LANE_FULL << (LANE * trump))
-    return np.int64(-1), np.int64(side if side else hand), False
-
-
 @njit(cache=True)
 def _seating(view, rules):
     """The seating packed 4 bits a seat: the next seat in play after each seat, and each seat's side."""
@@ -350,14 +288,14 @@ def _tricks(table, row, hands, rules, trump, bidder, bside, n_active, nxt, sides
                 b = _low_bit(h)
             else:
                 contractor = seat == bidder or ((sides >> (4 * seat)) & 15) == bside
-                b, pm = _lead(draw, h, deck & ~played & ~h, trump, contractor)
+                b, pm = lead_choice(draw, h, deck & ~played & ~h, trump, contractor)
         else:
             ll = (h >> (LANE * lead)) & LANE_FULL
             if ll & (ll - 1) == 0 and (ll or h & (h - 1) == 0):  # one legal card
                 b = _low_bit(ll << (LANE * lead) if ll else h)
             else:
                 friendly = ((sides >> (4 * seat)) & 15) == ((sides >> (4 * ws)) & 15)
-                b, pm, sm = _follow(smear, ruff_min, h, deck & ~played & ~h, trump, lead, wb, friendly,
+                b, pm, sm = follow_choice(smear, ruff_min, h, deck & ~played & ~h, trump, lead, wb, friendly,
                                     n_in == n_active - 1, tp)
         if b < 0:
             b = _pick_fast(pm, trump, sm)
