@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _STREAM = np.uint64(0xD1B54A32D192ED03)
@@ -33,7 +33,7 @@ MAX_SEED = 2**63 - 1
 
 
 @njit(cache=True)
-def _mix(z):
+def mix64(z):
     z = (z ^ (z >> np.uint64(30))) * _M1
     z = (z ^ (z >> np.uint64(27))) * _M2
     return z ^ (z >> np.uint64(31))
@@ -42,7 +42,7 @@ def _mix(z):
 @njit(cache=True)
 def stream_key(seed, index):
     """The starting state of game ``index`` in a run seeded with ``seed``."""
-    return _mix(_mix(np.uint64(seed) + _GOLDEN) ^ _mix((np.uint64(index) + np.uint64(1)) * _STREAM))
+    return mix64(mix64(np.uint64(seed) + GOLDEN) ^ mix64((np.uint64(index) + np.uint64(1)) * _STREAM))
 
 
 @njit(cache=True)
@@ -124,8 +124,8 @@ def seed_streams(state, seed, index):
 
 @njit(cache=True)
 def next_u64(state):
-    state[0] += _GOLDEN
-    return _mix(state[0])
+    state[0] += GOLDEN
+    return mix64(state[0])
 
 
 @njit(cache=True)

@@ -110,7 +110,7 @@ from simcards.games.gin.policies import better, knock_decide
 from simcards.games.gin.policies import danger as melds_with  # cards of a mask that meld directly with a card
 from simcards.games.gin.rules import R_MJ, R_MV
 from simcards.nbutil import borrow, keep_alive, njit_by_type
-from simcards.rng import _GOLDEN as STREAM_STEP  # the counter's step per draw (splitmix64)
+from simcards.rng import GOLDEN as STREAM_STEP  # the counter's step per draw (splitmix64)
 from simcards.rng import rand_below
 
 P_SAFE, P_HINT = slot(INFORMED, "safe"), slot(INFORMED, "hint")  # informed (informed.P_* the others)

@@ -27,10 +27,10 @@ from simcards.games.yaniv.policies import (
     P_STOCK,
     P_TOP,
     RANK,
-    _builds,
-    _kept,
+    builds_from_summary,
     group_cost,
     hand_held,
+    kept_points,
 )
 from simcards.games.yaniv.rules import PICK_TOP, R_JOKER_PAIR, R_PICKUP, R_VALUES, R_WILD
 from simcards.nbutil import compiled_as, njit_by_type
@@ -98,9 +98,9 @@ def cheapest_group(out, rows, total, held, avail, n_avail, wild, keep, stock, to
     for t in range(n_avail):
         card = avail[t]
         value = rules[R_VALUES + card]
-        d = value - keep * value if _builds(card, counts, lanes, spare) else float(value)
+        d = value - keep * value if builds_from_summary(card, counts, lanes, spare) else float(value)
         draw_floor = min(d, draw_floor)
-    kept_most = keep * _kept(pairs, counts, rules)
+    kept_most = keep * kept_points(pairs, counts, rules)
     first = 0  # the row shedding the most (the lowest floor), found without a branch
     if prune:
         most = -1

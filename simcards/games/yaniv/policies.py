@@ -158,7 +158,7 @@ RUN_OK = _run_table()
 
 
 @njit_by_type(cache=True, _nrt=False, inline="always")
-def _builds(card, counts, lanes, spare):
+def builds_from_summary(card, counts, lanes, spare):
     """``policies.builds_group`` for a hand summarised as there; ``spare`` is 1 when a wild joker
     is left in the hand. Without branches: a joker's rank (13) and suit (4) find no cards."""
     rank = RANK[card]
@@ -176,7 +176,7 @@ def best_draw(avail, n_avail, thrown_max, counts, lanes, jokers, wild, keep, sto
     for t in range(n_avail):
         card = avail[t]
         value = rules[R_VALUES + card]
-        d = value - keep * value if _builds(card, counts, lanes, spare) else (
+        d = value - keep * value if builds_from_summary(card, counts, lanes, spare) else (
             float(value) if value < thrown_max else 1e9)
         if d < draw:
             draw = d
@@ -185,7 +185,7 @@ def best_draw(avail, n_avail, thrown_max, counts, lanes, jokers, wild, keep, sto
 
 
 @njit_by_type(cache=True, _nrt=False, inline="always")
-def _kept(pairs, counts, rules):
+def kept_points(pairs, counts, rules):
     """Points the best kept set lets the player shed beyond its first card (ranks in ``pairs``)."""
     kept = 0
     while pairs:
@@ -229,7 +229,7 @@ def group_cost(cards, length, total, held, avail, n_avail, wild, keep, stock, to
                 gone |= bit
     draw, pick = best_draw(avail, n_avail, thrown_max, left_counts, lanes & ~gone, left_jokers, wild, keep, stock,
                             rules)
-    cost = total - shed + draw - keep * _kept(pairs, left_counts, rules)
+    cost = total - shed + draw - keep * kept_points(pairs, left_counts, rules)
     if length >= 3 and (cards[0] >= 52 or cards[length - 1] >= 52) and natural:
         cost += params[P_JOKER_END]  # a run (not a joker set) with a joker at an end
     if top_only and length >= 2:  # Kluft: the card left on top is the next player's to take

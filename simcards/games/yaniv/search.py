@@ -87,8 +87,7 @@ from simcards.games.yaniv.rules import (
     R_WILD,
 )
 from simcards.nbutil import compiled_as, njit_by_type, rebind
-from simcards.rng import _GOLDEN as GOLDEN
-from simcards.rng import _mix as mix64
+from simcards.rng import GOLDEN, mix64
 
 SID_INFORMED = 2
 SID_MC = 3
