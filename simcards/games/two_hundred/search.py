@@ -132,35 +132,26 @@ def sample_hands(rng, unseen, need, voids, n_h, out, cards):
                 constrained = (any_void >> (c // LANE)) & 1
                 if (phase == 0) != (constrained == 1):
                     continue
+                barred = 0  # the holders void in the card's suit (bit i: holder i), while voids count
+                tot = left  # the room of the holders that may take it (a full holder weighs 0)
                 if use_voids and constrained:
-                    tot = 0
                     for i in range(n_h):
-                        if not (voids[i] >> (c // LANE)) & 1:
-                            tot += (caps >> (8 * i)) & 255
-                    if tot == 0:
-                        ok = False
+                        if (voids[i] >> (c // LANE)) & 1:
+                            barred |= 1 << i
+                            tot -= (caps >> (8 * i)) & 255
+                if tot == 0:
+                    ok = False
+                    break
+                r = rand_below(rng, tot)
+                for i in range(n_h):
+                    if (barred >> i) & 1:
+                        continue
+                    cap = (caps >> (8 * i)) & 255
+                    if r < cap:
+                        out[i] |= np.int64(1) << c
+                        caps -= np.int64(1) << (8 * i)
                         break
-                    r = rand_below(rng, tot)
-                    for i in range(n_h):
-                        if not (voids[i] >> (c // LANE)) & 1:
-                            cap = (caps >> (8 * i)) & 255
-                            if r < cap:
-                                out[i] |= np.int64(1) << c
-                                caps -= np.int64(1) << (8 * i)
-                                break
-                            r -= cap
-                else:  # every holder may take it: weight its room (a full holder weighs 0)
-                    if left == 0:
-                        ok = False
-                        break
-                    r = rand_below(rng, left)
-                    for i in range(n_h):
-                        cap = (caps >> (8 * i)) & 255
-                        if r < cap:
-                            out[i] |= np.int64(1) << c
-                            caps -= np.int64(1) << (8 * i)
-                            break
-                        r -= cap
+                    r -= cap
                 left -= 1
             if not ok:
                 break
