@@ -2,7 +2,7 @@
 has compiled anything (``simcards.compiling``; written to ``simcards/data/compile_times.json``).
 
 For each game, in a fresh numba cache, each command is run twice in a process of its own: cold
-(compiles) and warm (loads the cache); the difference is what the compile costs, CPU (user + sys
+(compiles) and warm (loads the cache; the median of three runs); the difference is what the compile costs, CPU (user + sys
 of the process) and wall:
 
 - ``kernel``: ``simcards simulate GAME --games 1000`` (the built-in strategies' kernel);
@@ -55,8 +55,9 @@ def run(args: list[str], cache: str) -> tuple[float, float]:
     """(CPU seconds, wall seconds) of ``simcards -q ARGS`` in a process of its own."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    res = subprocess.run([sys.executable, "-m", "simcards", "-q", *args], capture_output=True, text=True,
-                         env={**os.environ, "NUMBA_CACHE_DIR": cache})
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as a user's Python does: it keeps what it compiles
+    res = subprocess.run([sys.executable, "-m", "simcards", "-q", *args], capture_output=True, text=True, env=env)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if res.returncode != 0:
@@ -70,7 +71,7 @@ def measure(game: str, engine: str, cache: str) -> dict:
         run(command(NEEDS[engine], game), cache)  # warm what it builds on
     args = command(engine, game)
     cold_cpu, cold_wall = run(args, cache)
-    warm_cpu, warm_wall = run(args, cache)
+    warm_cpu, warm_wall = sorted(run(args, cache) for _ in range(3))[1]  # the median of three warm runs
     return {"cpu": round(max(cold_cpu - warm_cpu, 0.0), 1), "wall": round(max(cold_wall - warm_wall, 0.0), 1),
             "cold_cpu": round(cold_cpu, 1), "warm_cpu": round(warm_cpu, 1),
             "command": "simcards " + " ".join(args).replace(f"{ROOT}/", "")}

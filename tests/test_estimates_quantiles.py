@@ -47,3 +47,25 @@ def test_intervals_unchanged():
     low, high = e.exact_rate(4, 100.0)
     assert low == float(stats.chi2.ppf(a / 2, 8)) / 2 / 100.0
     assert high == float(stats.chi2.ppf(1 - a / 2, 10)) / 2 / 100.0
+
+
+def test_quantiles_load_without_scipy_special_package_and_leave_it_whole():
+    """In a fresh process the quantiles load scipy.special's compiled ufuncs without running the
+    package's costly ``__init__`` (its array-API layer imports numpy.f2py); a later
+    ``import scipy.special`` (and scipy.stats) still gets the whole package, with the same ufuncs."""
+    import subprocess
+    import sys
+
+    code = """
+import sys
+from simcards.stats import estimates as e
+t = e.t_quantile(e.Z95, 999)
+assert "scipy.special" not in sys.modules and "numpy.f2py" not in sys.modules, sorted(sys.modules)
+from scipy import special, stats
+assert special.stdtrit is e._special("stdtrit") and special.gammaincinv is e._special("gammaincinv")
+a = e._alpha(e.Z95)
+assert t == float(stats.t.ppf(1 - a / 2, 999)) and special.erf(0.0) == 0.0
+print("ok")
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import math
+import sys
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -109,23 +113,56 @@ def t_quantile(z: float, df: float) -> float:
 # a short run itself (tests/test_estimates_quantiles.py compares the two). Outside the ordinary case
 # (q strictly inside (0, 1), valid shapes) the distribution itself answers.
 def _t_ppf(q: float, df: float) -> float:
-    from scipy.special import stdtrit
-
+    stdtrit = _special("stdtrit")
     return _ppf("t", q, (df,), df > 0, lambda: stdtrit(df, q))
 
 
 def _beta_ppf(q: float, a: float, b: float) -> float:
-    try:
-        from scipy.special._ufuncs import _beta_ppf as beta_ppf
-    except ImportError:  # scipy moved it
+    beta_ppf = _special("_beta_ppf")
+    if beta_ppf is None:  # scipy moved it
         return _ppf("beta", q, (a, b), False, None)
     return _ppf("beta", q, (a, b), a > 0 and b > 0, lambda: beta_ppf(q, a, b))
 
 
 def _chi2_ppf(q: float, df: float) -> float:
-    from scipy.special import gammaincinv
-
+    gammaincinv = _special("gammaincinv")
     return _ppf("chi2", q, (df,), df > 0, lambda: 2 * gammaincinv(df / 2, q))
+
+
+_LOADING = threading.Lock()
+
+
+def _special(name: str):
+    """scipy.special's compiled function ``name``: the very object ``scipy.special.<name>`` is.
+
+    scipy.special's package ``__init__`` clones numpy's namespace for its array-API layer, which
+    imports numpy.f2py and numpy.testing on the way: 0.1-0.25 CPU s, a fifth of a short warm run.
+    The compiled ufuncs need none of it. So while scipy.special is not loaded, its ``_ufuncs`` loads
+    under a bare package object that is dropped at once: a later ``import scipy.special`` runs the
+    real package, which finds the same extension modules (tests/test_estimates_quantiles.py)."""
+    with _LOADING:
+        ufuncs = sys.modules.get("scipy.special._ufuncs")
+        if ufuncs is None and "scipy.special" not in sys.modules:
+            ufuncs = _ufuncs_without_package()
+        if ufuncs is None:
+            ufuncs = importlib.import_module("scipy.special._ufuncs")
+    return getattr(ufuncs, name, None)
+
+
+def _ufuncs_without_package():
+    """``scipy.special._ufuncs`` imported under a bare ``scipy.special``; None if that fails."""
+    spec = importlib.util.find_spec("scipy.special")
+    if spec is None or spec.loader is None:
+        return None
+    bare = importlib.util.module_from_spec(spec)  # the package, its __init__ not run
+    sys.modules["scipy.special"] = bare
+    try:
+        return importlib.import_module("scipy.special._ufuncs")
+    except ImportError:
+        return None
+    finally:
+        if sys.modules.get("scipy.special") is bare:
+            del sys.modules["scipy.special"]
 
 
 def _ppf(dist: str, q: float, shapes: tuple, ordinary: bool, quantile) -> float:
