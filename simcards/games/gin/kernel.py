@@ -30,7 +30,7 @@ from simcards.games.gin import core
 from simcards.games.gin import layout as L
 from simcards.games.gin import melds as M
 from simcards.games.gin import rules as R
-from simcards.games.gin.jit import internal
+from simcards.games.gin.jit import grid, internal, rows
 from simcards.games.gin.layout import (  # the transcript events (layout.py declares them)
     EV_DEAL,
     EV_DISCARD,
@@ -71,7 +71,7 @@ from simcards.games.gin.melds import (
 from simcards.games.gin.policies import SID_KNOCK, builtin_decide
 from simcards.games.transcript import called_cards as _log_cards
 from simcards.games.transcript import event_c
-from simcards.nbutil import borrow, compiled_as, keep_alive, njit_by_type, rebind
+from simcards.nbutil import compiled_as, keep_alive, njit_by_type, rebind
 from simcards.policy import checked_choice
 from simcards.rng import rand_below, seed_streams, shuffle
 
@@ -283,8 +283,10 @@ _HAND_FIELDS = {"rules": _I64_1D, "sids": _I64_1D, "params": _F64_2D, "rng": _U6
                 "opts": _I64_2D, "ends": _I64_2D, "log": _I64_2D, "ext": DECIDE_FN}
 HAND_T = types.NamedTuple([_HAND_FIELDS.get(f, _I64_1D) for f in Hand._fields], Hand)
 HAND_FN = types.FunctionType(_I64(HAND_T, _I64))
-GAMES_SIG = (_I64, _I64, _I64, _I64, _I64_1D, _I64_1D, _F64_2D, _I64_2D, types.Array(types.int32, 2, "C"), _I64_2D,
-             DECIDE_FN, HAND_FN)
+_I32_2D = types.Array(types.int32, 2, "C")
+GAME_SIG = (_I64_1D, _U64_1D, _I64_1D, _I64_1D, _F64_2D, _I64_1D, _I32_2D, _I64_2D, DECIDE_FN, HAND_FN)
+GAME_FN = types.FunctionType(_I64(*GAME_SIG))
+GAMES_SIG = (_I64, _I64, _I64, _I64, _I64_1D, _I64_1D, _F64_2D, _I64_2D, _I32_2D, _I64_2D, DECIDE_FN, GAME_FN, HAND_FN)
 _HAND_PTR = {"cache": True, "_nrt": False, "no_cpython_wrapper": True}  # called through a HAND_FN
 
 
@@ -1448,18 +1450,14 @@ def next_dealer(dealer, tres, tst, side, rules):
 
 @njit(cache=True, inline="always")
 def carve(w, rules, sids, params, rng, log, ext):
-    """The game's record (``Hand``) over the working memory ``w`` (the ``_W_*`` offsets) and
-    borrowed views of the arguments (simcards.nbutil.borrow: no reference counting in the turn
-    loop; the caller keeps the owners alive)."""
-    return Hand(borrow(rules), borrow(sids), borrow(params), rng, w[_W_DECK:_W_DECK + 52], w[_W_DECK2:_W_DECK2 + 52],
-                w[_W_HANDS:_W_HANDS + 2 * L.MAX_HAND].reshape((2, L.MAX_HAND)), w[_W_HAND_N:_W_HAND_N + 2],
-                w[_W_MASKS:_W_MASKS + 2], w[_W_PILE:_W_PILE + 52], w[_W_TOOK:_W_TOOK + 2], w[_W_DISCS:_W_DISCS + 2],
-                w[_W_PASSED:_W_PASSED + 2], w[_W_MY_TURNS:_W_MY_TURNS + 2], w[_W_ST:_W_ST + S_SIZE],
-                w[_W_VIEW:_W_VIEW + L.VIEW_SIZE],
-                w[_W_OPTS:_W_OPTS + L.MAX_OPTIONS * L.OPT_W].reshape((L.MAX_OPTIONS, L.OPT_W)),
-                w[_W_ENDS:_W_ENDS + SCRATCH_ENDS * 14].reshape((SCRATCH_ENDS, 14)), w[_W_IDX:_W_IDX + SCRATCH_ENDS],
-                w[_W_HRES:_W_HRES + HR_SIZE], w[_W_SCRATCH:_W_SCRATCH + SCRATCH_SIZE],
-                w[_W_MELDS:_W_MELDS + L.MAX_MELDS], borrow(log), ext)
+    """The game's record (``Hand``) over the working memory ``w`` (the ``_W_*`` offsets) and the
+    arguments (views without reference counting: ``jit.rows``, ``jit.grid``)."""
+    return Hand(rules, sids, params, rng, rows(w, _W_DECK, 52), rows(w, _W_DECK2, 52),
+                grid(w, _W_HANDS, 2, L.MAX_HAND), rows(w, _W_HAND_N, 2), rows(w, _W_MASKS, 2), rows(w, _W_PILE, 52),
+                rows(w, _W_TOOK, 2), rows(w, _W_DISCS, 2), rows(w, _W_PASSED, 2), rows(w, _W_MY_TURNS, 2),
+                rows(w, _W_ST, S_SIZE), rows(w, _W_VIEW, L.VIEW_SIZE), grid(w, _W_OPTS, L.MAX_OPTIONS, L.OPT_W),
+                grid(w, _W_ENDS, SCRATCH_ENDS, 14), rows(w, _W_IDX, SCRATCH_ENDS), rows(w, _W_HRES, HR_SIZE),
+                rows(w, _W_SCRATCH, SCRATCH_SIZE), rows(w, _W_MELDS, L.MAX_MELDS), log, ext)
 
 
 @njit(**_HAND_INLINE)
@@ -1526,28 +1524,22 @@ def game_row(out_game, ledger, counts, view, rules, deals, capped):
         out_game[L.G_BAD + j] = view[L.V_BAD + j]
 
 
-@njit(cache=True, inline="always")
-def play_one(game, seed, rules, sids, params, out_game, hands_out, hand_cap, log, ext, hand_fn):
-    """A whole game to the target (G-GAME-1..3), each hand played by ``hand_fn``, every decision
-    of an attached strategy asked of ``ext``.
-    ``hands_out[:hand_cap]`` receives one row a hand; hands past the cap are played but not
-    written. Returns the log length. (Inlined into ``play_games``, its one caller.)"""
-    # Working memory in one array, used through borrowed views (simcards.nbutil.borrow): no
-    # reference counting in the turn loop. The owners are kept alive to the end (keep_alive).
-    work = np.zeros(_WORK_SIZE, dtype=np.int64)
-    w = borrow(work)
-    # The game's streams (simcards.rng.seed_streams): the deal's in rng[0], read by the shuffles and
-    # the first dealer; seat s's strategy stream in rng[1 + s], the only one its decisions see (ask).
-    rng_owner = np.zeros(1 + L.MAX_SEATS, dtype=np.uint64)
-    rng = borrow(rng_owner)
-    seed_streams(rng, seed, game)
+@njit(**_HAND_PTR)
+def play_one(w, rng, rules, sids, params, out_game, hands_out, log, ext, hand_fn):
+    """A whole game to the target (G-GAME-1..3) in the working memory ``w`` (zeroed here) with the
+    game's streams ``rng``, each hand played by ``hand_fn``, every decision of an attached strategy
+    asked of ``ext``. ``hands_out`` receives one row a hand; hands past its rows are played but not
+    written. Returns the log length. Compiled without reference counting (every array is a
+    borrowed view: ``play_games``) and called through a pointer (a ``GAME_FN``)."""
+    for i in range(_WORK_SIZE):
+        w[i] = 0
+    hand_cap = hands_out.shape[0]
     h = carve(w, rules, sids, params, rng, log, ext)
     rules = h.rules
-    tres = w[_W_TRES:_W_TRES + L.MAX_TABLES * HR_SIZE].reshape((L.MAX_TABLES, HR_SIZE))
-    tst = w[_W_TST:_W_TST + L.MAX_TABLES * S_SIZE].reshape((L.MAX_TABLES, S_SIZE))
-    ledger = w[_W_LEDGER:_W_LEDGER + _LG_SIZE]
-    counts = w[_W_COUNTS:_W_COUNTS + 16]
-    hands_out = borrow(hands_out)
+    tres = grid(w, _W_TRES, L.MAX_TABLES, HR_SIZE)
+    tst = grid(w, _W_TST, L.MAX_TABLES, S_SIZE)
+    ledger = rows(w, _W_LEDGER, _LG_SIZE)
+    counts = rows(w, _W_COUNTS, 16)
     n_log = np.int64(0)  # (typed values, not literals, at call sites: numba compiles a copy per literal)
     # G-DEAL-1 Decision: the first dealer (G-V-3P: of three; team play: the dealing team) is a
     # uniform draw.
@@ -1580,35 +1572,44 @@ def play_one(game, seed, rules, sids, params, out_game, hands_out, hand_cap, log
             game_capped = True
             break
         dealer = next_dealer(dealer, tres, tst, side, rules)
-    winner = game_result(ledger, game_capped, rules, out_game, h.scratch[:L.MAX_SIDES])
-    out_game[L.G_WINNER] = winner + keep_alive(work) + keep_alive(rng_owner) + keep_alive(log)
+    winner = game_result(ledger, game_capped, rules, out_game, rows(h.scratch, 0, L.MAX_SIDES))
+    out_game[L.G_WINNER] = winner
     game_row(out_game, ledger, counts, h.shown, rules, deal_no, game_capped)
     return n_log
 
 
 @njit(cache=True, nogil=True)
-def play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_hands, log, ext, hand_fn):
+def play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_hands, log, ext, game_fn, hand_fn):
     """Games ``first_game + lo .. first_game + hi - 1``; row ``i`` of the outputs is game
     ``first_game + i``, with the same number of rows of ``out_hands`` each (may be 0). Returns the log
-    length of the last game; ``ext`` is the engine's decision function (a ``DECIDE_FN``), ``hand_fn``
-    the hand the rules play (a ``HAND_FN``: ``_compiled``). Releases the GIL: ``play_batch`` runs
-    ranges of games on threads."""
+    length of the last game; ``ext`` is the engine's decision function (a ``DECIDE_FN``),
+    ``game_fn`` and ``hand_fn`` the game and the hand the rules play (a ``GAME_FN`` and a
+    ``HAND_FN``: ``_compiled``). Releases the GIL: ``play_batch`` runs ranges of games on threads."""
+    # Working memory and streams in one allocation each, reused game after game, and every array
+    # handed on as a view without reference counting (``jit.rows``): none in the game either.
+    # The owners are kept alive to the end (keep_alive).
+    work = np.zeros(_WORK_SIZE, dtype=np.int64)
+    rng_owner = np.zeros(1 + L.MAX_SEATS, dtype=np.uint64)
+    w, rng = rows(work, 0, _WORK_SIZE), rows(rng_owner, 0, 1 + L.MAX_SEATS)
+    rules, sids, params = rows(rules, 0, rules.shape[0]), rows(sids, 0, sids.shape[0]), rows(params, 0, params.shape[0])
+    log = rows(log, 0, log.shape[0])
     n_log = np.int64(0)
     hand_cap = out_hands.shape[0] // max(out_games.shape[0], 1)
     for i in range(lo, hi):
-        if hand_cap > 0:
-            rows = out_hands[i * hand_cap:(i + 1) * hand_cap]
-        else:
-            rows = out_hands[0:0]
-        n_log = play_one(first_game + i, seed, rules, sids, params, out_games[i], rows, hand_cap, log, ext, hand_fn)
-    return n_log
+        # The game's streams (simcards.rng.seed_streams): the deal's in rng[0], read by the shuffles
+        # and the first dealer; seat s's strategy stream in rng[1 + s], the only one its decisions
+        # see (ask).
+        seed_streams(rng, seed, first_game + i)
+        n_log = game_fn(w, rng, rules, sids, params, rows(out_games, i, 1)[0], rows(out_hands, i * hand_cap, hand_cap),
+                        log, ext, hand_fn)
+    return n_log + keep_alive(work) + keep_alive(rng_owner)
 
 
 # What ``VARIANTS`` gates: these functions are compiled again over a copy of the module's globals in
 # which it is False and they name each other's copies (``_plain``), each under a name of its own
 # (``<name>_plain``: numba caches a function under its file and qualified name).
 _PLAIN_NAMES = ("view_score", "side_of", "seat_table", "deal_result", "next_dealer", "record_hand", "game_winner",
-                "write_hand_row", "log_scores", "game_result", "play_one", "play_games")
+                "write_hand_row", "log_scores", "game_result", "play_one")
 
 
 def _plain() -> dict:
@@ -1640,19 +1641,19 @@ def plain_rules(rules) -> bool:
 
 
 def _compiled(rules):
-    """``(play_games, hand function)`` for these rules (``play_hand``, or ``play_hand_mj`` for
-    G-V-MJ; ``play_games`` without the game-level variants when they play none: ``plain_rules``),
+    """``(game function, hand function)`` for these rules (``play_hand``, or ``play_hand_mj`` for
+    G-V-MJ; ``play_one`` without the game-level variants when they play none: ``plain_rules``),
     each compiled for its signature on its first use (or loaded from the disk cache: a signature
-    given to ``njit`` would compile at import) and then held to it, so the hand and an engine's
-    decision function always arrive as pointers, never as dispatchers numba would compile into a
-    game of their own."""
+    given to ``njit`` would compile at import) and then held to it, as ``play_games`` is, so the
+    game, the hand and an engine's decision function always arrive as pointers, never as
+    dispatchers numba would compile into a caller of their own."""
     hand_fn = play_hand_mj if rules[R.R_MJ] != 0 else play_hand
-    games_fn = _plain()["play_games"] if plain_rules(rules) else play_games
-    for fn, sig in ((hand_fn, (HAND_T, _I64)), (games_fn, GAMES_SIG)):
+    game_fn = _plain()["play_one"] if plain_rules(rules) else play_one
+    for fn, sig in ((hand_fn, (HAND_T, _I64)), (game_fn, GAME_SIG), (play_games, GAMES_SIG)):
         if not fn.signatures:
             fn.compile(sig)
             fn.disable_compile()
-    return games_fn, hand_fn
+    return game_fn, hand_fn
 
 
 def game_player(ext):
@@ -1660,9 +1661,9 @@ def game_player(ext):
     with its transcript in ``log``; returns the log length."""
 
     def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, log):
-        games_fn, hand_fn = _compiled(rules)
-        return games_fn(seed, game, 0, 1, rules, sids, params, out_game.reshape(1, -1), hands_out[:hand_cap], log, ext,
-                        hand_fn)
+        game_fn, hand_fn = _compiled(rules)
+        return play_games(seed, game, 0, 1, rules, sids, params, out_game.reshape(1, -1), hands_out[:hand_cap], log,
+                          ext, game_fn, hand_fn)
 
     return play_game
 
@@ -1673,10 +1674,10 @@ def batch_player(ext):
     compile the whole game twice more)."""
 
     def play_batch(seed, first_game, count, rules, sids, params, out_games, out_hands, hand_cap):
-        games_fn, hand_fn = _compiled(rules)
+        game_fn, hand_fn = _compiled(rules)
         log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
-        play_ranges(games_fn, count, (seed, first_game),
-                    (rules, sids, params, out_games, out_hands[:count * hand_cap], log, ext, hand_fn))
+        play_ranges(play_games, count, (seed, first_game),
+                    (rules, sids, params, out_games, out_hands[:count * hand_cap], log, ext, game_fn, hand_fn))
 
     return play_batch
 
