@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import types as pytypes
 
-from numba import njit, types
+import numpy as np
+from numba import config, njit, types
 from numba.core import cgutils
+from numba.core.imputils import lower_getattr_generic
 from numba.core.registry import CPUDispatcher
-from numba.extending import intrinsic
+from numba.core.typing.templates import AttributeTemplate, infer_getattr
+from numba.extending import intrinsic, models, register_model
 from numba.np.arrayobj import populate_array
 
 from simcards.nbutil import by_type
@@ -51,6 +54,13 @@ def internal(fn=None, **options):
     return wrap(fn) if fn is not None else wrap
 
 
+def _or_python(py):
+    """The intrinsic it decorates, or ``py`` (the same in plain Python) when NUMBA_DISABLE_JIT
+    makes every jitted function plain Python (an intrinsic cannot be called from Python)."""
+    return lambda intr: py if config.DISABLE_JIT else intr
+
+
+@_or_python(lambda arr, start, n: arr[start:start + n])
 @intrinsic
 def rows(typingctx, arr, start, n):
     """``arr[start:start + n]`` (``arr`` a C-contiguous array, the rows along its first axis) as an
@@ -77,6 +87,7 @@ def rows(typingctx, arr, start, n):
     return sig, codegen
 
 
+@_or_python(lambda arr, start, n_rows, n_cols: arr[start:start + n_rows * n_cols].reshape((n_rows, n_cols)))
 @intrinsic
 def grid(typingctx, arr, start, n_rows, n_cols):
     """``arr[start:start + n_rows * n_cols].reshape((n_rows, n_cols))`` of the 1-d C-contiguous
@@ -93,6 +104,114 @@ def grid(typingctx, arr, start, n_rows, n_cols):
         populate_array(out, data=builder.gep(src.data, [first]), shape=cgutils.pack_array(builder, [r, c]),
                        strides=cgutils.pack_array(builder, [builder.mul(c, itemsize), itemsize]), itemsize=itemsize,
                        meminfo=None)
+        return out._getvalue()
+
+    return sig, codegen
+
+
+class ViewRecord(types.Type):
+    """A record numba passes as a few values: its ``members`` (name, numba type) as they are, and
+    its ``views`` (name, offset, shape) as arrays over one int64 memory ``w`` (a pointer), made
+    where they are read (``h.st`` is ``w[offset:offset + n]``, unowned as ``rows``'s views). A
+    function called with a namedtuple of two dozen arrays receives each array's seven fields, so
+    every call site and every callee unpacks and packs ~180 values; this record is the pointer and
+    the members. Built by ``view_record``."""
+
+    def __init__(self, name: str, members: tuple, views: tuple):
+        self.members = members
+        self.views = views
+        self.view_at = {v[0]: v for v in views}
+        super().__init__(name=f"{name}({', '.join(n for n, _ in members)}; {', '.join(v[0] for v in views)})")
+
+    @property
+    def key(self):
+        return self.name, self.members, self.views
+
+
+@register_model(ViewRecord)
+class _ViewRecordModel(models.StructModel):
+    def __init__(self, dmm, fe_type):
+        super().__init__(dmm, fe_type, [("w", types.CPointer(types.int64)), *fe_type.members])
+
+
+def _view_type(shape: tuple) -> types.Array:
+    return types.Array(types.int64, len(shape), "C")
+
+
+@infer_getattr
+class _ViewRecordAttributes(AttributeTemplate):
+    key = ViewRecord
+
+    def generic_resolve(self, typ, attr):
+        if attr in typ.view_at:
+            return _view_type(typ.view_at[attr][2])
+        return dict(typ.members).get(attr)
+
+
+@lower_getattr_generic(ViewRecord)
+def _view_record_getattr(context, builder, typ, value, attr):
+    record = cgutils.create_struct_proxy(typ)(context, builder, value=value)
+    if attr not in typ.view_at:
+        return getattr(record, attr)
+    _, offset, shape = typ.view_at[attr]
+    aty = _view_type(shape)
+    out = context.make_array(aty)(context, builder)
+    intp = context.get_value_type(types.intp)
+    strides, step = [], 8
+    for n in reversed(shape):
+        strides.insert(0, step)
+        step *= n
+    populate_array(out, data=builder.gep(record.w, [intp(offset)]),
+                   shape=cgutils.pack_array(builder, [intp(n) for n in shape]),
+                   strides=cgutils.pack_array(builder, [intp(s) for s in strides]), itemsize=intp(8), meminfo=None)
+    return out._getvalue()
+
+
+def view_record(name: str, members: dict, views: dict):
+    """``(record type, make)``: a ``ViewRecord`` of these members (name: numba type) and views
+    (name: (offset, shape)), and ``make(w, members)``, an intrinsic that builds one over the
+    C-contiguous int64 array ``w`` (which the caller keeps alive) and the tuple of the members'
+    values."""
+    rtype = ViewRecord(name, tuple(members.items()),
+                       tuple((k, int(off), tuple(int(n) for n in shape)) for k, (off, shape) in views.items()))
+
+    def make_py(w, values):
+        record = pytypes.SimpleNamespace(**{m: v for (m, _), v in zip(rtype.members, values)})
+        for view, offset, shape in rtype.views:
+            size = int(np.prod(shape))
+            setattr(record, view, w[offset:offset + size].reshape(shape))
+        return record
+
+    @_or_python(make_py)
+    @intrinsic
+    def make(typingctx, w, values):
+        def codegen(context, builder, signature, llargs):
+            record = cgutils.create_struct_proxy(rtype)(context, builder)
+            record.w = context.make_array(signature.args[0])(context, builder, llargs[0]).data
+            for k, (member, _) in enumerate(rtype.members):
+                setattr(record, member, builder.extract_value(llargs[1], k))
+            return record._getvalue()
+
+        if tuple(values) != tuple(t for _, t in rtype.members):
+            return None
+        return rtype(w, values), codegen
+
+    return rtype, make
+
+
+@_or_python(lambda: np.zeros((0, 1), dtype=np.int64))
+@intrinsic
+def no_rows(typingctx):
+    """An int64 array of shape (0, 1) that owns nothing and allocates nothing (for an output a
+    caller does not want, so that the callee is compiled for one array type, not also for None)."""
+    sig = types.Array(types.int64, 2, "C")()
+
+    def codegen(context, builder, signature, args):
+        out = context.make_array(signature.return_type)(context, builder)
+        intp = context.get_value_type(types.intp)
+        populate_array(out, data=cgutils.get_null_value(out.data.type),
+                       shape=cgutils.pack_array(builder, [intp(0), intp(1)]),
+                       strides=cgutils.pack_array(builder, [intp(8), intp(8)]), itemsize=intp(8), meminfo=None)
         return out._getvalue()
 
     return sig, codegen

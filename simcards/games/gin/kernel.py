@@ -20,8 +20,6 @@ limit, the stake multiplier, the knock card) or in the encoded rules.
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 from numba import njit, types
 
@@ -30,7 +28,7 @@ from simcards.games.gin import core
 from simcards.games.gin import layout as L
 from simcards.games.gin import melds as M
 from simcards.games.gin import rules as R
-from simcards.games.gin.jit import grid, internal, rows
+from simcards.games.gin.jit import grid, internal, rows, view_record
 from simcards.games.gin.layout import (  # the transcript events (layout.py declares them)
     EV_DEAL,
     EV_DISCARD,
@@ -71,7 +69,7 @@ from simcards.games.gin.melds import (
 from simcards.games.gin.policies import SID_KNOCK, builtin_decide
 from simcards.games.transcript import called_cards as _log_cards
 from simcards.games.transcript import event_c
-from simcards.nbutil import compiled_as, keep_alive, njit_by_type, rebind
+from simcards.nbutil import compiled_as, njit_by_type, rebind
 from simcards.policy import checked_choice
 from simcards.rng import rand_below, seed_streams, shuffle
 
@@ -259,14 +257,12 @@ _I64_1D, _I64_2D = types.Array(types.int64, 1, "C"), types.Array(types.int64, 2,
 _U64_1D, _F64_2D = types.Array(types.uint64, 1, "C"), types.Array(types.float64, 2, "C")
 DECIDE_FN = types.FunctionType(_I64(_I64, _I64, _F64_1D, _I64_1D, _I64, _I64_2D, _I64, _I64_1D, _I64_1D, _U64_1D))
 
-# A hand in progress travels as one record: the rules, the seats' strategies and streams, the
-# table's working arrays (borrowed views of the game's one allocation: ``carve``), the transcript
-# and the engine's decision function. ``st`` is the hand's state (S_*), ``hres`` its result
-# (HR_*), ``shown`` the view a strategy is shown (layout.V_*; numba reserves the name ``view``);
-# ``ends``/``idx``/``scratch`` are the meld solver's scratch.
-Hand = namedtuple("Hand", ("rules", "sids", "params", "rng", "deck", "deck2", "hands", "hand_n", "masks", "pile",
-                           "took", "discs", "passed", "my_turns", "st", "shown", "opts", "ends", "idx", "hres",
-                           "scratch", "melds", "log", "ext"))
+# A hand in progress travels as one record (``HAND_T``, ``jit.ViewRecord``): the rules, the seats'
+# strategies and streams, the transcript and the engine's decision function, and the table's
+# working arrays, views of the game's working memory at the ``_W_*`` offsets (``carve``). ``st`` is
+# the hand's state (S_*), ``hres`` its result (HR_*), ``shown`` the view a strategy is shown
+# (layout.V_*; numba reserves the name ``view``); ``ends``/``idx``/``scratch`` are the meld
+# solver's scratch.
 # How the functions that take a Hand are compiled: without reference counting (its arrays are
 # borrowed views; counting references at every field read made the game twice as slow), and
 # without the Python and C entry points numba gives every function (never called from Python:
@@ -279,9 +275,14 @@ _HAND_INLINE = {"cache": True, "_nrt": False, "inline": "always"}
 # the game is compiled once, on its own, instead of linking in and optimising the whole hand again
 # (numba optimises every function together with everything it calls), and a run compiles the
 # hand its rules play, not the other.
-_HAND_FIELDS = {"rules": _I64_1D, "sids": _I64_1D, "params": _F64_2D, "rng": _U64_1D, "hands": _I64_2D,
-                "opts": _I64_2D, "ends": _I64_2D, "log": _I64_2D, "ext": DECIDE_FN}
-HAND_T = types.NamedTuple([_HAND_FIELDS.get(f, _I64_1D) for f in Hand._fields], Hand)
+HAND_T, _make_hand = view_record(
+    "GinHand", {"rules": _I64_1D, "sids": _I64_1D, "params": _F64_2D, "rng": _U64_1D, "log": _I64_2D, "ext": DECIDE_FN},
+    {"deck": (_W_DECK, (52,)), "deck2": (_W_DECK2, (52,)), "hands": (_W_HANDS, (2, L.MAX_HAND)),
+     "hand_n": (_W_HAND_N, (2,)), "masks": (_W_MASKS, (2,)), "pile": (_W_PILE, (52,)), "took": (_W_TOOK, (2,)),
+     "discs": (_W_DISCS, (2,)), "passed": (_W_PASSED, (2,)), "my_turns": (_W_MY_TURNS, (2,)), "st": (_W_ST, (S_SIZE,)),
+     "shown": (_W_VIEW, (L.VIEW_SIZE,)), "opts": (_W_OPTS, (L.MAX_OPTIONS, L.OPT_W)),
+     "ends": (_W_ENDS, (SCRATCH_ENDS, 14)), "idx": (_W_IDX, (SCRATCH_ENDS,)), "hres": (_W_HRES, (HR_SIZE,)),
+     "scratch": (_W_SCRATCH, (SCRATCH_SIZE,)), "melds": (_W_MELDS, (L.MAX_MELDS,))})
 HAND_FN = types.FunctionType(_I64(HAND_T, _I64))
 _I32_2D = types.Array(types.int32, 2, "C")
 GAME_SIG = (_I64_1D, _U64_1D, _I64_1D, _I64_1D, _F64_2D, _I64_1D, _I32_2D, _I64_2D, DECIDE_FN, HAND_FN)
@@ -409,11 +410,12 @@ def record_turn(p, card, taken, drew, st, pile):
     st[S_HN0 + p] = n + 1
 
 
-@njit(**_HAND)
+@njit(**_HAND_INLINE)
 def discard_phase(h, p, taken, must_knock, allow_re, first, n_log):
     """G-TURN-1/2, G-KNOCK-1: discard one card (not the one just taken from the pile unless
     ``allow_re``), then knock or not. With ``must_knock`` only knocking discards are offered
-    and the knock is made. Returns (knocked, n_log)."""
+    and the knock is made. Returns (knocked, n_log). (Part of its caller: a hand discards in
+    one place, after whichever draw.)"""
     st, opts, scratch, rules = h.st, h.opts, h.scratch, h.rules
     limit = st[S_LIMIT]
     mask = h.masks[p]
@@ -866,8 +868,8 @@ def first_turn(h, n_log):
     """The first turn of a hand. G-FIRST-1: the non-dealer, then the dealer, may take the upcard;
     if both decline the non-dealer draws from the stock. G-V-DEAL11: the player with 11 cards
     only discards. Without an upcard (G-V-OKLA second deck) the player at ``st[S_FIRST]`` (the
-    winner of the previous hand) draws from the stock. Returns (position that played, knocked,
-    n_log)."""
+    winner of the previous hand) draws from the stock. Returns (position that discards next, the
+    card it took from the pile or -1, n_log)."""
     rules, st, log = h.rules, h.st, h.log
     hand_no = st[S_HAND]
     nd = 1 - st[S_DPOS]
@@ -899,37 +901,35 @@ def first_turn(h, n_log):
     else:
         card = draw_stock(h, p)
         n_log = _log(log, n_log, EV_DRAW, hand_no, st[S_SEAT0 + p], 0, card, 0)
-    knocked, n_log = discard_phase(h, p, taken, np.bool_(False), gra, np.int64(1), n_log)
-    return p, knocked, n_log
+    return p, taken, n_log
 
 
 @njit(**_HAND_INLINE)
 def last_chance(h, p, n_log):
     """G-WALL-2 / G-WALL-3: at the wall, the player who did not draw the last card may take the
-    pile's top card if it lets it knock, and then must knock. Returns (position that played,
-    knocked, n_log)."""
+    pile's top card if it lets it knock, and then must knock. Returns (the card it took, or -1:
+    none, n_log); the other position ``1 - p`` discards it."""
     st = h.st
     o = 1 - p
     top = h.pile[st[S_PILE_N] - 1]
     allow_re = h.rules[R.R_FIFTIETH] != 0
     dw11, after = take_info(h.masks[o], top, allow_re, h.scratch, st[S_MV])
     if after > st[S_LIMIT]:
-        return p, False, n_log
+        return np.int64(-1), n_log
     c = offer_pile(h, o, L.K_LAST, top, dw11, after, 2, 1)
     n_log = _log(h.log, n_log, EV_LAST, st[S_HAND], st[S_SEAT0 + o], c, top, 0)
     if c != 1:
-        return p, False, n_log
+        return np.int64(-1), n_log
     taken = take_top(h, o)
     n_log = _log(h.log, n_log, EV_DRAW, st[S_HAND], st[S_SEAT0 + o], 1, taken, 0)
-    knocked, n_log = discard_phase(h, o, taken, np.bool_(True), allow_re, np.int64(0), n_log)
-    return o, knocked, n_log
+    return taken, n_log
 
 
 @njit(**_HAND_INLINE)
 def draw_turn(h, p, n_log):
     """G-TURN-1: position ``p`` takes the pile's top card or draws from the stock (G-TURN-3: under
-    ``gra_rediscard`` it takes back its own discard only to knock), then discards. Returns
-    (knocked, n_log)."""
+    ``gra_rediscard`` it takes back its own discard only to knock). Returns (the card it took from
+    the pile or -1, whether it must knock, n_log) for its discard."""
     st = h.st
     gra = h.rules[R.R_GRA] != 0
     top = h.pile[st[S_PILE_N] - 1]
@@ -948,7 +948,7 @@ def draw_turn(h, p, n_log):
         card = draw_stock(h, p)
         taken = -1
         n_log = _log(h.log, n_log, EV_DRAW, st[S_HAND], st[S_SEAT0 + p], 0, card, 0)
-    return discard_phase(h, p, taken, must and d == 1, gra, np.int64(0), n_log)
+    return taken, must and d == 1, n_log
 
 
 @njit(**_HAND_INLINE)
@@ -990,19 +990,29 @@ def play_hand(h, n_log):
     scores) from the shuffle to its result in ``h.hres``. Returns n_log."""
     st, hres, masks = h.st, h.hres, h.masks
     n_log = deal_hand(h, n_log)
-    p, knocked, n_log = first_turn(h, n_log)
-    capped = False
-    while not knocked:
+    p, taken, n_log = first_turn(h, n_log)
+    gra = h.rules[R.R_GRA] != 0
+    must, allow_re, first = False, gra, np.int64(1)  # the discard after the draw (``discard_phase``)
+    capped = last = False
+    while True:
+        knocked, n_log = discard_phase(h, p, taken, must, allow_re, first, n_log)
+        if knocked or last:
+            break
         if st[S_STOCK] <= 2:  # G-WALL-1: the third-last card was drawn and no knock came
             n_log = _log(h.log, n_log, EV_WALL, st[S_HAND], st[S_SEAT0 + p], st[S_STOCK], 0, 0)
-            if h.rules[R.R_LAST_CHANCE] != 0:  # G-WALL-2 / G-WALL-3
-                p, knocked, n_log = last_chance(h, p, n_log)
-            break
+            if h.rules[R.R_LAST_CHANCE] == 0:
+                break
+            taken, n_log = last_chance(h, p, n_log)  # G-WALL-2 / G-WALL-3
+            if taken < 0:
+                break
+            p, must, allow_re, first, last = 1 - p, True, h.rules[R.R_FIFTIETH] != 0, np.int64(0), True
+            continue
         if st[S_TURN] >= L.TURN_CAP:
             capped = True
             break
         p = 1 - p
-        knocked, n_log = draw_turn(h, p, n_log)
+        taken, must, n_log = draw_turn(h, p, n_log)
+        allow_re, first = gra, np.int64(0)
     hres[HR_TURNS] = st[S_TURN]
     hres[HR_STOCK] = st[S_STOCK]
     if knocked:
@@ -1159,9 +1169,12 @@ def play_hand_mj(h, n_log):
         card = draw_stock(h, p)
         n_log = _log(log, n_log, EV_DRAW, hand_no, st[S_SEAT0 + p], 0, card, 0)
         n_log = mj_layoffs(p, st, h.hands, h.hand_n, masks, h.melds, log, n_log)
-    knocked, n_log = discard_phase(h, p, np.int64(-1), np.bool_(False), np.bool_(False), np.int64(1), n_log)
+    first = np.int64(1)
     capped = False
-    while not knocked:
+    while True:
+        knocked, n_log = discard_phase(h, p, np.int64(-1), np.bool_(False), np.bool_(False), first, n_log)
+        if knocked:
+            break
         if st[S_STOCK] <= 2:  # G-WALL-1
             n_log = _log(log, n_log, EV_WALL, hand_no, st[S_SEAT0 + p], st[S_STOCK], 0, 0)
             break
@@ -1170,7 +1183,7 @@ def play_hand_mj(h, n_log):
             break
         p = 1 - p
         _, n_log = mj_draw(h, p, np.bool_(False), n_log)
-        knocked, n_log = discard_phase(h, p, np.int64(-1), np.bool_(False), np.bool_(False), np.int64(0), n_log)
+        first = np.int64(0)
     hres[HR_TURNS] = st[S_TURN]
     hres[HR_STOCK] = st[S_STOCK]
     hres[HR_DW0] = deadwood(masks[0], mv)
@@ -1450,14 +1463,9 @@ def next_dealer(dealer, tres, tst, side, rules):
 
 @njit(cache=True, inline="always")
 def carve(w, rules, sids, params, rng, log, ext):
-    """The game's record (``Hand``) over the working memory ``w`` (the ``_W_*`` offsets) and the
-    arguments (views without reference counting: ``jit.rows``, ``jit.grid``)."""
-    return Hand(rules, sids, params, rng, rows(w, _W_DECK, 52), rows(w, _W_DECK2, 52),
-                grid(w, _W_HANDS, 2, L.MAX_HAND), rows(w, _W_HAND_N, 2), rows(w, _W_MASKS, 2), rows(w, _W_PILE, 52),
-                rows(w, _W_TOOK, 2), rows(w, _W_DISCS, 2), rows(w, _W_PASSED, 2), rows(w, _W_MY_TURNS, 2),
-                rows(w, _W_ST, S_SIZE), rows(w, _W_VIEW, L.VIEW_SIZE), grid(w, _W_OPTS, L.MAX_OPTIONS, L.OPT_W),
-                grid(w, _W_ENDS, SCRATCH_ENDS, 14), rows(w, _W_IDX, SCRATCH_ENDS), rows(w, _W_HRES, HR_SIZE),
-                rows(w, _W_SCRATCH, SCRATCH_SIZE), rows(w, _W_MELDS, L.MAX_MELDS), log, ext)
+    """The game's record (``HAND_T``) over the working memory ``w`` (views at the ``_W_*``
+    offsets) and the arguments."""
+    return _make_hand(w, (rules, sids, params, rng, log, ext))
 
 
 @njit(**_HAND_INLINE)
@@ -1587,7 +1595,7 @@ def play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_han
     ``HAND_FN``: ``_compiled``). Releases the GIL: ``play_batch`` runs ranges of games on threads."""
     # Working memory and streams in one allocation each, reused game after game, and every array
     # handed on as a view without reference counting (``jit.rows``): none in the game either.
-    # The owners are kept alive to the end (keep_alive).
+    # The owners are kept alive to the end (read after the last game).
     work = np.zeros(_WORK_SIZE, dtype=np.int64)
     rng_owner = np.zeros(1 + L.MAX_SEATS, dtype=np.uint64)
     w, rng = rows(work, 0, _WORK_SIZE), rows(rng_owner, 0, 1 + L.MAX_SEATS)
@@ -1602,7 +1610,7 @@ def play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_han
         seed_streams(rng, seed, first_game + i)
         n_log = game_fn(w, rng, rules, sids, params, rows(out_games, i, 1)[0], rows(out_hands, i * hand_cap, hand_cap),
                         log, ext, hand_fn)
-    return n_log + keep_alive(work) + keep_alive(rng_owner)
+    return n_log + 0 * (work.size + rng_owner.size)
 
 
 # What ``VARIANTS`` gates: these functions are compiled again over a copy of the module's globals in
