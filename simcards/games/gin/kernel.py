@@ -67,20 +67,27 @@ from simcards.games.gin.melds import (
     value_of_mask,
 )
 from simcards.games.gin.policies import SID_KNOCK, builtin_decide
-from simcards.games.transcript import called_cards as _log_cards
-from simcards.games.transcript import event_c
-from simcards.nbutil import compiled_as, njit_by_type, rebind
-from simcards.policy import checked_choice
+from simcards.games.transcript import called_cards, event_c
+from simcards.nbutil import NO_ENTRY, compiled_as, njit_by_type, rebind
+from simcards.policy import checked_choice as _checked_choice
 from simcards.rng import rand_below, seed_streams, shuffle
 
 # The game-level variants (G-V-3P, team play G-V-4P/G-V-TED, G-V-HOLLY, G-V-MATCH) are compiled in where
-# this is True. The kernel is also compiled once more with it False (``_PLAIN``, numba prunes each
+# this is True. The kernel is also compiled once more with it False (``_plain()``, numba prunes each
 # ``if VARIANTS ...`` branch): a run of two players without those rules compiles only that (about a
 # sixth less to compile), the others the whole game.
 VARIANTS = True
+# The same for the hand-level variants (G-TURN-3, G-WALL-2/3, G-V-DEAL11, G-V-OKLA and its second
+# deck, G-V-MJ's discard): ``play_hand`` is compiled once more with it False (``_PLAIN_HAND``) for a
+# hand that plays none of them (``plain_hand_rules``), as the standard game's.
+HAND_VARIANTS = True
 
-# A transcript event, called (compiled once), not inlined at its ~30 call sites
-_log = compiled_as(event_c, "gin_event", njit_by_type(cache=True, _nrt=False))
+# A transcript event, called (compiled once), not inlined at its ~30 call sites; it, the cards of a
+# hand in the transcript and the check of a strategy's choice are compiled under names of their own
+# without the Python and C entry points (only the kernel calls them here).
+_log = compiled_as(event_c, "gin_event", njit_by_type(_nrt=False, **NO_ENTRY))
+_log_cards = compiled_as(called_cards, "gin_cards", njit_by_type(**NO_ENTRY))
+checked_choice = compiled_as(_checked_choice, "gin_checked_choice", njit_by_type(**NO_ENTRY))
 
 # A hand in progress (int64 state array): the piles, then what the deal fixed for the hand.
 (S_STOCK, S_PILE_N, S_PILE_MASK, S_TURN, S_HAND, S_LIMIT, S_STAKE, S_KCARD, S_MV, S_SEAT0, S_SEAT1,
@@ -440,7 +447,8 @@ def discard_phase(h, p, taken, must_knock, allow_re, first, n_log):
         n_opts += 1
         if dw < best:
             best = dw
-    if first == 0 and rules[R.R_MJ] == 0:  # (the draw just showed p this view; G-V-MJ lays off in between)
+    if first == 0 and (not HAND_VARIANTS or rules[R.R_MJ] == 0):  # (the draw just showed p this view; G-V-MJ
+        # lays off in between)
         reshow(h, p, best, first)
     else:
         show(h, p, best, first)
@@ -453,8 +461,8 @@ def discard_phase(h, p, taken, must_knock, allow_re, first, n_log):
     st[S_PILE_N] += 1
     st[S_PILE_MASK] |= np.int64(1) << card
     h.discs[p] |= np.int64(1) << card
-    if rules[R.R_MJ] == 0:  # (G-V-MJ takes several cards at once: not recorded)
-        record_turn(p, card, taken, first == 0 or rules[R.R_DEAL11] == 0, st, h.pile)
+    if not HAND_VARIANTS or rules[R.R_MJ] == 0:  # (G-V-MJ takes several cards at once: not recorded)
+        record_turn(p, card, taken, first == 0 or not HAND_VARIANTS or rules[R.R_DEAL11] == 0, st, h.pile)
     seat = st[S_SEAT0 + p]
     n_log = _log(h.log, n_log, EV_DISCARD, st[S_HAND], seat, card, a, dw)
     knock = 0
@@ -789,8 +797,8 @@ def deal_hand(h, n_log):
     for i in range(52):
         deck[i] = i
     shuffle(h.rng, deck, 52)
-    second = rules[R.R_SECOND_DECK] != 0
-    if second:  # G-V-OKLA tournament form: the knock card is the bottom card of a second deck
+    second = HAND_VARIANTS and rules[R.R_SECOND_DECK] != 0
+    if HAND_VARIANTS and second:  # G-V-OKLA tournament form: the knock card is the bottom card of a second deck
         for i in range(52):
             deck2[i] = i
         shuffle(h.rng, deck2, 52)
@@ -813,7 +821,7 @@ def deal_hand(h, n_log):
             q = nd if k == 0 else dpos
             stock_n -= 1
             add_card(h.hands, h.hand_n, h.masks, q, deck[stock_n])
-    if rules[R.R_DEAL11] != 0:  # (to the player who plays first: the non-dealer, or see S_FIRST)
+    if HAND_VARIANTS and rules[R.R_DEAL11] != 0:  # (to the player who plays first: the non-dealer, or see S_FIRST)
         stock_n -= 1
         add_card(h.hands, h.hand_n, h.masks, st[S_FIRST], deck[stock_n])
     for p in range(2):
@@ -821,7 +829,7 @@ def deal_hand(h, n_log):
         n_log = _log_cards(log, n_log, h.hands[p], h.hand_n[p], 6)
     st[S_PILE_N] = 0
     st[S_PILE_MASK] = 0
-    if rules[R.R_UPCARD] != 0:
+    if not HAND_VARIANTS or rules[R.R_UPCARD] != 0:
         stock_n -= 1
         pile[0] = deck[stock_n]
         st[S_PILE_N] = 1
@@ -837,7 +845,7 @@ def deal_hand(h, n_log):
     st[S_STAKE] = 1
     st[S_KCARD] = -1
     st[S_MV] = rules[R.R_MV]
-    if rules[R.R_OKLA] != 0:  # G-V-OKLA: the knock card sets this hand's limit and stake
+    if HAND_VARIANTS and rules[R.R_OKLA] != 0:  # G-V-OKLA: the knock card sets this hand's limit and stake
         kc = deck2[0] if second else pile[0]
         limit, stake = knock_card_terms(kc, rules)
         st[S_KCARD] = kc
@@ -873,12 +881,12 @@ def first_turn(h, n_log):
     rules, st, log = h.rules, h.st, h.log
     hand_no = st[S_HAND]
     nd = 1 - st[S_DPOS]
-    gra = rules[R.R_GRA] != 0
+    gra = HAND_VARIANTS and rules[R.R_GRA] != 0
     taken = -1
     p = st[S_FIRST]  # the non-dealer unless G-V-OKLA's second deck says otherwise
-    if rules[R.R_DEAL11] != 0:
+    if HAND_VARIANTS and rules[R.R_DEAL11] != 0:
         pass
-    elif rules[R.R_UPCARD] != 0:
+    elif not HAND_VARIANTS or rules[R.R_UPCARD] != 0:
         taker = -1
         for k in range(2):
             q = nd if k == 0 else 1 - nd
@@ -931,10 +939,10 @@ def draw_turn(h, p, n_log):
     ``gra_rediscard`` it takes back its own discard only to knock). Returns (the card it took from
     the pile or -1, whether it must knock, n_log) for its discard."""
     st = h.st
-    gra = h.rules[R.R_GRA] != 0
+    gra = HAND_VARIANTS and h.rules[R.R_GRA] != 0
     top = h.pile[st[S_PILE_N] - 1]
     top_bit = np.int64(1) << top
-    must = gra and (h.discs[p] & top_bit) != 0
+    must = HAND_VARIANTS and gra and (h.discs[p] & top_bit) != 0
     dw11, after = take_info(h.masks[p], top, gra, h.scratch, st[S_MV])
     n_opts = 2
     if must and after > st[S_LIMIT]:
@@ -991,7 +999,7 @@ def play_hand(h, n_log):
     st, hres, masks = h.st, h.hres, h.masks
     n_log = deal_hand(h, n_log)
     p, taken, n_log = first_turn(h, n_log)
-    gra = h.rules[R.R_GRA] != 0
+    gra = HAND_VARIANTS and h.rules[R.R_GRA] != 0
     must, allow_re, first = False, gra, np.int64(1)  # the discard after the draw (``discard_phase``)
     capped = last = False
     while True:
@@ -1000,7 +1008,7 @@ def play_hand(h, n_log):
             break
         if st[S_STOCK] <= 2:  # G-WALL-1: the third-last card was drawn and no knock came
             n_log = _log(h.log, n_log, EV_WALL, st[S_HAND], st[S_SEAT0 + p], st[S_STOCK], 0, 0)
-            if h.rules[R.R_LAST_CHANCE] == 0:
+            if not HAND_VARIANTS or h.rules[R.R_LAST_CHANCE] == 0:
                 break
             taken, n_log = last_chance(h, p, n_log)  # G-WALL-2 / G-WALL-3
             if taken < 0:
@@ -1620,15 +1628,20 @@ _PLAIN_NAMES = ("view_score", "side_of", "seat_table", "deal_result", "next_deal
                 "write_hand_row", "log_scores", "game_result", "play_one")
 
 
-def _plain() -> dict:
-    """The copies of ``_PLAIN_NAMES`` compiled with ``VARIANTS = False`` (made once, on first use)."""
-    copies = globals().get("_PLAIN")
+# What ``HAND_VARIANTS`` gates, copied the same way (``_plain("HAND_VARIANTS", _PLAIN_HAND)``): the
+# hand and the parts of it that read the flag (inlined into it).
+_PLAIN_HAND = ("deal_hand", "first_turn", "last_chance", "draw_turn", "discard_phase", "play_hand")
+
+
+def _plain(flag: str = "VARIANTS", names: tuple[str, ...] = _PLAIN_NAMES) -> dict:
+    """The copies of ``names`` compiled with the module's ``flag`` False (made once, on first use)."""
+    copies = globals().get("_PLAIN_" + flag)
     if copies is None:
         import types as pytypes
 
         scope = dict(globals())
-        scope["VARIANTS"] = False
-        for name in _PLAIN_NAMES:
+        scope[flag] = False
+        for name in names:
             original = globals()[name]
             py = original.py_func
             fn = pytypes.FunctionType(py.__code__, scope, name + "_plain", py.__defaults__)
@@ -1638,8 +1651,14 @@ def _plain() -> dict:
             if isinstance(original, type(start_ledger)):  # (an ``internal`` helper: the same class)
                 copy.__class__ = type(original)
             scope[name] = copy
-        copies = globals()["_PLAIN"] = {name: scope[name] for name in _PLAIN_NAMES}
+        copies = globals()["_PLAIN_" + flag] = {name: scope[name] for name in names}
     return copies
+
+
+def plain_hand_rules(rules) -> bool:
+    """Whether ``rules`` play none of the hand-level variants ``HAND_VARIANTS`` gates."""
+    return (rules[R.R_GRA] == 0 and rules[R.R_LAST_CHANCE] == 0 and rules[R.R_DEAL11] == 0 and rules[R.R_OKLA] == 0
+            and rules[R.R_SECOND_DECK] == 0 and rules[R.R_MJ] == 0 and rules[R.R_UPCARD] != 0)
 
 
 def plain_rules(rules) -> bool:
@@ -1649,13 +1668,17 @@ def plain_rules(rules) -> bool:
 
 
 def _compiled(rules):
-    """``(game function, hand function)`` for these rules (``play_hand``, or ``play_hand_mj`` for
-    G-V-MJ; ``play_one`` without the game-level variants when they play none: ``plain_rules``),
+    """``(game function, hand function)`` for these rules (``play_hand``, without the hand-level
+    variants when they play none, ``plain_hand_rules``, or ``play_hand_mj`` for G-V-MJ; ``play_one``
+    without the game-level variants when they play none: ``plain_rules``),
     each compiled for its signature on its first use (or loaded from the disk cache: a signature
     given to ``njit`` would compile at import) and then held to it, as ``play_games`` is, so the
     game, the hand and an engine's decision function always arrive as pointers, never as
     dispatchers numba would compile into a caller of their own."""
-    hand_fn = play_hand_mj if rules[R.R_MJ] != 0 else play_hand
+    if rules[R.R_MJ] != 0:
+        hand_fn = play_hand_mj
+    else:
+        hand_fn = _plain("HAND_VARIANTS", _PLAIN_HAND)["play_hand"] if plain_hand_rules(rules) else play_hand
     game_fn = _plain()["play_one"] if plain_rules(rules) else play_one
     for fn, sig in ((hand_fn, (HAND_T, _I64)), (game_fn, GAME_SIG), (play_games, GAMES_SIG)):
         if not fn.signatures:

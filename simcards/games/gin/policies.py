@@ -36,7 +36,6 @@ Families:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from simcards.games.gin.jit import internal
 from simcards.games.gin.layout import (
@@ -210,7 +209,7 @@ def knock_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     return 1 if wants_card(opts[1, 1], view[V_DW], opts[1, 2], opts[1, 3], params, view, rules) else 0
 
 
-@njit(cache=True, _nrt=True)  # (stated: the kernel calls it from code compiled without, _nrt=False)
+@internal(_nrt=True)  # (stated: the kernel calls it from code compiled without, _nrt=False)
 def builtin_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
     if sid == SID_RANDOM:
         return random_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
