@@ -33,7 +33,7 @@ from simcards.games.yaniv.policies import (
     kept_points,
 )
 from simcards.games.yaniv.rules import PICK_TOP, R_JOKER_PAIR, R_PICKUP, R_VALUES, R_WILD
-from simcards.nbutil import compiled_as, njit_by_type
+from simcards.nbutil import NO_ENTRY, compiled_as, njit_by_type
 
 
 @njit_by_type(cache=True, _nrt=False, inline="always")
@@ -134,6 +134,9 @@ def cheapest_group(out, rows, total, held, avail, n_avail, wild, keep, stock, to
 # The same turn compiled on its own, for code that is not the plain kernel's hot loop: the
 # engines' ``kernel.play_round_via`` and the search's rollouts call it (each inlined copy of
 # ``threshold_turn`` costs numba seconds to inline and type, and LLVM to optimize again).
-threshold_turn_called = compiled_as(threshold_turn, "threshold_turn_called", njit_by_type(cache=True, _nrt=False))
+# Called from jitted code only (``nbutil.NO_ENTRY``: no entry points for Python, whose wrappers
+# are compile time for nothing); calling one of them from Python crashes.
+_CALLED = njit_by_type(**NO_ENTRY, _nrt=False)
+threshold_turn_called = compiled_as(threshold_turn, "threshold_turn_called", _CALLED)
 # ... and threshold's choice among a table's rows, compiled on its own for the informed discard
-cheapest_group_called = compiled_as(cheapest_group, "cheapest_group_called", njit_by_type(cache=True, _nrt=False))
+cheapest_group_called = compiled_as(cheapest_group, "cheapest_group_called", _CALLED)

@@ -128,7 +128,7 @@ from simcards.games.yaniv.rules import (
     R_REQUESTS,
     R_SLAM,
 )
-from simcards.nbutil import borrow, compiled_as, keep_alive, njit_by_type, rebind
+from simcards.nbutil import NO_ENTRY, borrow, compiled_as, keep_alive, njit_by_type, rebind
 from simcards.rng import rand_below, seed_streams, shuffle
 
 # The working memory of one game, carved out of a single int64 array.
@@ -602,21 +602,25 @@ def play_round(rnd, starter, players, n_alive, rules, seats, w, log, n_log):
 
 
 # ``cache`` is not among the target options: ask for it again, or the copy compiles every run
-_ROUND_JIT = njit_by_type(cache=True, **{k: v for k, v in play_round.targetoptions.items() if k != "nopython"})
+_ROUND_OPTIONS = {"cache": True, **{k: v for k, v in play_round.targetoptions.items() if k != "nopython"}}
+_ROUND_JIT = njit_by_type(**_ROUND_OPTIONS)
 play_round_threshold = compiled_as(play_round, "play_round_threshold", _ROUND_JIT, THRESHOLD_ONLY=True)
-_CALLED = njit_by_type(cache=True, _nrt=False)
+_CALLED = njit_by_type(**NO_ENTRY, _nrt=False)
 
 
 def _called(fn):
-    """A copy of the inlined helper ``fn`` compiled on its own, for ``play_round_via``."""
+    """A copy of the inlined helper ``fn`` compiled on its own, for ``play_round_via`` (called from
+    jitted code only: ``nbutil.NO_ENTRY``)."""
     return compiled_as(fn, fn.py_func.__name__ + "_via", _CALLED)
 
 
 # The engines' copy calls its big helpers instead of inlining them: numba inlines a function by
 # copying and typing its code again (seconds for these), and this round is compiled for the first
 # user policy or search player, not for a plain run, whose speed its inlining is for.
+# It is called through a function pointer only (its C entry point), never from Python.
 play_round_via = compiled_as(
-    play_round, "play_round_via", _ROUND_JIT, VIA_POINTER=True, threshold_turn=threshold_turn_called,
+    play_round, "play_round_via", njit_by_type(**_ROUND_OPTIONS, no_cpython_wrapper=True), VIA_POINTER=True,
+    threshold_turn=threshold_turn_called,
     **{f.py_func.__name__: _called(f) for f in (start_round, ask_yes_no, ask_discard, ask_draw, ask_requests,
                                                 offer_slam, restock)})
 

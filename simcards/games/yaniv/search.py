@@ -29,7 +29,6 @@ from simcards.games.yaniv.layout import (
     K_CALL,
     K_DISCARD,
     K_DRAW,
-    K_OVERCALL,
     MAX_HAND,
     MAX_OPTIONS,
     MAX_PLAYERS,
@@ -86,7 +85,7 @@ from simcards.games.yaniv.rules import (
     R_VALUES,
     R_WILD,
 )
-from simcards.nbutil import compiled_as, njit_by_type, rebind
+from simcards.nbutil import NO_ENTRY, compiled_as, njit_by_type, rebind
 from simcards.rng import GOLDEN, mix64
 
 SID_INFORMED = 2
@@ -99,6 +98,10 @@ P_K, P_OPP_CALL, P_SEARCH, P_DEPTH, P_PRIOR, P_LOW, P_MC_RISK, P_MC_DENY, P_MC_P
 S_CALL, S_DISCARD, S_DRAW = 1, 2, 4  # mc's ``search`` bits
 ONE = np.int64(1)
 MAX_VALUE = 14  # card values are 0..13 in every preset
+# For the functions only jitted code calls: no entry points for Python (``nbutil.NO_ENTRY``: their
+# wrappers are compile time for nothing); calling one of them from Python crashes.
+called = njit_by_type(**NO_ENTRY, _nrt=False)
+called_nrt = njit_by_type(**NO_ENTRY, _nrt=True)
 
 
 # --- what the player knows -------------------------------------------------------------------------
@@ -128,7 +131,7 @@ def unseen_counts(hand, n, view, rules, pool):
     return size
 
 
-@njit_by_type(cache=True, _nrt=False)
+@called
 def known_cards(view, seat, rules, out):
     """The faces known to be in ``seat``'s hand (at most its hand size); returns (count, total)."""
     mask = view[V_KNOWN + seat]
@@ -229,7 +232,7 @@ def informed_call(hand, n, view, rules, params, risk, patience):
     return 1 if asaf_probability(hand, n, view, rules) <= risk else 0
 
 
-@njit_by_type(cache=True, _nrt=False)
+@called
 def informed_discard(hand, n, opts, n_opts, view, rules, params, deny):
     """Threshold's discard cost (``fast._group_cost``) plus ``deny`` for every card the next
     player could take from the group that builds a set or run with the cards known in its hand."""
@@ -249,7 +252,7 @@ def informed_discard(hand, n, opts, n_opts, view, rules, params, deny):
     return deny_discard(opts, n_opts, view, rules, params, deny, mask, held, avail, wild, stock, top_only)
 
 
-@njit_by_type(cache=True, _nrt=True)
+@called_nrt
 def deny_discard(opts, n_opts, view, rules, params, deny, mask, held, avail, wild, stock, top_only):
     """``informed_discard`` when the next player holds known cards (``mask``) and ``deny`` is
     positive: threshold's cost plus ``deny`` for every card it could take that builds a group."""
@@ -280,7 +283,7 @@ def deny_discard(opts, n_opts, view, rules, params, deny, mask, held, avail, wil
     return best
 
 
-@njit_by_type(cache=True, _nrt=False)
+@called
 def informed_play(kind, params, hand, n, opts, n_opts, view, rules, rng, risk, deny, patience):
     """The informed heuristic with these ``risk``, ``deny`` and ``patience`` (informed's own, or
     mc's for the decisions it does not search): its call and discard, threshold's draw and
@@ -315,7 +318,7 @@ def round_value(me, caller, hands, hand_n, view, rules):
                          np.zeros(MAX_PLAYERS, dtype=np.int64))
 
 
-@njit_by_type(cache=True, _nrt=False)
+@called
 def settled_value(me, caller, hands, hand_n, view, rules, totals, scored):
     """``round_value`` with its work arrays given (``totals``, ``scored``: MAX_PLAYERS each)."""
     players = view[V_PLAYERS]
@@ -351,7 +354,7 @@ def new_table():
     return table_on(np.zeros(2 * N_FACES, dtype=np.int64))
 
 
-@njit_by_type(cache=True, _nrt=True)
+@called_nrt
 def table_on(stock):
     """A new table whose stock is ``stock`` (a sampled table's: the rollouts only read the stock),
     carved out of one array (one allocation, not a dozen: a search decision makes two tables). A
@@ -380,7 +383,7 @@ _T_SCRATCH = _T_KEYS + MAX_OPTIONS
 _T_SIZE = _T_SCRATCH + SCRATCH
 
 
-@njit_by_type(cache=True, _nrt=False)
+@called
 def rollout(me, seat, turn, t, stock_n, prev_n, view, rules, params, opp_params, depth):
     """Play the round of table ``t`` on from the start of ``seat``'s turn (``turn`` discards made)
     with threshold play for everyone (``params`` for me, ``opp_params`` for the others) until a
@@ -515,19 +518,17 @@ def mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     ``round_value`` chosen (ties: the first). Decisions not searched are threshold's."""
     search = int(params[P_SEARCH])
     bit = S_CALL if kind == K_CALL else (S_DISCARD if kind == K_DISCARD else (S_DRAW if kind == K_DRAW else 0))
-    if bit == 0 or rules[R_KLUFT] != 0 or not (search & bit) or n_opts > MAX_HAND + 4:
-        if kind >= K_OVERCALL:
-            return variant_decide(kind, params, hand, n, opts, n_opts, view, rules)
-        return mc_heuristic(kind, params, hand, n, opts, n_opts, view, rules, rng)
-    if n_opts == 1:
+    searched = bit != 0 and rules[R_KLUFT] == 0 and (search & bit) != 0 and n_opts <= MAX_HAND + 4
+    if searched and n_opts == 1:
         return 0
-    if kind == K_CALL and view[V_TURN] >= params[P_MC_PATIENCE]:  # a long round: call, as informed does
-        return mc_heuristic(kind, params, hand, n, opts, n_opts, view, rules, rng)
+    # one call of the heuristic (inlined: one copy), whatever follows it
     prior = mc_heuristic(kind, params, hand, n, opts, n_opts, view, rules, rng)
+    if not searched or (kind == K_CALL and view[V_TURN] >= params[P_MC_PATIENCE]):  # a long round: call, as informed
+        return prior
     return mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng, prior)
 
 
-@njit_by_type(cache=True, _nrt=True)
+@called_nrt
 def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng, prior):
     """``mc_decide``'s search, from the heuristic's choice ``prior``."""
     k = max(1, int(params[P_K]))
@@ -545,7 +546,7 @@ def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng, prior):
     return best
 
 
-@njit_by_type(cache=True, _nrt=True)
+@called_nrt
 def deal_scratch(params, hand, n, view, rules):
     """What sampling deals for a decision takes: the opponents' parameter row (their call at
     ``opp_call``), the unseen faces' counts (``unseen_counts``), a deck, the sampled table and the
@@ -570,7 +571,7 @@ def option_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k):
     return sums
 
 
-@njit_by_type(cache=True, _nrt=False)
+@called
 def deal_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k, scratch, plans, sums):
     """``option_sums``'s deals, in the work arrays ``deal_scratch`` made (``scratch``) and ``plans``
     (a row an option), without reference counting. My own move (the option, and my draw after it)
@@ -607,20 +608,21 @@ def deal_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k, scratch,
         for o in range(n_opts):
             if plans[o, 0] < 0:  # the call: scored on the deal as dealt
                 sums[o] += settled_value(me, me, sample.hands, sample.hand_n, view, rules, t.totals, t.scored)
-        for o in range(last):
+        for o in range(last + 1):
             if plans[o, 0] < 0:
                 continue
-            for p in range(players):
-                if p != me:
-                    t.hand_n[p] = sample.hand_n[p]
-                    for i in range(sample.hand_n[p]):
-                        t.hands[p, i] = sample.hands[p, i]
-            sums[o] += planned_option(plans[o], t, stock_n, view, rules, params, opp_params, depth)
-        if last >= 0:
-            sums[last] += planned_option(plans[last], sample, stock_n, view, rules, params, opp_params, depth)
+            on = sample  # the last option plays on the deal itself, the others on a copy
+            if o < last:
+                on = t
+                for p in range(players):
+                    if p != me:
+                        t.hand_n[p] = sample.hand_n[p]
+                        for i in range(sample.hand_n[p]):
+                            t.hands[p, i] = sample.hands[p, i]
+            sums[o] += planned_option(plans[o], on, stock_n, view, rules, params, opp_params, depth)
 
 
-@njit_by_type(cache=True, _nrt=False)
+@njit_by_type(cache=True, _nrt=False, inline="always")
 def planned_option(plan, t, stock_n, view, rules, params, opp_params, depth):
     """The option planned in ``plan`` (a row of ``deal_sums``'s plans) played on from the table ``t``
     (the others' hands dealt): my hand after it, the group thrown, then ``play_on``."""
@@ -749,4 +751,10 @@ def engine_decide(cache_key: str | None):
     ``kernel.play_round_via``, not through ``policy.chain``'s two checking layers: each layer
     optimizes and compiles everything below it again, and these families never return an
     option out of range."""
-    return rebind(globals(), ("builtin_decide",), cache_key, PLAIN=plain_kernel_decide)["builtin_decide"]
+    scope = {**globals(), "builtin_decide": _ENGINE_DECIDE}
+    return rebind(scope, ("builtin_decide",), cache_key, PLAIN=plain_kernel_decide)["builtin_decide"]
+
+
+# ``builtin_decide`` as an engine compiles it: called through a function pointer only (its C
+# entry point), never from Python (no CPython wrapper); never compiled itself (``rebind`` copies it)
+_ENGINE_DECIDE = njit_by_type(_nrt=False, no_cpython_wrapper=True)(getattr(builtin_decide, "py_func", builtin_decide))
