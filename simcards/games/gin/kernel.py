@@ -308,10 +308,10 @@ def ask(h, kind, p, n_opts):
     sid = h.sids[seat]
     if sid > SID_KNOCK:  # not a built-in: the engine's decision function
         c = h.ext(kind, sid, h.params[seat], h.hands[p], h.hand_n[p], h.opts, n_opts, h.shown, h.rules,
-                  h.rng[1 + seat:2 + seat])
+                  rows(h.rng, 1 + seat, 1))
     else:
         c = builtin_decide(kind, sid, h.params[seat], h.hands[p], h.hand_n[p], h.opts, n_opts, h.shown, h.rules,
-                           h.rng[1 + seat:2 + seat])
+                           rows(h.rng, 1 + seat, 1))
     # (no exception: the hand is called through a pointer, which cannot pass one on; a bad index
     # is recorded as a user policy's is, and the run stops on it: policy.check_games)
     return checked_choice(c, sid, kind, n_opts, h.shown, L.V_BAD)

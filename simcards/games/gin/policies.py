@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcards.games.gin.jit import internal
+from simcards.games.gin.jit import internal, rows
 from simcards.games.gin.layout import (
     K_ARRANGE,
     K_DISCARD,
@@ -58,7 +58,6 @@ from simcards.games.gin.layout import (
 from simcards.games.gin.melds import CORNER, VALUES_MV, popcount
 from simcards.games.gin.params import KNOCK, NEVER, slot
 from simcards.games.gin.rules import R_MV
-from simcards.nbutil import borrow
 from simcards.rng import rand_below
 
 SID_RANDOM = 0
@@ -214,7 +213,8 @@ def builtin_decide(kind, sid, params, hand, n, opts, n_opts, view, rules, rng):
     if sid == SID_RANDOM:
         return random_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
     if sid == SID_SIMPLE:
-        # (borrowed: a writable view of the global, so knock_decide compiles once for both)
-        return knock_decide(kind, borrow(SIMPLE_PARAMS), hand, n, opts, n_opts, view, rules, rng)
+        # (a writable view of the global, jit.rows, so knock_decide compiles once for both)
+        return knock_decide(kind, rows(SIMPLE_PARAMS, 0, SIMPLE_PARAMS.shape[0]), hand, n, opts, n_opts, view, rules,
+                            rng)
     return knock_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
 
