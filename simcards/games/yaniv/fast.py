@@ -138,5 +138,7 @@ def cheapest_group(out, rows, total, held, avail, n_avail, wild, keep, stock, to
 # are compile time for nothing); calling one of them from Python crashes.
 _CALLED = njit_by_type(**NO_ENTRY, _nrt=False)
 threshold_turn_called = compiled_as(threshold_turn, "threshold_turn_called", _CALLED)
-# ... and threshold's choice among a table's rows, compiled on its own for the informed discard
-cheapest_group_called = compiled_as(cheapest_group, "cheapest_group_called", _CALLED)
+# ... and threshold's choice among a table's rows, compiled on its own for the informed discard,
+# calling a group's cost compiled on its own too (the informed discard's other branch calls it)
+group_cost_called = compiled_as(group_cost, "group_cost_called", _CALLED)
+cheapest_group_called = compiled_as(cheapest_group, "cheapest_group_called", _CALLED, group_cost=group_cost_called)

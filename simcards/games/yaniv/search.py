@@ -23,7 +23,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from simcards.games.yaniv import core
 from simcards.games.yaniv import params as P
 from simcards.games.yaniv.core import available_faces, hand_total, insert_sorted, next_seat, throw
-from simcards.games.yaniv.fast import cheapest_group_called, threshold_turn_called
+from simcards.games.yaniv.fast import cheapest_group_called, group_cost_called, threshold_turn_called
 from simcards.games.yaniv.groups import SCRATCH
 from simcards.games.yaniv.layout import (
     K_CALL,
@@ -58,7 +58,6 @@ from simcards.games.yaniv.policies import (
     RANK,
     best_draw,
     builds_group,
-    group_cost,
     hand_held,
     hand_summary,
     lands_on_reset,
@@ -234,7 +233,7 @@ def informed_call(hand, n, view, rules, params, risk, patience):
 
 @called
 def informed_discard(hand, n, opts, n_opts, view, rules, params, deny):
-    """Threshold's discard cost (``fast._group_cost``) plus ``deny`` for every card the next
+    """Threshold's discard cost (``policies.group_cost``) plus ``deny`` for every card the next
     player could take from the group that builds a set or run with the cards known in its hand."""
     counts, lanes, twice, jokers, pairs, _ = hand_held(hand, n)
     wild = rules[R_WILD] != 0
@@ -271,8 +270,8 @@ def deny_discard(opts, n_opts, view, rules, params, deny, mask, held, avail, wil
     best_cost = 1e18
     for a in range(n_opts):
         length = opts[a, 0]
-        cost, _ = group_cost(opts[a, 1:], length, view[V_TOTAL], held, avail, view[V_AVAIL_N], wild, params[P_KEEP],
-                             stock, top_only, params, rules)
+        cost, _ = group_cost_called(opts[a, 1:], length, view[V_TOTAL], held, avail, view[V_AVAIL_N], wild,
+                                    params[P_KEEP], stock, top_only, params, rules)
         m = available_faces(opts[a, 1:], length, rules[R_PICKUP], faces)
         for t in range(m):
             if builds_group(faces[t], k_counts, k_lanes, k_jokers, wild):
