@@ -294,7 +294,7 @@ HAND_FN = types.FunctionType(_I64(HAND_T, _I64))
 _I32_2D = types.Array(types.int32, 2, "C")
 GAME_SIG = (_I64_1D, _U64_1D, _I64_1D, _I64_1D, _F64_2D, _I64_1D, _I32_2D, _I64_2D, DECIDE_FN, HAND_FN)
 GAME_FN = types.FunctionType(_I64(*GAME_SIG))
-GAMES_SIG = (_I64, _I64, _I64, _I64, _I64_1D, _I64_1D, _F64_2D, _I64_2D, _I32_2D, _I64_2D, DECIDE_FN, GAME_FN, HAND_FN)
+GAMES_SIG = (_I64_1D, _I64, _I64, _I64_1D, _I64_1D, _F64_2D, _I64_2D, _I32_2D, _I64_2D, DECIDE_FN, GAME_FN, HAND_FN)
 _HAND_PTR = {"cache": True, "_nrt": False, "no_cpython_wrapper": True}  # called through a HAND_FN
 
 
@@ -1595,15 +1595,16 @@ def play_one(w, rng, rules, sids, params, out_game, hands_out, log, ext, hand_fn
 
 
 @njit(cache=True, nogil=True)
-def play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_hands, log, ext, game_fn, hand_fn):
-    """Games ``first_game + lo .. first_game + hi - 1``; row ``i`` of the outputs is game
-    ``first_game + i``, with the same number of rows of ``out_hands`` each (may be 0). Returns the log
+def play_games(start, lo, hi, rules, sids, params, out_games, out_hands, log, ext, game_fn, hand_fn):
+    """Games ``first_game + lo .. first_game + hi - 1`` of the run seeded with ``seed`` (``start``:
+    ``[seed, first_game]``); row ``i`` of the outputs is game ``first_game + i``, with the same number of rows of ``out_hands`` each (may be 0). Returns the log
     length of the last game; ``ext`` is the engine's decision function (a ``DECIDE_FN``),
     ``game_fn`` and ``hand_fn`` the game and the hand the rules play (a ``GAME_FN`` and a
     ``HAND_FN``: ``_compiled``). Releases the GIL: ``play_batch`` runs ranges of games on threads."""
     # Working memory and streams in one allocation each, reused game after game, and every array
     # handed on as a view without reference counting (``jit.rows``): none in the game either.
     # The owners are kept alive to the end (read after the last game).
+    seed, first_game = start[0], start[1]
     work = np.zeros(_WORK_SIZE, dtype=np.int64)
     rng_owner = np.zeros(1 + L.MAX_SEATS, dtype=np.uint64)
     w, rng = rows(work, 0, _WORK_SIZE), rows(rng_owner, 0, 1 + L.MAX_SEATS)
@@ -1693,8 +1694,8 @@ def game_player(ext):
 
     def play_game(game, seed, rules, sids, params, out_game, hands_out, hand_cap, log):
         game_fn, hand_fn = _compiled(rules)
-        return play_games(seed, game, 0, 1, rules, sids, params, out_game.reshape(1, -1), hands_out[:hand_cap], log,
-                          ext, game_fn, hand_fn)
+        return play_games(np.array([seed, game], dtype=np.int64), 0, 1, rules, sids, params, out_game.reshape(1, -1),
+                          hands_out[:hand_cap], log, ext, game_fn, hand_fn)
 
     return play_game
 
@@ -1707,7 +1708,7 @@ def batch_player(ext):
     def play_batch(seed, first_game, count, rules, sids, params, out_games, out_hands, hand_cap):
         game_fn, hand_fn = _compiled(rules)
         log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
-        play_ranges(play_games, count, (seed, first_game),
+        play_ranges(play_games, count, (np.array([seed, first_game], dtype=np.int64),),
                     (rules, sids, params, out_games, out_hands[:count * hand_cap], log, ext, game_fn, hand_fn))
 
     return play_batch
