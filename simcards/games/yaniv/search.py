@@ -545,7 +545,7 @@ def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng, prior):
     return best
 
 
-@called_nrt
+@njit_by_type(cache=True, _nrt=True, inline="always")
 def deal_scratch(params, hand, n, view, rules):
     """What sampling deals for a decision takes: the opponents' parameter row (their call at
     ``opp_call``), the unseen faces' counts (``unseen_counts``), a deck, the sampled table and the
