@@ -197,21 +197,3 @@ def view_record(name: str, members: dict, views: dict):
         return rtype(w, values), codegen
 
     return rtype, make
-
-
-@_or_python(lambda: np.zeros((0, 1), dtype=np.int64))
-@intrinsic
-def no_rows(typingctx):
-    """An int64 array of shape (0, 1) that owns nothing and allocates nothing (for an output a
-    caller does not want, so that the callee is compiled for one array type, not also for None)."""
-    sig = types.Array(types.int64, 2, "C")()
-
-    def codegen(context, builder, signature, args):
-        out = context.make_array(signature.return_type)(context, builder)
-        intp = context.get_value_type(types.intp)
-        populate_array(out, data=cgutils.get_null_value(out.data.type),
-                       shape=cgutils.pack_array(builder, [intp(0), intp(1)]),
-                       strides=cgutils.pack_array(builder, [intp(8), intp(8)]), itemsize=intp(8), meminfo=None)
-        return out._getvalue()
-
-    return sig, codegen

@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.games.gin.jit import internal, no_rows
+from simcards.games.gin.jit import internal
 from simcards.games.gin.layout import MELD_VARIANTS, N_MV, VALUE_SCHEMES
 
 LANE = 0x1FFF
@@ -193,14 +193,13 @@ def set_ranks(mask, m3):
 @internal
 def set_scan(mask, m3, best, out, most, mv):
     """The set choices of ``mask`` (``m3``: its ranks with 3+ cards) in the documented tie-break
-    order, each scored with the rest in maximal runs. ``most`` 0: the first choice of the lowest
-    deadwood below ``best``, as (deadwood, its set bits, 0). Otherwise the choices of deadwood
-    ``best`` into ``out[i, 0]``, at most ``most`` rows, as (best, 0, count). (One function for
-    both, compiled once: ``best_arrangement`` passes ``jit.no_rows()``.)"""
+    order, each scored with the rest in maximal runs. ``out`` None: the first choice of the lowest
+    deadwood below ``best``, as (deadwood, its set bits, 0) (numba compiles this case apart, with
+    the other branch pruned). Otherwise the choices of deadwood ``best`` into ``out[i, 0]``, at
+    most ``most`` rows, as (best, 0, count)."""
     r0, s0, r1, s1, r2, s2, r3, s3 = set_ranks(mask, m3)
     best_sets = np.int64(0)
     n = 0
-    collect = most > 0
     for i0 in range(SET_NOPTS[s0]):
         m0 = SUIT_BITS[r0, SET_OPTS[s0, i0]]
         for i1 in range(SET_NOPTS[s1]):
@@ -210,7 +209,7 @@ def set_scan(mask, m3, best, out, most, mv):
                 for i3 in range(SET_NOPTS[s3]):
                     sets = m2 | SUIT_BITS[r3, SET_OPTS[s3, i3]]
                     dw = lanes_deadwood(mask & ~sets, mv)
-                    if not collect:
+                    if out is None:
                         if dw < best:
                             best = dw
                             best_sets = sets
@@ -227,7 +226,7 @@ def best_arrangement(mask, mv=0):
     m3 = triple_ranks(mask)
     if m3 == 0:
         return lanes_deadwood(mask, mv), np.int64(0)
-    best, best_sets, _ = set_scan(mask, m3, np.int64(1) << 40, no_rows(), np.int64(0), mv)
+    best, best_sets, _ = set_scan(mask, m3, np.int64(1) << 40, None, 0, mv)
     return best, best_sets
 
 
