@@ -176,6 +176,23 @@ def test_no_module_imports_another_modules_private_names():
     assert found == []
 
 
+def test_no_function_in_the_games_takes_over_12_parameters_or_120_lines():
+    """Issue 26: state travels as records, not two dozen positional arrays, and a function reads in
+    one sitting. (Counted on the source: every parameter, ``*args`` and ``**kwargs`` included.)"""
+    root = Path(simcards.__file__).parent
+    found = []
+    for path in (root / "games").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                a = node.args
+                n_params = len(a.posonlyargs) + len(a.args) + len(a.kwonlyargs) + (a.vararg is not None) + (
+                    a.kwarg is not None)
+                n_lines = node.end_lineno - node.lineno + 1
+                if n_params > 12 or n_lines > 120:
+                    found.append(f"{path.relative_to(root)}: {node.name} ({n_params} parameters, {n_lines} lines)")
+    assert found == []
+
+
 def test_run_metadata_versions_have_a_public_home():
     from simcards.studies.tournament import tournament
 

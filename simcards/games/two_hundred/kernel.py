@@ -547,14 +547,16 @@ def _start_game(st, game, seed, out_game):
     return dealer
 
 
-def _play_games(seed, first_game, lo, hi, rules, sids, params, out_games, out_deals, row_cap, log, ext, work, streams):
-    """Games ``first_game + lo .. first_game + hi - 1``, each to one winning side (T-END-1/2 or the
-    variant's rule); row ``i`` of ``out_games`` is game ``first_game + i``, with ``row_cap`` rows of
-    ``out_deals`` (may be 0): one row a deal, deals past ``row_cap`` played but not written.
+def _play_games(run, lo, hi, rules, sids, params, out_games, out_deals, log, ext, work, streams):
+    """Games ``first_game + lo .. first_game + hi - 1`` of the ``run`` (``[seed, first_game,
+    row_cap]``: ``_run``), each to one winning side (T-END-1/2 or the variant's rule); row ``i`` of
+    ``out_games`` is game ``first_game + i``, with ``row_cap`` rows of ``out_deals`` (may be 0): one
+    row a deal, deals past ``row_cap`` played but not written.
     Returns the log length of the last game. Releases the GIL: ``play_batch`` runs ranges of games
     on threads. ``work`` and ``streams`` are its working memory (zero, ``with_memory``). One
     function, compiled once: a game called from here would be optimised and compiled to machine
     code again inside it."""
+    seed, first_game, row_cap = run[0], run[1], run[2]
     st = table(work, streams, rules, sids, params, log, ext)
     games_out = out_games
     rows_out = out_deals
@@ -625,7 +627,7 @@ _I64, _I64_1D, _I64_2D = types.int64, types.Array(types.int64, 1, "C"), types.Ar
 _F64_2D, _U64_1D = types.Array(types.float64, 2, "C"), types.Array(types.uint64, 1, "C")
 _I32_2D = types.Array(types.int32, 2, "C")
 DECIDE_FN = types.FunctionType(_I64(_I64, _I64, _F64_2D, _I64, _I64_1D, _I64, _I64_1D, _I64_1D, _U64_1D))
-_GAMES_SIG = _I64(_I64, _I64, _I64, _I64, _I64_1D, _I64_1D, _F64_2D, _I64_2D, _I32_2D, _I64, _I64_2D, DECIDE_FN,
+_GAMES_SIG = _I64(_I64_1D, _I64, _I64, _I64_1D, _I64_1D, _F64_2D, _I64_2D, _I32_2D, _I64_2D, DECIDE_FN,
                   _I64_1D, _U64_1D)
 
 
@@ -727,8 +729,8 @@ def game_player(ext):
     with its transcript in ``log``; returns the log length."""
 
     def play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, log):
-        return with_memory(games_for(rules))(seed, game, 0, 1, rules, sids, params, out_game.reshape(1, -1),
-                                             deals_out, row_cap, log, ext)
+        return with_memory(games_for(rules))(_run(seed, game, row_cap), 0, 1, rules, sids, params,
+                                             out_game.reshape(1, -1), deals_out, log, ext)
 
     return play_game
 
@@ -740,10 +742,15 @@ def batch_player(ext):
 
     def play_batch(seed, first_game, count, rules, sids, params, out_games, out_deals, row_cap):
         log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
-        play_ranges(with_memory(games_for(rules)), count, (seed, first_game),
-                    (rules, sids, params, out_games, out_deals, row_cap, log, ext))
+        play_ranges(with_memory(games_for(rules)), count, (_run(seed, first_game, row_cap),),
+                    (rules, sids, params, out_games, out_deals, log, ext))
 
     return play_batch
+
+
+def _run(seed, first_game, row_cap):
+    """The run's seed, first game and deal rows a game, as ``play_games`` takes them (one array)."""
+    return np.array([seed, first_game, row_cap], dtype=np.int64)
 
 
 play_game = game_player(no_decide)

@@ -254,14 +254,16 @@ def _seating(view, rules):
 
 
 @njit(cache=True)
-def _tricks(table, row, hands, rules, trump, bidder, bside, n_active, nxt, sides, n_tricks, first, seat, trick,
-            n_in, lead, ws, wb, tp, played, leader, taken, t0, voids, keep_voids):
-    """The heuristic's card play from a trick's state in locals to the last trick: ``seat`` plays
-    card bit ``first`` (or its own choice when -1), then every seat its heuristic card (a seat
-    with one legal card plays it); a trick's points go to ``taken[t0 + side]`` of its winner's
-    side, a seat not following to ``voids[V_VOIDS + seat]`` when ``keep_voids``. Returns the
-    state at the end (the last seat to play, trick, cards in it, suit led, winning seat and card
-    bit, trick points, cards played, leader)."""
+def _tricks(table, row, hands, rules, deal, first, state, taken, t0, voids, keep_voids):
+    """The heuristic's card play from a trick's state in locals to the last trick. ``deal`` is
+    (trump, bidder, bidder's side, seats in play, next seats and sides as 4-bit lanes, tricks),
+    ``state`` (the seat to play, trick, cards in it, suit led, winning seat and card bit, trick
+    points, cards played, leader). ``seat`` plays card bit ``first`` (or its own choice when -1),
+    then every seat its heuristic card (a seat with one legal card plays it); a trick's points go
+    to ``taken[t0 + side]`` of its winner's side, a seat not following to ``voids[V_VOIDS + seat]``
+    when ``keep_voids``. Returns the last seat to play and the state at the end (its other eight)."""
+    trump, bidder, bside, n_active, nxt, sides, n_tricks = deal
+    seat, trick, n_in, lead, ws, wb, tp, played, leader = state
     deck = rules[R_DECK_MASK]
     draw = table[row, P_DRAW] >= 0.5
     smear = table[row, P_SMEAR] >= 0.5
@@ -351,10 +353,11 @@ def heuristic_rollout(table, row, hands, rv, rules, seat, n_tricks):
     nxt, sides = _seating(rv, rules)
     bidder = rv[V_BIDDER]
     wb = BIT_OF_FACE[rv[V_WIN_FACE]] if rv[V_WIN_FACE] >= 0 else -1
-    last_seat, trick, n_in, lead, ws, wb, tp, played, leader = _tricks(
-        table, row, hands, rules, rv[V_TRUMP], bidder, rv[V_SIDE + bidder], rv[V_N_ACTIVE], nxt, sides, n_tricks, -1,
-        seat, rv[V_TRICK], rv[V_N_IN], rv[V_LEAD_SUIT], rv[V_WIN_SEAT], wb, rv[V_TRICK_POINTS], rv[V_PLAYED],
-        rv[V_LEADER], rv, V_TAKEN, rv, True)
+    deal = (rv[V_TRUMP], bidder, rv[V_SIDE + bidder], rv[V_N_ACTIVE], nxt, sides, n_tricks)
+    state = (seat, rv[V_TRICK], rv[V_N_IN], rv[V_LEAD_SUIT], rv[V_WIN_SEAT], wb, rv[V_TRICK_POINTS], rv[V_PLAYED],
+             rv[V_LEADER])
+    last_seat, trick, n_in, lead, ws, wb, tp, played, leader = _tricks(table, row, hands, rules, deal, -1, state, rv,
+                                                                       V_TAKEN, rv, True)
     rv[V_OWN_SEEN] = 0
     if last_seat >= 0:
         rv[V_SEAT] = last_seat
@@ -558,6 +561,9 @@ def mc_play(table, row, hand, opts, n_opts, view, rules, rng):
     nxt, sides = _seating(view, rules)
     bidder = view[V_BIDDER]
     wb = BIT_OF_FACE[view[V_WIN_FACE]] if view[V_WIN_FACE] >= 0 else -1
+    deal = (view[V_TRUMP], bidder, view[V_SIDE + bidder], view[V_N_ACTIVE], nxt, sides, n_tricks)
+    state = (seat, view[V_TRICK], view[V_N_IN], view[V_LEAD_SUIT], view[V_WIN_SEAT], wb, view[V_TRICK_POINTS],
+             view[V_PLAYED], view[V_LEADER])
     for _ in range(k):
         kitty_points = sampled_deal(rng, unseen, need, voids, n_h, out, cards, seats, seat, hand, kitty, base)
         for i in range(n_opts):
@@ -565,10 +571,7 @@ def mc_play(table, row, hand, opts, n_opts, view, rules, rng):
                 for s in range(MAX_SEATS):
                     hands[s] = base[s]
                     taken[s] = view[V_TAKEN + s]
-                _tricks(table, row, hands, rules, view[V_TRUMP], bidder, view[V_SIDE + bidder], view[V_N_ACTIVE], nxt,
-                        sides, n_tricks, BIT_OF_FACE[opts[i]], seat, view[V_TRICK], view[V_N_IN], view[V_LEAD_SUIT],
-                        view[V_WIN_SEAT], wb, view[V_TRICK_POINTS], view[V_PLAYED], view[V_LEADER], taken, 0, view,
-                        False)
+                _tricks(table, row, hands, rules, deal, BIT_OF_FACE[opts[i]], state, taken, 0, view, False)
                 sums[i] += taken_value(view, rules, side, kitty_points, win_w, taken, ds)
             else:
                 hands[:] = base  # played_out with the informed rollout
@@ -640,8 +643,8 @@ def contract_rollouts(table, row, bases, view, rules, t, pts):
             for s in range(MAX_SEATS):
                 hands[s] = bases[j, s]
                 taken[s] = 0
-            _tricks(table, row, hands, rules, t, seat, side, view[V_N_ACTIVE], nxt, sides, n_tricks, -1, seat,
-                    0, 0, -1, -1, -1, 0, np.int64(0), -1, taken, 0, view, False)
+            _tricks(table, row, hands, rules, (t, seat, side, view[V_N_ACTIVE], nxt, sides, n_tricks), -1,
+                    (seat, 0, 0, -1, -1, -1, 0, np.int64(0), -1), taken, 0, view, False)
             pts[j, t] = taken[side]
         else:
             hands[:] = bases[j]

@@ -565,20 +565,19 @@ def option_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k):
     opp_params, pool, deck, sample, t = deal_scratch(params, hand, n, view, rules)
     sums = np.zeros(n_opts, dtype=np.int64)
     plans = np.zeros((n_opts, 2 * MAX_HAND + 3), dtype=np.int64)
-    deal_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k, (opp_params, pool, deck, sample, t), plans,
-              sums)
+    deal_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k, (opp_params, pool, deck, sample, t, plans), sums)
     return sums
 
 
 @called
-def deal_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k, scratch, plans, sums):
-    """``option_sums``'s deals, in the work arrays ``deal_scratch`` made (``scratch``) and ``plans``
-    (a row an option), without reference counting. My own move (the option, and my draw after it)
+def deal_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k, scratch, sums):
+    """``option_sums``'s deals, in the work arrays ``deal_scratch`` made and ``plans`` (a row an
+    option), together ``scratch``, without reference counting. My own move (the option, and my draw after it)
     reads only my hand, the view and whether the stock is empty, the same in every deal (the
     stock's size is): it is made once per option, kept in its row of ``plans`` (my hand's size, -1
     when I call; the group's length; my draw; my hand; the group), and each deal plays on from it:
     the last option on the deal itself, the others on a copy."""
-    opp_params, pool, deck, sample, t = scratch
+    opp_params, pool, deck, sample, t, plans = scratch
     me = view[V_SEAT]
     players = view[V_PLAYERS]
     low = int(params[P_LOW])
