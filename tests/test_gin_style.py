@@ -1,7 +1,7 @@
 """mc's model of the opponent's style (issue 29): the rollouts' opponent that stops knocking
-(``ogin``, ``rollout_vs``) and the style read from each sampled hand (``style``). Defaults keep
-the shipped presets' games (the search digest, tests/test_golden_digests.py); these check what
-the parameters do, that mc still sees only its own view (G-INFO-1) and that both engines agree."""
+(``ogin``, ``rollout_vs``) and the style read from each sampled hand (``style``, on by default
+since mc took reader's sampler; deep pins it off, so its search digest, tests/test_golden_digests.py,
+is unchanged); these check what the parameters do, that mc still sees only its own view (G-INFO-1) and that both engines agree."""
 
 from __future__ import annotations
 
@@ -49,7 +49,22 @@ def test_mc_params_listed():
     names = [p.name for p in GAME.families()["mc"].params]
     assert names[-2:] == ["ogin", "style"]
     defaults = {p.name: p.default for p in GAME.families()["mc"].params}
-    assert defaults["ogin"] == 99 and defaults["style"] == 0  # off: the presets' games unchanged
+    assert defaults["ogin"] == 99  # off
+
+
+def test_mc_defaults_are_the_reader_sampler_and_deep_reads_no_style():
+    # mc's sampler defaults are reader's (issue 29: the old filter=20, fit=8 sampler lost to every
+    # panel member but simple); deep, which predates style, pins style=0 so its games are unchanged.
+    import tomllib
+
+    from simcards.presets import strategy_preset
+
+    defaults = {p.name: p.default for p in GAME.families()["mc"].params}
+    reader = tomllib.loads(strategy_preset("gin", "reader").read_text())["params"]
+    deep = tomllib.loads(strategy_preset("gin", "deep").read_text())["params"]
+    sampler = ("filter", "fit", "depth", "seen", "style")
+    assert {name: defaults[name] for name in sampler} == {name: reader[name] for name in sampler}
+    assert deep["style"] == 0 and defaults["style"] > 0
 
 
 def test_style_keeps_sampled_hands_that_passed_a_knock_g_knock_1():

@@ -35,7 +35,7 @@ RUNS = [
 # to how they attach or what they import is proved to play the same games (slow lane).
 SEARCH_RUNS = [
     ("yaniv", "israeli", 4, ["informed", "mc:k=6", "threshold", "mc:k=4,search=0"], None, 30, 11),
-    ("gin", "standard", 2, ["informed", "mc:k=6,width=3"], None, 16, 12),
+    ("gin", "standard", 2, ["informed", "mc:k=6,width=3,filter=20,fit=8,depth=0,seen=1,style=0"], None, 16, 12),
     ("gin", "oklahoma", 2, ["deep", "knock"], None, 6, 13),
     ("two-hundred", "standard", 4, ["informed", "mc:k=6", "heuristic", "random"], None, 30, 14),
 ]

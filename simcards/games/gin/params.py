@@ -65,12 +65,12 @@ MC = INFORMED + (
           "measured no better)", True),
     Param("goal", 0, 0, 200, "score hands by points capped at what a side needs to reach the target, plus "
           "this for reaching it (0: plain hand points)"),
-    Param("filter", 20, 0, 30, "sampled opponent hands: deal it one more card per draw it made from the stock "
+    Param("filter", 3, 0, 30, "sampled opponent hands: deal it one more card per draw it made from the stock "
           "(at most this many) and throw back its worst (a hand kept by a player, not a uniform one; 0: uniform)",
           True),
     Param("z", 1, 0, 5, "keep the heuristic's choice unless another option's mean gain over it in the same "
           "samples is above z standard errors"),
-    Param("fit", 8, 0, 64, "sampled opponent hands: deal up to this many times, keeping the first hand that "
+    Param("fit", 12, 0, 64, "sampled opponent hands: deal up to this many times, keeping the first hand that "
           "melds with none of the cards the opponent discarded or declined (else the fewest; 0 or 1: off)", True),
     Param("rtake", NEVER, 1, NEVER, "rollouts: the player also takes a pile card that lowers its deadwood by at "
           "least this (99: never, as simple)"),
@@ -87,13 +87,13 @@ MC = INFORMED + (
           "not a lowest-deadwood one of the sampled hand"),
     Param("rout", 0, 0, 5, "rollouts: the player discards by deadwood after minus this credit per live out of "
           "the cards kept (unseen cards that meld with them, by bits), scaled by informed's fade (0: as simple)"),
-    Param("depth", 0, 0, 32, "sampled opponent hands (with fit): also count against a sample each of the "
+    Param("depth", 5, 0, 32, "sampled opponent hands (with fit): also count against a sample each of the "
           "opponent's last depth turns a simple-like player holding it would not have played so (the card "
           "thrown not a lowest-deadwood one, a kept hand it could knock with, a pile card left that melds)"),
-    Param("seen", 1, 0, 1, "sampled opponent hands (with fit): 1 = count against a sample the cards the "
+    Param("seen", 0, 0, 1, "sampled opponent hands (with fit): 1 = count against a sample the cards the "
           "opponent discarded or declined this hand that meld with it"),
     Param("ogin", NEVER, 1, NEVER, "rollouts: the opponent goes only gin from its own turn ogin (99: never)"),
-    Param("style", 0, 0, 32, "from the opponent's turn style on, a sampled hand that passed a knock is kept, "
+    Param("style", 6, 0, 32, "from the opponent's turn style on, a sampled hand that passed a knock is kept, "
           "played for gin (0: off)", True),
 )
 
