@@ -167,8 +167,9 @@ class _Events:
     def started(self, data=None) -> None:
         with _LOCK:
             self.depth += 1
-            if self.depth == 1 and _ACTIVE:
-                _owner(data).compiling()
+            owner = _owner(data) if self.depth == 1 and _ACTIVE else None
+            if owner is not None:
+                owner.compiling()
 
     def ended(self) -> None:
         with _LOCK:
@@ -179,23 +180,29 @@ _EVENTS = _Events()
 _ACTIVE: list[Compile] = []  # compiles between begin() and end(), oldest first
 
 
-def _owner(data) -> Compile:
+def _owner(data) -> Compile | None:
     """The open compile a numba compile belongs to: the one of the game whose package defines the
-    function compiled (a study expects several games' kernels at once), else the latest begun."""
+    function compiled (a study expects several games' kernels at once), else the latest begun that
+    is not waiting for its own game (a shared function, simcards.rng say, compiles for whichever
+    game runs; a later game's expected kernel must not start its clock then), else none."""
     fn = getattr((data or {}).get("dispatcher") if isinstance(data, dict) else None, "py_func", None)
     module = getattr(fn, "__module__", None) or ""
     for c in reversed(_ACTIVE):
         if c.package and module.startswith(c.package + "."):
             return c
-    return _ACTIVE[-1]
+    return next((c for c in reversed(_ACTIVE) if not c.waiting), None)
 
 
 # ----- one compile -----------------------------------------------------------------------------------------
 class Compile:
-    """One engine's compile (see the module docstring). ``engine`` None: shown but not recorded."""
+    """One engine's compile (see the module docstring). ``engine`` None: shown but not recorded.
+    ``wait``: expected by a study of several games, whose studies run one after another: shown, and
+    timed, from the first numba compile of this game's own code, not from when it was expected."""
 
-    def __init__(self, game: str, engine: str | None, label: str, cold: bool, cached: bool = True):
+    def __init__(self, game: str, engine: str | None, label: str, cold: bool, cached: bool = True,
+                 wait: bool = False):
         self.game, self.engine, self.label, self.cold, self.cached = game, engine, label, cold, cached
+        self.waiting = wait
         self.t0: float | None = None  # when it began (cold) or numba first compiled inside it
         self.cpu0 = 0.0
         self.seen = False  # numba compiled inside it
@@ -233,7 +240,7 @@ class Compile:
                 return self
             _EVENTS.install()
             _ACTIVE.append(self)
-            if self.cold:
+            if self.cold and not self.waiting:
                 self.predicted()
         return self
 
@@ -248,6 +255,7 @@ class Compile:
 
     def compiling(self) -> None:
         """numba started compiling inside this compile (called under the lock)."""
+        self.waiting = False
         self.seen = True
         if self.t0 is None:
             self._clock()
@@ -386,10 +394,11 @@ class _Ticker(threading.Thread):
 
 
 # ----- a compile that goes on past one call ----------------------------------------------------------------
-def expect(game: str, engine: str, label: str, cold: bool) -> Compile:
+def expect(game: str, engine: str, label: str, cold: bool, wait: bool = False) -> Compile:
     """Begin ``engine`` of ``game``'s compile now, before the game is imported (importing a kernel
-    may compile already); what compiles next for that game continues it (:func:`compile_for`)."""
-    return hold(Compile(game, engine, label, cold).begin())
+    may compile already); what compiles next for that game continues it (:func:`compile_for`).
+    ``wait``: one of several games a study plays later (see :class:`Compile`)."""
+    return hold(Compile(game, engine, label, cold, wait=wait).begin())
 
 
 def hold(c: Compile) -> Compile:
@@ -410,6 +419,7 @@ def compile_for(game: str, engine: str | None, label: str, cold: bool, cached: b
     with _LOCK:
         old = _OPEN.pop(game, None)
         if old is not None and not old.done:
+            old.waiting = False  # its game is being bound: what numba compiles now is for it
             if relabel:
                 old.relabel(engine, label, cached)
             if cold and not old.cold and old in _ACTIVE:

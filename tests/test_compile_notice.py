@@ -393,3 +393,39 @@ def test_the_status_line_fits_an_80_column_terminal(monkeypatch):
     assert compiling._Ticker(c, console, 0).text() == "compiling the toy kernel: 0 s of about 34 s (measured on a 2-core machine)"
     short = compiling.Compile("toy", None, "the toy kernel", cold=True)
     assert compiling._Ticker(short, console, 0).text() == "compiling the toy kernel, once (cached for later runs): 0 s"
+
+
+def test_a_report_times_each_game_from_its_own_compile_not_from_the_start(monkeypatch):
+    # `simcards report` expects every cold game's kernel at the start, and plays its studies in turn:
+    # a shared function compiling for the first game must not start (or show) the second game's
+    # notice, and the second game's seconds count from its own first compile (a report once said
+    # "compiled the two-hundred kernel in 1259.9 s", and recorded that as the next run's estimate)
+    from numba.core import event
+
+    from simcards.cli import common, study
+
+    monkeypatch.setitem(common.VERBOSITY, "level", 0)
+    monkeypatch.setattr(nbutil, "cache_is_cold", lambda source, key=None: True)
+    monkeypatch.setattr(common, "err", Console(file=(buf := io.StringIO()), width=200))
+    study._announce("yaniv", "two-hundred")
+    compile_once(0.05)()  # a shared function (simcards.rng, say) compiles while yaniv's study runs
+    assert buf.getvalue() == ""
+    binding(monkeypatch, cold=True, seconds=0.05, game="yaniv").engine([]).play_batch(0, 0, 1)
+    time.sleep(0.4)  # yaniv's study plays on
+
+    def two_hundred_function():
+        pass
+
+    two_hundred_function.__module__ = "simcards.games.two_hundred.kernel"
+
+    class Dispatcher:
+        py_func = two_hundred_function
+
+    with event.trigger_event("numba:compile", data={"dispatcher": Dispatcher()}):
+        time.sleep(0.05)  # two-hundred's import compiles
+    binding(monkeypatch, cold=True, seconds=0.05, game="two-hundred").engine([]).play_batch(0, 0, 1)
+    lines = buf.getvalue().splitlines()
+    assert lines[0] == "compiling the yaniv kernel, once (cached for later runs)"
+    assert lines[2] == "compiling the two-hundred kernel, once (cached for later runs)"
+    assert lines[3].startswith("compiled the two-hundred kernel in ")
+    assert 0.1 <= float(lines[3].split()[-2]) < 0.4  # its own compiles, not the yaniv study's time

@@ -82,12 +82,13 @@ def split_specs(values: list[str] | None) -> list[str] | None:
     return [part for v in values for part in split_one(v)]
 
 
-def announce_compile(game: str, replay: bool = False) -> None:
+def announce_compile(game: str, replay: bool = False, wait: bool = False) -> None:
     """Show what compiles while this command waits for numba (``simcards.compiling``: what, with a
     live elapsed time and an estimate measured before), --quiet aside. The plain kernel (with
     ``replay``: the strategies the reference engine plays) is expected now, before the game is
     imported (importing a kernel may compile already), when its cache is empty; the engine found
-    when the run starts (search players, user policies) says what it really is."""
+    when the run starts (search players, user policies) says what it really is. ``wait``: one of
+    several games a study plays in turn, timed from its own first compile (``compiling.Compile``)."""
     from simcards import compiling
 
     if VERBOSITY["level"] < 0:
@@ -112,9 +113,9 @@ def announce_compile(game: str, replay: bool = False) -> None:
     kernel = Path(spec.origin).with_name("kernel.py")  # games/<name>/kernel.py
     if kernel.exists() and cache_is_cold(kernel):
         if replay:
-            compiling.expect(name, "replay", f"the {name} strategies for the reference engine", cold=True)
+            compiling.expect(name, "replay", f"the {name} strategies for the reference engine", cold=True, wait=wait)
         else:
-            compiling.expect(name, "kernel", f"the {name} kernel", cold=True)
+            compiling.expect(name, "kernel", f"the {name} kernel", cold=True, wait=wait)
 
 
 def interrupted_exit() -> typer.Exit:

@@ -46,11 +46,13 @@ def _progress(flag: bool, json_out: bool = False) -> bool:
 
 
 def _announce(*games: str) -> None:
-    """The first-run compile notice (``announce_compile``) for each game a study plays."""
+    """The first-run compile notice (``announce_compile``) for each game a study plays; of several
+    (a report), each timed from its own first compile, not from the command's start."""
     from simcards.games import canonical
 
-    for game in dict.fromkeys(canonical(g) for g in games):
-        common.announce_compile(game)
+    names = list(dict.fromkeys(canonical(g) for g in games))
+    for game in names:
+        common.announce_compile(game, wait=len(names) > 1)
 
 
 def _print(result, json_out: bool, out_dir: Path | None) -> None:
