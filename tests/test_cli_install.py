@@ -78,7 +78,7 @@ def test_installed_wheel_finds_presets_and_reports_by_name(tmp_path):
     out = elsewhere / "reports-out" / "yaniv-variants"
     assert (out / "report.html").exists() and (out / "report.md").exists() and "wrote" in res.stderr
     meta = json.loads((out / "meta.json").read_text())
-    assert [s["games"] for s in meta["studies"]] == [400, 400]
+    assert [s["games"] for s in meta["studies"]] == [400, 400, 400]  # every study scaled down, mc's too
     res = subprocess.run([exe, "report", "yaniv-variants", "--in-place"], cwd=elsewhere, env=_env(),
                          capture_output=True, text=True, timeout=300)
     assert res.returncode == 2 and "no committed reports" in res.stderr
