@@ -74,6 +74,15 @@ def test_drawing_steps_write_png_and_svg(tmp_path):
     assert all(p.exists() for p in plots.save(fig, tmp_path / "sub" / "grid"))
 
 
+def test_the_same_figure_writes_the_same_bytes(tmp_path):
+    # a report regenerated on the same seeds must not rewrite its figures (the SVG's element ids
+    # were random: every regeneration changed every SVG)
+    line = pd.DataFrame({"x": [1, 2], "y": [0.2, 0.3], "low": [0.1, 0.2], "high": [0.3, 0.4], "series": ["", ""]})
+    first = plots.save(plots.draw_ci_line(line, reference=0.25), tmp_path / "a")
+    second = plots.save(plots.draw_ci_line(line, reference=0.25), tmp_path / "b")
+    assert [p.read_bytes() for p in first] == [p.read_bytes() for p in second]
+
+
 def _fake_tune():
     from simcards.studies import StudyResult
 

@@ -180,7 +180,10 @@ def save(fig_or_ax, stem: str | Path, formats=FORMATS) -> list[Path]:
     paths = []
     for fmt in formats:
         path = stem.with_suffix("." + fmt)
-        fig.savefig(path, dpi=90 if fmt == "png" else None, metadata={"Date": None} if fmt == "svg" else None)
+        # no date and a fixed salt for the SVG's element ids (else random): a report regenerated on
+        # the same seeds rewrites the same bytes, and its diff shows only what changed
+        with plt.rc_context({"svg.hashsalt": "simcards"}):
+            fig.savefig(path, dpi=90 if fmt == "png" else None, metadata={"Date": None} if fmt == "svg" else None)
         paths.append(path)
     plt.close(fig)
     return paths
