@@ -67,6 +67,32 @@ def binding(monkeypatch, cold: bool, seconds: float | None = 0.3, decide_seconds
     return KernelBinding(game, (), compile_once(decide_seconds), compile_once(0), build, 0, attached=attached)
 
 
+def cold_command(monkeypatch) -> io.StringIO:
+    """A command's notices (``cli.common.err``) into the returned buffer, every cache cold."""
+    from simcards.cli import common
+
+    monkeypatch.setitem(common.VERBOSITY, "level", 0)
+    monkeypatch.setattr(nbutil, "cache_is_cold", lambda source, key=None: True)
+    monkeypatch.setattr(common, "err", Console(file=(buf := io.StringIO()), width=200))
+    return buf
+
+
+def compile_in(module: str, seconds: float = 0.0) -> None:
+    """numba "compiles" a function of ``module`` for ``seconds`` (its compile event, as a real one)."""
+    from numba.core import event
+
+    def function():
+        pass
+
+    function.__module__ = module
+
+    class Dispatcher:
+        py_func = function
+
+    with event.trigger_event("numba:compile", data={"dispatcher": Dispatcher()}):
+        time.sleep(seconds)
+
+
 def shown(terminal: bool = False, width: int = 200) -> tuple[Console, io.StringIO]:
     buf = io.StringIO()
     console = Console(file=buf, force_terminal=terminal, width=width, color_system=None)
@@ -225,9 +251,7 @@ def test_the_command_opens_the_kernel_compile_before_the_game_is_imported_and_th
     # yaniv's import compiles already: the notice must be up before it, and said only once
     from simcards.cli import common
 
-    monkeypatch.setitem(common.VERBOSITY, "level", 0)
-    monkeypatch.setattr(nbutil, "cache_is_cold", lambda source, key=None: True)
-    monkeypatch.setattr(common, "err", Console(file=(buf := io.StringIO()), width=200))
+    buf = cold_command(monkeypatch)
     common.announce_compile("yaniv")
     assert buf.getvalue() == ""  # said when numba starts compiling, not before
     compile_once(0.2)()  # the import compiles
@@ -240,26 +264,12 @@ def test_the_command_opens_the_kernel_compile_before_the_game_is_imported_and_th
 
 def test_a_study_of_several_games_says_the_kernel_of_the_game_that_compiles(monkeypatch):
     # `simcards report` expects every cold game's kernel at once; numba compiles one at a time
-    from numba.core import event
-
     from simcards.cli import common
 
-    monkeypatch.setitem(common.VERBOSITY, "level", 0)
-    monkeypatch.setattr(nbutil, "cache_is_cold", lambda source, key=None: True)
-    monkeypatch.setattr(common, "err", Console(file=(buf := io.StringIO()), width=200))
+    buf = cold_command(monkeypatch)
     common.announce_compile("yaniv")
     common.announce_compile("gin")
-
-    def gin_function():
-        pass
-
-    gin_function.__module__ = "simcards.games.gin.kernel"
-
-    class Dispatcher:
-        py_func = gin_function
-
-    with event.trigger_event("numba:compile", data={"dispatcher": Dispatcher()}):
-        pass
+    compile_in("simcards.games.gin.kernel")
     assert buf.getvalue() == "compiling the gin kernel, once (cached for later runs)\n"
 
 
@@ -268,9 +278,7 @@ def test_a_run_whose_engine_is_elsewhere_closes_the_compile_it_expected(monkeypa
     # the engine; the client's notice must not tick on through the whole run
     from simcards.cli import common
 
-    monkeypatch.setitem(common.VERBOSITY, "level", 0)
-    monkeypatch.setattr(nbutil, "cache_is_cold", lambda source, key=None: True)
-    monkeypatch.setattr(common, "err", Console(file=(buf := io.StringIO()), width=200))
+    buf = cold_command(monkeypatch)
     common.announce_compile("yaniv")
     compile_once(0.1)()
     compiling.settle("yaniv")
@@ -400,29 +408,16 @@ def test_a_report_times_each_game_from_its_own_compile_not_from_the_start(monkey
     # a shared function compiling for the first game must not start (or show) the second game's
     # notice, and the second game's seconds count from its own first compile (a report once said
     # "compiled the two-hundred kernel in 1259.9 s", and recorded that as the next run's estimate)
-    from numba.core import event
+    from simcards.cli import study
 
-    from simcards.cli import common, study
-
-    monkeypatch.setitem(common.VERBOSITY, "level", 0)
-    monkeypatch.setattr(nbutil, "cache_is_cold", lambda source, key=None: True)
-    monkeypatch.setattr(common, "err", Console(file=(buf := io.StringIO()), width=200))
+    buf = cold_command(monkeypatch)
     study._announce("yaniv", "two-hundred")
     compile_once(0.05)()  # a shared function (simcards.rng, say) compiles while yaniv's study runs
     assert buf.getvalue() == ""
     binding(monkeypatch, cold=True, seconds=0.05, game="yaniv").engine([]).play_batch(0, 0, 1)
     time.sleep(0.4)  # yaniv's study plays on
 
-    def two_hundred_function():
-        pass
-
-    two_hundred_function.__module__ = "simcards.games.two_hundred.kernel"
-
-    class Dispatcher:
-        py_func = two_hundred_function
-
-    with event.trigger_event("numba:compile", data={"dispatcher": Dispatcher()}):
-        time.sleep(0.05)  # two-hundred's import compiles
+    compile_in("simcards.games.two_hundred.kernel", 0.05)  # two-hundred's import compiles
     binding(monkeypatch, cold=True, seconds=0.05, game="two-hundred").engine([]).play_batch(0, 0, 1)
     lines = buf.getvalue().splitlines()
     assert lines[0] == "compiling the yaniv kernel, once (cached for later runs)"
