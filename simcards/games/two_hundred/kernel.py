@@ -101,12 +101,15 @@ from simcards.games.two_hundred.layout import (  # the transcript events (layout
     ORDER_POINTS,
 )
 from simcards.games.two_hundred.policies import (  # random and heuristic
+    SEAT_ROWS,
     SID_HEURISTIC,
     builtin_bid,
     builtin_contract,
     builtin_decide,
     builtin_play,
     builtin_trump,
+    heuristic_tricks,
+    seating,
 )
 from simcards.games.two_hundred.rules import (
     R_CALL,
@@ -298,6 +301,9 @@ def _play_tricks(st, deal, leader, n_log):
     buried = res[RS_KITTY]
     called = res[RS_CALLED]
     private = VARIANTS and (dummies != 0 or buried != 0)  # is there anything for L.V_OWN_SEEN to show?
+    if st.log.shape[0] == 0 and not private and called < 0 and all_heuristic(st.sids, view[L.V_ACTIVE]):
+        heuristic_deal_tricks(st, leader)
+        return n_log
     played = np.int64(0)
     for trick in range((rules[R_DECK] - rules[R_KITTY]) // n_active):
         new_trick(view, trick, leader, n_active)
@@ -352,6 +358,28 @@ def _play_tricks(st, deal, leader, n_log):
         n_log = _log(st.log, n_log, EV_TRICK, deal, win_seat, points, trick)
         leader = win_seat
     return n_log
+
+
+def _all_heuristic(sids, active):
+    """Is every seat in play the heuristic?"""
+    for s in range(MAX_SEATS):
+        if (active >> s) & 1 and sids[s] != SID_HEURISTIC:
+            return False
+    return True
+
+
+def _heuristic_deal_tricks(st, leader):
+    """``play_tricks`` when every seat in play is the heuristic, nothing is logged and nobody sees
+    cards privately (no dummies, no buried kitty, no called partner): the tricks on locals
+    (``policies.heuristic_tricks``, the same cards), only the sides' points written to the view."""
+    view, rules, res = st.shown, st.rules, st.res
+    nxt, sides = seating(view, rules)
+    bidder = res[RS_BIDDER]
+    n_active = view[L.V_N_ACTIVE]
+    deal = (res[RS_TRUMP], bidder, view[L.V_SIDE + bidder], n_active, nxt, sides,
+            (rules[R_DECK] - rules[R_KITTY]) // n_active)
+    state = (leader, 0, 0, -1, -1, -1, 0, np.int64(0), leader)
+    heuristic_tricks(st.params, SEAT_ROWS, st.hands, rules, deal, -1, state, view, L.V_TAKEN, view, False)
 
 
 _W_DECK = 0
@@ -660,6 +688,11 @@ leave = _called(_leave)
 write_row = _called(_write_row)
 capped_winner = _called(_capped_winner)
 finish = _called(_finish)
+all_heuristic = _INLINE(_all_heuristic)
+# the tricks inlined into the one function a deal calls for them (a called function would be
+# compiled on its own and again inside its caller)
+heuristic_deal_tricks = compiled_as(_heuristic_deal_tricks, "heuristic_deal_tricks", _called,
+                                    heuristic_tricks=compiled_as(heuristic_tricks, "_heuristic_tricks", _INLINE))
 _games: dict = {}  # play_games (True: the plain copy), compiled (or loaded) at its first use, not at import
 _games_lock = Lock()
 

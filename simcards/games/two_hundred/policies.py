@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcards.games.two_hundred.core import legal_mask, n_cards, next_seat
+from simcards.games.two_hundred.core import beats, legal_mask, n_cards, next_seat
 from simcards.games.two_hundred.layout import (
     BIT_OF_FACE,
     FACE_OF_BIT,
@@ -253,22 +253,38 @@ def _credit(table, row, rules, hidden, each, auction):
     return c
 
 
+def _lane_pick(points_first):
+    """Per 10-bit lane, the order ``_pick`` takes from it: the lowest key ``pts * 64 + order``
+    (``points_first`` False: the fewest points) or ``(10 - pts) * 64 + order`` (the most points,
+    ``smear``); -1 for an empty lane."""
+    out = np.full(1 << LANE, -1, dtype=np.int8)
+    for m in range(1, 1 << LANE):
+        orders = [o for o in range(LANE) if m >> o & 1]
+        out[m] = min(orders, key=lambda o: ((10 - ORDER_POINTS[o]) if points_first else ORDER_POINTS[o]) * 64 + o)
+    return out
+
+
+LANE_CHEAP = _lane_pick(False)
+LANE_SMEAR = _lane_pick(True)
+
+
 @njit_by_type(cache=True)
 def _pick(mask, trump, smear):
     """The cheapest card of ``mask`` to give away (fewest points, not a trump, lowest), or with
-    ``smear`` the card that gives the most points (non-trump, lowest rank first)."""
+    ``smear`` the card that gives the most points (non-trump, lowest rank first): the card of the
+    lowest key ``pts * 64 + 32 * is_trump + order`` (``10 - pts`` with ``smear``), the first suit's
+    on a tie; each lane's best order is a table lookup."""
     best = -1
     best_key = 1 << 30
     for s in range(4):
         lane = (mask >> (LANE * s)) & LANE_FULL
-        while lane:
-            o = LANE_LOW[lane]
-            lane &= lane - 1
-            pts = ORDER_POINTS[o]
+        if lane:
             if smear:
-                key = (10 - pts) * 64 + (32 if s == trump else 0) + o
+                o = LANE_SMEAR[lane]
+                key = (10 - ORDER_POINTS[o]) * 64 + (32 if s == trump else 0) + o
             else:
-                key = pts * 64 + (32 if s == trump else 0) + o
+                o = LANE_CHEAP[lane]
+                key = ORDER_POINTS[o] * 64 + (32 if s == trump else 0) + o
             if key < best_key:
                 best_key = key
                 best = LANE * s + o
@@ -308,7 +324,7 @@ def side_lane(mask, s, trump):
 @njit(cache=True, inline="always")
 def lead_choice(draw, hand, unseen, trump, contractor):
     """The heuristic's lead (``draw``: its parameter set): its card bit, or -1 and the cards it
-    picks the cheapest of (``_pick``, the caller's: the searches pick by table)."""
+    picks the cheapest of (``_pick``, the caller's)."""
     tl = (hand >> (LANE * trump)) & LANE_FULL
     ut = (unseen >> (LANE * trump)) & LANE_FULL
     if draw and contractor and tl and ut and LANE_HIGH[tl] > LANE_HIGH[ut]:
@@ -385,6 +401,113 @@ def follow_card(table, row, hand, unseen, trump, seat, view):
                                    friend(view, hand, seat, view[V_WIN_SEAT]), view[V_N_IN] == view[V_N_ACTIVE] - 1,
                                    view[V_TRICK_POINTS])
     return b if b >= 0 else _pick(pick, trump, smear)
+
+
+# ----- the heuristic's card play on locals -----------------------------------------------------
+# The kernel (when every seat in play is the heuristic and no transcript is kept) and the search's
+# rollouts play whole tricks with the trick's state in locals, not card by card through the view:
+# the same cards as ``lead_card`` and ``follow_card`` (on tables without dummies, a called partner
+# or buried cards: a friend is a teammate, nothing is privately seen).
+SEAT_ROWS = np.int64(0x543210)  # ``heuristic_tricks``'s ``rows``: seat s plays row s of the table
+
+
+@njit(cache=True, inline="always")
+def same_row(row):
+    """``heuristic_tricks``'s ``rows`` for every seat playing row ``row`` of the table."""
+    return np.int64(row) * np.int64(0x111111)
+
+
+@njit(cache=True, inline="always")
+def low_bit(mask):
+    """The lowest card bit of a non-empty ``mask``."""
+    for s in range(4):
+        lane = (mask >> (LANE * s)) & LANE_FULL
+        if lane:
+            return LANE * s + LANE_LOW[lane]
+    return -1
+
+
+@_called
+def seating(view, rules):
+    """The seating packed 4 bits a seat: the next seat in play after each seat, and each seat's side."""
+    active = view[V_ACTIVE]
+    n_seats = rules[R_SEATS]
+    nxt = np.int64(0)
+    sides = np.int64(0)
+    for s in range(n_seats):
+        nxt |= np.int64(next_seat(s, active, n_seats)) << (4 * s)
+        sides |= np.int64(view[V_SIDE + s]) << (4 * s)
+    return nxt, sides
+
+
+@_called
+def heuristic_tricks(table, rows, hands, rules, deal, first, state, taken, t0, voids, keep_voids):
+    """The heuristic's card play from a trick's state in locals to the last trick, seat ``s`` with
+    the parameters of row ``(rows >> 4 s) & 15`` of ``table``. ``deal`` is (trump, bidder, bidder's
+    side, seats in play, next seats and sides as 4-bit lanes: ``seating``, tricks), ``state`` (the
+    seat to play, trick, cards in it, suit led, winning seat and card bit, trick points, cards
+    played, leader). ``seat`` plays card bit ``first`` (or its own choice when -1), then every seat
+    its heuristic card (a seat with one legal card plays it); a trick's points go to ``taken[t0 +
+    side]`` of its winner's side, a seat not following to ``voids[V_VOIDS + seat]`` when
+    ``keep_voids``. Returns the last seat to play and the state at the end (its other eight)."""
+    trump, bidder, bside, n_active, nxt, sides, n_tricks = deal
+    seat, trick, n_in, lead, ws, wb, tp, played, leader = state
+    deck = rules[R_DECK_MASK]
+    last_seat = -1
+    while trick < n_tricks:
+        h = hands[seat]
+        last_seat = seat
+        pm = np.int64(0)
+        sm = False
+        if first >= 0:
+            b = first
+        elif n_in == 0:
+            if h & (h - 1) == 0:
+                b = low_bit(h)
+            else:
+                contractor = seat == bidder or ((sides >> (4 * seat)) & 15) == bside
+                draw = table[(rows >> (4 * seat)) & 15, P_DRAW] >= 0.5
+                b, pm = lead_choice(draw, h, deck & ~played & ~h, trump, contractor)
+        else:
+            ll = (h >> (LANE * lead)) & LANE_FULL
+            if ll & (ll - 1) == 0 and (ll or h & (h - 1) == 0):  # one legal card
+                b = low_bit(ll << (LANE * lead) if ll else h)
+            else:
+                friendly = ((sides >> (4 * seat)) & 15) == ((sides >> (4 * ws)) & 15)
+                row = (rows >> (4 * seat)) & 15
+                b, pm, sm = follow_choice(table[row, P_SMEAR] >= 0.5, table[row, P_RUFF_MIN], h, deck & ~played & ~h,
+                                          trump, lead, wb, friendly, n_in == n_active - 1, tp)
+        if b < 0:
+            b = _pick(pm, trump, sm)
+        if n_in == 0:
+            lead = b // LANE
+            wb = b
+            ws = seat
+            tp = 0
+            leader = seat
+        else:
+            if keep_voids and b // LANE != lead:
+                voids[V_VOIDS + seat] |= 1 << lead
+            if beats(b, wb, trump):
+                wb = b
+                ws = seat
+        first = -1
+        hands[seat] = h & ~(np.int64(1) << b)
+        tp += ORDER_POINTS[b % LANE]
+        played |= np.int64(1) << b
+        n_in += 1
+        if n_in == n_active:
+            taken[t0 + ((sides >> (4 * ws)) & 15)] += tp
+            trick += 1
+            n_in = 0
+            lead = -1
+            seat = ws
+            ws = -1
+            wb = -1
+            tp = 0
+        else:
+            seat = (nxt >> (4 * seat)) & 15
+    return last_seat, trick, n_in, lead, ws, wb, tp, played, leader
 
 
 @njit(cache=True, inline="always")

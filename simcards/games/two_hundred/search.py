@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from simcards.games.two_hundred import core
-from simcards.games.two_hundred.core import beats, card_points, n_cards, next_seat, play_card
+from simcards.games.two_hundred.core import card_points, n_cards, play_card
 from simcards.games.two_hundred.layout import (
     BIT_OF_FACE,
     FACE_OF_BIT,
@@ -37,7 +37,6 @@ from simcards.games.two_hundred.layout import (
     LANE_LOW,
     MAX_SEATS,
     NO_TRUMP,
-    ORDER_POINTS,
     V_ACTIVE,
     V_BID,
     V_BIDDER,
@@ -60,24 +59,22 @@ from simcards.games.two_hundred.layout import (
     V_WIN_SEAT,
 )
 from simcards.games.two_hundred.params import (
-    P_DRAW,
     P_K,
     P_MARGIN,
     P_RAISE,
     P_ROLLOUT,
-    P_RUFF_MIN,
     P_SEARCH,
-    P_SMEAR,
     P_WIN,
 )
 from simcards.games.two_hundred.policies import (
     follow_card,
-    follow_choice,
     friend,
+    heuristic_tricks,
     informed_card,
     informed_table,
     lead_card,
-    lead_choice,
+    same_row,
+    seating,
 )
 from simcards.games.two_hundred.rules import (
     R_CALL,
@@ -194,138 +191,9 @@ def view_rollout(table, row, hands, rv, rules, seat, n_tricks, informed):
         seat = play_card(rv, hands, seat, b, trump, active, n_seats)
 
 
-def _lane_pick(points_first):
-    """Per 10-bit lane, the order ``policies._pick`` takes from it: the lowest key ``pts * 64 +
-    order`` (``points_first`` False: the fewest points) or ``(10 - pts) * 64 + order`` (the most
-    points, ``smear``); -1 for an empty lane."""
-    out = np.full(1 << LANE, -1, dtype=np.int8)
-    for m in range(1, 1 << LANE):
-        orders = [o for o in range(LANE) if m >> o & 1]
-        out[m] = min(orders, key=lambda o: ((10 - ORDER_POINTS[o]) if points_first else ORDER_POINTS[o]) * 64 + o)
-    return out
-
-
-LANE_CHEAP = _lane_pick(False)
-LANE_SMEAR = _lane_pick(True)
-
-
-@njit(cache=True, inline="always")
-def _pick_fast(mask, trump, smear):
-    """``policies._pick`` by table: the same card (the key within a lane is the lane's best;
-    across the suits the first lowest key wins)."""
-    best = -1
-    best_key = 1 << 30
-    for s in range(4):
-        lane = (mask >> (LANE * s)) & LANE_FULL
-        if lane:
-            if smear:
-                o = LANE_SMEAR[lane]
-                key = (10 - ORDER_POINTS[o]) * 64 + (32 if s == trump else 0) + o
-            else:
-                o = LANE_CHEAP[lane]
-                key = ORDER_POINTS[o] * 64 + (32 if s == trump else 0) + o
-            if key < best_key:
-                best_key = key
-                best = LANE * s + o
-    return best
-
-
-@njit(cache=True, inline="always")
-def _low_bit(mask):
-    """The lowest card bit of a non-empty ``mask``."""
-    for s in range(4):
-        lane = (mask >> (LANE * s)) & LANE_FULL
-        if lane:
-            return LANE * s + LANE_LOW[lane]
-    return -1
-
-
-@njit(cache=True)
-def _seating(view, rules):
-    """The seating packed 4 bits a seat: the next seat in play after each seat, and each seat's side."""
-    active = view[V_ACTIVE]
-    n_seats = rules[R_SEATS]
-    nxt = np.int64(0)
-    sides = np.int64(0)
-    for s in range(n_seats):
-        nxt |= np.int64(next_seat(s, active, n_seats)) << (4 * s)
-        sides |= np.int64(view[V_SIDE + s]) << (4 * s)
-    return nxt, sides
-
-
-@njit(cache=True)
-def _tricks(table, row, hands, rules, deal, first, state, taken, t0, voids, keep_voids):
-    """The heuristic's card play from a trick's state in locals to the last trick. ``deal`` is
-    (trump, bidder, bidder's side, seats in play, next seats and sides as 4-bit lanes, tricks),
-    ``state`` (the seat to play, trick, cards in it, suit led, winning seat and card bit, trick
-    points, cards played, leader). ``seat`` plays card bit ``first`` (or its own choice when -1),
-    then every seat its heuristic card (a seat with one legal card plays it); a trick's points go
-    to ``taken[t0 + side]`` of its winner's side, a seat not following to ``voids[V_VOIDS + seat]``
-    when ``keep_voids``. Returns the last seat to play and the state at the end (its other eight)."""
-    trump, bidder, bside, n_active, nxt, sides, n_tricks = deal
-    seat, trick, n_in, lead, ws, wb, tp, played, leader = state
-    deck = rules[R_DECK_MASK]
-    draw = table[row, P_DRAW] >= 0.5
-    smear = table[row, P_SMEAR] >= 0.5
-    ruff_min = table[row, P_RUFF_MIN]
-    last_seat = -1
-    while trick < n_tricks:
-        h = hands[seat]
-        last_seat = seat
-        pm = np.int64(0)
-        sm = False
-        if first >= 0:
-            b = first
-        elif n_in == 0:
-            if h & (h - 1) == 0:
-                b = _low_bit(h)
-            else:
-                contractor = seat == bidder or ((sides >> (4 * seat)) & 15) == bside
-                b, pm = lead_choice(draw, h, deck & ~played & ~h, trump, contractor)
-        else:
-            ll = (h >> (LANE * lead)) & LANE_FULL
-            if ll & (ll - 1) == 0 and (ll or h & (h - 1) == 0):  # one legal card
-                b = _low_bit(ll << (LANE * lead) if ll else h)
-            else:
-                friendly = ((sides >> (4 * seat)) & 15) == ((sides >> (4 * ws)) & 15)
-                b, pm, sm = follow_choice(smear, ruff_min, h, deck & ~played & ~h, trump, lead, wb, friendly,
-                                    n_in == n_active - 1, tp)
-        if b < 0:
-            b = _pick_fast(pm, trump, sm)
-        if n_in == 0:
-            lead = b // LANE
-            wb = b
-            ws = seat
-            tp = 0
-            leader = seat
-        else:
-            if keep_voids and b // LANE != lead:
-                voids[V_VOIDS + seat] |= 1 << lead
-            if beats(b, wb, trump):
-                wb = b
-                ws = seat
-        first = -1
-        hands[seat] = h & ~(np.int64(1) << b)
-        tp += ORDER_POINTS[b % LANE]
-        played |= np.int64(1) << b
-        n_in += 1
-        if n_in == n_active:
-            taken[t0 + ((sides >> (4 * ws)) & 15)] += tp
-            trick += 1
-            n_in = 0
-            lead = -1
-            seat = ws
-            ws = -1
-            wb = -1
-            tp = 0
-        else:
-            seat = (nxt >> (4 * seat)) & 15
-    return last_seat, trick, n_in, lead, ws, wb, tp, played, leader
-
-
 @njit(cache=True)
 def fast_rollouts(rules, view, informed):
-    """Do the rollouts on this table take the heuristic's path on locals (``_tricks``)? Without
+    """Do the rollouts on this table take the heuristic's path on locals (``policies.heuristic_tricks``)? Without
     dummies and a called partner (a friend is a teammate), for the heuristic's card play."""
     return not informed and rules[R_DUMMIES] == 0 and view[V_CALLED] < 0
 
@@ -334,7 +202,7 @@ def fast_rollouts(rules, view, informed):
 def informed_rollout(table, row, hands, rv, rules, seat, n_tricks):
     """``view_rollout`` with the informed family's card play only: the rollout of mc's own
     searches when ``rollout`` asks for it (they search only tables without dummies or a called
-    partner, where the heuristic's rollout is ``_tricks``: the mc engine compiles no other)."""
+    partner, where the heuristic's rollout is ``policies.heuristic_tricks``: the mc engine compiles no other)."""
     trump = rv[V_TRUMP]
     active = rv[V_ACTIVE]
     n_seats = rules[R_SEATS]
@@ -348,15 +216,16 @@ def informed_rollout(table, row, hands, rv, rules, seat, n_tricks):
 @njit(cache=True)
 def heuristic_rollout(table, row, hands, rv, rules, seat, n_tricks):
     """``rollout`` with the heuristic's card play on a table without dummies or a called partner
-    (``fast_rollouts``): the trick's state in locals (``_tricks``) and the view written back once
+    (``fast_rollouts``): the trick's state in locals (``policies.heuristic_tricks``) and the view written back once
     at the end (the same cards, tricks, voids and points as ``view_rollout``)."""
-    nxt, sides = _seating(rv, rules)
+    nxt, sides = seating(rv, rules)
     bidder = rv[V_BIDDER]
     wb = BIT_OF_FACE[rv[V_WIN_FACE]] if rv[V_WIN_FACE] >= 0 else -1
     deal = (rv[V_TRUMP], bidder, rv[V_SIDE + bidder], rv[V_N_ACTIVE], nxt, sides, n_tricks)
     state = (seat, rv[V_TRICK], rv[V_N_IN], rv[V_LEAD_SUIT], rv[V_WIN_SEAT], wb, rv[V_TRICK_POINTS], rv[V_PLAYED],
              rv[V_LEADER])
-    last_seat, trick, n_in, lead, ws, wb, tp, played, leader = _tricks(table, row, hands, rules, deal, -1, state, rv,
+    last_seat, trick, n_in, lead, ws, wb, tp, played, leader = heuristic_tricks(table, same_row(row), hands, rules,
+                                                                                 deal, -1, state, rv,
                                                                        V_TAKEN, rv, True)
     rv[V_OWN_SEEN] = 0
     if last_seat >= 0:
@@ -558,7 +427,8 @@ def mc_play(table, row, hand, opts, n_opts, view, rules, rng):
     ds = np.zeros(MAX_SEATS, dtype=np.int64)
     taken = np.zeros(MAX_SEATS, dtype=np.int64)
     fast = not informed  # a searched table (``searchable``): ``fast_rollouts`` is ``not informed``
-    nxt, sides = _seating(view, rules)
+    nxt, sides = seating(view, rules)
+    rows = same_row(row)
     bidder = view[V_BIDDER]
     wb = BIT_OF_FACE[view[V_WIN_FACE]] if view[V_WIN_FACE] >= 0 else -1
     deal = (view[V_TRUMP], bidder, view[V_SIDE + bidder], view[V_N_ACTIVE], nxt, sides, n_tricks)
@@ -571,7 +441,7 @@ def mc_play(table, row, hand, opts, n_opts, view, rules, rng):
                 for s in range(MAX_SEATS):
                     hands[s] = base[s]
                     taken[s] = view[V_TAKEN + s]
-                _tricks(table, row, hands, rules, deal, BIT_OF_FACE[opts[i]], state, taken, 0, view, False)
+                heuristic_tricks(table, rows, hands, rules, deal, BIT_OF_FACE[opts[i]], state, taken, 0, view, False)
                 sums[i] += taken_value(view, rules, side, kitty_points, win_w, taken, ds)
             else:
                 hands[:] = base  # played_out with the informed rollout
@@ -636,14 +506,15 @@ def contract_rollouts(table, row, bases, view, rules, t, pts):
     hands = np.zeros(MAX_SEATS, dtype=np.int64)
     taken = np.zeros(MAX_SEATS, dtype=np.int64)
     fast = not informed  # a searched table (``searchable``): ``fast_rollouts`` is ``not informed``
-    nxt, sides = _seating(view, rules)
+    nxt, sides = seating(view, rules)
+    rows = same_row(row)
     rv = np.empty_like(view)
     for j in range(bases.shape[0]):
         if fast:  # the rollout below on locals: the same cards
             for s in range(MAX_SEATS):
                 hands[s] = bases[j, s]
                 taken[s] = 0
-            _tricks(table, row, hands, rules, (t, seat, side, view[V_N_ACTIVE], nxt, sides, n_tricks), -1,
+            heuristic_tricks(table, rows, hands, rules, (t, seat, side, view[V_N_ACTIVE], nxt, sides, n_tricks), -1,
                     (seat, 0, 0, -1, -1, -1, 0, np.int64(0), -1), taken, 0, view, False)
             pts[j, t] = taken[side]
         else:
