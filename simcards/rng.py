@@ -137,12 +137,17 @@ def rand_below(state, n):
 
 @njit(cache=True)
 def shuffle(state, arr, n):
-    """Fisher–Yates shuffle of ``arr[:n]`` in place."""
+    """Fisher–Yates shuffle of ``arr[:n]`` in place: swap ``arr[i]`` with ``arr[rand_below(state, i
+    + 1)]`` for ``i`` from ``n - 1`` down to 1, with the stream's state held in a local (read once
+    and written once: the swaps' stores cannot alias it, so it stays in a register)."""
+    s = state[0]
     for i in range(n - 1, 0, -1):
-        j = rand_below(state, i + 1)
+        s += GOLDEN
+        j = np.int64(((mix64(s) >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
         tmp = arr[i]
         arr[i] = arr[j]
         arr[j] = tmp
+    state[0] = s
 
 
 def new_state(seed: int, index: int) -> np.ndarray:

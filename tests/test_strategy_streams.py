@@ -239,6 +239,21 @@ def test_seat_streams_are_distinct_and_deterministic():
     assert int(state[0]) == int(stream_key(7, 3)) and int(state[2]) == keys[1]
 
 
+def test_a_shuffle_is_fisher_yates_on_the_streams_draws():
+    # rng.shuffle keeps the stream's state in a local: the same swaps, drawn by rand_below, and the
+    # stream left where those draws leave it.
+    for n in (0, 1, 2, 36, 52, 108):
+        for seed in range(5):
+            state = np.array([seed * 7919 + n], dtype=np.uint64)
+            by_draws, drawn = np.arange(n), state.copy()
+            for i in range(n - 1, 0, -1):
+                j = rand_below(drawn, i + 1)
+                by_draws[i], by_draws[j] = by_draws[j], by_draws[i]
+            arr = np.arange(n)
+            shuffle(state, arr, n)
+            assert np.array_equal(arr, by_draws) and state[0] == drawn[0], (n, seed)
+
+
 @pytest.mark.slow
 def test_the_yaniv_kernel_hands_a_user_policy_its_seats_stream(monkeypatch):
     """The same attack on the kernel, through a user-policy engine (``make_engine``): the policy

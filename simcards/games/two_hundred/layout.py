@@ -49,6 +49,12 @@ LANE_HIGH = np.array([m.bit_length() - 1 for m in range(1 << LANE)], dtype=np.in
 LANE_POINTS = np.array([sum(int(ORDER_POINTS[o]) for o in range(LANE) if m >> o & 1) for m in range(1 << LANE)],
                        dtype=np.int8)  # at most 25
 
+# Card-bit tables (index: a card's bit; past the deck, junk): its suit, order and points, looked up
+# where a hot loop would divide by the lane's width.
+SUIT_OF_BIT = np.array([b // LANE for b in range(64)], dtype=np.int8)
+ORDER_OF_BIT = np.array([b % LANE for b in range(64)], dtype=np.int8)
+POINTS_OF_BIT = np.array([ORDER_POINTS[b % LANE] for b in range(64)], dtype=np.int8)
+
 # Decision kinds a policy is asked about, and their options.
 K_BID, K_TRUMP, K_PLAY, K_DISCARD, K_CALL = range(5)
 DECISION_NAMES = ("bid", "trump", "play", "discard", "call")

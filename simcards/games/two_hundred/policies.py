@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
-from simcards.games.two_hundred.core import beats, legal_mask, n_cards, next_seat
+from simcards.games.two_hundred.core import legal_mask, n_cards, next_seat
 from simcards.games.two_hundred.layout import (
     BIT_OF_FACE,
     FACE_OF_BIT,
@@ -38,7 +39,10 @@ from simcards.games.two_hundred.layout import (
     LANE_LOW,
     LANE_POINTS,
     NO_TRUMP,
+    ORDER_OF_BIT,
     ORDER_POINTS,
+    POINTS_OF_BIT,
+    SUIT_OF_BIT,
     V_ACTIVE,
     V_BID,
     V_BIDDER,
@@ -91,7 +95,7 @@ from simcards.games.two_hundred.rules import (
     R_SIDES,
     R_TARGET,
 )
-from simcards.nbutil import NO_ENTRY, njit_by_type
+from simcards.nbutil import NO_ENTRY, compiled_as, njit_by_type
 from simcards.rng import rand_below
 
 SID_RANDOM = 0
@@ -253,19 +257,20 @@ def _credit(table, row, rules, hidden, each, auction):
     return c
 
 
-def _lane_pick(points_first):
-    """Per 10-bit lane, the order ``_pick`` takes from it: the lowest key ``pts * 64 + order``
-    (``points_first`` False: the fewest points) or ``(10 - pts) * 64 + order`` (the most points,
-    ``smear``); -1 for an empty lane."""
-    out = np.full(1 << LANE, -1, dtype=np.int8)
+_NO_KEY = 1 << 12  # an empty lane's key: above every card's
+
+
+def _lane_keys(smear):
+    """Per 10-bit lane, the lowest key ``pts * 64 + order`` of its cards (``smear``: ``(10 - pts) *
+    64 + order``, the most points first), ``_NO_KEY`` for an empty lane."""
+    out = np.full(1 << LANE, _NO_KEY, dtype=np.int16)
     for m in range(1, 1 << LANE):
-        orders = [o for o in range(LANE) if m >> o & 1]
-        out[m] = min(orders, key=lambda o: ((10 - ORDER_POINTS[o]) if points_first else ORDER_POINTS[o]) * 64 + o)
+        out[m] = min(((10 - ORDER_POINTS[o]) if smear else ORDER_POINTS[o]) * 64 + o for o in range(LANE) if m >> o & 1)
     return out
 
 
-LANE_CHEAP = _lane_pick(False)
-LANE_SMEAR = _lane_pick(True)
+LANE_CHEAP = _lane_keys(False)
+LANE_SMEAR = _lane_keys(True)
 
 
 @njit_by_type(cache=True)
@@ -273,22 +278,19 @@ def _pick(mask, trump, smear):
     """The cheapest card of ``mask`` to give away (fewest points, not a trump, lowest), or with
     ``smear`` the card that gives the most points (non-trump, lowest rank first): the card of the
     lowest key ``pts * 64 + 32 * is_trump + order`` (``10 - pts`` with ``smear``), the first suit's
-    on a tie; each lane's best order is a table lookup."""
+    on a tie; -1 for no card. Each lane's lowest key is a table lookup."""
+    keys = LANE_SMEAR if smear else LANE_CHEAP
+    best_key = _NO_KEY
     best = -1
-    best_key = 1 << 30
     for s in range(4):
-        lane = (mask >> (LANE * s)) & LANE_FULL
-        if lane:
-            if smear:
-                o = LANE_SMEAR[lane]
-                key = (10 - ORDER_POINTS[o]) * 64 + (32 if s == trump else 0) + o
-            else:
-                o = LANE_CHEAP[lane]
-                key = ORDER_POINTS[o] * 64 + (32 if s == trump else 0) + o
-            if key < best_key:
-                best_key = key
-                best = LANE * s + o
+        key = keys[(mask >> (LANE * s)) & LANE_FULL] + (32 if s == trump else 0)
+        if key < best_key:
+            best_key = key
+            best = LANE * s + (key & 15)
     return best
+
+
+pick_inline = compiled_as(_pick, "pick_inline", njit(cache=True, inline="always"))  # (the trick loop's copy)
 
 
 @njit(cache=True)
@@ -351,8 +353,8 @@ def follow_choice(smear, ruff_min, hand, unseen, trump, lead, wb, friendly, last
     smears (``_pick``, the caller's)."""
     ll = (hand >> (LANE * lead)) & LANE_FULL
     legal = (ll << (LANE * lead)) if ll else hand
-    wsuit = wb // LANE
-    word = wb % LANE
+    wsuit = SUIT_OF_BIT[wb]
+    word = ORDER_OF_BIT[wb]
     if friendly:
         safe = last
         if not safe:
@@ -419,12 +421,8 @@ def same_row(row):
 
 @njit(cache=True, inline="always")
 def low_bit(mask):
-    """The lowest card bit of a non-empty ``mask``."""
-    for s in range(4):
-        lane = (mask >> (LANE * s)) & LANE_FULL
-        if lane:
-            return LANE * s + LANE_LOW[lane]
-    return -1
+    """The lowest card bit of a non-empty ``mask`` (the lanes lie side by side: its lowest set bit)."""
+    return np.int64(trailing_zeros(mask))
 
 
 @_called
@@ -478,22 +476,23 @@ def heuristic_tricks(table, rows, hands, rules, deal, first, state, taken, t0, v
                 b, pm, sm = follow_choice(table[row, P_SMEAR] >= 0.5, table[row, P_RUFF_MIN], h, deck & ~played & ~h,
                                           trump, lead, wb, friendly, n_in == n_active - 1, tp)
         if b < 0:
-            b = _pick(pm, trump, sm)
+            b = pick_inline(pm, trump, sm)
+        suit = SUIT_OF_BIT[b]
         if n_in == 0:
-            lead = b // LANE
+            lead = suit
             wb = b
             ws = seat
             tp = 0
             leader = seat
         else:
-            if keep_voids and b // LANE != lead:
+            if keep_voids and suit != lead:
                 voids[V_VOIDS + seat] |= 1 << lead
-            if beats(b, wb, trump):
+            if b > wb if suit == SUIT_OF_BIT[wb] else suit == trump:  # T-PLAY-2 (``core.beats``)
                 wb = b
                 ws = seat
         first = -1
         hands[seat] = h & ~(np.int64(1) << b)
-        tp += ORDER_POINTS[b % LANE]
+        tp += POINTS_OF_BIT[b]
         played |= np.int64(1) << b
         n_in += 1
         if n_in == n_active:

@@ -85,7 +85,7 @@ from simcards.games.yaniv.rules import (
     R_WILD,
 )
 from simcards.nbutil import NO_ENTRY, compiled_as, njit_by_type, rebind
-from simcards.rng import GOLDEN, mix64
+from simcards.rng import shuffle
 
 SID_INFORMED = 2
 SID_MC = 3
@@ -425,20 +425,6 @@ def rollout(me, seat, turn, t, stock_n, prev_n, view, rules, params, opp_params,
     return settled_value(me, -1, hands, hand_n, view, rules, t.totals, t.scored)
 
 
-@njit_by_type(cache=True, _nrt=False, inline="always")
-def shuffle_local(rng, arr, n):
-    """``simcards.rng.shuffle(rng, arr, n)``, draw for draw, with the stream's state held in a local
-    (the array's element is read once and written once: the shuffle's stores may not alias it)."""
-    state = rng[0]
-    for i in range(n - 1, 0, -1):
-        state += GOLDEN
-        j = np.int64(((mix64(state) >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
-        tmp = arr[i]
-        arr[i] = arr[j]
-        arr[j] = tmp
-    rng[0] = state
-
-
 @njit_by_type(cache=True, _nrt=False)
 def sample_deal(me, hand, n, view, rules, rng, pool, deck, sample, low):
     """One deal of the unseen cards consistent with the view: each opponent holds its known cards
@@ -458,7 +444,7 @@ def sample_deal(me, hand, n, view, rules, rng, pool, deck, sample, low):
             for _ in range(pool[f]):
                 deck[size] = f
                 size += 1
-    shuffle_local(rng, deck, size)  # Fisher-Yates, from the seat's stream
+    shuffle(rng, deck, size)  # Fisher-Yates, from the seat's stream
     used = 0
     known = sample.known
     for p in range(view[V_PLAYERS]):
