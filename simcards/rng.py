@@ -106,10 +106,7 @@ def siphash24(k0, k1, words, n_bytes):
 def strategy_key(seed, index, seat):
     """The starting state of ``seat``'s strategy stream in game ``index`` of a run seeded with
     ``seed``: SipHash-2-4 keyed by the seed of the 24-byte message ``(index, seat, domain)``."""
-    words = np.empty(3, dtype=np.uint64)
-    words[0] = np.uint64(index)
-    words[1] = np.uint64(seat)
-    words[2] = _STRATEGY
+    words = (np.uint64(index), np.uint64(seat), _STRATEGY)  # (a tuple: nothing allocated)
     return siphash24(np.uint64(seed), _SIP_K1, words, 24)
 
 

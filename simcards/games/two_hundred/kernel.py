@@ -559,8 +559,8 @@ def _start_game(st, game, seed, out_game):
     the shuffles and the first dealer; seat s's strategy stream in ``rng[1 + s]``, the only one its
     decisions see), the sides, the turn order, the per-game counts and a uniformly random first
     dealer (T-TEAM-2 Decision), which it returns. The working memory is zero."""
-    seed_streams(st.rng, seed, game)
     n_seats = st.rules[R_SEATS]
+    seed_streams(st.rng[:1 + n_seats], seed, game)  # the seats at the table only
     n_sides = st.rules[R_SIDES]
     active = (1 << n_seats) - 1
     for s in range(MAX_SEATS):
@@ -650,7 +650,7 @@ def _play_games(run, lo, hi, rules, sids, params, out_games, out_deals, log, ext
 # The games allocate nothing (``with_memory`` hands them their working memory), so they and the
 # helpers they call are compiled without reference counting (``_nrt=False``, which numba passes on
 # to the functions they call unless those say otherwise): no reference counts in the hot loop and
-# less code to compile. ``start_game`` keeps it (the strategy streams' SipHash allocates).
+# less code to compile.
 _I64, _I64_1D, _I64_2D = types.int64, types.Array(types.int64, 1, "C"), types.Array(types.int64, 2, "C")
 _F64_2D, _U64_1D = types.Array(types.float64, 2, "C"), types.Array(types.uint64, 1, "C")
 _I32_2D = types.Array(types.int32, 2, "C")
@@ -680,7 +680,7 @@ play_deal = _INLINE(_play_deal)
 # Called from jitted code only (``nbutil.NO_ENTRY``): calling one of these from Python crashes.
 _NO_NRT: dict[str, Any] = {"_nrt": False}  # (options numba's type stubs do not list)
 _called = njit(**NO_ENTRY, **_NO_NRT)
-start_game = njit(**NO_ENTRY, _nrt=True)(_start_game)  # type: ignore[call-overload]
+start_game = _called(_start_game)
 table = _INLINE(_table)
 new_deal = _called(_new_deal)
 score_deal = _called(_score_deal)
