@@ -10,7 +10,7 @@ import pytest
 
 from simcards.games.gin import search as S
 from simcards.games.gin.layout import N_MV
-from simcards.games.gin.melds import SCRATCH_SIZE, deadwood, removal_deadwoods, simple_discard
+from simcards.games.gin.melds import SCRATCH_SIZE, deadwood, removal_deadwoods, simple_choice, simple_discard
 from simcards.rng import new_state, rand_below
 
 
@@ -47,7 +47,7 @@ def test_simple_choice_is_simples_discard_g_meld_4_g_turn_2(mv):
                                                                    replace=False)))
         full = removal_deadwoods(m, scratch, mv)
         card, after = simple_discard(m & allowed, -1, scratch, mv)
-        got = S.simple_choice(m, allowed, mv)
+        got = simple_choice(m, allowed, mv)
         assert got == (full, card, after), (mv, cards, allowed)
         assert full == deadwood(m, mv)
         with_sets += S.triple_ranks(m) != 0

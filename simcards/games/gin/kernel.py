@@ -49,6 +49,7 @@ from simcards.games.gin.layout import (  # the transcript events (layout.py decl
     LOG_WIDTH,
 )
 from simcards.games.gin.melds import (
+    FULL,
     LANE,
     LOW_RANK,
     SCRATCH_SIZE,
@@ -62,11 +63,26 @@ from simcards.games.gin.melds import (
     min_arrangements,
     popcount,
     removal_deadwoods,
+    simple_choice,
     suits_at,
     triple_ranks,
     value_of_mask,
 )
-from simcards.games.gin.policies import SID_KNOCK, builtin_decide
+from simcards.games.gin.params import NEVER
+from simcards.games.gin.policies import (
+    P_AVOID,
+    P_DROP,
+    P_GIN_AFTER,
+    P_GIN_STOCK,
+    P_HURRY,
+    P_MAX,
+    P_SCALE,
+    P_TAKE,
+    SID_KNOCK,
+    SID_SIMPLE,
+    SIMPLE_PARAMS,
+    builtin_decide,
+)
 from simcards.games.transcript import called_cards, event_c
 from simcards.nbutil import NO_ENTRY, compiled_as, njit_by_type, rebind
 from simcards.policy import checked_choice as _checked_choice
@@ -992,6 +1008,92 @@ def end_hand(h, n_log):
                 hres[HR_POINTS], st[S_SEAT0 + hres[HR_KNOCKER]] if hres[HR_KNOCKER] >= 0 else -1)
 
 
+# ``simple`` against ``simple`` without a transcript: the turns after the first on the two masks
+# (``melds.simple_choice``: ``simple``'s discard and what taking the top card would leave, in one
+# pass), not through the view, the option rows and a decision call a draw and a discard. The same
+# draws, discards and knocks as ``knock_decide`` with ``simple``'s parameters (it takes a card
+# that melds or lets it knock, throws the card leaving the least deadwood, the higher rank then the
+# lower id on ties, and knocks at ``min(max, scale x limit)``): checked against the logged hands.
+SIMPLE_FAST = SIMPLE_PARAMS[P_AVOID] == 0 and SIMPLE_PARAMS[P_TAKE] >= NEVER and SIMPLE_PARAMS[P_HURRY] == 0
+
+
+@internal(inline="always")
+def simple_threshold(limit, turn, stock):
+    """``knock_threshold`` of ``simple`` at its own turn ``turn`` of a hand with this knock limit
+    (a plain hand: stake 1) and ``stock`` cards in the stock."""
+    if turn >= SIMPLE_PARAMS[P_GIN_AFTER] or stock <= SIMPLE_PARAMS[P_GIN_STOCK]:
+        return 0.0
+    return min(SIMPLE_PARAMS[P_MAX], SIMPLE_PARAMS[P_SCALE] * limit) - SIMPLE_PARAMS[P_DROP] * (turn - 1)
+
+
+@njit(**_HAND)
+def simple_turns(h, p, taken):
+    """``play_hand``'s turns after the first when both players are ``simple``, nothing is logged and
+    the hand plays no hand-level variant: from position ``p``'s discard (it took ``taken`` from the
+    pile, or -1) to a knock, the wall (G-WALL-1) or the turn cap. The hand's state is left as the
+    general turns leave it (masks, pile, stock, turn, the cards each took, passed and threw; the
+    cards in hand: ``hands_from_masks``), but for the turn records only a strategy's view reads;
+    returns (the position that played last, whether it knocked, whether the cap stopped the hand)."""
+    st, pile, masks, mv = h.st, h.pile, h.masks, h.st[S_MV]
+    limit = st[S_LIMIT]
+    dw0 = dw1 = deadwood(masks[1 - p], mv)  # each position's 10 cards between its turns (p's: set below)
+    m11 = masks[p]  # the 11 cards a choice is made from, and the cards it may throw
+    allowed = ~(np.int64(1) << taken) if taken >= 0 else FULL
+    offered = -1  # the pile's top card while p decides whether to take it
+    while True:
+        dw11, d, after = simple_choice(m11, allowed, mv)  # (one call site: one inlined copy)
+        if offered >= 0:  # the draw (``wants_card``): the card melds, or it lets p knock
+            top, offered = offered, -1
+            top_bit = np.int64(1) << top
+            if (dw11 < (dw0 if p == 0 else dw1) + VALUES_MV[mv, top]
+                    or after <= simple_threshold(limit, h.my_turns[p] + 1, st[S_STOCK])):
+                st[S_PILE_N] -= 1
+                st[S_PILE_MASK] &= ~top_bit
+                h.took[p] |= top_bit
+            else:
+                h.passed[p] |= top_bit
+                st[S_STOCK] -= 1
+                m11 = masks[p] | (np.int64(1) << h.deck[st[S_STOCK]])
+                allowed = FULL
+                continue
+        m = m11 & ~(np.int64(1) << d)  # the discard (G-TURN-2: not the card just taken)
+        masks[p] = m
+        if p == 0:
+            dw0 = after
+        else:
+            dw1 = after
+        pile[st[S_PILE_N]] = d
+        st[S_PILE_N] += 1
+        st[S_PILE_MASK] |= np.int64(1) << d
+        h.discs[p] |= np.int64(1) << d
+        turn = h.my_turns[p] + 1
+        h.my_turns[p] = turn
+        st[S_TURN] += 1
+        if after <= limit and after <= simple_threshold(limit, turn, st[S_STOCK]):
+            return p, True, False
+        if st[S_STOCK] <= 2:
+            return p, False, False
+        if st[S_TURN] >= L.TURN_CAP:
+            return p, False, True
+        p = 1 - p
+        offered = pile[st[S_PILE_N] - 1]
+        m11 = masks[p] | (np.int64(1) << offered)
+        allowed = ~(np.int64(1) << offered)
+
+
+@internal
+def hands_from_masks(h):
+    """Each position's sorted cards (``hands``, ``hand_n``) from its mask."""
+    for q in range(2):
+        m = h.masks[q]
+        n = 0
+        while m != 0:
+            c, m = low_card(m)
+            h.hands[q, n] = c
+            n += 1
+        h.hand_n[q] = n
+
+
 @njit(**_HAND_PTR)
 def play_hand(h, n_log):
     """One hand at a table (``h.st`` holds its seats, dealer position, hand number and the players'
@@ -1001,8 +1103,13 @@ def play_hand(h, n_log):
     p, taken, n_log = first_turn(h, n_log)
     gra = HAND_VARIANTS and h.rules[R.R_GRA] != 0
     must, allow_re, first = False, gra, np.int64(1)  # the discard after the draw (``discard_phase``)
-    capped = last = False
-    while True:
+    capped = last = knocked = done = False
+    if (not HAND_VARIANTS and SIMPLE_FAST and h.log.shape[0] == 0 and h.sids[st[S_SEAT0]] == SID_SIMPLE
+            and h.sids[st[S_SEAT1]] == SID_SIMPLE):
+        p, knocked, capped = simple_turns(h, p, taken)
+        hands_from_masks(h)
+        done = True
+    while not done:
         knocked, n_log = discard_phase(h, p, taken, must, allow_re, first, n_log)
         if knocked or last:
             break

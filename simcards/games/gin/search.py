@@ -44,7 +44,6 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import overload
 
 from simcards.games.gin import core
@@ -88,20 +87,18 @@ from simcards.games.gin.layout import (
 )
 from simcards.games.gin.melds import (
     CORNER,
+    FULL,
     LANE,
-    LANE_DW,
-    N_LANE,
     SCRATCH_SIZE,
-    SET_NOPTS,
-    SET_OPTS,
-    SUIT_BITS,
     VALUES_MV,
     best_arrangement,
     best_layoff,
+    ctz,
     deadwood,
     lane_dw,
     popcount,
     removal_deadwoods,
+    simple_choice,
     simple_discard,
     triple_ranks,
 )
@@ -118,7 +115,6 @@ P_SAFE, P_HINT = slot(INFORMED, "safe"), slot(INFORMED, "hint")  # informed (inf
  P_ROUT, P_DEPTH, P_SEEN, P_OGIN, P_STYLE) = (slot(MC, name) for name in (
      "k", "width", "draw", "knock", "goal", "filter", "z", "fit", "rtake", "rknock", "stop", "prune", "rgin", "strict",
      "rout", "depth", "seen", "ogin", "style"))  # mc: search, sampler, own rollout policy, the opponent's, effort
-FULL = (np.int64(1) << 52) - 1
 OPP_CARDS = 10  # the opponent's hand while the player decides (G-DEAL-1)
 ROLLOUT_TURNS = 120  # a rollout stops (void) after this many turns (the kernel's TURN_CAP is larger)
 ENDS_ROWS = 16
@@ -129,111 +125,6 @@ STOP_MIN, STOP_EVERY = 16, 8  # early stop (``stop``): first checked after 16 sa
 @njit(cache=True, inline="always")
 def bit(c):
     return np.int64(1) << c
-
-
-def _lane_keys(lane_dw_row: np.ndarray) -> np.ndarray:
-    """For every 13-bit lane: ``simple``'s best card to throw from it as a key, the lowest first:
-    16 x (the lane's runs-only deadwood after throwing it minus before) + 12 - its rank (a higher
-    rank first among equal deadwoods); ``NO_KEY`` for an empty lane."""
-    x = np.arange(N_LANE, dtype=np.int64)
-    best = np.full(N_LANE, NO_KEY, dtype=np.int64)
-    for r in range(13):
-        key = (lane_dw_row[x ^ (1 << r)] - lane_dw_row) * 16 + 12 - r
-        best = np.where((x >> r) & 1 == 1, np.minimum(best, key), best)
-    return best.astype(np.int16)
-
-
-NO_KEY = 16000  # no card (an empty lane; above every key: a key is at most 16 x 60 + 12)
-NO_CARD = 4 * NO_KEY  # lanes_key: at or above it, no card is allowed
-# LANE_KEY[mv, lane]: ``_lane_keys`` of each meld variant's lane table
-LANE_KEY = np.stack([_lane_keys(LANE_DW[mv].astype(np.int64)) for mv in range(LANE_DW.shape[0])])
-
-
-def ctz(x):
-    """The index of the lowest set bit of ``x`` (> 0): one instruction in jitted code (``_ctz_jit``),
-    this in plain Python (``NUMBA_DISABLE_JIT``)."""
-    return np.int64((int(x) & -int(x)).bit_length() - 1)
-
-
-@overload(ctz, inline="always")
-def _ctz_jit(x):
-    return lambda x: np.int64(trailing_zeros(x))
-
-
-@njit(cache=True, inline="always")
-def lanes_key(m, allowed, mv):
-    """(runs-only deadwood of ``m``, ``simple``'s discard among ``m & allowed`` as a key, the lowest
-    best): 64 x the deadwood after + 4 x (12 - rank) + suit (the lowest deadwood after, then the
-    higher rank, then the lower id); ``NO_CARD`` or more when no card is allowed (each lane's keys
-    are ``_lane_keys``' change of the lane's deadwood, the hand's deadwood added at the end). A lane
-    whose best card is allowed is one table lookup (``LANE_KEY``; an empty lane's key is above every
-    card's), the others a loop over their allowed cards."""
-    full = np.int64(0)
-    best = np.int64(NO_CARD + 4)
-    for s in range(4):
-        lane = (m >> (13 * s)) & LANE
-        here = lane_dw(mv, lane)
-        full += here
-        ok = (allowed >> (13 * s)) & lane
-        k = np.int64(LANE_KEY[mv, lane])
-        if ok == lane or (ok >> (12 - (k & 15))) & 1:  # the lane's best card is allowed
-            best = min(best, k * 4 + s)
-        else:
-            while ok != 0:
-                low = ok & -ok
-                ok ^= low
-                best = min(best, ((lane_dw(mv, lane ^ low) - here) * 16 + 12 - ctz(low)) * 4 + s)
-    return full, best + 64 * full if best < NO_CARD else np.int64(NO_CARD)
-
-
-@njit(cache=True, inline="always")
-def rank_suits(m, m3):
-    """The lowest rank of ``m3`` (0 if none) and the suits ``m`` holds of it (0 if none), and ``m3``
-    without it."""
-    if m3 == 0:
-        return 0, 0, m3
-    r = ctz(m3)
-    return r, ((m >> r) & 1) | ((m >> (12 + r)) & 2) | ((m >> (24 + r)) & 4) | ((m >> (36 + r)) & 8), m3 & (m3 - 1)
-
-
-@internal
-def simple_choice(m11, allowed, mv):
-    """(deadwood of ``m11``, ``simple``'s discard among ``m11 & allowed``, the deadwood after; the
-    same choice as ``melds.removal_deadwoods`` and ``simple_discard``: the lowest deadwood after,
-    then the higher rank, then the lower id; -1 and 2**40 when no card is allowed). A card's removal
-    deadwood is the lowest, over the set choices of ``m11`` that do not use it, of the rest's
-    runs-only deadwood without it: so the choice is the lowest ``lanes_key`` over the set choices
-    (the ranks with 3+ cards, at most four: no set, the 4-set, each 3-set)."""
-    m3 = triple_ranks(m11)
-    if m3 == 0:
-        full, key = lanes_key(m11, allowed, mv)
-    else:
-        r0, s0, m3 = rank_suits(m11, m3)
-        r1, s1, m3 = rank_suits(m11, m3)
-        r2, s2, m3 = rank_suits(m11, m3)
-        r3, s3, m3 = rank_suits(m11, m3)
-        full = np.int64(1) << 40
-        key = np.int64(NO_CARD)
-        i0 = i1 = i2 = i3 = 0
-        while i3 < SET_NOPTS[s3]:  # every set choice: i0 fastest
-            sets = (SUIT_BITS[r0, SET_OPTS[s0, i0]] | SUIT_BITS[r1, SET_OPTS[s1, i1]] | SUIT_BITS[r2, SET_OPTS[s2, i2]]
-                    | SUIT_BITS[r3, SET_OPTS[s3, i3]])
-            dw, k = lanes_key(m11 & ~sets, allowed, mv)
-            full = min(full, dw)
-            key = min(key, k)
-            i0 += 1
-            if i0 == SET_NOPTS[s0]:
-                i0 = 0
-                i1 += 1
-                if i1 == SET_NOPTS[s1]:
-                    i1 = 0
-                    i2 += 1
-                    if i2 == SET_NOPTS[s2]:
-                        i2 = 0
-                        i3 += 1
-    if key >= NO_CARD:
-        return full, -1, np.int64(1) << 40
-    return full, 13 * (key & 3) + 12 - ((key >> 2) & 15), key >> 6
 
 
 @njit(cache=True, inline="always")
