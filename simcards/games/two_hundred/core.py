@@ -265,10 +265,17 @@ def deal_singly(n_deck, deck, dealer, nxt, hands):
     from the dealer's left (``nxt``: the seats in play). Returns the (empty) kitty mask."""
     for s in range(MAX_SEATS):
         hands[s] = 0
-    s = dealer
-    for k in range(n_deck):
+    order = np.int64(0)  # the seats in dealing order, 4 bits each: no chain of loads from ``nxt`` a card
+    n = 0
+    s = nxt[dealer]
+    while n == 0 or s != nxt[dealer]:
+        order |= np.int64(s) << (4 * n)
+        n += 1
         s = nxt[s]
-        hands[s] |= np.int64(1) << BIT_OF_FACE[deck[k]]
+    j = 0
+    for k in range(n_deck):
+        hands[(order >> (4 * j)) & 15] |= np.int64(1) << BIT_OF_FACE[deck[k]]
+        j = j + 1 if j + 1 < n else 0
     return np.int64(0)
 
 

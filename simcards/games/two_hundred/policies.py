@@ -331,16 +331,16 @@ def lead_choice(draw, hand, unseen, trump, contractor):
     ut = (unseen >> (LANE * trump)) & LANE_FULL
     if draw and contractor and tl and ut and LANE_HIGH[tl] > LANE_HIGH[ut]:
         return np.int64(LANE * trump + LANE_HIGH[tl]), np.int64(0)
-    best = -1
-    best_n = 0
+    # a side suit whose top card no unseen card beats, the most unseen cards in it first, then the
+    # lowest suit: the highest key count * 8 + 7 - suit (0: none), found without a branch a suit
+    best_key = 0
     for s in range(4):
-        ls = side_lane(hand, s, trump)
         us = (unseen >> (LANE * s)) & LANE_FULL
-        if ls and LANE_HIGH[ls] > LANE_HIGH[us] and LANE_COUNT[us] > best_n:
-            best_n = LANE_COUNT[us]
-            best = LANE * s + LANE_HIGH[ls]
-    if best >= 0:
-        return np.int64(best), np.int64(0)
+        boss = LANE_HIGH[side_lane(hand, s, trump)] > LANE_HIGH[us] and us != 0
+        best_key = max(best_key, (LANE_COUNT[us] * 8 + 7 - s) if boss else 0)
+    if best_key > 0:
+        s = 7 - (best_key & 7)
+        return np.int64(LANE * s + LANE_HIGH[side_lane(hand, s, trump)]), np.int64(0)
     side = hand & ~(LANE_FULL << (LANE * trump))
     return np.int64(-1), np.int64(side if side else hand)
 
