@@ -4,9 +4,8 @@ A kernel compiles ``play_games(..., lo, hi, ...)``: games ``lo .. hi - 1`` of a 
 loop compiled with ``nogil=True``. ``play_ranges`` cuts the batch in ranges that shrink as it runs
 out (``guided_cuts``) and plays them on ``numba.get_num_threads()`` Python threads. Not a
 ``prange``: a parallel kernel compiles the whole game twice more (its gufunc and its wrapper),
-which was most of a cold compile. Game
-``g`` draws only from its own streams and writes only its own rows (``simcards.rng``), so the
-results do not depend on the threads or the cuts.
+which was most of a cold compile. Game ``g`` draws only from its own streams and writes only its
+own rows (``simcards.rng``), so the results do not depend on the threads or the cuts.
 """
 
 from __future__ import annotations
