@@ -1010,7 +1010,7 @@ def end_hand(h, n_log):
 
 # ``simple`` against ``simple`` without a transcript: the turns after the first on the two masks
 # (``melds.simple_choice``: ``simple``'s discard and what taking the top card would leave, in one
-# pass), not through the view, the option rows and a decision call a draw and a discard. The same
+# pass), not through the view, the option rows and a decision call per draw and discard. The same
 # draws, discards and knocks as ``knock_decide`` with ``simple``'s parameters (it takes a card
 # that melds or lets it knock, throws the card leaving the least deadwood, the higher rank then the
 # lower id on ties, and knocks at ``min(max, scale x limit)``): checked against the logged hands.
