@@ -26,6 +26,9 @@ from numba import njit
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))  # (timing.py beside this file)
+
+from timing import best_cpu  # noqa: E402
 
 from simcards.games.two_hundred import layout as L  # noqa: E402
 from simcards.games.two_hundred import policies as P  # noqa: E402
@@ -88,16 +91,6 @@ def t_tricks(params, hands0, meta, rules, view, nxt, sides):
                            (bidder, 0, 0, -1, -1, -1, 0, np.int64(0), bidder), view, L.V_TAKEN, view, False)
         acc += view[L.V_TAKEN]
     return acc
-
-
-def best_cpu(fn, args, repeats: int) -> float:
-    fn(*args)
-    best = 1e9
-    for _ in range(repeats):
-        c = time.process_time()
-        fn(*args)
-        best = min(best, time.process_time() - c)
-    return best
 
 
 def main(argv=None) -> None:

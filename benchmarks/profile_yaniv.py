@@ -23,6 +23,9 @@ from numba import njit
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))  # (timing.py beside this file)
+
+from timing import best_cpu  # noqa: E402
 
 from simcards.games.yaniv import kernel  # noqa: E402
 from simcards.games.yaniv import layout as L  # noqa: E402
@@ -219,16 +222,6 @@ def in_kernel(variant: str, games: int, repeats: int) -> dict[str, float]:
                 best[k] = min(best[k], time.process_time() - c)
                 units[k] = max(1, int(out[:, L.G_ROUNDS if k == "round only" else L.G_TURNS].sum()))
     return {k: 1e9 * best[k] / units[k] for k in rounds}
-
-
-def best_cpu(fn, args, repeats):
-    fn(*args)
-    best = 1e9
-    for _ in range(repeats):
-        c = time.process_time()
-        fn(*args)
-        best = min(best, time.process_time() - c)
-    return best
 
 
 def main(argv=None) -> None:
