@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from simcards.games.two_hundred.core import legal_mask, n_cards, next_seat
+from simcards.games.two_hundred.core import beats, legal_mask, n_cards, next_seat
 from simcards.games.two_hundred.layout import (
     BIT_OF_FACE,
     FACE_OF_BIT,
@@ -487,7 +487,7 @@ def heuristic_tricks(table, rows, hands, rules, deal, first, state, taken, t0, v
         else:
             if keep_voids and suit != lead:
                 voids[V_VOIDS + seat] |= 1 << lead
-            if b > wb if suit == SUIT_OF_BIT[wb] else suit == trump:  # T-PLAY-2 (``core.beats``)
+            if beats(b, wb, trump):
                 wb = b
                 ws = seat
         first = -1
