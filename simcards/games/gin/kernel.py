@@ -68,20 +68,15 @@ from simcards.games.gin.melds import (
     triple_ranks,
     value_of_mask,
 )
-from simcards.games.gin.params import NEVER
 from simcards.games.gin.policies import (
     P_AVOID,
-    P_DROP,
-    P_GIN_AFTER,
-    P_GIN_STOCK,
     P_HURRY,
-    P_MAX,
-    P_SCALE,
-    P_TAKE,
     SID_KNOCK,
     SID_SIMPLE,
     SIMPLE_PARAMS,
     builtin_decide,
+    knock_threshold,
+    wants_card,
 )
 from simcards.games.transcript import called_cards, event_c
 from simcards.nbutil import NO_ENTRY, compiled_as, njit_by_type, rebind
@@ -1010,20 +1005,15 @@ def end_hand(h, n_log):
 
 # ``simple`` against ``simple`` without a transcript: the turns after the first on the two masks
 # (``melds.simple_choice``: ``simple``'s discard and what taking the top card would leave, in one
-# pass), not through the view, the option rows and a decision call per draw and discard. The same
-# draws, discards and knocks as ``knock_decide`` with ``simple``'s parameters (it takes a card
-# that melds or lets it knock, throws the card leaving the least deadwood, the higher rank then the
-# lower id on ties, and knocks at ``min(max, scale x limit)``): checked against the logged hands.
-SIMPLE_FAST = SIMPLE_PARAMS[P_AVOID] == 0 and SIMPLE_PARAMS[P_TAKE] >= NEVER and SIMPLE_PARAMS[P_HURRY] == 0
-
-
-@internal(inline="always")
-def simple_threshold(limit, turn, stock):
-    """``knock_threshold`` of ``simple`` at its own turn ``turn`` of a hand with this knock limit
-    (a plain hand: stake 1) and ``stock`` cards in the stock."""
-    if turn >= SIMPLE_PARAMS[P_GIN_AFTER] or stock <= SIMPLE_PARAMS[P_GIN_STOCK]:
-        return 0.0
-    return min(SIMPLE_PARAMS[P_MAX], SIMPLE_PARAMS[P_SCALE] * limit) - SIMPLE_PARAMS[P_DROP] * (turn - 1)
+# pass), not through the view, the option rows and a decision call per draw and discard. The draw
+# and the knock are ``simple``'s own rules (``wants_card``, ``knock_threshold``, shown the few view
+# fields they read); its discard is ``simple_choice``'s (the least deadwood, then the higher rank,
+# then the lower id, as ``knock_decide`` without ``avoid``): checked against the logged hands.
+# (``avoid`` and ``hurry`` read more of the view: a ``simple`` with them set takes the general turns.)
+SIMPLE_FAST = SIMPLE_PARAMS[P_AVOID] == 0 and SIMPLE_PARAMS[P_HURRY] == 0
+# (inlined copies in the turns: as calls they cost the loop 9%)
+simple_knock_at = compiled_as(knock_threshold, "simple_knock_at", internal(inline="always"))
+simple_wants = compiled_as(wants_card, "simple_wants", internal(inline="always"), knock_threshold=simple_knock_at)
 
 
 @njit(**_HAND)
@@ -1034,8 +1024,11 @@ def simple_turns(h, p, taken):
     general turns leave it (masks, pile, stock, turn, the cards each took, passed and threw; the
     cards in hand: ``hands_from_masks``), but for the turn records only a strategy's view reads;
     returns (the position that played last, whether it knocked, whether the cap stopped the hand)."""
-    st, pile, masks, mv = h.st, h.pile, h.masks, h.st[S_MV]
+    st, pile, masks, mv, view = h.st, h.pile, h.masks, h.st[S_MV], h.shown
     limit = st[S_LIMIT]
+    simple = rows(SIMPLE_PARAMS, 0, SIMPLE_PARAMS.shape[0])
+    view[L.V_LIMIT] = limit  # what ``knock_threshold`` reads of the view, besides the turn and the stock
+    view[L.V_STAKE] = st[S_STAKE]
     dw0 = dw1 = deadwood(masks[1 - p], mv)  # each position's 10 cards between its turns (p's: set below)
     m11 = masks[p]  # the 11 cards a choice is made from, and the cards it may throw
     allowed = ~(np.int64(1) << taken) if taken >= 0 else FULL
@@ -1045,8 +1038,9 @@ def simple_turns(h, p, taken):
         if offered >= 0:  # the draw (``wants_card``): the card melds, or it lets p knock
             top, offered = offered, -1
             top_bit = np.int64(1) << top
-            if (dw11 < (dw0 if p == 0 else dw1) + VALUES_MV[mv, top]
-                    or after <= simple_threshold(limit, h.my_turns[p] + 1, st[S_STOCK])):
+            view[L.V_MY_TURNS] = h.my_turns[p]
+            view[L.V_STOCK] = st[S_STOCK]
+            if simple_wants(top, dw0 if p == 0 else dw1, dw11, after, simple, view, h.rules):
                 st[S_PILE_N] -= 1
                 st[S_PILE_MASK] &= ~top_bit
                 h.took[p] |= top_bit
@@ -1066,10 +1060,12 @@ def simple_turns(h, p, taken):
         st[S_PILE_N] += 1
         st[S_PILE_MASK] |= np.int64(1) << d
         h.discs[p] |= np.int64(1) << d
-        turn = h.my_turns[p] + 1
-        h.my_turns[p] = turn
+        view[L.V_MY_TURNS] = h.my_turns[p]
+        view[L.V_STOCK] = st[S_STOCK]
+        knock = after <= limit and after <= simple_knock_at(simple, view)
+        h.my_turns[p] += 1
         st[S_TURN] += 1
-        if after <= limit and after <= simple_threshold(limit, turn, st[S_STOCK]):
+        if knock:
             return p, True, False
         if st[S_STOCK] <= 2:
             return p, False, False
