@@ -1,6 +1,7 @@
 """The ranges a batch is played in on threads (``games.batch.guided_cuts``): they cover the batch
-once, in order, and shrink as it runs out, so the threads finish together; the calls stay few
-(each costs tens of microseconds). That the games do not depend on the cuts is tested per game
+once, in order, and shrink as it runs out, so the threads finish together; the calls stay few.
+Each is a call of the compiled entry point (``entry_point``), with function arguments as
+addresses (``address``): no typing at every call. That the games do not depend on the cuts is tested per game
 (``test_same_results_any_threads_and_chunks``)."""
 
 from __future__ import annotations
@@ -23,3 +24,51 @@ def test_cuts_cover_the_batch_once_and_shrink_to_a_small_last_range():
 def test_a_large_batch_starts_with_a_share_of_it_per_thread():
     cuts = guided_cuts(50_000, 2)
     assert cuts[1] == 12_500 and len(cuts) - 1 < 20
+
+
+# --- the calls: each range through the compiled entry point, functions as addresses -----------------
+def _fill(out, lo, hi, scale):
+    for i in range(lo, hi):
+        out[i] = scale * i
+    return 0
+
+
+def test_ranges_on_threads_call_the_compiled_entry_point_and_fill_every_row():
+    import numba
+    import numpy as np
+    from numba import njit
+
+    from simcards.games.batch import entry_point, play_ranges
+
+    fill = njit(nogil=True)(_fill)
+    out = np.zeros(1000, dtype=np.int64)
+    call = entry_point(fill, (out, 0, 0, 3))
+    assert call is not fill and call is fill.overloads[fill.signatures[0]].entry_point
+    assert call(out, 0, 4, 3) == 0 and list(out[:5]) == [0, 3, 6, 9, 0]
+    assert entry_point(_fill, (out, 0, 0, 3)) is _fill  # not a dispatcher: itself
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        out[:] = -1
+        play_ranges(fill, 1000, (out,), (5,))
+        assert (out == 5 * np.arange(1000)).all()
+    finally:
+        numba.set_num_threads(before)
+
+
+def test_a_function_argument_goes_in_as_its_address_made_once():
+    from numba import njit, types
+
+    from simcards.games.batch import address
+
+    sig = types.int64(types.int64)
+    twice = njit(sig)(lambda x: 2 * x)
+    ftype = types.FunctionType(sig)
+    addr = address(twice, ftype)
+    assert address(twice, ftype) is addr and addr.signature() == sig and addr.__wrapper_address__() != 0
+
+    @njit
+    def apply(f, x):
+        return f(x)
+
+    assert apply(addr, 21) == 42

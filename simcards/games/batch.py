@@ -10,25 +10,75 @@ own rows (``simcards.rng``), so the results do not depend on the threads or the 
 
 from __future__ import annotations
 
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
 import numba
+from numba.core.types import WrapperAddressProtocol
+from numba.experimental.function_type import _get_wrapper_address
 
 RANGES = 64  # the smallest range is a batch's 1/RANGES: enough to even out long and short games
 
 
-def play_ranges(games_fn: Callable, count: int, before: tuple, after: tuple) -> None:
-    """``games_fn(*before, lo, hi, *after)`` over ranges covering ``0 .. count - 1``, on up to
-    ``numba.get_num_threads()`` threads (one: a single call, no thread)."""
+def play_ranges(games_fn: Callable, count: int, before: tuple, after: tuple,
+                memory: Callable[[], tuple] = tuple) -> None:
+    """``games_fn(*before, lo, hi, *after, *memory())`` over ranges covering ``0 .. count - 1``, on up
+    to ``numba.get_num_threads()`` threads (one: a single call, no thread). ``memory`` gives each
+    range its own working arrays. ``games_fn`` (a jitted function whose empty range plays nothing)
+    is called through its compiled entry point (``entry_point``)."""
     threads = min(numba.get_num_threads(), count)
     if threads <= 1:
-        games_fn(*before, 0, count, *after)
+        games_fn(*before, 0, count, *after, *memory())
         return
+    call = entry_point(games_fn, (*before, 0, 0, *after, *memory()))
     cuts = guided_cuts(count, threads)
     with ThreadPoolExecutor(threads) as pool:
-        for done in [pool.submit(games_fn, *before, lo, hi, *after) for lo, hi in zip(cuts, cuts[1:])]:
+        for done in [pool.submit(call, *before, lo, hi, *after, *memory()) for lo, hi in zip(cuts, cuts[1:])]:
             done.result()
+
+
+def entry_point(fn: Callable, args: tuple) -> Callable:
+    """The compiled code ``fn(*args)`` runs, as a callable that takes arguments of the same types
+    (``fn`` itself when it is not a dispatcher). A dispatcher types every argument again at every
+    call (tens of microseconds with a first-class function among them, and with the GIL held, so
+    the other thread waits); the entry point only converts them. ``fn(*args)`` is called once,
+    which compiles it if needed: ``args`` must ask for no work (an empty range)."""
+    fn(*args)
+    typeof, overloads = getattr(fn, "typeof_pyval", None), getattr(fn, "overloads", None)
+    if typeof is None or overloads is None:
+        return fn
+    found = overloads.get(tuple(typeof(a) for a in args))
+    return fn if found is None else found.entry_point
+
+
+class FunctionAddress(WrapperAddressProtocol):
+    """A compiled function as numba unboxes a first-class function argument fastest: its address,
+    looked up once (a dispatcher is looked up again at every call: ``get_compile_result`` and a
+    symbol search, about 30 us each). Holds the dispatcher, so its code lives as long."""
+
+    def __init__(self, fn, ftype):
+        self._fn = fn
+        self._sig = ftype.signature
+        self._addr = _get_wrapper_address(fn, self._sig)
+
+    def __wrapper_address__(self):
+        return self._addr
+
+    def signature(self):
+        return self._sig
+
+
+_ADDRESSES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def address(fn, ftype) -> FunctionAddress:
+    """``fn`` (a dispatcher compiled for ``ftype``'s signature) as a ``FunctionAddress``, made once
+    per dispatcher and type."""
+    per_fn = _ADDRESSES.setdefault(fn, {})
+    if ftype not in per_fn:
+        per_fn[ftype] = FunctionAddress(fn, ftype)
+    return per_fn[ftype]
 
 
 def guided_cuts(count: int, threads: int) -> list[int]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from simcards.games.batch import play_ranges
+from simcards.games.batch import address, play_ranges
 from simcards.games.gin import core
 from simcards.games.gin import layout as L
 from simcards.games.gin import melds as M
@@ -1812,7 +1812,8 @@ def batch_player(ext):
         game_fn, hand_fn = _compiled(rules)
         log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
         play_ranges(play_games, count, (np.array([seed, first_game], dtype=np.int64),),
-                    (rules, sids, params, out_games, out_hands[:count * hand_cap], log, ext, game_fn, hand_fn))
+                    (rules, sids, params, out_games, out_hands[:count * hand_cap], log, address(ext, DECIDE_FN),
+                     address(game_fn, GAME_FN), address(hand_fn, HAND_FN)))
 
     return play_batch
 

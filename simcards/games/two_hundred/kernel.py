@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from numba import njit, types
 
-from simcards.games.batch import play_ranges
+from simcards.games.batch import address, play_ranges
 from simcards.games.transcript import log_event as _log
 from simcards.games.two_hundred import layout as L
 from simcards.games.two_hundred.core import (  # the rule mechanics (core.py); tests import some from here
@@ -747,12 +747,17 @@ def engine_decide(kind, sid, table, hand, opts, n_opts, view, rules, rng):
 custom = builtin_decide  # stands in for an engine's dispatcher (``make_engine``)
 
 
+def _memory():
+    """A range of games' working memory and streams, new at every call (a range on a thread): the
+    games allocate nothing, so they are compiled without reference counting (``_nrt=False``)."""
+    return np.zeros(_WORK_SIZE, dtype=np.int64), np.zeros(1 + MAX_SEATS, dtype=np.uint64)
+
+
 def with_memory(games_fn):
-    """``games_fn`` handed its working memory, new at every call (a range of games on a thread):
-    the games allocate nothing, so they are compiled without reference counting (``_nrt=False``)."""
+    """``games_fn`` handed its working memory (``_memory``)."""
 
     def run(*args):
-        return games_fn(*args, np.zeros(_WORK_SIZE, dtype=np.int64), np.zeros(1 + MAX_SEATS, dtype=np.uint64))
+        return games_fn(*args, *_memory())
 
     return run
 
@@ -775,8 +780,8 @@ def batch_player(ext):
 
     def play_batch(seed, first_game, count, rules, sids, params, out_games, out_deals, row_cap):
         log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
-        play_ranges(with_memory(games_for(rules)), count, (_run(seed, first_game, row_cap),),
-                    (rules, sids, params, out_games, out_deals, log, ext))
+        play_ranges(games_for(rules), count, (_run(seed, first_game, row_cap),),
+                    (rules, sids, params, out_games, out_deals, log, address(ext, DECIDE_FN)), memory=_memory)
 
     return play_batch
 
