@@ -6,7 +6,9 @@ discard, the stock's size) is rebuilt from the transcript. Each phase of a turn 
 alone over all of them, in a jitted loop (CPU time, best of ``--repeats``), and so are the lab's
 ``yaniv2`` equivalents on the same hands (a hand as a bit mask). The whole turn is the kernel's
 own CPU time per discard in a plain batch (``YanivRun.raw``); what the phases leave of it is the
-round's mechanics (deal, draw, pile, next seat) and the game around it.
+round's mechanics (deal, draw, pile, next seat) and the game around it. Last, the kernel's own round
+is played with the lab's discard in place of threshold's (``lab_choice_round``): its mechanics at
+the lab's round length, beside the lab's whole turn.
 
     python benchmarks/profile_yaniv.py [--games 300] [--variant israeli] [--lab ../shared/lab]
 """
@@ -300,6 +302,62 @@ def main(argv=None) -> None:
         print(f"lab yaniv2 on the same hands: total + decide_group {1e9 * dec / m:7.1f} ns; whole turn "
               f"{1e9 * c / turns_l.sum():.1f} ns ({100_000 / c:,.0f} rounds per CPU-s, "
               f"{turns_l.mean():.1f} turns a round)")
+        per_turn, per_round = lab_choice_round(a.variant, yaniv2, a.repeats)
+        print(f"our round with the lab's discard (its greatest group, drawn from the stock): {per_turn:.1f} ns a "
+              f"turn, {per_round:.1f} turns a round: the round's mechanics without threshold's choice")
+
+
+def lab_choice_round(variant: str, yaniv2, repeats: int, games: int = 300) -> tuple[float, float]:
+    """ns per turn of the plain kernel's round with ``threshold_turn`` replaced by the lab's choice
+    (``yaniv2.decide_group`` on the hand as masks: a set, a run or the greatest card, always the
+    stock): rounds of about the lab's length, so what is left is the round's own mechanics (the
+    hand as a sorted array, the pile, the draw, the deal). Other games than threshold's."""
+    decide_group, codebit = yaniv2.decide_group, yaniv2.CODEBIT
+
+    @_INLINE
+    def lab_turn(hand, n, rules, params, total, stock_n, avail, n_avail, out, keys, scratch, thrown):
+        m = np.int64(0)
+        jm = np.int64(0)
+        for i in range(n):
+            c = hand[i]
+            if c < 52:
+                m |= np.int64(1) << codebit[c]
+            else:
+                jm |= np.int64(1) << (c - 52)
+        kind, suit, rank, lo, length, _ = decide_group(m, jm)
+        if kind == 0:
+            thrown[0] = suit * 13 + rank
+            return 0, 1, -1 if stock_n > 0 else 0, n
+        k = 0
+        for t in range(length if kind == 2 else 4):
+            if kind == 1:
+                if m >> (16 * t + rank) & 1:
+                    thrown[k] = t * 13 + rank
+                    k += 1
+                continue
+            if m >> (16 * suit + lo + t) & 1:
+                thrown[k] = suit * 13 + lo + t
+            else:  # a joker fills the gap, the lowest first
+                low = jm & -jm
+                thrown[k] = 52 if low == 1 else 53
+                jm &= ~low
+            k += 1
+        return 0, k, -1 if stock_n > 0 else 0, n
+
+    jit = njit_by_type(cache=False, **{k: v for k, v in play_round.targetoptions.items() if k != "nopython"})
+    rf = compiled_as(play_round, "prof_lab_choice", jit, THRESHOLD_ONLY=True, threshold_turn=lab_turn)
+    run = YanivRun(GAME.build_rules(variant), 4, GAME.strategies(["threshold"], 4))
+    out = np.zeros((games, L.G_WIDTH), dtype=np.int64)
+    rows = np.zeros((0, L.round_width(4)), dtype=np.int32)
+    best = 1e9
+    for rep in range(repeats + 1):
+        c = time.process_time()
+        kernel.play_games(0, 0, 0, games if rep else 10, (run.encoded, run.sids, run.params), out, rows, 0,
+                          kernel.play_game, rf, kernel.no_decide)
+        if rep:
+            best = min(best, time.process_time() - c)
+    turns = int(out[:, L.G_TURNS].sum())
+    return 1e9 * best / turns, turns / int(out[:, L.G_ROUNDS].sum())
 
 
 def _lab_decide(yaniv2):
