@@ -233,3 +233,34 @@ def test_the_threshold_only_round_plays_the_same_games_as_the_full_one():
                                      kernel.no_decide)
                 logs.append((log[:n].copy(), out.copy()))
             assert np.array_equal(logs[0][0], logs[1][0]) and np.array_equal(logs[0][1], logs[1][1])
+
+
+@pytest.mark.parametrize("variant,players,specs", [
+    ("israeli", 4, ["threshold"]),
+    ("israeli", 2, ["threshold:call=3,keep=0"]),
+    ("israeli-anyset", 5, ["threshold:keep=1,joker_end=0"]),
+    ("nepali", 3, ["threshold"]),
+    ("nepali-jokers", 4, ["threshold:keep=0.3,stock=4"]),
+    ("fast", 6, ["threshold", "threshold:call=7", "threshold:keep=0.8", "threshold", "threshold:stock=9", "threshold"]),
+])
+def test_a_batch_plays_the_logged_games_on_masks(variant, players, specs):
+    """A batch of threshold players with one deck (no transcript: kernel.masks_only) keeps each hand
+    as a bit set (kernel.play_round_masks); a logged game plays the sorted hand arrays of
+    play_round_threshold, the round checked event for event above. Every game's row and every
+    round's row must be the same."""
+    from simcards.games.yaniv import kernel
+    from simcards.games.yaniv.game import GAME, seat_arrays
+
+    rules = preset(variant)
+    strategies = GAME.strategies(specs, players)
+    sids, _ = seat_arrays(strategies)
+    assert kernel.masks_only(rules.encode(), sids)
+    assert not kernel.masks_only(rules.replace(decks=2).encode(), sids)  # a face twice: the arrays
+    assert not kernel.masks_only(rules.encode(), [0] + list(sids[1:]))
+    run = GAME.new_run(rules, players, strategies)
+    n, cap = 12, L.ROUND_CAP
+    games, rows = run.raw(23, 0, n, cap)
+    for g in range(n):
+        _, out, rounds = kernel_game(rules, players, specs, 23, g)
+        assert (games[g] == out).all(), (variant, g)
+        assert (rows[g * cap:g * cap + len(rounds)] == rounds).all(), (variant, g)

@@ -54,7 +54,8 @@ FAMILIES = {
 def _build(decide=None, cache_key: str | None = None):
     """``(play_game, play_batch)`` of the kernel. The built-in engine (``decide`` None) plays its
     rounds with ``kernel.play_round`` (``kernel.play_round_threshold`` whenever
-    ``kernel.threshold_only``); any other with ``kernel.play_round_via``, which asks every
+    ``kernel.threshold_only``, and a batch ``kernel.play_round_masks`` whenever
+    ``kernel.masks_only``); any other with ``kernel.play_round_via``, which asks every
     decision of a decision function through a function pointer: ``search.engine_decide`` for
     the attached families alone, else ``decide`` (``kernel.make_engine``). The game, round and
     batch functions are the cached ones: an engine compiles only its decision function."""
@@ -65,9 +66,11 @@ def _build(decide=None, cache_key: str | None = None):
     else:
         decide_fn = kernel.make_engine(decide, cache_key)
 
-    def round_fn(rules, sids):
+    def round_fn(rules, sids, batch=False):
         if decide is not None:
             return kernel.play_round_via
+        if batch and kernel.masks_only(rules, sids):  # no transcript: the hands as bit sets
+            return kernel.play_round_masks
         return kernel.play_round_threshold if kernel.threshold_only(rules, sids) else kernel.play_round
 
     def play_game(game, seed, rules, players, sids, params, out_game, rounds_out, round_cap, log):
@@ -77,7 +80,7 @@ def _build(decide=None, cache_key: str | None = None):
     def play_batch(seed, first, count, rules, players, sids, params, out_games, out_rounds, round_cap):
         assert len(sids) == players  # one strategy a seat
         kernel.play_batch(seed, first, count, rules, sids, params, out_games, out_rounds, round_cap, kernel.play_game,
-                          round_fn(rules, sids), decide_fn)
+                          round_fn(rules, sids, batch=True), decide_fn)
 
     return play_game, play_batch
 

@@ -14,6 +14,7 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit, types
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcards.games.batch import address, play_ranges
 from simcards.games.transcript import called_cards as _log_cards
@@ -116,6 +117,7 @@ from simcards.games.yaniv.policies import SID_THRESHOLD, threshold_calls
 from simcards.games.yaniv.policies import kernel_decide as decide  # random and threshold (the rest attach)
 from simcards.games.yaniv.rules import (
     R_CCW,
+    R_DECKS,
     R_FULL_TURN,
     R_KLUFT,
     R_LIMIT,
@@ -124,9 +126,12 @@ from simcards.games.yaniv.rules import (
     R_PICKUP,
     R_REQUESTS,
     R_SLAM,
+    R_VALUES,
 )
 from simcards.nbutil import NO_ENTRY, borrow, compiled_as, keep_alive, njit_by_type, rebind
 from simcards.rng import rand_below, seed_streams, shuffle
+
+ONE = np.int64(1)
 
 # The working memory of one game, carved out of a single int64 array.
 _SCRATCH_ALL = SCRATCH + 2 * MAX_HAND
@@ -146,7 +151,8 @@ _W_CLAIMS = _W_ZEROS + MAX_PLAYERS  # Kluft: the caller, then the onderkluft cal
 _W_KCALLS = _W_CLAIMS + MAX_PLAYERS  # Kluft calls made so far this game, per seat
 _W_KBEATEN = _W_KCALLS + MAX_PLAYERS  # ... and how many of them an onderkluft beat
 _W_COUNT = _W_KBEATEN + MAX_PLAYERS  # section-5 counters, indexed like G_OVERCALLS..G_ONDER_WINS
-_W_SCRATCH = _W_COUNT + 8
+_W_MASKS = _W_COUNT + 8  # ``play_round_masks``: each seat's hand as a bit set of faces
+_W_SCRATCH = _W_MASKS + MAX_PLAYERS
 _WORK_SIZE = _W_SCRATCH + _SCRATCH_ALL
 
 # play_round is compiled from one source twice: as ``play_round`` (every strategy, every option)
@@ -169,7 +175,7 @@ C_OVERCALLS, C_REQUESTS, C_GRANTED, C_REQ_BLOCKED, C_SLAMS, C_ONDER, C_ONDER_WIN
 # ``public``: the public view, layout.V_*),
 # and the seats' strategies as another: what the round's steps take instead of two dozen arrays.
 Table = namedtuple("Table", "hands hand_n stock pile prev keys opts public totals scores scratch avail thrown claims "
-                            "kcalls kbeaten count")
+                            "kcalls kbeaten count masks")
 Seats = namedtuple("Seats", "sids params rng alive decide")
 
 
@@ -184,7 +190,7 @@ def carve(w):
                  w[_W_TOTALS:_W_TOTALS + MAX_PLAYERS], w[_W_SCORES:_W_SCORES + MAX_PLAYERS], scratch[:SCRATCH],
                  scratch[SCRATCH:SCRATCH + MAX_HAND], scratch[SCRATCH + MAX_HAND:SCRATCH + 2 * MAX_HAND],
                  w[_W_CLAIMS:_W_CLAIMS + MAX_PLAYERS], w[_W_KCALLS:_W_KCALLS + MAX_PLAYERS],
-                 w[_W_KBEATEN:_W_KBEATEN + MAX_PLAYERS], w[_W_COUNT:_W_COUNT + 8])
+                 w[_W_KBEATEN:_W_KBEATEN + MAX_PLAYERS], w[_W_COUNT:_W_COUNT + 8], w[_W_MASKS:_W_MASKS + MAX_PLAYERS])
 
 
 @njit_by_type(cache=True, _nrt=False)
@@ -603,6 +609,75 @@ _ROUND_OPTIONS = {"cache": True, **{k: v for k, v in play_round.targetoptions.it
 _ROUND_JIT = njit_by_type(**_ROUND_OPTIONS)
 play_round_threshold = compiled_as(play_round, "play_round_threshold", _ROUND_JIT, THRESHOLD_ONLY=True)
 _CALLED = njit_by_type(**NO_ENTRY, _nrt=False)
+
+
+@_ROUND_JIT
+def play_round_masks(rnd, starter, players, n_alive, rules, seats, w, log, n_log):
+    """``play_round_threshold`` for a batch (no transcript) with one deck (``masks_only``): the same
+    round, each hand kept as a bit set of faces (``t.masks``) and its running total (in
+    ``t.totals``) instead of a sorted array to search, shift and add up at every turn. The
+    threshold turn reads the hand as before, laid out sorted from the bits (``threshold_turn``).
+    The differential tests compare its games with the logged round's."""
+    t = carve(w)
+    s = seats
+    hands, hand_n, stock, pile, prev, masks, totals = t.hands, t.hand_n, t.stock, t.pile, t.prev, t.masks, t.totals
+    avail, thrown, alive = t.avail, t.thrown, s.alive
+    ccw, pickup, limit = rules[R_CCW] != 0, rules[R_PICKUP], rules[R_LIMIT]
+    stock_n = core.deal(rules, s.rng, players, alive, hands, hand_n, stock, t.prev)  # Y-DEAL-1/2
+    for p in range(players):
+        masks[p] = 0
+        for i in range(hand_n[p] if alive[p] else 0):
+            masks[p] |= ONE << hands[p, i]
+        totals[p] = hand_total(hands[p], hand_n[p], rules) if alive[p] else -1
+    prev_n, pile_n = 1, 0
+    seat = starter
+    turn = 0
+    caller = -1
+    while turn < TURN_CAP:
+        mask = masks[seat]
+        total = totals[seat]
+        n_avail = available_faces(prev, prev_n, pickup, avail)
+        par = s.params[seat]
+        # Y-CALL-1/2, Y-V-LIMIT: a call only at the start of the turn, within the limit
+        if (rules[R_FULL_TURN] == 0 or turn >= n_alive) and (limit < 0 or total <= limit):
+            if threshold_calls(t.scores[seat], total, par, rules) == 1:
+                caller = seat
+                break
+        hand = hands[seat]  # the hand sorted, from its bits
+        n = 0
+        bits = mask
+        while bits:
+            hand[n] = trailing_zeros(bits)
+            bits &= bits - 1
+            n += 1
+        _, length, pick, n_opts = threshold_turn(hand, n, rules, par, total, stock_n, avail, n_avail, t.opts, t.keys,
+                                                 t.scratch, thrown)
+        if n_opts >= MAX_OPTIONS:
+            t.count[C_FULL_TABLES] += 1
+        for j in range(length):  # Y-DIS: the group leaves the hand
+            mask &= ~(ONE << thrown[j])
+            total -= rules[R_VALUES + thrown[j]]
+        if pick < 0:  # Y-DRAW-1/2: the stock or an available card of the previous discard
+            stock_n -= 1
+            card = stock[stock_n]
+        else:
+            card = avail[pick]
+            prev_n = take_from_group(prev, prev_n, pickup, card)
+        masks[seat] = mask | ONE << card
+        totals[seat] = total + rules[R_VALUES + card]
+        pile_n = bury(pile, pile_n, prev, prev_n, thrown, length)
+        prev_n = length
+        if pick < 0 and stock_n == 0:  # Y-STOCK-1
+            stock_n = restock(s.rng, t, pile_n, prev_n, False)
+            pile_n = 0
+        turn += 1
+        seat = next_seat(seat, alive, players, ccw)
+    return caller, turn, seat, 0, n_log
+
+
+def masks_only(rules, sids) -> bool:
+    """May a batch (no transcript) with these encoded rules and seats play ``play_round_masks``?"""
+    return threshold_only(rules, sids) and rules[R_DECKS] == 1
 
 
 def _called(fn):
