@@ -623,7 +623,7 @@ def play_round_masks(rnd, starter, players, n_alive, rules, seats, w, log, n_log
     hands, hand_n, stock, pile, prev, masks, totals = t.hands, t.hand_n, t.stock, t.pile, t.prev, t.masks, t.totals
     avail, thrown, alive = t.avail, t.thrown, s.alive
     ccw, pickup, limit = rules[R_CCW] != 0, rules[R_PICKUP], rules[R_LIMIT]
-    stock_n = core.deal(rules, s.rng, players, alive, hands, hand_n, stock, t.prev)  # Y-DEAL-1/2
+    stock_n = core.deal(rules, s.rng, players, alive, hands, hand_n, stock, prev)  # Y-DEAL-1/2
     for p in range(players):
         masks[p] = 0
         for i in range(hand_n[p] if alive[p] else 0):
