@@ -336,7 +336,7 @@ def _challenges(engine, rules, hands, caller, spec):
     log = np.zeros((0, 18), dtype=np.int64)
     z = np.zeros(L.MAX_PLAYERS, np.int64)
     table = Table(hand_all, hand_n, z, z, z, z, np.zeros((L.MAX_OPTIONS, L.ROW), np.int64), view, totals, z.copy(), z,
-                  z, z, claims, z.copy(), z.copy(), z)  # the round's record (kernel.Table): what the Kluft reads
+                  z, z, claims, z.copy(), z.copy(), z, z)  # the round's record (kernel.Table): what the Kluft reads
     seats = Seats(sids, params, np.zeros(1 + L.MAX_PLAYERS, np.uint64), alive, kernel_decide)  # the kernel's decide
     n, _ = kluft_challenges(caller, seats, table, players, players, 5, 3, 1, 0, rules.encode(), log, 0)
     return claims[:n].tolist()
