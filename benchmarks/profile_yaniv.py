@@ -184,16 +184,29 @@ def t_mech(H, N, hand, thrown):
     return acc
 
 
-# --- inside the kernel: play_round_threshold copies (compiled here, not cached) -----------------------
+# --- inside the kernel: copies of the round a batch plays (compiled here, not cached) ------------------
 _INLINE = njit_by_type(cache=False, _nrt=False, inline="always")
+
+
+def round_copy(variant: str, name: str, **replaced):
+    """The round a plain batch of ``variant`` plays (``kernel.play_round_masks`` when
+    ``kernel.masks_only``, else ``play_round_threshold``) compiled here with some of its globals
+    replaced (``replaced``); no replacement: the kernel's own."""
+    masks = kernel.masks_only(GAME.build_rules(variant).encode(), [1, 1, 1, 1])
+    if not replaced:
+        return kernel.play_round_masks if masks else kernel.play_round_threshold
+    jit = njit_by_type(cache=False, **{k: v for k, v in play_round.targetoptions.items() if k != "nopython"})
+    if masks:
+        return compiled_as(kernel.play_round_masks, name, jit, **replaced)
+    return compiled_as(play_round, name, jit, THRESHOLD_ONLY=True, **replaced)
 
 
 @_INLINE
 def _turn_twice(hand, n, rules, params, total, stock_n, avail, n_avail, out, keys, scratch, thrown):
     """threshold_turn twice on the same position (the same choice): its cost inside the kernel."""
     a, _, _, _ = threshold_turn(hand, n, rules, params, total, stock_n, avail, n_avail, out, keys, scratch, thrown)
-    return threshold_turn(hand, n, rules, params, total + (a & 0), stock_n, avail, n_avail, out, keys, scratch,
-                          thrown)
+    same = total if a != -12345 else total + 1  # the same total, which LLVM cannot prove: no merged calls
+    return threshold_turn(hand, n, rules, params, same, stock_n, avail, n_avail, out, keys, scratch, thrown)
 
 
 @_INLINE
@@ -205,11 +218,9 @@ def _total_zero(hand, n, rules):
 def in_kernel(variant: str, games: int, repeats: int) -> dict[str, float]:
     """ns per turn of the plain kernel, of it with ``threshold_turn`` run twice, and ns per round
     of rounds called on their first turn; all interleaved, CPU time, best of ``repeats``."""
-    jit = njit_by_type(cache=False, **{k: v for k, v in play_round.targetoptions.items() if k != "nopython"})
-    rounds = {"plain": kernel.play_round_threshold,
-              "turn twice": compiled_as(play_round, "prof_twice", jit, THRESHOLD_ONLY=True,
-                                        threshold_turn=_turn_twice),
-              "round only": compiled_as(play_round, "prof_round", jit, THRESHOLD_ONLY=True, hand_total=_total_zero)}
+    rounds = {"plain": round_copy(variant, "plain"),
+              "turn twice": round_copy(variant, "prof_twice", threshold_turn=_turn_twice),
+              "round only": round_copy(variant, "prof_round", hand_total=_total_zero)}
     run = YanivRun(GAME.build_rules(variant), 4, GAME.strategies(["threshold"], 4))
     out = np.zeros((games, L.G_WIDTH), dtype=np.int64)
     rows = np.zeros((0, L.round_width(4)), dtype=np.int32)
@@ -344,8 +355,7 @@ def lab_choice_round(variant: str, yaniv2, repeats: int, games: int = 300) -> tu
             k += 1
         return 0, k, -1 if stock_n > 0 else 0, n
 
-    jit = njit_by_type(cache=False, **{k: v for k, v in play_round.targetoptions.items() if k != "nopython"})
-    rf = compiled_as(play_round, "prof_lab_choice", jit, THRESHOLD_ONLY=True, threshold_turn=lab_turn)
+    rf = round_copy(variant, "prof_lab_choice", threshold_turn=lab_turn)
     run = YanivRun(GAME.build_rules(variant), 4, GAME.strategies(["threshold"], 4))
     out = np.zeros((games, L.G_WIDTH), dtype=np.int64)
     rows = np.zeros((0, L.round_width(4)), dtype=np.int32)
