@@ -28,7 +28,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))  # (timing.py beside this file)
 
-from timing import best_cpu  # noqa: E402
+from timing import best_cpu, best_cpu_and_result  # noqa: E402
 
 from simcards.games.two_hundred import layout as L  # noqa: E402
 from simcards.games.two_hundred import policies as P  # noqa: E402
@@ -119,12 +119,7 @@ def main(argv=None) -> None:
         "nine tricks on locals": best_cpu(t_tricks, (params, hands, meta, rules, view, nxt, sides), a.repeats) / n,
     }
     run = GAME.new_run(rules_obj, 4, strats)
-    run.raw(0, 0, 100, 0)
-    best = 1e9
-    for _ in range(3):
-        c = time.process_time()
-        g, _ = run.raw(0, 0, 20_000, 0)
-        best = min(best, time.process_time() - c)
+    best, (g, _) = best_cpu_and_result(run.raw, (0, 0, 20_000, 0), 3)
     n_deals = int(g[:, L.G_DEALS].sum())
     whole = best / n_deals
     print(f"Two Hundred, standard, heuristic everywhere; phases timed alone over {n:,} uniform deals (CPU, best of "

@@ -27,7 +27,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))  # (timing.py beside this file)
 
-from timing import best_cpu  # noqa: E402
+from timing import best_cpu, best_cpu_and_result  # noqa: E402
 
 from simcards.games.yaniv import kernel  # noqa: E402
 from simcards.games.yaniv import layout as L  # noqa: E402
@@ -268,12 +268,7 @@ def main(argv=None) -> None:
     ns["throw 1 + insert 1"] = best_cpu(t_mech, (H, N, hand, thrown), a.repeats) - base
     # the whole turn in a plain batch
     run = YanivRun(GAME.build_rules(a.variant), 4, GAME.strategies(["threshold"], 4))
-    run.raw(0, 0, 100, 0)
-    best = 1e9
-    for _ in range(3):
-        c = time.process_time()
-        g, _ = run.raw(0, 0, 6000, 0)
-        best = min(best, time.process_time() - c)
+    best, (g, _) = best_cpu_and_result(run.raw, (0, 0, 6000, 0), 3)
     turns = int(g[:, L.G_TURNS].sum())
     rounds = int(g[:, L.G_ROUNDS].sum())
     print(f"{m // rep:,} positions ({a.variant}, from {a.games} games), each phase timed over {m:,}; "
