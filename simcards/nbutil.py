@@ -43,6 +43,57 @@ def _unique_symbols() -> None:
 _unique_symbols()
 
 
+def _locked_cache_files() -> None:
+    """Make numba's cache writes and reads whole across processes. numba saves a compiled
+    signature in steps, with no lock: read the function's index, pick the first free data file,
+    write the index, write the data. Two processes saving two signatures of one function at once
+    (a cold cache under pytest-xdist, Dask workers, parallel jobs) both pick file 1; the index
+    then maps one signature to the other's code, and a process that loads it runs code built for
+    other argument types (an array of another layout: wrong numbers, no error; a CI run's Dask
+    workers played other Yaniv games than the client). A save holds an exclusive ``flock`` on a
+    lock file beside the index, a load a shared one."""
+    import contextlib
+    import os
+
+    try:
+        import fcntl
+
+        from numba.core.caching import IndexDataCacheFile
+    except ImportError:  # no flock here, or numba internals moved: numba's own behaviour
+        return
+    if getattr(IndexDataCacheFile, "simcards_locked", False):
+        return
+    save, load = IndexDataCacheFile.save, IndexDataCacheFile.load
+
+    @contextlib.contextmanager
+    def locked(cache_file, mode):
+        try:
+            fd = os.open(cache_file._index_path + ".lock", os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError:  # a read-only cache: nothing is saved there, nothing to guard
+            yield
+            return
+        try:
+            fcntl.flock(fd, mode)
+            yield
+        finally:
+            os.close(fd)  # releases the lock
+
+    def locked_save(self, key, data):
+        with locked(self, fcntl.LOCK_EX):
+            save(self, key, data)
+
+    def locked_load(self, key):
+        with locked(self, fcntl.LOCK_SH):
+            return load(self, key)
+
+    IndexDataCacheFile.save = locked_save
+    IndexDataCacheFile.load = locked_load
+    IndexDataCacheFile.simcards_locked = True
+
+
+_locked_cache_files()
+
+
 def _answer_blas_check() -> None:
     """numba's ``arraymath``, which every cached kernel loads, imports ``scipy.linalg`` when it is
     imported (a quarter of a second, a fifth of a warm run) only to learn whether a BLAS exists, a

@@ -79,49 +79,23 @@ def pytest_collection_modifyitems(config, items):
 
 
 def _lock_numba_cache() -> None:
-    """Make numba's on-disk cache safe for the two workers sharing it. numba saves a compiled
-    function by reading the function's index file, adding an entry and writing the index and a
-    numbered data file back, without a lock between processes (numba/core/caching.py,
-    ``IndexDataCacheFile.save``; numba/numba#4807): two workers compiling the same function at once
-    can both take data file 1 for different signatures, and a reader can find an index entry before
-    its data file is written. Each save and load here holds a lock on a file beside the index
-    (exclusive to save, shared to load), so a worker loads what the other compiled (a kernel is
-    then compiled once per run, whichever worker needs it first) and never a half-written entry.
-    Where numba's internals differ, each worker gets a cache directory of its own instead."""
-    import fcntl
-    from contextlib import contextmanager
-
+    """The two workers share one numba cache, which ``simcards.nbutil`` makes safe to share: every
+    simcards process (these workers, the Dask workers and subprocesses the tests start) holds a
+    lock beside a function's index while it saves or loads it, so a worker loads what the other
+    compiled (a kernel is then compiled once per run, whichever worker needs it first) and never
+    another signature's code or a half-written entry. Where numba's internals differ and it cannot,
+    each worker gets a cache directory of its own instead."""
     try:
         from numba.core.caching import IndexDataCacheFile
 
-        save, load = IndexDataCacheFile.save, IndexDataCacheFile.load
         IndexDataCacheFile("probe", "probe", None)._index_path  # noqa: B018  (what the lock is named after)
+        import simcards.nbutil  # noqa: F401  (locks the cache files when imported)
+
+        locked = getattr(IndexDataCacheFile, "simcards_locked", False)
     except (ImportError, AttributeError, TypeError):
-        if os.environ.get("PYTEST_XDIST_WORKER"):
-            _own_numba_cache()
-        return
-
-    @contextmanager
-    def locked(cache_file, mode):
-        path = cache_file._index_path + ".lock"
-        try:
-            handle = open(path, "a")
-        except OSError:  # a read-only cache: numba compiles in memory, nothing to guard
-            yield
-            return
-        with handle:
-            fcntl.flock(handle, mode)
-            yield
-
-    def locked_save(self, key, data):
-        with locked(self, fcntl.LOCK_EX):
-            return save(self, key, data)
-
-    def locked_load(self, key):
-        with locked(self, fcntl.LOCK_SH):
-            return load(self, key)
-
-    IndexDataCacheFile.save, IndexDataCacheFile.load = locked_save, locked_load
+        locked = False
+    if not locked and os.environ.get("PYTEST_XDIST_WORKER"):
+        _own_numba_cache()
 
 
 def _own_numba_cache() -> None:

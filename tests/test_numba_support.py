@@ -50,9 +50,9 @@ def test_the_numba_internals_nbutil_relies_on_exist(tmp_path):
 
 
 def test_numba_cache_saves_wait_for_the_other_workers_lock(tmp_path):
-    # tests/conftest.py: the two test workers share one numba cache; a save (read the index, add
-    # an entry, write index and data) holds a lock beside the index, so a save cannot interleave
-    # with the other worker's (numba itself takes none: numba/numba#4807).
+    # simcards.nbutil: processes share one numba cache (the two test workers, Dask workers); a save
+    # (read the index, add an entry, write index and data) holds a lock beside the index, so a
+    # save cannot interleave with another process's (numba itself takes none: numba/numba#4807).
     import fcntl
     import threading
 
@@ -68,6 +68,54 @@ def test_numba_cache_saves_wait_for_the_other_workers_lock(tmp_path):
     saver.join(10)
     assert not saver.is_alive()
     assert cache.load(("sig",)) == ["compiled"]
+
+
+_SAVER = '''
+import sys
+import time
+from pathlib import Path
+
+import simcards.nbutil  # noqa: F401  (what a simcards process imports with any kernel)
+from numba.core.caching import IndexDataCacheFile
+
+cache_dir, me, other = sys.argv[1], sys.argv[2], sys.argv[3]
+read_index = IndexDataCacheFile._load_index
+
+
+def slow_read(self):  # widen the window between reading the index and writing it back
+    index = read_index(self)
+    time.sleep(0.5)
+    return index
+
+
+IndexDataCacheFile._load_index = slow_read
+Path(cache_dir, "ready-" + me).touch()
+while not Path(cache_dir, "ready-" + other).exists():  # start the saves together
+    time.sleep(0.01)
+IndexDataCacheFile(cache_dir, "kernel.hand_total-9.py311", "stamp").save(("sig", me), "code of " + me)
+'''
+
+
+def test_two_processes_saving_two_signatures_at_once_keep_each_its_own_code(tmp_path):
+    """numba saves a signature by reading the function's index, taking the first free data file
+    and writing both back. Two processes saving two signatures of one function at once (without
+    a lock: both read an empty index, both take data file 1) left one signature mapped to the
+    other's code: a CI run's Dask workers, which do not load tests/conftest.py, then played other
+    Yaniv games than the client. Any process that imports simcards locks the cache files."""
+    import subprocess
+    import sys
+
+    from numba.core.caching import IndexDataCacheFile
+
+    (tmp_path / "saver.py").write_text(_SAVER)
+    procs = [subprocess.Popen([sys.executable, str(tmp_path / "saver.py"), str(tmp_path), me, other],
+                              env={"PYTHONPATH": str(ROOT), "PATH": ""}, stderr=subprocess.PIPE, text=True)
+             for me, other in (("a", "b"), ("b", "a"))]
+    for p in procs:
+        assert p.wait(60) == 0, p.stderr.read()
+    cache = IndexDataCacheFile(str(tmp_path), "kernel.hand_total-9.py311", "stamp")
+    assert cache.load(("sig", "a")) == "code of a"
+    assert cache.load(("sig", "b")) == "code of b"
 
 
 _POLICY_MODULE = '''
