@@ -6,7 +6,9 @@ addresses (``address``): no typing at every call. That the games do not depend o
 
 from __future__ import annotations
 
-from simcards.games.batch import RANGES, guided_cuts
+import numpy as np
+
+from simcards.games.batch import RANGES, guided_cuts, own_lines
 
 
 def test_cuts_cover_the_batch_once_and_shrink_to_a_small_last_range():
@@ -72,3 +74,14 @@ def test_a_function_argument_goes_in_as_its_address_made_once():
         return f(x)
 
     assert apply(addr, 21) == 42
+
+
+def test_a_ranges_working_memory_keeps_its_cache_lines_to_itself():
+    """``own_lines``: zeros, contiguous, with 128 bytes of its own buffer on each side, so no cache
+    line (nor the pair the processor fetches) holds another range's memory."""
+    for n, dtype in ((1, np.uint64), (5, np.uint64), (351, np.int64), (3, np.int32)):
+        a = own_lines(n, dtype)
+        assert a.shape == (n,) and a.dtype == dtype and a.flags.c_contiguous and not a.any()
+        below = a.ctypes.data - a.base.ctypes.data
+        above = a.base.ctypes.data + a.base.nbytes - (a.ctypes.data + a.nbytes)
+        assert below >= 128 and above >= 128

@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
 import numba
+import numpy as np
 from numba.core.types import WrapperAddressProtocol
 from numba.experimental.function_type import _get_wrapper_address
 
@@ -36,6 +37,16 @@ def play_ranges(games_fn: Callable, count: int, before: tuple, after: tuple,
     with ThreadPoolExecutor(threads) as pool:
         for done in [pool.submit(call, *before, lo, hi, *after, *memory()) for lo, hi in zip(cuts, cuts[1:])]:
             done.result()
+
+
+def own_lines(n: int, dtype) -> np.ndarray:
+    """``np.zeros(n, dtype)`` sharing no cache line with any other array: a range's working memory,
+    written at every card, placed by the allocator beside the other thread's (two small arrays
+    often are) slows both threads (false sharing: the line moves between the cores at every
+    write). 128 bytes of padding on each side also keep the neighbouring line, which the
+    processor fetches in pairs, to itself."""
+    pad = 128 // np.dtype(dtype).itemsize
+    return np.zeros(n + 2 * pad, dtype=dtype)[pad:pad + n]
 
 
 def entry_point(fn: Callable, args: tuple) -> Callable:
