@@ -26,7 +26,7 @@ _WORDS = {"yaniv": "yaniv", "gin": "gin", "hundred": "two-hundred", "toy": "high
 FILE_GAMES = {"test_cli.py": "yaniv", "test_skill_luck.py": "high-card", "test_run_dir_safety.py": "yaniv",
               "test_runaway_policy.py": "yaniv", "test_trust_and_specs.py": "yaniv", "test_study_answers.py": "yaniv",
               "test_names.py": "yaniv", "test_strategy_files.py": "yaniv", "test_study_kinds.py": "yaniv",
-              "test_compile_notice.py": "high-card"}
+              "test_compile_notice.py": "high-card", "test_detail_room.py": "two-hundred"}
 TEST_GAMES = {"test_adaptive_spends_fewer_games_than_the_flat_grid_when_the_answer_is_clear": "gin"}  # one Gin test
 # Files that compile no engine (checked on a cold cache, each alone): on whichever worker is free.
 NO_ENGINE = {"test_analysis_moments.py", "test_analysis_plots.py", "test_analysis_stats.py", "test_equilibrium.py",

@@ -52,6 +52,9 @@ def options_table(rules_class: type, defaults: Any) -> list[OptionInfo]:
             for s in specs(rules_class).values()]
 
 
+PROBE = 256  # games a run plays first, with the game's own first-pass room, to learn the games' lengths
+
+
 class GameRun:
     """A compiled engine for one (rules, players, strategies) configuration.
 
@@ -76,6 +79,7 @@ class GameRun:
         # a user policy can return an option out of range (counted in ``invalid_decisions``); the
         # game's own attached families (its search players) are built-ins and cannot
         self.custom = any(s.family.decide is not None and s.family not in self.binding.attached for s in strategies)
+        self.room = 0  # detail rows a game gets in a first pass, learned from the games played (``_learn_room``)
         with policy.reported(self.strategies, self.kinds):
             self.engine = self.binding.engine(self.strategies)
             self._batch(0, 0, 1, np.zeros((1, self.games_width), np.int64), 1)  # compile (or load) now
@@ -126,14 +130,29 @@ class GameRun:
                            self.on_invalid, lambda g: self.explain(seed, g))
         return games, detail
 
+    def _learn_room(self, n_units: np.ndarray) -> None:
+        """Give a game the room the longest 1 in 1,000 of the games played so far needed (at
+        least; at most ``first_pass()``, the memory a chunk was sized for): a first pass writes
+        into ``count × room`` rows, which the kernel's writes touch page by page and the table
+        gathers from, so room for 48 deals where a game has 4 costs a quarter of an in-memory
+        Two Hundred run; a longer game is replayed alone (rare: 1 in 1,000)."""
+        if len(n_units):
+            longest = int(np.quantile(n_units, 0.999, method="higher"))
+            self.room = min(max(self.room, longest, 1), self.first_pass())
+
     def explain(self, seed: int, game: int) -> str | None:
         """What a policy that raised in the kernel says when the reference engine plays that game."""
         return policy.exception_text(lambda: self.play_reference(seed, game, self.engine.decide))
 
     def play(self, seed: int, first: int, count: int, detail: bool) -> tuple[pd.DataFrame, pd.DataFrame | None]:
         """Games ``first .. first+count-1`` of ``seed``: the per-game table and (if ``detail``) the
-        per-round/hand/deal table, both with a ``game`` column holding the global game index."""
-        cap = self.first_pass() if detail else 0
+        per-round/hand/deal table, both with a ``game`` column holding the global game index.
+        The tables are the same whatever room the first pass gives a game (``_learn_room``)."""
+        if detail and not self.room and count > PROBE:  # learn the games' lengths on the first games
+            head, tail = self.play(seed, first, PROBE, detail), self.play(seed, first + PROBE, count - PROBE, detail)
+            return (pd.concat([head[0], tail[0]], ignore_index=True),
+                    pd.concat([head[1], tail[1]], ignore_index=True))
+        cap = (self.room or self.first_pass()) if detail else 0
         games, rows = self.raw(seed, first, count, cap)
         games_df = self.games_frame(games, first)
         if self.custom and "invalid_decisions" not in games_df:  # option indices out of range, played as 0
@@ -141,6 +160,7 @@ class GameRun:
         if not detail:
             return games_df, None
         n_units = games[:, self.units_slot]
+        self._learn_room(n_units)
         long = np.flatnonzero(n_units > cap)
         parts = [self.detail_frame(rows, np.where(n_units > cap, 0, n_units), cap, first)]  # long games next
         for i in long:  # rare: replay the game alone with room for every row (same game, same seed)

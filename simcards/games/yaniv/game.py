@@ -199,7 +199,9 @@ def rounds_frame(rounds: np.ndarray, n_rounds: np.ndarray, cap: int, first: int,
         data[f"hand_{p}"] = col
     for p in range(players):
         data[f"score_{p}"] = rows[:, L.RD_HANDS + players + p].astype(np.int32)
-    data["eliminated"] = _seat_labels(rows[:, L.RD_ELIMINATED], players)
+    # typed, not inferred: a chunk with no rows in its first pass (every game replayed alone) must
+    # give the column the same type as any other
+    data["eliminated"] = pd.array(_seat_labels(rows[:, L.RD_ELIMINATED], players), dtype="str")
     data["playoff"] = rows[:, L.RD_PLAYOFF].astype(bool)
     data["capped"] = rows[:, L.RD_CAPPED].astype(bool)
     return pd.DataFrame(data)
