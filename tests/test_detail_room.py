@@ -17,7 +17,8 @@ def fresh_run(game: str, specs: list[str], players: int):
 
 
 @pytest.mark.parametrize("game,specs,players", [("two-hundred", ["heuristic", "random"] * 2, 4),
-                                                ("yaniv", ["threshold", "random", "threshold"], 3)])
+                                                ("yaniv", ["threshold", "random", "threshold"], 3),
+                                                ("gin", ["simple", "random"], 2)])
 def test_the_tables_are_the_same_whatever_room_a_first_pass_gives(game, specs, players):
     run = fresh_run(game, specs, players)
     assert run.room == 0

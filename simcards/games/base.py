@@ -162,14 +162,24 @@ class GameRun:
         n_units = games[:, self.units_slot]
         self._learn_room(n_units)
         long = np.flatnonzero(n_units > cap)
-        parts = [self.detail_frame(rows, np.where(n_units > cap, 0, n_units), cap, first)]  # long games next
-        for i in long:  # rare: replay the game alone with room for every row (same game, same seed)
-            g, r = self.raw(seed, first + int(i), 1, int(n_units[i]))
-            parts.append(self.detail_frame(r, g[:, self.units_slot], int(n_units[i]), first + int(i)))
-        detail_df = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+        detail_df = self.detail_frame(rows, np.where(n_units > cap, 0, n_units), cap, first)
         if len(long):
-            detail_df = detail_df.sort_values(["game", self.unit], kind="stable", ignore_index=True)
+            replayed = self._replay(seed, first + long, n_units[long])
+            detail_df = pd.concat([detail_df, replayed], ignore_index=True).sort_values(
+                ["game", self.unit], kind="stable", ignore_index=True)
         return games_df, detail_df
+
+    def _replay(self, seed: int, games: np.ndarray, n_units: np.ndarray) -> pd.DataFrame:
+        """The detail rows of ``games`` (longer than a first pass's room), each replayed alone with
+        room for every row (same seed, same game), made into one table: a table per game cost
+        seven times the replay (a long-game variant replays a fifth of its games)."""
+        room = int(n_units.max())
+        rows = np.zeros((len(games) * room, self.detail_width()), dtype=np.int32)
+        for j, g in enumerate(games):
+            rows[j * room:(j + 1) * room] = self.raw(seed, int(g), 1, room)[1]
+        df = self.detail_frame(rows, n_units, room, 0)  # games numbered 0 .. len(games) - 1 ...
+        df["game"] = games[df["game"].to_numpy()]  # ... then by their own numbers
+        return df
 
 
 @runtime_checkable
