@@ -43,6 +43,8 @@ import json
 import os
 import shutil
 import stat
+import threading
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -83,6 +85,10 @@ def new_file(path: Path) -> int:
             return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o666)
         except FileExistsError:
             os.unlink(path)
+
+
+class _JoinStopped(Exception):
+    """A table's join stopped because another one failed (that failure is the one reported)."""
 
 
 def _fresh(path: Path) -> Path:
@@ -728,7 +734,8 @@ class RunStore:
                 problem = self.proof.summary_problem(first, self.done[first], (self.parts / name).read_bytes(), None)
                 if problem:
                     raise self._bad_part(self.parts / name, problem)
-        results = {}
+        results: dict[str, list] = {}
+        jobs = {}
         for name in self.tables:
             path = self.out / f"{name}.parquet"
             expected = sum(self.files[f"{name}-{f:012d}.parquet"][0] for f, _ in ranges)
@@ -738,6 +745,8 @@ class RunStore:
                 writer = None
                 try:
                     for first, count in ranges:
+                        if stop.is_set():  # the other table's join failed, or Ctrl-C: replace nothing
+                            raise _JoinStopped
                         part = self._part(name, first)
                         table = pq.read_table(part)
                         game = table.column("game").to_numpy()
@@ -779,10 +788,25 @@ class RunStore:
                     raise SimcardsError(f"{path} would have {rows:,} rows instead of {expected:,}; nothing was "
                                         f"removed (continue with --resume {self.out})")
                 digest = sha256(tmp)
+                if stop.is_set():
+                    tmp.unlink()
+                    raise _JoinStopped
                 os.replace(tmp, path)
                 return [rows, digest]
 
-            results[path.name] = self._guard(join, path)
+            jobs[path.name] = (join, path)
+        # The tables are joined at once, a thread each (reading and writing Parquet releases the
+        # GIL: the games and the detail table of a long run join in the time of the larger).
+        stop = threading.Event()
+        with ThreadPoolExecutor(max(1, len(jobs))) as pool:
+            futures = {name: pool.submit(self._guard, *job) for name, job in jobs.items()}
+            try:
+                for name, future in futures.items():
+                    results[name] = future.result()
+            except BaseException:
+                stop.set()  # the other joins stop before they replace anything (their temporary files go)
+                wait(futures.values())
+                raise
         return results
 
     def finish(self, summary_text: str) -> None:
