@@ -176,7 +176,7 @@ def hands_frame(hands: np.ndarray, n_hands: np.ndarray, cap: int, first: int, ru
     count = len(n_hands)
     kept = np.where(n_hands > cap, 0, n_hands)  # games that overflowed are replayed in full
     idx = (np.arange(count)[:, None] * cap + np.arange(cap)[None, :])[np.arange(cap)[None, :] < kept[:, None]]
-    rows = hands[idx].astype(np.int64)
+    rows = hands[idx]
     knocker = rows[:, L.H_KNOCKER]
     has_knock = knocker >= 0
     at = np.arange(len(rows))
