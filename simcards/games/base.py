@@ -182,6 +182,15 @@ class GameRun:
         return df
 
 
+def first_pass_rows(rows: np.ndarray, n_units: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
+    """The detail rows a first pass wrote (``cap`` slots a game, its first ``n_units`` used; a game
+    with more keeps none: ``GameRun.play`` replays it), in game order, and how many each game kept:
+    what every game's detail table is built from."""
+    kept = np.where(n_units > cap, 0, n_units)
+    used = np.arange(cap)[None, :] < kept[:, None]
+    return rows[(np.arange(len(n_units))[:, None] * cap + np.arange(cap)[None, :])[used]], kept
+
+
 @runtime_checkable
 class Game(Protocol):
     """The game interface: what the generic layers may ask of a game (``GameDef`` implements it)."""

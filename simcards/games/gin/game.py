@@ -8,7 +8,7 @@ import pandas as pd
 from simcards import policy
 from simcards.cards import card_code
 from simcards.games import engine
-from simcards.games.base import GameDef, GameRun, SeatLabel, event_lines, full_log, replay_text
+from simcards.games.base import GameDef, GameRun, SeatLabel, event_lines, first_pass_rows, full_log, replay_text
 from simcards.games.engine import CARD_ARRAY, OPTION_ROWS, KernelBinding, policy_signature
 from simcards.games.gin import kernel, search
 from simcards.games.gin import layout as L
@@ -174,9 +174,7 @@ _CARD_CODES = [card_code(c) for c in range(52)]
 
 def hands_frame(hands: np.ndarray, n_hands: np.ndarray, cap: int, first: int, rules: R.GinRules) -> pd.DataFrame:
     count = len(n_hands)
-    kept = np.where(n_hands > cap, 0, n_hands)  # games that overflowed are replayed in full
-    idx = (np.arange(count)[:, None] * cap + np.arange(cap)[None, :])[np.arange(cap)[None, :] < kept[:, None]]
-    rows = hands[idx]
+    rows, kept = first_pass_rows(hands, n_hands, cap)
     knocker = rows[:, L.H_KNOCKER]
     has_knock = knocker >= 0
     at = np.arange(len(rows))

@@ -8,7 +8,7 @@ import pandas as pd
 from simcards import policy
 from simcards.cards import card_code
 from simcards.games import engine
-from simcards.games.base import GameDef, GameRun, SeatLabel, full_log, replay_text
+from simcards.games.base import GameDef, GameRun, SeatLabel, first_pass_rows, full_log, replay_text
 from simcards.games.engine import CARD_MASK, OPTION_VALUES, KernelBinding, policy_signature
 from simcards.games.two_hundred import layout as L
 from simcards.games.two_hundred import rules as R
@@ -150,9 +150,7 @@ def deals_frame(deals: np.ndarray, n_deals: np.ndarray, cap: int, first: int,
     """The per-deal table: the standard columns with ``taken_``, ``deal_score_`` and ``score_``
     per side, then the variant's own: ``kitty_points``, ``called`` and ``partner``, ``out_team``."""
     count = len(n_deals)
-    kept = np.minimum(n_deals, cap)
-    idx = (np.arange(count)[:, None] * cap + np.arange(cap)[None, :])[np.arange(cap)[None, :] < kept[:, None]]
-    rows = deals[idx]
+    rows, kept = first_pass_rows(deals, n_deals, cap)
     bidder = rows[:, L.D_BIDDER]
     played = bidder >= 0
     trump = rows[:, L.D_TRUMP]

@@ -7,7 +7,7 @@ import pandas as pd
 
 from simcards import policy
 from simcards.games import engine
-from simcards.games.base import GameDef, GameRun, SeatLabel, event_lines, full_log, replay_text
+from simcards.games.base import GameDef, GameRun, SeatLabel, event_lines, first_pass_rows, full_log, replay_text
 from simcards.games.engine import CARD_ARRAY, OPTION_ROWS, KernelBinding, policy_signature
 from simcards.games.yaniv import contract, kernel, search
 from simcards.games.yaniv import layout as L
@@ -180,9 +180,7 @@ def _seat_labels(masks: np.ndarray, players: int) -> np.ndarray:
 
 def rounds_frame(rounds: np.ndarray, n_rounds: np.ndarray, cap: int, first: int, players: int) -> pd.DataFrame:
     count = len(n_rounds)
-    kept = np.where(n_rounds > cap, 0, n_rounds)  # games that overflowed are replayed in full
-    idx = (np.arange(count)[:, None] * cap + np.arange(cap)[None, :])[np.arange(cap)[None, :] < kept[:, None]]
-    rows = rounds[idx]
+    rows, kept = first_pass_rows(rounds, n_rounds, cap)
     data = {
         "game": np.repeat(np.arange(first, first + count, dtype=np.int64), kept),
         "round": rows[:, L.RD_ROUND].astype(np.int32),
