@@ -736,6 +736,7 @@ class RunStore:
                     raise self._bad_part(self.parts / name, problem)
         results: dict[str, list] = {}
         jobs = {}
+        stop = threading.Event()  # set when a join fails or is interrupted: the others replace nothing
         for name in self.tables:
             path = self.out / f"{name}.parquet"
             expected = sum(self.files[f"{name}-{f:012d}.parquet"][0] for f, _ in ranges)
@@ -797,7 +798,6 @@ class RunStore:
             jobs[path.name] = (join, path)
         # The tables are joined at once, a thread each (reading and writing Parquet releases the
         # GIL: the games and the detail table of a long run join in the time of the larger).
-        stop = threading.Event()
         with ThreadPoolExecutor(max(1, len(jobs))) as pool:
             futures = {name: pool.submit(self._guard, *job) for name, job in jobs.items()}
             try:
