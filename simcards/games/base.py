@@ -80,6 +80,7 @@ class GameRun:
         # game's own attached families (its search players) are built-ins and cannot
         self.custom = any(s.family.decide is not None and s.family not in self.binding.attached for s in strategies)
         self.room = 0  # detail rows a game gets in a first pass, learned from the games played (``_learn_room``)
+        self.lengths = np.zeros(0, dtype=np.int64)  # how many games played had each number of detail rows
         with policy.reported(self.strategies, self.kinds):
             self.engine = self.binding.engine(self.strategies)
             self._batch(0, 0, 1, np.zeros((1, self.games_width), np.int64), 1)  # compile (or load) now
@@ -131,15 +132,27 @@ class GameRun:
         return games, detail
 
     def _learn_room(self, n_units: np.ndarray) -> None:
-        """The room a first pass gives each game from now on: what the longest 1 in 1,000 of the
-        games played so far needed, never less than before and never more than ``first_pass()``
-        (the memory a chunk was sized for). A first pass writes into ``count × room`` rows, which
-        the kernel's writes touch page by page and the table gathers from: room for 48 deals where
-        a Two Hundred game has 4 or 5 made a run of 400,000 games with tables 5-9% slower. A
-        longer game is replayed alone (``_replay``)."""
-        if len(n_units):
-            longest = int(np.quantile(n_units, 0.999, method="higher"))
-            self.room = min(max(self.room, longest, 1), self.first_pass())
+        """The room a first pass gives each game, once ``PROBE`` games have been played: what the
+        longest 1 in 1,000 of them needed, plus a quarter (at least 2), never less than before and
+        never more than ``first_pass()`` (the memory a chunk was sized for). A first pass writes
+        into ``count × room`` rows, which the kernel's writes touch page by page and the table
+        gathers from: room for 48 deals where a Two Hundred game has 4 or 5 made a run of 400,000
+        games with tables 5-9% slower. A longer game is replayed alone (``_replay``): cheap for a
+        plain game, a whole game's search for a search player, hence the margin and the count
+        (learned from the first few games of a study's small batches, Yaniv ``mc`` replayed so
+        many that it ran at half its speed)."""
+        if not len(n_units):
+            return
+        counts = np.bincount(n_units)
+        if len(counts) > len(self.lengths):
+            counts[:len(self.lengths)] += self.lengths
+            self.lengths = counts
+        else:
+            self.lengths[:len(counts)] += counts
+        played = int(self.lengths.sum())
+        if played >= PROBE:
+            longest = int(np.searchsorted(np.cumsum(self.lengths), 0.999 * played))
+            self.room = min(max(self.room, longest + max(2, longest // 4)), self.first_pass())
 
     def explain(self, seed: int, game: int) -> str | None:
         """What a policy that raised in the kernel says when the reference engine plays that game."""
@@ -149,7 +162,7 @@ class GameRun:
         """Games ``first .. first+count-1`` of ``seed``: the per-game table and (if ``detail``) the
         per-round/hand/deal table, both with a ``game`` column holding the global game index.
         The tables are the same whatever room the first pass gives a game (``_learn_room``)."""
-        if detail and not self.room and count > PROBE:  # learn the games' lengths on the first games
+        if detail and not self.room and count > PROBE:  # learn the games' lengths on the first PROBE
             head, tail = self.play(seed, first, PROBE, detail), self.play(seed, first + PROBE, count - PROBE, detail)
             return (pd.concat([head[0], tail[0]], ignore_index=True),
                     pd.concat([head[1], tail[1]], ignore_index=True))
