@@ -176,7 +176,7 @@ class GameRun:
         n_units = games[:, self.units_slot]
         self._learn_room(n_units)
         long = np.flatnonzero(n_units > cap)
-        detail_df = self.detail_frame(rows, np.where(n_units > cap, 0, n_units), cap, first)
+        detail_df = self.detail_frame(rows, n_units, cap, first)  # (keeps none of a longer game's rows)
         if len(long):
             replayed = self._replay(seed, first + long, n_units[long])
             detail_df = pd.concat([detail_df, replayed], ignore_index=True).sort_values(
