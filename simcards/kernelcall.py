@@ -19,6 +19,10 @@ the process with ``os._exit`` (``cli.app.main``); the Python API returns, and th
 of the process waits for the one left running first (Ctrl-C gives up), since numba's parallel
 backends need not accept two launches at once.
 
+:func:`start` and :func:`finish` are :func:`call` in two steps, so that the main thread can do other
+work while a call plays (``LocalBackend`` writes one range while the next plays); a started call
+whose result is no longer wanted is given to :func:`drop`.
+
 Outside the main thread (Dask workers, a user's own threads) a call runs directly, as before:
 signals are only ever delivered to the main thread.
 """
@@ -57,12 +61,20 @@ def grace() -> float:
 class _Call:
     fn: Callable[..., Any]
     args: tuple
-    what: str
+    describe: str | Callable[[], str]  # what the call plays, for a message (a function: asked when needed)
     threads: int | None
     done: threading.Event = field(default_factory=threading.Event)
     result: Any = None
     error: BaseException | None = None
     thread: threading.Thread | None = None
+    what: str = ""
+    started: float = field(default_factory=time.monotonic)
+    seconds: float = 0.0  # how long it played, once done
+
+    def named(self) -> str:
+        if not self.what:
+            self.what = self.describe() if callable(self.describe) else self.describe
+        return self.what
 
     def run(self) -> None:
         try:
@@ -74,6 +86,7 @@ class _Call:
         except BaseException as exc:  # handed to the waiting thread
             self.error = exc
         finally:
+            self.seconds = time.monotonic() - self.started
             self.done.set()
 
 
@@ -115,6 +128,11 @@ def _wait_for_left() -> None:
     _left.clear()
 
 
+def stop_asked() -> bool:
+    """Has the run in progress been asked to stop (the first Ctrl-C)?"""
+    return bool(_watch and getattr(_watch[-1], "requested", False))
+
+
 def check_stop(what: str | Callable[[], str]) -> None:
     """While waiting for games: after one line naming ``what`` is still playing, raise
     :class:`StopWaiting` when a stop was asked more than :func:`grace` seconds ago."""
@@ -131,6 +149,13 @@ def call(fn: Callable[..., Any], *args, what: str | Callable[[], str] = "games")
     needs it)."""
     if threading.current_thread() is not threading.main_thread():
         return fn(*args)
+    return finish(start(fn, *args, what=what))
+
+
+def start(fn: Callable[..., Any], *args, what: str | Callable[[], str] = "games") -> _Call:
+    """``fn(*args)`` begun in a worker thread (from the main thread only), for :func:`finish` or
+    :func:`drop`: the caller can do other work meanwhile (``LocalBackend`` writes a range while the
+    next one plays)."""
     _wait_for_left()
     try:
         import numba
@@ -139,28 +164,44 @@ def call(fn: Callable[..., Any], *args, what: str | Callable[[], str] = "games")
     except Exception:  # numba's threading layer could not start: the call will say why
         threads = None
     ctx = contextvars.copy_context()
-    job = _Call(lambda *a: ctx.run(fn, *a), args, "", threads)
+    job = _Call(lambda *a: ctx.run(fn, *a), args, what, threads)
     job.thread = threading.Thread(target=job.run, name="simcards-kernel", daemon=True)
     job.thread.start()
+    return job
 
-    def named() -> str:
-        if not job.what:
-            job.what = what() if callable(what) else what
-        return job.what
 
+def finish(job: _Call) -> Any:
+    """The result of a call :func:`start` began, waited for as the module says."""
     try:
         while not job.done.wait(POLL):
-            check_stop(named)
+            check_stop(job.named)
     except BaseException as exc:
         if not job.done.is_set():
-            named()
-            _left.append(job)
+            _leave(job)
             if isinstance(exc, KeyboardInterrupt) and not isinstance(exc, StopWaiting):
                 _say(f"Ctrl-C: stopped while playing {job.what}")
         raise
     if job.error is not None:
         raise job.error.with_traceback(job.error.__traceback__)
     return job.result
+
+
+def drop(job: _Call) -> None:
+    """A call :func:`start` began whose result nobody will read (the run stopped or failed first):
+    it may end within :func:`grace` seconds, silently (Ctrl-C gives up at once); after that it
+    is left running, as an interrupted call is."""
+    end = time.monotonic() + grace()
+    try:
+        while not job.done.wait(POLL) and time.monotonic() < end:
+            pass
+    finally:
+        if not job.done.is_set():
+            _leave(job)
+
+
+def _leave(job: _Call) -> None:
+    job.named()  # described now, while the caller's state is as it was
+    _left.append(job)
 
 
 def players(strategies: Iterable) -> str:

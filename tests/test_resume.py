@@ -154,6 +154,84 @@ def test_full_disk_keeps_what_finished(tmp_path, reference, monkeypatch):
     assert files(d) == files(reference[0])
 
 
+class Watched:
+    """Which ranges had begun playing while each range was written to the run directory."""
+
+    def __init__(self, monkeypatch, on_write=None):
+        import threading
+
+        import simcards.backends as backends
+        from simcards.store import RunStore
+
+        self.begun: list[int] = []
+        self.lock = threading.Lock()
+        self.seen: dict[int, list[int]] = {}
+        play, write = backends.execute, RunStore.write_chunk
+
+        def execute(job, first, count, *a):
+            with self.lock:
+                self.begun.append(first)
+            return play(job, first, count, *a)
+
+        def write_chunk(store, first, count, frames, partial):
+            time.sleep(0.05)  # a write that takes a while: the next range has time to begin
+            with self.lock:
+                self.seen[first] = list(self.begun)
+            if on_write is not None:
+                on_write(first)
+            return write(store, first, count, frames, partial)
+
+        monkeypatch.setattr(backends, "execute", execute)
+        monkeypatch.setattr(RunStore, "write_chunk", write_chunk)
+
+
+def test_the_next_range_plays_while_a_range_is_written(tmp_path, reference, monkeypatch):
+    watched = Watched(monkeypatch)
+    simcards.simulate(GAME, out=tmp_path / "run", **RUN)
+    firsts = list(range(0, 3000, 400))
+    assert all(watched.seen[f] == firsts[:i + 2] for i, f in enumerate(firsts[:-1])), watched.seen
+    assert files(tmp_path / "run") == files(reference[0])
+
+
+def test_no_range_plays_ahead_of_one_slower_than_ahead_s(tmp_path, reference, monkeypatch):
+    import simcards.backends as backends
+
+    monkeypatch.setattr(backends, "AHEAD_S", -1.0)  # every range is too slow to play ahead of it
+    watched = Watched(monkeypatch)
+    simcards.simulate(GAME, out=tmp_path / "run", **RUN)
+    firsts = list(range(0, 3000, 400))
+    assert all(watched.seen[f] == firsts[:i + 1] for i, f in enumerate(firsts)), watched.seen
+    assert files(tmp_path / "run") == files(reference[0])
+
+
+def test_ctrl_c_while_a_range_is_written_keeps_it_and_not_the_one_playing_ahead(tmp_path, reference,
+                                                                               monkeypatch):
+    import os
+    import threading
+
+    from simcards import kernelcall
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("Ctrl-C reaches only the main thread")
+
+    def press(first):
+        if first == 800:
+            os.kill(os.getpid(), signal.SIGINT)  # the first Ctrl-C: stop once this range is kept
+            time.sleep(0.1)  # (the handler runs in this thread, at once)
+
+    watched = Watched(monkeypatch, press)
+    d = tmp_path / "run"
+    part = simcards.simulate(GAME, out=d, **RUN)
+    assert watched.seen[800] == [0, 400, 800, 1200]  # range 1,200 was playing, and is not counted
+    assert part.interrupted and part.meta["games_completed"] == 1200 and part.summary["games"] == 1200
+    assert json.loads((d / "manifest.json").read_text())["done"] == [[0, 1200]]
+    assert sorted(p.name for p in (d / "parts").glob("games-*")) == [f"games-{f:012d}.parquet" for f in (0, 400, 800)]
+    assert kernelcall.left_running() == []  # the range playing ahead ended within the grace period
+    monkeypatch.undo()
+    simcards.simulate(GAME, resume=d, **RUN)
+    assert files(d) == files(reference[0])
+
+
 KILL_SCRIPT = """
 import sys, simcards
 simcards.simulate("two-hundred", games=40000, seed=77, chunk=500, out=sys.argv[1], threads=1)

@@ -19,6 +19,7 @@ from simcards.backends.job import Job, execute
 from simcards.errors import SimcardsError
 
 BACKENDS = ("local", "dask")
+AHEAD_S = 5.0  # LocalBackend plays the next range while one is written only after a range this quick
 
 
 class Backend:
@@ -59,11 +60,34 @@ class LocalBackend(Backend):
         kernelcall.call(engine, job, what=lambda: _playing(job, 0, 1))  # compiles and plays game 0
 
     def imap(self, job, ranges):
+        """The ranges in order. While one is handed on (written to a run directory, counted), the
+        next one already plays, in the worker thread ``kernelcall`` runs it in: the kernel and the
+        writing overlap. Only after a range that played within ``AHEAD_S`` seconds, so that a run
+        stopped or failing while it writes leaves at most about that much playing for nothing."""
+        import threading
+
         from simcards import kernelcall
 
-        for first, count in ranges:  # Ctrl-C is seen while a range plays (simcards.kernelcall)
-            yield first, count, kernelcall.call(execute, job, first, count,
-                                                what=lambda f=first, c=count: _playing(job, f, c))
+        if threading.current_thread() is not threading.main_thread():  # a kernel call runs in place
+            for first, count in ranges:
+                yield first, count, execute(job, first, count)
+            return
+
+        def start(i: int):  # Ctrl-C is seen while a range plays (simcards.kernelcall)
+            first, count = ranges[i]
+            return kernelcall.start(execute, job, first, count, what=lambda: _playing(job, first, count))
+
+        ahead = None
+        try:
+            for i, (first, count) in enumerate(ranges):
+                call, ahead = (ahead if ahead is not None else start(i)), None
+                result = kernelcall.finish(call)
+                if i + 1 < len(ranges) and call.seconds <= AHEAD_S and not kernelcall.stop_asked():
+                    ahead = start(i + 1)
+                yield first, count, result
+        finally:
+            if ahead is not None:  # the run stopped (or failed) while a range was handed on
+                kernelcall.drop(ahead)
 
 
 def _playing(job: Job, first: int, count: int) -> str:
