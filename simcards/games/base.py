@@ -69,7 +69,6 @@ class GameRun:
     games_width = 0  # columns of the per-game output (layout.G_WIDTH)
     bad_slot = 0  # where a game's output records a policy's bad index (layout.G_BAD)
     units_slot = 0  # the per-game output column counting detail rows (rounds, hands, deals)
-    unit = "round"  # the detail table's unit column
 
     def __init__(self, rules, strategies: Sequence[Strategy], sids: np.ndarray, params: np.ndarray):
         self.rules = rules
@@ -101,9 +100,9 @@ class GameRun:
     def games_frame(self, games: np.ndarray, first: int) -> pd.DataFrame:
         raise NotImplementedError
 
-    def detail_frame(self, rows: np.ndarray, n_units: np.ndarray, cap: int, first: int) -> pd.DataFrame:
-        """The detail table of ``len(n_units)`` games from ``rows`` (``cap`` rows per game; a
-        game whose ``n_units`` is 0 contributes nothing)."""
+    def detail_frame(self, rows: np.ndarray, n_units: np.ndarray, first: int) -> pd.DataFrame:
+        """The detail table of games ``first .. first + len(n_units) - 1`` from ``rows``: game
+        ``i``'s ``n_units[i]`` rows, in game order (``detail_rows``)."""
         raise NotImplementedError
 
     def play_reference(self, seed: int, game: int, decide) -> Any:
@@ -176,33 +175,32 @@ class GameRun:
         n_units = games[:, self.units_slot]
         self._learn_room(n_units)
         long = np.flatnonzero(n_units > cap)
-        detail_df = self.detail_frame(rows, n_units, cap, first)  # (keeps none of a longer game's rows)
-        if len(long):
-            replayed = self._replay(seed, first + long, n_units[long])
-            detail_df = pd.concat([detail_df, replayed], ignore_index=True).sort_values(
-                ["game", self.unit], kind="stable", ignore_index=True)
-        return games_df, detail_df
+        replayed = self._replay(seed, first + long, n_units[long]) if len(long) else None
+        return games_df, self.detail_frame(detail_rows(rows, n_units, cap, long, replayed), n_units, first)
 
-    def _replay(self, seed: int, games: np.ndarray, n_units: np.ndarray) -> pd.DataFrame:
+    def _replay(self, seed: int, games: np.ndarray, n_units: np.ndarray) -> np.ndarray:
         """The detail rows of ``games`` (longer than a first pass's room), each replayed alone with
-        room for every row (same seed, same game), made into one table: a table per game cost
-        seven times the replay (Two Hundred's ``le-rough`` replays a sixth of its games)."""
-        room = int(n_units.max())
-        rows = np.zeros((len(games) * room, self.detail_width()), dtype=np.int32)
-        for j, g in enumerate(games):
-            rows[j * room:(j + 1) * room] = self.raw(seed, int(g), 1, room)[1]
-        df = self.detail_frame(rows, n_units, room, 0)  # games numbered 0 .. len(games) - 1 ...
-        df["game"] = games[df["game"].to_numpy()]  # ... then by their own numbers
-        return df
+        room for every row (same seed, same game), one game's after the other's."""
+        return np.concatenate([self.raw(seed, int(g), 1, int(n))[1] for g, n in zip(games, n_units)])
 
 
-def first_pass_rows(rows: np.ndarray, n_units: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
-    """The detail rows a first pass wrote (``cap`` slots a game, its first ``n_units`` used; a game
-    with more keeps none: ``GameRun.play`` replays it), in game order, and how many each game kept:
-    what every game's detail table is built from."""
+def detail_rows(rows: np.ndarray, n_units: np.ndarray, cap: int, long: np.ndarray,
+                replayed: np.ndarray | None) -> np.ndarray:
+    """Every game's detail rows in game order, what its detail table is built from: game ``i``'s
+    ``n_units[i]`` rows, from a first pass's ``rows`` (``cap`` slots a game, the first used) or,
+    for the games ``long`` (longer than ``cap``), from ``replayed`` (theirs, one after another).
+    One gather by computed indices, then the replayed games' rows put in place as blocks: masks
+    and indices over every slot, and a sort, cost a Yaniv chunk of 50,000 games ten times as much."""
     kept = np.where(n_units > cap, 0, n_units)
-    used = np.arange(cap)[None, :] < kept[:, None]
-    return rows[(np.arange(len(n_units))[:, None] * cap + np.arange(cap)[None, :])[used]], kept
+    before = np.cumsum(kept) - kept  # rows kept by the games before each
+    first_pass = rows.take(np.arange(int(kept.sum())) + np.repeat(np.arange(len(kept)) * cap - before, kept), axis=0)
+    if replayed is None:
+        return first_pass
+    pieces, at, r = [], 0, 0
+    for cut, n in zip(before[long], n_units[long]):
+        pieces += [first_pass[at:cut], replayed[r:r + n]]
+        at, r = cut, r + n
+    return np.concatenate(pieces + [first_pass[at:]])
 
 
 @runtime_checkable

@@ -8,7 +8,7 @@ import pandas as pd
 from simcards import policy
 from simcards.cards import card_code
 from simcards.games import engine
-from simcards.games.base import GameDef, GameRun, SeatLabel, event_lines, first_pass_rows, full_log, replay_text
+from simcards.games.base import GameDef, GameRun, SeatLabel, event_lines, full_log, replay_text
 from simcards.games.engine import CARD_ARRAY, OPTION_ROWS, KernelBinding, policy_signature
 from simcards.games.gin import kernel, search
 from simcards.games.gin import layout as L
@@ -77,7 +77,6 @@ class GinRun(GameRun):
     games_width = L.G_WIDTH
     bad_slot = L.G_BAD
     units_slot = L.G_HANDS
-    unit = "hand"
 
     def __init__(self, rules: R.GinRules, strategies: list[Strategy]):
         super().__init__(rules, strategies, *seat_arrays(strategies))
@@ -91,8 +90,8 @@ class GinRun(GameRun):
     def games_frame(self, games: np.ndarray, first: int) -> pd.DataFrame:
         return games_frame(games, first, self.rules)
 
-    def detail_frame(self, rows: np.ndarray, n_units: np.ndarray, cap: int, first: int) -> pd.DataFrame:
-        return hands_frame(rows, n_units, cap, first, self.rules)
+    def detail_frame(self, rows: np.ndarray, n_units: np.ndarray, first: int) -> pd.DataFrame:
+        return hands_frame(rows, n_units, first, self.rules)
 
 
 def _nullable(values: np.ndarray, dtype: str = "Int8"):
@@ -172,9 +171,8 @@ def games_frame(games: np.ndarray, first: int, rules: R.GinRules) -> pd.DataFram
 _CARD_CODES = [card_code(c) for c in range(52)]
 
 
-def hands_frame(hands: np.ndarray, n_hands: np.ndarray, cap: int, first: int, rules: R.GinRules) -> pd.DataFrame:
+def hands_frame(rows: np.ndarray, n_hands: np.ndarray, first: int, rules: R.GinRules) -> pd.DataFrame:
     count = len(n_hands)
-    rows, kept = first_pass_rows(hands, n_hands, cap)
     knocker = rows[:, L.H_KNOCKER]
     has_knock = knocker >= 0
     at = np.arange(len(rows))
@@ -182,7 +180,7 @@ def hands_frame(hands: np.ndarray, n_hands: np.ndarray, cap: int, first: int, ru
     k_dw = np.where(has_knock, rows[at, L.H_DW + k_pos], -1)
     d_dw = np.where(has_knock, rows[at, L.H_DW + 1 - k_pos], -1)
     data = {
-        "game": np.repeat(np.arange(first, first + count, dtype=np.int64), kept),
+        "game": np.repeat(np.arange(first, first + count, dtype=np.int64), n_hands),
         "hand": rows[:, L.H_HAND].astype(np.int32),
         "dealer": rows[:, L.H_DEALER].astype(np.int8),
         "knocker": _nullable(knocker),

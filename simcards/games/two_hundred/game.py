@@ -8,7 +8,7 @@ import pandas as pd
 from simcards import policy
 from simcards.cards import card_code
 from simcards.games import engine
-from simcards.games.base import GameDef, GameRun, SeatLabel, first_pass_rows, full_log, replay_text
+from simcards.games.base import GameDef, GameRun, SeatLabel, full_log, replay_text
 from simcards.games.engine import CARD_MASK, OPTION_VALUES, KernelBinding, policy_signature
 from simcards.games.two_hundred import layout as L
 from simcards.games.two_hundred import rules as R
@@ -92,7 +92,6 @@ class TwoHundredRun(GameRun):
     games_width = L.G_WIDTH
     bad_slot = L.G_BAD
     units_slot = L.G_DEALS
-    unit = "deal"
 
     def __init__(self, rules: R.TwoHundredRules, players: int, strategies: list[Strategy]):
         self.players = players
@@ -107,8 +106,8 @@ class TwoHundredRun(GameRun):
     def games_frame(self, games: np.ndarray, first: int) -> pd.DataFrame:
         return games_frame(games, first, self.rules)
 
-    def detail_frame(self, rows: np.ndarray, n_units: np.ndarray, cap: int, first: int) -> pd.DataFrame:
-        return deals_frame(rows, n_units, cap, first, self.rules)
+    def detail_frame(self, rows: np.ndarray, n_units: np.ndarray, first: int) -> pd.DataFrame:
+        return deals_frame(rows, n_units, first, self.rules)
 
 
 def games_frame(games: np.ndarray, first: int, rules: R.TwoHundredRules = R.STANDARD) -> pd.DataFrame:
@@ -145,12 +144,11 @@ SUIT_NAMES = np.array(["s", "h", "d", "c"])
 TRUMP_NAMES = ["s", "h", "d", "c", "nt"]
 
 
-def deals_frame(deals: np.ndarray, n_deals: np.ndarray, cap: int, first: int,
+def deals_frame(rows: np.ndarray, n_deals: np.ndarray, first: int,
                 rules: R.TwoHundredRules = R.STANDARD) -> pd.DataFrame:
     """The per-deal table: the standard columns with ``taken_``, ``deal_score_`` and ``score_``
     per side, then the variant's own: ``kitty_points``, ``called`` and ``partner``, ``out_team``."""
     count = len(n_deals)
-    rows, kept = first_pass_rows(deals, n_deals, cap)
     bidder = rows[:, L.D_BIDDER]
     played = bidder >= 0
     trump = rows[:, L.D_TRUMP]
@@ -159,7 +157,7 @@ def deals_frame(deals: np.ndarray, n_deals: np.ndarray, cap: int, first: int,
     made_col[~played] = pd.NA
     sides = range(rules.sides)
     cols = {
-        "game": np.repeat(np.arange(first, first + count, dtype=np.int64), kept),
+        "game": np.repeat(np.arange(first, first + count, dtype=np.int64), n_deals),
         "deal": rows[:, L.D_DEAL].astype(np.int32),
         "dealer": rows[:, L.D_DEALER].astype(np.int8),
         "contract_team": _nullable(np.where(played, bidder % rules.sides, -1), "int8"),
