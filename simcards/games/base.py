@@ -184,6 +184,12 @@ class GameRun:
         return np.concatenate([self.raw(seed, int(g), 1, int(n))[1] for g, n in zip(games, n_units)])
 
 
+def nullable(values: np.ndarray, dtype: str = "int8") -> pd.arrays.IntegerArray:
+    """A nullable integer column of numpy ``dtype``, missing where ``values`` is negative (how the
+    kernels write "none": no knocker, no caller, a seat out of the game)."""
+    return pd.arrays.IntegerArray(np.maximum(values, 0).astype(dtype), values < 0)
+
+
 def detail_rows(rows: np.ndarray, n_units: np.ndarray, cap: int, long: np.ndarray,
                 replayed: np.ndarray | None) -> np.ndarray:
     """Every game's detail rows in game order, what its detail table is built from: game ``i``'s

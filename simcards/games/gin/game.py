@@ -8,7 +8,7 @@ import pandas as pd
 from simcards import policy
 from simcards.cards import card_code
 from simcards.games import engine
-from simcards.games.base import GameDef, GameRun, SeatLabel, event_lines, full_log, replay_text
+from simcards.games.base import GameDef, GameRun, SeatLabel, event_lines, full_log, nullable, replay_text
 from simcards.games.engine import CARD_ARRAY, OPTION_ROWS, KernelBinding, policy_signature
 from simcards.games.gin import kernel, search
 from simcards.games.gin import layout as L
@@ -94,12 +94,6 @@ class GinRun(GameRun):
         return hands_frame(rows, n_units, first, self.rules)
 
 
-def _nullable(values: np.ndarray, dtype: str = "Int8"):
-    col = pd.array(np.where(values >= 0, values, 0), dtype=dtype)
-    col[values < 0] = pd.NA
-    return col
-
-
 def side_name(rules: R.GinRules) -> str:
     """Per-side columns are named by seat, or by team in team play."""
     return "team" if rules.teams else "seat"
@@ -109,7 +103,7 @@ def games_frame(games: np.ndarray, first: int, rules: R.GinRules) -> pd.DataFram
     n = len(games)
     data = {
         "game": np.arange(first, first + n, dtype=np.int64),
-        "winner": _nullable(games[:, L.G_WINNER]),
+        "winner": nullable(games[:, L.G_WINNER]),
         "hands": games[:, L.G_HANDS].astype(np.int32),
         "scored_hands": games[:, L.G_SCORED].astype(np.int32),
         "first_dealer": games[:, L.G_FIRST_DEALER].astype(np.int8),
@@ -148,15 +142,15 @@ def games_frame(games: np.ndarray, first: int, rules: R.GinRules) -> pd.DataFram
         for k in range(L.N_HOLLY):
             base = L.G_HOLLY + k * L.GH_WIDTH
             g = f"hw{k + 1}"
-            data[f"{g}_winner"] = _nullable(games[:, base + L.GH_WINNER])
+            data[f"{g}_winner"] = nullable(games[:, base + L.GH_WINNER])
             for field, at in (("points", L.GH_POINTS), ("hands_won", L.GH_WON), ("boxes", L.GH_BOXES),
                               ("final", L.GH_FINAL)):
                 for s in range(2):
                     data[f"{g}_{field}_{s}"] = games[:, base + at + s].astype(np.int32)
             data[f"{g}_margin"] = games[:, base + L.GH_MARGIN].astype(np.int32)
             data[f"{g}_shutout"] = games[:, base + L.GH_SHUTOUT].astype(bool)
-            data[f"{g}_closed_at"] = _nullable(np.where(games[:, base + L.GH_CLOSED] > 0,
-                                                        games[:, base + L.GH_CLOSED], -1), "Int32")
+            data[f"{g}_closed_at"] = nullable(np.where(games[:, base + L.GH_CLOSED] > 0,
+                                                        games[:, base + L.GH_CLOSED], -1), "int32")
     if rules.mahjong:
         data["pickups"] = games[:, L.G_PICKUPS].astype(np.int32)
         data["multi_pickups"] = games[:, L.G_MULTI_PICKUPS].astype(np.int32)
@@ -183,14 +177,14 @@ def hands_frame(rows: np.ndarray, n_hands: np.ndarray, first: int, rules: R.GinR
         "game": np.repeat(np.arange(first, first + count, dtype=np.int64), n_hands),
         "hand": rows[:, L.H_HAND].astype(np.int32),
         "dealer": rows[:, L.H_DEALER].astype(np.int8),
-        "knocker": _nullable(knocker),
+        "knocker": nullable(knocker),
         "outcome": pd.Categorical.from_codes(rows[:, L.H_OUTCOME].astype(np.int32), categories=list(L.OUTCOMES)),
-        "winner": _nullable(rows[:, L.H_WINNER]),
+        "winner": nullable(rows[:, L.H_WINNER]),
         "points": rows[:, L.H_POINTS].astype(np.int16),
         "turns": rows[:, L.H_TURNS].astype(np.int16),
-        "upcard_taker": _nullable(rows[:, L.H_UPCARD_TAKER]),
-        "knocker_deadwood": _nullable(k_dw, "Int16"),
-        "defender_deadwood": _nullable(d_dw, "Int16"),
+        "upcard_taker": nullable(rows[:, L.H_UPCARD_TAKER]),
+        "knocker_deadwood": nullable(k_dw, "int16"),
+        "defender_deadwood": nullable(d_dw, "int16"),
         "laid_off_cards": rows[:, L.H_LAID_N].astype(np.int8),
         "laid_off_points": rows[:, L.H_LAID_PTS].astype(np.int16),
         "stock_left": rows[:, L.H_STOCK].astype(np.int8),
@@ -199,7 +193,7 @@ def hands_frame(rows: np.ndarray, n_hands: np.ndarray, first: int, rules: R.GinR
     for p in range(rules.players):
         dw = np.where(rows[:, L.H_SEAT] == p, rows[:, L.H_DW], np.where(rows[:, L.H_SEAT + 1] == p,
                                                                           rows[:, L.H_DW + 1], -1))
-        data[f"deadwood_{p}"] = dw.astype(np.int16) if everyone_plays else _nullable(dw, "Int16")
+        data[f"deadwood_{p}"] = dw.astype(np.int16) if everyone_plays else nullable(dw, "int16")
     score = "team_score" if rules.teams else "score"
     for s in range(rules.sides):
         data[f"{score}_{s}"] = rows[:, L.H_SCORES + s].astype(np.int32)
@@ -215,7 +209,7 @@ def hands_frame(rows: np.ndarray, n_hands: np.ndarray, first: int, rules: R.GinR
     if R.R_H_TEAM in sections:
         o = sections[R.R_H_TEAM][0]
         data["table"] = rows[:, o + L.HT_TABLE].astype(np.int8)
-        data["deal_winner"] = _nullable(rows[:, o + L.HT_DEAL_WINNER])
+        data["deal_winner"] = nullable(rows[:, o + L.HT_DEAL_WINNER])
         data["deal_points"] = rows[:, o + L.HT_DEAL_POINTS].astype(np.int16)
     if R.R_H_OKLA in sections:
         o = sections[R.R_H_OKLA][0]

@@ -8,7 +8,7 @@ import pandas as pd
 from simcards import policy
 from simcards.cards import card_code
 from simcards.games import engine
-from simcards.games.base import GameDef, GameRun, SeatLabel, full_log, replay_text
+from simcards.games.base import GameDef, GameRun, SeatLabel, full_log, nullable, replay_text
 from simcards.games.engine import CARD_MASK, OPTION_VALUES, KernelBinding, policy_signature
 from simcards.games.two_hundred import layout as L
 from simcards.games.two_hundred import rules as R
@@ -131,13 +131,9 @@ def games_frame(games: np.ndarray, first: int, rules: R.TwoHundredRules = R.STAN
     if rules.no_trump:
         cols["no_trump_deals"] = games[:, L.G_NT_DEALS].astype(np.int32)
     if rules.sides > 2 and not rules.individual:
-        cols["out_team"] = _nullable(games[:, L.G_OUT_SIDE], "int8")
-        cols["out_deal"] = _nullable(np.where(games[:, L.G_OUT_SIDE] >= 0, games[:, L.G_OUT_DEAL], -1), "int32")
+        cols["out_team"] = nullable(games[:, L.G_OUT_SIDE], "int8")
+        cols["out_deal"] = nullable(np.where(games[:, L.G_OUT_SIDE] >= 0, games[:, L.G_OUT_DEAL], -1), "int32")
     return pd.DataFrame(cols)
-
-
-def _nullable(values: np.ndarray, dtype: str) -> pd.arrays.IntegerArray:
-    return pd.arrays.IntegerArray(np.where(values >= 0, values, 0).astype(dtype.lower()), values < 0)
 
 
 SUIT_NAMES = np.array(["s", "h", "d", "c"])
@@ -160,9 +156,9 @@ def deals_frame(rows: np.ndarray, n_deals: np.ndarray, first: int,
         "game": np.repeat(np.arange(first, first + count, dtype=np.int64), n_deals),
         "deal": rows[:, L.D_DEAL].astype(np.int32),
         "dealer": rows[:, L.D_DEALER].astype(np.int8),
-        "contract_team": _nullable(np.where(played, bidder % rules.sides, -1), "int8"),
-        "bidder": _nullable(bidder, "int8"),
-        "bid": _nullable(rows[:, L.D_BID], "int16"),
+        "contract_team": nullable(np.where(played, bidder % rules.sides, -1), "int8"),
+        "bidder": nullable(bidder, "int8"),
+        "bid": nullable(rows[:, L.D_BID], "int16"),
         "trump": pd.Categorical.from_codes(np.where(trump >= 0, trump, -1),
                                            categories=TRUMP_NAMES if rules.no_trump else list(SUIT_NAMES)),
         **{f"taken_{t}": rows[:, L.D_TAKEN + t].astype(np.int16) for t in sides},
@@ -176,9 +172,9 @@ def deals_frame(rows: np.ndarray, n_deals: np.ndarray, first: int,
         called = rows[:, L.D_CALLED]
         codes = np.where(called >= 0, _DECK_INDEX[np.maximum(called, 0)], -1)
         cols["called"] = pd.Categorical.from_codes(codes, categories=_DECK_CODES)
-        cols["partner"] = _nullable(rows[:, L.D_PARTNER], "int8")
+        cols["partner"] = nullable(rows[:, L.D_PARTNER], "int8")
     if rules.sides > 2 and not rules.individual:
-        cols["out_team"] = _nullable(rows[:, L.D_OUT], "int8")
+        cols["out_team"] = nullable(rows[:, L.D_OUT], "int8")
     return pd.DataFrame(cols)
 
 

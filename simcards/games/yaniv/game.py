@@ -7,7 +7,7 @@ import pandas as pd
 
 from simcards import policy
 from simcards.games import engine
-from simcards.games.base import GameDef, GameRun, SeatLabel, event_lines, full_log, replay_text
+from simcards.games.base import GameDef, GameRun, SeatLabel, event_lines, full_log, nullable, replay_text
 from simcards.games.engine import CARD_ARRAY, OPTION_ROWS, KernelBinding, policy_signature
 from simcards.games.yaniv import contract, kernel, search
 from simcards.games.yaniv import layout as L
@@ -181,23 +181,18 @@ def _seat_labels(masks: np.ndarray, players: int) -> pd.api.extensions.Extension
                     dtype="str")
 
 
-def _nullable(values: np.ndarray, dtype: str) -> pd.arrays.IntegerArray:
-    """A nullable integer column: missing where ``values`` is negative."""
-    return pd.arrays.IntegerArray(np.maximum(values, 0).astype(dtype), values < 0)
-
-
 def rounds_frame(rows: np.ndarray, n_rounds: np.ndarray, first: int, players: int) -> pd.DataFrame:
     count = len(n_rounds)
     data = {
         "game": np.repeat(np.arange(first, first + count, dtype=np.int64), n_rounds),
         "round": rows[:, L.RD_ROUND].astype(np.int32),
         "starter": rows[:, L.RD_STARTER].astype(np.int8),
-        "caller": _nullable(rows[:, L.RD_CALLER], "int8"),
+        "caller": nullable(rows[:, L.RD_CALLER], "int8"),
         "turns": rows[:, L.RD_TURNS].astype(np.int32),
         "asaf": rows[:, L.RD_ASAF].astype(bool),
     }
     for p in range(players):
-        data[f"hand_{p}"] = _nullable(rows[:, L.RD_HANDS + p], "int16")
+        data[f"hand_{p}"] = nullable(rows[:, L.RD_HANDS + p], "int16")
     for p in range(players):
         data[f"score_{p}"] = rows[:, L.RD_HANDS + players + p].astype(np.int32)
     data["eliminated"] = _seat_labels(rows[:, L.RD_ELIMINATED], players)
