@@ -155,9 +155,10 @@ def test_full_disk_keeps_what_finished(tmp_path, reference, monkeypatch):
 
 
 class Watched:
-    """Which ranges had begun playing while each range was written to the run directory."""
+    """Which ranges had begun playing while each range was written to the run directory (a write
+    waits up to 10 s for the next range to begin when ``ahead``, else 0.05 s for it not to)."""
 
-    def __init__(self, monkeypatch, on_write=None):
+    def __init__(self, monkeypatch, on_write=None, ahead=True):
         import threading
 
         import simcards.backends as backends
@@ -174,7 +175,9 @@ class Watched:
             return play(job, first, count, *a)
 
         def write_chunk(store, first, count, frames, partial):
-            time.sleep(0.05)  # a write that takes a while: the next range has time to begin
+            end = time.monotonic() + (10 if ahead and first + count < RUN["games"] else 0.05)
+            while time.monotonic() < end and first + count not in self.begun:
+                time.sleep(0.005)
             with self.lock:
                 self.seen[first] = list(self.begun)
             if on_write is not None:
@@ -197,7 +200,7 @@ def test_no_range_plays_ahead_of_one_slower_than_ahead_s(tmp_path, reference, mo
     import simcards.backends as backends
 
     monkeypatch.setattr(backends, "AHEAD_S", -1.0)  # every range is too slow to play ahead of it
-    watched = Watched(monkeypatch)
+    watched = Watched(monkeypatch, ahead=False)
     simcards.simulate(GAME, out=tmp_path / "run", **RUN)
     firsts = list(range(0, 3000, 400))
     assert all(watched.seen[f] == firsts[:i + 1] for i, f in enumerate(firsts)), watched.seen
