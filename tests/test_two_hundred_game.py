@@ -277,3 +277,24 @@ def test_compare_across_tables_keeps_each_fair_share():
     diff = float(diffs[(diffs["variant"] == "five-player") & (diffs["metric"] == "starter_edge")]["diff"].iloc[0])
     assert diff == pytest.approx(edge["five-player"] - edge["standard"])
     assert len(est[(est["variant"] == "five-player") & est["metric"].str.startswith("win_seat_")]) == 5
+
+
+def test_best_trump_is_the_best_of_the_four_estimates():
+    """``best_trump`` looks each suit's value up once and adds in another order: with a credit that
+    sums exactly it gives, bit for bit, the suit and value of the best of ``estimate``'s four
+    (lowest suit on ties); other credits take the four estimates themselves."""
+    from simcards.games.two_hundred import layout as L
+    from simcards.games.two_hundred.policies import best_trump, estimate, exact_credit
+
+    bits = np.array([b for b in range(64) if int(L.DECK_MASK_36) >> b & 1])
+    rng = np.random.default_rng(11)
+    credits = [0.0, 15.0, 18.0, 10.5, 15 * (6 / 9.0), 13.3, 15 * (12 / 9.0)]
+    assert [exact_credit(c) for c in credits[:4]] == [True] * 4 and not exact_credit(13.3)
+    for _ in range(3000):
+        hand = np.int64(0)
+        for b in rng.choice(bits, size=int(rng.integers(1, 13)), replace=False):
+            hand |= np.int64(1) << int(b)
+        for credit in credits:
+            values = [estimate(hand, t, credit) for t in range(4)]
+            want = int(np.argmax(values))
+            assert best_trump(hand, credit) == (want, values[want]), (hex(hand), credit)

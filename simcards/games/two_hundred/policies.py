@@ -203,7 +203,41 @@ def nt_estimate(hand, partner):
 
 @njit(cache=True)
 def best_trump(hand, partner):
-    """The suit with the best estimate (lowest suit on ties) and that estimate."""
+    """The suit with the best estimate (lowest suit on ties) and that estimate. The suits' values
+    are whole numbers: with a ``partner`` credit that sums exactly (``exact_credit``) every order of
+    the additions gives ``estimate``'s value, so each suit's side value and shortness bonus is
+    looked up once, not once per trump."""
+    if not exact_credit(partner):
+        return _best_trump_by_estimates(hand, partner)
+    sides = 0.0
+    shorts = 0.0
+    for s in range(4):
+        ls = (hand >> (LANE * s)) & LANE_FULL
+        sides += SIDE_VALUE[ls]
+        shorts += SHORT_VALUE[LANE_COUNT[ls]]
+    best = 0
+    best_e = -1.0
+    for t in range(4):
+        lt = (hand >> (LANE * t)) & LANE_FULL
+        nt = LANE_COUNT[lt]
+        e = partner + (TRUMP_VALUE[lt] + (sides - SIDE_VALUE[lt]) + ((shorts - SHORT_VALUE[nt]) if nt >= 2 else 0.0))
+        if e > best_e:
+            best_e = e
+            best = t
+    return best, best_e
+
+
+@njit(cache=True, inline="always")
+def exact_credit(partner):
+    """Is ``partner`` a multiple of 1/1024 below 2**40? Then it and whole points up to 2**40 add
+    up exactly, in any order."""
+    scaled = partner * 1024.0
+    return abs(partner) < 1099511627776.0 and scaled == np.floor(scaled)
+
+
+@njit(cache=True)
+def _best_trump_by_estimates(hand, partner):
+    """``best_trump`` by four whole estimates (a credit that does not add up exactly)."""
     best = 0
     best_e = -1.0
     for t in range(4):
