@@ -103,11 +103,13 @@ from simcards.games.two_hundred.layout import (  # the transcript events (layout
 from simcards.games.two_hundred.policies import (  # random and heuristic
     SEAT_ROWS,
     SID_HEURISTIC,
+    bid_limit,
     builtin_bid,
     builtin_contract,
     builtin_decide,
     builtin_play,
     builtin_trump,
+    defers,
     heuristic_tricks,
     seating,
 )
@@ -175,8 +177,17 @@ def _auction(st, deal, dealer, n_log):
     rules, view, opts, hands = st.rules, st.shown, st.opts, st.hands
     bidders = view[L.V_ACTIVE] & ~rules[R_DUMMIES]
     n_bidders = n_cards(bidders)
-    step = rules[R_STEP]
+    step, min_bid, max_bid = rules[R_STEP], rules[R_MIN_BID], rules[R_MAX_BID]
     dealer_barred = VARIANTS and rules[R_DEALER_BIDS] == 0
+    # Every bidder the heuristic: each bids the lowest legal bid up to its limit (``bid_limit``, the
+    # same all through the auction, kept in ``opts``: no option table is laid out), and the view is
+    # brought up to date only before a strategy is asked and at the end (the view shares memory
+    # with the rest of the game's state: a store into it makes the loop read every value again).
+    heuristic = all_heuristic(st.sids, bidders)
+    if heuristic:
+        for s in range(rules[R_SEATS]):
+            if (bidders >> s) & 1:
+                opts[s] = bid_limit(st.params, s, hands[s], s, view, rules)
     high = 0
     bidder = -1
     passed = 0
@@ -184,38 +195,48 @@ def _auction(st, deal, dealer, n_log):
     seat = st.nxt_bid[dealer]
     while True:
         if not (passed >> seat) & 1:
-            opts[0] = 0
-            n_opts = 1
+            lowest = 0  # the lowest legal bid (0: only a pass)
             if not (dealer_barred and seat == dealer and n_passed == n_bidders - 1):
-                b = rules[R_MIN_BID] if high == 0 else high + step
-                while b <= rules[R_MAX_BID]:
+                b = min_bid if high == 0 else high + step
+                lowest = b if b <= max_bid else 0
+            if heuristic:
+                v = lowest if lowest and lowest <= opts[seat] and not defers(st.params, seat, view, seat, bidder) else 0
+            else:
+                view[L.V_SEAT] = seat
+                view[L.V_PASSED] = passed
+                view[L.V_BID] = high
+                view[L.V_BIDDER] = bidder
+                if VARIANTS and rules[R_DUMMIES]:
+                    view[L.V_OWN_SEEN] = own_seen(seat, rules, hands, view, 0)
+                opts[0] = 0
+                n_opts = 1
+                b = lowest
+                while b and b <= max_bid:
                     opts[n_opts] = b
                     n_opts += 1
                     b += step
-            view[L.V_SEAT] = seat
-            if VARIANTS and rules[R_DUMMIES]:
-                view[L.V_OWN_SEEN] = own_seen(seat, rules, hands, view, 0)
-            sid = st.sids[seat]
-            rng = st.rng[1 + seat:2 + seat]
-            if sid > SID_HEURISTIC:
-                c = st.ext(KIND_BID, sid, st.params, hands[seat], opts, n_opts, view, rules, rng)
-            else:
-                c = builtin_bid(sid, st.params, hands[seat], opts, n_opts, view, rules, rng)
-            v = opts[c]
+                sid = st.sids[seat]
+                rng = st.rng[1 + seat:2 + seat]
+                if sid > SID_HEURISTIC:
+                    c = st.ext(KIND_BID, sid, st.params, hands[seat], opts, n_opts, view, rules, rng)
+                else:
+                    c = builtin_bid(sid, st.params, hands[seat], opts, n_opts, view, rules, rng)
+                v = opts[c]
             n_log = _log(st.log, n_log, EV_BID, deal, seat, v, 0)
             if v == 0:
                 passed |= 1 << seat
                 n_passed += 1
-                view[L.V_PASSED] = passed
             else:
                 high = v
                 bidder = seat
-                view[L.V_BID] = v
-                view[L.V_BIDDER] = seat
                 view[L.V_BIDS + seat] = v
             if n_passed == n_bidders or (n_passed == n_bidders - 1 and bidder >= 0):
                 break
         seat = st.nxt_bid[seat]
+    view[L.V_SEAT] = seat
+    view[L.V_PASSED] = passed
+    view[L.V_BID] = high
+    view[L.V_BIDDER] = bidder
     st.res[RS_BIDDER] = bidder
     st.res[RS_BID] = high
     return n_log

@@ -662,18 +662,30 @@ def heuristic_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
 def _bid(table, row, hand, opts, view, rules):
     """The heuristic's bid (see ``heuristic_decide``): pass or the lowest legal bid."""
     seat = view[V_SEAT]
-    hb = view[V_BIDDER]
-    if hb >= 0 and view[V_SIDE + hb] == view[V_SIDE + seat] and table[row, P_RAISE] < 0.5:
+    if defers(table, row, view, seat, view[V_BIDDER]) or opts[1] > bid_limit(table, row, hand, seat, view, rules):
         return 0
+    return 1
+
+
+@njit(cache=True, inline="always")
+def defers(table, row, view, seat, hb):
+    """Does the heuristic at ``seat`` pass to leave the high bid (``hb``'s) with its own side
+    (``raise`` off)?"""
+    return hb >= 0 and view[V_SIDE + hb] == view[V_SIDE + seat] and table[row, P_RAISE] < 0.5
+
+
+@njit(cache=True, inline="always")
+def bid_limit(table, row, hand, seat, view, rules):
+    """The highest bid the heuristic at ``seat`` makes: its team's best estimate × ``aggr``, rounded
+    down (a whole bid is at most a number when it is at most its floor). The same all through an
+    auction (its hand, the cards it sees and its allowances do not change)."""
     seen, hidden, each = _teammate_cards(view, rules, seat)
     credit = _credit(table, row, rules, hidden, each, True)
     if rules[R_CALL] == 1:
         _, e = best_trump_called(hand, credit, rules[R_DECK_MASK])
     else:
         _, e = best_trump(hand | seen, credit)
-    if opts[1] <= e * table[row, P_AGGR]:
-        return 1
-    return 0
+    return np.int64(np.floor(e * table[row, P_AGGR]))
 
 
 @_called
