@@ -103,7 +103,7 @@ from simcards.games.two_hundred.layout import (  # the transcript events (layout
 from simcards.games.two_hundred.policies import (  # random and heuristic
     SEAT_ROWS,
     SID_HEURISTIC,
-    bid_limit,
+    bid_plan,
     builtin_bid,
     builtin_contract,
     builtin_decide,
@@ -152,8 +152,8 @@ KIND_BID, KIND_DISCARD, KIND_TRUMP, KIND_CALL, KIND_PLAY = (np.int64(k) for k in
                                                                                  L.K_CALL, L.K_PLAY))
 
 # Slots of the per-deal result array ``res``.
-RS_BIDDER, RS_BID, RS_TRUMP, RS_KITTY_POINTS, RS_CALLED, RS_PARTNER, RS_BAD, RS_KITTY = range(8)
-RS_SIZE = 8
+RS_BIDDER, RS_BID, RS_TRUMP, RS_KITTY_POINTS, RS_CALLED, RS_PARTNER, RS_BAD, RS_KITTY, RS_PLAN = range(9)
+RS_SIZE = 9
 
 # The variants of the deal (T-V-2P dummies, T-V-KITTY and T-V-ROUGH's kitty, no trump and barred
 # dealer, T-V-5P's called partner) are compiled in where this is True. The game is also compiled
@@ -179,15 +179,16 @@ def _auction(st, deal, dealer, n_log):
     n_bidders = n_cards(bidders)
     step, min_bid, max_bid = rules[R_STEP], rules[R_MIN_BID], rules[R_MAX_BID]
     dealer_barred = VARIANTS and rules[R_DEALER_BIDS] == 0
-    # Every bidder the heuristic: each bids the lowest legal bid up to its limit (``bid_limit``, the
-    # same all through the auction, kept in ``opts``: no option table is laid out), and the view is
-    # brought up to date only before a strategy is asked and at the end (the view shares memory
-    # with the rest of the game's state: a store into it makes the loop read every value again).
+    # Every bidder the heuristic: each bids the lowest legal bid up to its limit, and names the
+    # suit it bid on as trump where it would (``bid_plan``: the same all through the auction, kept
+    # in ``opts``; no option table is laid out), and the view is brought up to date only before a
+    # strategy is asked and at the end (the view shares memory with the rest of the game's state:
+    # a store into it makes the loop read every value again).
     heuristic = all_heuristic(st.sids, bidders)
     if heuristic:
         for s in range(rules[R_SEATS]):
             if (bidders >> s) & 1:
-                opts[s] = bid_limit(st.params, s, hands[s], s, view, rules)
+                opts[s], opts[MAX_SEATS + s] = bid_plan(st.params, s, hands[s], s, view, rules)
     high = 0
     bidder = -1
     passed = 0
@@ -239,6 +240,7 @@ def _auction(st, deal, dealer, n_log):
     view[L.V_BIDDER] = bidder
     st.res[RS_BIDDER] = bidder
     st.res[RS_BID] = high
+    st.res[RS_PLAN] = opts[MAX_SEATS + bidder] if heuristic and bidder >= 0 else -1
     return n_log
 
 
@@ -297,9 +299,10 @@ def _contract(st, deal, kitty, n_log):
     view[L.V_SEAT] = bidder
     if VARIANTS and (rules[R_DUMMIES] or buried):
         view[L.V_OWN_SEEN] = own_seen(bidder, rules, hands, view, 0) | buried
-    c = decide_once(st.ext, KIND_TRUMP, st.sids[bidder], st.params, hands[bidder], opts, np.int64(n_trumps),
-                    view, rules, st.rng[1 + bidder:2 + bidder])
-    trump = opts[c]
+    trump = res[RS_PLAN]  # the heuristic's, known from its bid (``policies.bid_plan``), else asked
+    if trump < 0:
+        trump = opts[decide_once(st.ext, KIND_TRUMP, st.sids[bidder], st.params, hands[bidder], opts,
+                                 np.int64(n_trumps), view, rules, st.rng[1 + bidder:2 + bidder])]
     view[L.V_TRUMP] = trump
     res[RS_TRUMP] = trump
     n_log = _log(st.log, n_log, EV_TRUMP, deal, bidder, trump, res[RS_BID])

@@ -662,7 +662,7 @@ def heuristic_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
 def _bid(table, row, hand, opts, view, rules):
     """The heuristic's bid (see ``heuristic_decide``): pass or the lowest legal bid."""
     seat = view[V_SEAT]
-    if defers(table, row, view, seat, view[V_BIDDER]) or opts[1] > bid_limit(table, row, hand, seat, view, rules):
+    if defers(table, row, view, seat, view[V_BIDDER]) or opts[1] > bid_plan(table, row, hand, seat, view, rules)[0]:
         return 0
     return 1
 
@@ -675,17 +675,27 @@ def defers(table, row, view, seat, hb):
 
 
 @njit(cache=True, inline="always")
-def bid_limit(table, row, hand, seat, view, rules):
-    """The highest bid the heuristic at ``seat`` makes: its team's best estimate × ``aggr``, rounded
-    down (a whole bid is at most a number when it is at most its floor). The same all through an
-    auction (its hand, the cards it sees and its allowances do not change)."""
+def bid_plan(table, row, hand, seat, view, rules):
+    """What the heuristic at ``seat`` bids on: (the highest bid it makes, the suit it then names as
+    trump or -1 where that is decided later: ``bid_suit_is_trump``). The highest bid is its team's
+    best estimate × ``aggr``, rounded down (a whole bid is at most a number when it is at most its
+    floor). Both are the same all through an auction: its hand, the cards it sees and its
+    allowances do not change."""
     seen, hidden, each = _teammate_cards(view, rules, seat)
     credit = _credit(table, row, rules, hidden, each, True)
     if rules[R_CALL] == 1:
-        _, e = best_trump_called(hand, credit, rules[R_DECK_MASK])
+        t, e = best_trump_called(hand, credit, rules[R_DECK_MASK])
     else:
-        _, e = best_trump(hand | seen, credit)
-    return np.int64(np.floor(e * table[row, P_AGGR]))
+        t, e = best_trump(hand | seen, credit)
+    return np.int64(np.floor(e * table[row, P_AGGR])), t if bid_suit_is_trump(rules) else np.int64(-1)
+
+
+@njit(cache=True, inline="always")
+def bid_suit_is_trump(rules):
+    """Does the heuristic name as trump the suit it bid on (``bid_plan``'s)? Where the trump is
+    estimated with the same allowance as the bid (no kitty, no called card) and no trump is not
+    an option."""
+    return rules[R_KITTY] == 0 and rules[R_CALL] == 0 and rules[R_NO_TRUMP] == 0
 
 
 @_called
