@@ -55,9 +55,10 @@ class LocalBackend(Backend):
 
     def warm(self, job: Job) -> None:
         from simcards import kernelcall
-        from simcards.backends.job import engine
+        from simcards.backends.job import built, engine
 
-        kernelcall.call(engine, job, what=lambda: _playing(job, 0, 1))  # compiles and plays game 0
+        if built(job) is None:  # (a built engine has nothing left to compile: no thread to start)
+            kernelcall.call(engine, job, what=lambda: _playing(job, 0, 1))  # compiles and plays game 0
 
     def imap(self, job, ranges):
         """The ranges in order. While one is handed on (written to a run directory, counted), the
