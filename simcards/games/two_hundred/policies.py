@@ -662,9 +662,9 @@ def heuristic_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
 def _bid(table, row, hand, opts, view, rules):
     """The heuristic's bid (see ``heuristic_decide``): pass or the lowest legal bid."""
     seat = view[V_SEAT]
-    if defers(table, row, view, seat, view[V_BIDDER]) or opts[1] > bid_plan(table, row, hand, seat, view, rules)[0]:
+    if defers(table, row, view, seat, view[V_BIDDER]):
         return 0
-    return 1
+    return 1 if opts[1] <= bid_plan_called(table, row, hand, seat, view, rules)[0] else 0
 
 
 @njit(cache=True, inline="always")
@@ -696,6 +696,11 @@ def bid_suit_is_trump(rules):
     estimated with the same allowance as the bid (no kitty, no called card) and no trump is not
     an option."""
     return rules[R_KITTY] == 0 and rules[R_CALL] == 0 and rules[R_NO_TRUMP] == 0
+
+
+# ``_bid``'s copy, a call: the auction of heuristic bidders inlines its own (each inlined copy
+# costs compile time)
+bid_plan_called = compiled_as(bid_plan, "bid_plan_called", _called)
 
 
 @_called
