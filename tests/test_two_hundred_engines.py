@@ -99,12 +99,12 @@ def test_a_batch_plays_the_same_games_as_the_logged_kernel(preset, specs, overri
     play_batch = engine_for(strats)[2]
     sids, params = seat_arrays(strats, rules)
     n = 40
-    games = np.zeros((n, L.G_WIDTH), dtype=np.int64)
+    games = np.zeros((L.G_WIDTH, n), dtype=np.int64)  # a game a column (GameRun.columns_first)
     deals = np.zeros((n * L.DEAL_CAP, L.D_WIDTH), dtype=np.int32)
     play_batch(5, 0, n, rules.encode(), sids, params, games, deals, L.DEAL_CAP)
     for g in range(n):
         _, og, logged = kernel_run(specs, 5, g, rules)
-        assert (games[g] == og).all(), (preset, specs, overrides, g)
+        assert (games[:, g] == og).all(), (preset, specs, overrides, g)
         assert (deals[g * L.DEAL_CAP:g * L.DEAL_CAP + og[L.G_DEALS]] == logged).all(), (preset, specs, overrides, g)
 
 

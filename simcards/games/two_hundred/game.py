@@ -90,6 +90,7 @@ class TwoHundredRun(GameRun):
     binding = BINDING
     kinds = KINDS
     games_width = L.G_WIDTH
+    columns_first = True
     bad_slot = L.G_BAD
     units_slot = L.G_DEALS
 

@@ -601,9 +601,9 @@ def _start_game(st, game, seed, out_game):
 
 def _play_games(run, lo, hi, rules, sids, params, out_games, out_deals, log, ext, work, streams):
     """Games ``first_game + lo .. first_game + hi - 1`` of the ``run`` (``[seed, first_game,
-    row_cap]``: ``_run``), each to one winning side (T-END-1/2 or the variant's rule); row ``i`` of
-    ``out_games`` is game ``first_game + i``, with ``row_cap`` rows of ``out_deals`` (may be 0): one
-    row a deal, deals past ``row_cap`` played but not written.
+    row_cap]``: ``_run``), each to one winning side (T-END-1/2 or the variant's rule); column ``i``
+    of ``out_games`` is game ``first_game + i`` (``GameRun.columns_first``), with ``row_cap`` rows
+    of ``out_deals`` (may be 0): one row a deal, deals past ``row_cap`` played but not written.
     Returns the log length of the last game. Releases the GIL: ``play_batch`` runs ranges of games
     on threads. ``work`` and ``streams`` are its working memory (zero, ``with_memory``). One
     function, compiled once: a game called from here would be optimised and compiled to machine
@@ -617,7 +617,7 @@ def _play_games(run, lo, hi, rules, sids, params, out_games, out_deals, log, ext
     for i in range(lo, hi):
         for j in range(_WORK_SIZE):
             work[j] = 0
-        out_game = games_out[i]
+        out_game = games_out[:, i]
         deals_out = rows_out[i * row_cap:(i + 1) * row_cap]
         dealer = start_game(st, first_game + i, seed, out_game)
         active = (1 << st.rules[R_SEATS]) - 1
@@ -793,14 +793,14 @@ def game_player(ext):
 
     def play_game(game, seed, rules, sids, params, out_game, deals_out, row_cap, log):
         return with_memory(games_for(rules))(_run(seed, game, row_cap), 0, 1, rules, sids, params,
-                                             out_game.reshape(1, -1), deals_out, log, ext)
+                                             out_game.reshape(-1, 1), deals_out, log, ext)
 
     return play_game
 
 
 def batch_player(ext):
-    """``play_batch(seed, first_game, count, rules, sids, params, out_games, out_deals, row_cap)``:
-    the games in ranges on threads (``games.batch.play_ranges``: not a ``prange``, which would
+    """``play_batch(seed, first_game, count, rules, sids, params, out_games, out_deals, row_cap)``
+    (``out_games``: a game a column): the games in ranges on threads (``games.batch.play_ranges``: not a ``prange``, which would
     compile the whole game twice more)."""
 
     def play_batch(seed, first_game, count, rules, sids, params, out_games, out_deals, row_cap):
