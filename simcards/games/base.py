@@ -67,9 +67,10 @@ class GameRun:
     binding: KernelBinding  # the game's kernel
     kinds: dict[int, str] = {}  # decision kinds by code, for messages (policy.kind_names)
     games_width = 0  # columns of the per-game output (layout.G_WIDTH)
-    # The kernel writes a game's output as a column of ``(games_width, count)`` (its transpose is
-    # the games × columns array everything else reads, then a column at a time: contiguous, where
-    # rows would make every column read touch every row; a table of 40,000 games built twice as fast).
+    # The kernel writes a game's output as a column of ``(games_width, count)``; its transpose is
+    # the games × columns array everything else reads, a column at a time: contiguous, where rows
+    # make every column read touch every row (Two Hundred's games table of 40,000 games: 2.4-3.8 ms
+    # instead of 3.8-5.5).
     columns_first = False
     bad_slot = 0  # where a game's output records a policy's bad index (layout.G_BAD)
     units_slot = 0  # the per-game output column counting detail rows (rounds, hands, deals)

@@ -800,8 +800,8 @@ def game_player(ext):
 
 def batch_player(ext):
     """``play_batch(seed, first_game, count, rules, sids, params, out_games, out_deals, row_cap)``
-    (``out_games``: a game a column): the games in ranges on threads (``games.batch.play_ranges``: not a ``prange``, which would
-    compile the whole game twice more)."""
+    (``out_games``: a game a column): the games in ranges on threads (``games.batch.play_ranges``:
+    not a ``prange``, which would compile the whole game twice more)."""
 
     def play_batch(seed, first_game, count, rules, sids, params, out_games, out_deals, row_cap):
         log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
