@@ -176,3 +176,38 @@ def test_two_hundred_table_reads_the_end_of_a_deal():
     assert np.allclose(v[:, :, 1] + v[:, :, 0].T, 1.0, atol=1e-8)
     with pytest.raises(SimcardsError, match="two sides"):
         win_table("two-hundred", RunSpec.resolve("two-hundred", variant="cutthroat").rules, games=5)
+
+
+def test_two_builders_of_one_table_both_save_it(tmp_path, monkeypatch):
+    """Two processes building the same value table at once (the test workers, parallel jobs on one
+    cache) each save it whole: neither renames the other's file away from under it."""
+    import threading
+
+    from simcards.table import value
+
+    both_written = threading.Barrier(2)
+    savez = np.savez
+
+    def savez_then_wait(file, **arrays):
+        savez(file, **arrays)
+        both_written.wait(timeout=10)  # both files written before either is renamed into place
+
+    monkeypatch.setattr(value.np, "savez", savez_then_wait)
+    path = tmp_path / "value" / "gin-0.npz"
+    errors: list[BaseException] = []
+
+    def build(k: int) -> None:
+        try:
+            value._save(path, values=np.arange(5) + k)
+        except BaseException as exc:  # noqa: BLE001 (reported below)
+            errors.append(exc)
+
+    threads = [threading.Thread(target=build, args=(k,)) for k in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=20)
+    assert not errors, errors
+    with np.load(path) as z:
+        assert list(z["values"]) in ([0, 1, 2, 3, 4], [1, 2, 3, 4, 5])
+    assert sorted(p.name for p in path.parent.iterdir()) == ["gin-0.npz"]

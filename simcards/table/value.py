@@ -52,6 +52,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -325,6 +327,17 @@ def overrides(rules, game: str) -> dict:
     return {k: v for k, v in rules.as_dict().items() if base.get(k) != v}
 
 
+def _save(path: Path, **arrays: np.ndarray) -> None:
+    """``np.savez`` to ``path`` through a file of this process and thread's own, renamed into place:
+    processes building the same table at once (test workers, parallel jobs on one cache) each
+    write whole files, and the last rename wins (a shared temporary name had one rename the file
+    from under the other)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.stem}.{os.getpid()}.{threading.get_ident()}.tmp.npz")
+    np.savez(tmp, **arrays)
+    tmp.replace(path)
+
+
 def _cache_path(key: dict) -> Path:
     from simcards.compiling import cache_root
 
@@ -367,14 +380,11 @@ def win_table(game: str, rules, *, strategy: str | None = None, games: int = DEF
         values = solve_race(law, race)
     table = WinTable(target, values, law, {**key, "same_by_role": rates}, race)
     if cache:
-        path.parent.mkdir(parents=True, exist_ok=True)
         meta = json.dumps({"target": target, "hands": law.hands, "same_by_role": rates,
                            "race": None if race is None else [race.lo, race.hi, [list(r) for r in race.resets],
                                                               race.step]})
-        tmp = path.with_suffix(".tmp.npz")
         tie = law.tie if law.tie is not None else np.full(len(law.p), TIE_HIGHER, dtype=np.int64)
-        np.savez(tmp, values=values, gains=law.gains, p=law.p, same=law.same, tie=tie, meta=np.array(meta))
-        tmp.replace(path)
+        _save(path, values=values, gains=law.gains, p=law.p, same=law.same, tie=tie, meta=np.array(meta))
     return table
 
 
@@ -527,10 +537,7 @@ def round_law(game: str, rules, players: int, *, strategy: str | None = None, ga
     if len(conds) == 0:
         raise SimcardsError("the round law needs at least one round of self-play")
     if cache:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp.npz")
-        np.savez(tmp, conds=conds, outcomes=out)
-        tmp.replace(path)
+        _save(path, conds=conds, outcomes=out)
     return _pooled(conds, out)
 
 
