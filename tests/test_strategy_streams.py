@@ -42,12 +42,19 @@ def _rebuild(x: int, template, consistent, back: int = BACK):
     return None
 
 
+class SeenEnough(Exception):
+    """Every seat has made its first decision: the rest of the game tells the attack nothing."""
+
+
 class Spy:
     """Wraps a decision function: keeps the arguments of the first call (the attacker's moment)
-    and the random state handed to each seat at its first decision."""
+    and the random state handed to each seat at its first decision; once all ``seats`` have
+    decided it ends the game (``SeenEnough``, caught by ``until_seen``): a whole Gin game of random
+    players in the reference engine took minutes."""
 
-    def __init__(self, decide):
+    def __init__(self, decide, seats: int):
         self.decide = decide
+        self.seats = seats
         self.first = None
         self.seat_states: dict[int, int] = {}
 
@@ -56,7 +63,17 @@ class Spy:
         if self.first is None:
             self.first = tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args)
         self.seat_states.setdefault(int(view[0]), int(rng[0]))
+        if len(self.seat_states) == self.seats:
+            raise SeenEnough
         return self.decide(*args)
+
+
+def until_seen(play, *args) -> None:
+    """``play(*args)``, a reference game with a spy, up to every seat's first decision."""
+    try:
+        play(*args)
+    except SeenEnough:
+        pass
 
 
 def _record_shuffles(monkeypatch, module):
@@ -81,11 +98,11 @@ def _yaniv(seed, game, monkeypatch, rekey=None):
     decide, _, _ = engine_for(strategies)
     sids, params = seat_arrays(strategies)
     decks = _record_shuffles(monkeypatch, ref)
-    spy = Spy(decide)
+    spy = Spy(decide, players)
     g = ref.ReferenceGame(rules, players, sids, params, seed, game, spy)
     if rekey is not None:
         g.rng[0] = rekey
-    g.play()
+    until_seen(g.play)
     template = ref.deck(rules)
     _, _, _, hand, n, _, _, view, _, _ = spy.first
     own, seat = set(int(c) for c in hand[:n]), int(view[0])
@@ -104,11 +121,11 @@ def _gin(seed, game, monkeypatch, rekey=None):
     decide, _, _ = engine_for(strategies)
     sids, params = seat_arrays(strategies)
     decks = _record_shuffles(monkeypatch, ref)
-    spy = Spy(decide)
+    spy = Spy(decide, 2)
     g = ref.ReferenceGame(rules, sids, params, seed, game, spy)
     if rekey is not None:
         g.rng[0] = rekey
-    g.play()
+    until_seen(g.play)
     _, _, _, hand, n, *_ = spy.first
     own = set(int(c) for c in hand[:n])
 
@@ -127,11 +144,11 @@ def _two_hundred(seed, game, monkeypatch, rekey=None):
     decide, _, _ = engine_for(strategies)
     sids, params = seat_arrays(strategies, rules)
     decks = _record_shuffles(monkeypatch, ref)
-    spy = Spy(decide)
+    spy = Spy(decide, 4)
     g = ref.ReferenceGame(rules, sids, params, seed, game, spy)
     if rekey is not None:
         g.rng[0] = rekey
-    g.play()
+    until_seen(g.play)
     _, _, _, hand, _, _, view, _, _ = spy.first
     seat, dealer = int(view[L.V_SEAT]), int(view[L.V_DEALER])
     own = {f for f in ref.deck(rules.deck) if (int(hand) >> int(L.BIT_OF_FACE[f])) & 1}
@@ -152,9 +169,9 @@ def _high_card(seed, game, monkeypatch, rekey=None):
     strategies = GAME.strategies(["random"] * players, players)
     sids, params = seat_arrays(strategies)
     decks = _record_shuffles(monkeypatch, ref)
-    spy = Spy(K.decide)
+    spy = Spy(K.decide, players)
     monkeypatch.setattr(K, "decide", spy)
-    ref.play_reference(rules, players, sids, params, seed, game)
+    until_seen(ref.play_reference, rules, players, sids, params, seed, game)
     _, _, hand, _, view, _, _ = spy.first
     own, seat = set(int(c) for c in hand[:2]), int(view[K.V_SEAT])
 
