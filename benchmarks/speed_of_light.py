@@ -3,9 +3,12 @@ lab kernel's rate for the same work, measured in one sitting, on 1 and 2 threads
 
 The lab kernels (``../shared/lab`` beside a checkout, or ``--lab DIR``) play each game's core rules with
 simple strategies, written only to learn how fast this machine can go; a shared machine is noisy, so
-only the ratio of two rates measured minutes apart means something. The lab's ``rates.py`` runs
-before and after simcards (in its own process) and the ratio uses the mean of its two readings; both
-are printed, with the load average, so a reader can see how steady the machine was.
+only the ratio of two rates measured minutes apart means something. The lab's ``rates.py`` (in its
+own process) and simcards take turns, ``--rounds`` times, the lab first and last: each simcards
+reading is set against the mean of the lab readings just before and after it, and every row gives
+the median ratio and its range over the rounds (the lab's own rate moved by up to 9% within one
+sitting). The lab readings are printed, with the load average, so a reader can see how steady the
+machine was.
 
 The work, as issue 31 states it (``summary_only=True``, the built-in engines):
 
@@ -13,7 +16,7 @@ The work, as issue 31 states it (``summary_only=True``, the built-in engines):
 - Gin hands/s: ``simple`` against ``simple``, standard rules;
 - Two Hundred deals/s: ``heuristic`` in every seat, standard rules.
 
-    python benchmarks/speed_of_light.py [--games-scale 1.0] [--repeats 3] [--json]
+    python benchmarks/speed_of_light.py [--rounds 3] [--games-scale 1.0] [--repeats 3] [--json]
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -66,42 +70,55 @@ def main(argv: list[str] | None = None) -> dict:
                     help="the lab kernels' folder (default: ../shared/lab beside the checkout)")
     ap.add_argument("--games-scale", type=float, default=1.0, help="scale every measurement's games")
     ap.add_argument("--repeats", type=int, default=3, help="timed runs per rate (the best is kept)")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="lab and simcards taking turns this many times (the lab also before the first and "
+                         "after the last): each row's ratio is given per round, as a median and range")
     ap.add_argument("--json", action="store_true", help="print the rows as JSON")
     a = ap.parse_args(argv)
     if not (a.lab / "rates.py").is_file():
         raise SystemExit(f"error: no lab kernels at {a.lab} (give --lab DIR: the folder with rates.py)")
+    if a.rounds < 1:
+        raise SystemExit("error: --rounds must be at least 1")
 
     load_before = os.getloadavg()
-    lab_before = lab_rates(a.lab)
-    ours = {(game, t): simcards_rate(game, args, count, max(1000, int(n * a.games_scale)), t, a.repeats)
-            for game, args, count, _, _, n in WORK for t in (1, 2)}
-    lab_after = lab_rates(a.lab)
+    labs = [lab_rates(a.lab)]
+    ours = []
+    for _ in range(a.rounds):  # each simcards reading between two lab readings: drift shows in both
+        ours.append({(game, t): simcards_rate(game, args, count, max(1000, int(n * a.games_scale)), t, a.repeats)
+                     for game, args, count, _, _, n in WORK for t in (1, 2)})
+        labs.append(lab_rates(a.lab))
     load_after = os.getloadavg()
 
     rows = []
     for game, _, _, unit, key, _ in WORK:
         for t in (1, 2):
-            lab = (lab_before[f"{key}_{t}"] + lab_after[f"{key}_{t}"]) / 2
-            rows.append({"game": game, "unit": unit, "threads": t, "simcards_per_s": ours[game, t],
-                         "lab_per_s": lab, "lab_before": lab_before[f"{key}_{t}"], "lab_after": lab_after[f"{key}_{t}"],
-                         "ratio": ours[game, t] / lab})
+            lab = [(labs[i][f"{key}_{t}"] + labs[i + 1][f"{key}_{t}"]) / 2 for i in range(a.rounds)]
+            mine = [ours[i][game, t] for i in range(a.rounds)]
+            ratios = [m / b for m, b in zip(mine, lab)]
+            rows.append({"game": game, "unit": unit, "threads": t, "simcards_per_s": statistics.median(mine),
+                         "lab_per_s": statistics.median(lab), "ratio": statistics.median(ratios),
+                         "ratios": ratios, "simcards_rounds": mine, "lab_readings": [r[f"{key}_{t}"] for r in labs]})
     for game, *_ in WORK:
         one, two = (r for r in rows if r["game"] == game)
-        two["two_over_one"] = two["simcards_per_s"] / one["simcards_per_s"]
-    result = {"load_before": load_before, "load_after": load_after, "goal_ratio": GOAL, "rows": rows}
+        two["two_over_one"] = statistics.median(b / o for b, o in zip(two["simcards_rounds"], one["simcards_rounds"]))
+    result = {"load_before": load_before, "load_after": load_after, "goal_ratio": GOAL, "rounds": a.rounds,
+              "rows": rows}
     if a.json:
         print(json.dumps(result, indent=1))
         return result
     print(f"load average before {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}, "
           f"after {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f} (2 cores: above 1 the figures are floors)")
-    print(f"{'game':12} {'unit':7} {'thr':>3} {'simcards/s':>12} {'lab/s':>12} {'ratio':>6} {'goal':>5} {'2t/1t':>6}")
+    print(f"{a.rounds} round(s): medians; the ratio's range over the rounds in brackets")
+    print(f"{'game':12} {'unit':7} {'thr':>3} {'simcards/s':>11} {'lab/s':>11} {'ratio':>5} {'range':>11} {'goal':>5} "
+          f"{'2t/1t':>5}")
     for r in rows:
         mark = "ok" if r["ratio"] >= GOAL else "below"
+        spread = f"[{min(r['ratios']):.2f}-{max(r['ratios']):.2f}]"
         scale = f"{r['two_over_one']:.2f}" if "two_over_one" in r else ""
-        print(f"{r['game']:12} {r['unit']:7} {r['threads']:>3} {r['simcards_per_s']:>12,.0f} {r['lab_per_s']:>12,.0f} "
-              f"{r['ratio']:>6.2f} {mark:>5} {scale:>6}")
-    print("lab readings before/after: " + ", ".join(f"{r['game']} {r['threads']}t {r['lab_before']:,.0f}/"
-                                                    f"{r['lab_after']:,.0f}" for r in rows))
+        print(f"{r['game']:12} {r['unit']:7} {r['threads']:>3} {r['simcards_per_s']:>11,.0f} {r['lab_per_s']:>11,.0f} "
+              f"{r['ratio']:>5.2f} {spread:>11} {mark:>5} {scale:>5}")
+    print("lab readings in order: " + "; ".join(
+        f"{r['game']} {r['threads']}t " + "/".join(f"{v:,.0f}" for v in r["lab_readings"]) for r in rows))
     return result
 
 
