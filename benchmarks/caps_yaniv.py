@@ -15,12 +15,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
+from pathlib import Path
 
-import simcards
-from simcards.errors import SimcardsError
-from simcards.games.yaniv.game import GAME
-from simcards.games.yaniv.rules import PRESETS
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout this file is in, not an installed copy
+
+import simcards  # noqa: E402
+from simcards.errors import SimcardsError  # noqa: E402
+from simcards.games.yaniv.game import GAME  # noqa: E402
+from simcards.games.yaniv.rules import PRESETS  # noqa: E402
 
 # Option values tried one at a time on top of each preset (representative of each option's range).
 VALUES: dict[str, list] = {

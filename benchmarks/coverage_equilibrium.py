@@ -15,11 +15,14 @@ from __future__ import annotations
 import math
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
-from simcards.stats.equilibrium import SymmetricGame, alpha_rank, symmetric_nash, symmetric_profiles
-from simcards.studies.equilibrium import BLOCKS, PayoffSums, _game, bootstrap_equilibria
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout this file is in, not an installed copy
+
+from simcards.stats.equilibrium import SymmetricGame, alpha_rank, symmetric_nash, symmetric_profiles  # noqa: E402
+from simcards.studies.equilibrium import BLOCKS, PayoffSums, _game, bootstrap_equilibria  # noqa: E402
 
 
 def near_tie(rng, deals: int = 1000, edge: float = 0.002):

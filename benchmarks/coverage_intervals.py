@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import math
 import sys
+from pathlib import Path
 
 import numpy as np
 from scipy.stats import binom
 
-from simcards.stats.differences import newcombe_diff
-from simcards.stats.equilibrium import games_to_be_sure
-from simcards.stats.estimates import Estimate, clamp, exact_proportion, exact_rate, ratio_bounds, ratio_ci
-from simcards.stats.moments import Moments
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout this file is in, not an installed copy
+
+from simcards.stats.differences import newcombe_diff  # noqa: E402
+from simcards.stats.equilibrium import games_to_be_sure  # noqa: E402
+from simcards.stats.estimates import Estimate, clamp, exact_proportion, exact_rate, ratio_bounds, ratio_ci  # noqa: E402
+from simcards.stats.moments import Moments  # noqa: E402
 
 Z = 1.959963984540054
 

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import math
 import sys
+from pathlib import Path
 
 import numpy as np
 
-from simcards.stats.differences import ELO, bradley_terry
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout this file is in, not an installed copy
+
+from simcards.stats.differences import ELO, bradley_terry  # noqa: E402
 
 CLOSE = [0.0, 15.0, 30.0, 45.0]
 

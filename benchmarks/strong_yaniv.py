@@ -24,11 +24,15 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
-import simcards
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout this file is in, not an installed copy
+
+import simcards  # noqa: E402
 
 BEST_2P = "threshold:call=1,keep=1"
 TARGETS = [("informed", 4, "threshold", 31.0), ("mc", 4, "threshold", 33.0),
