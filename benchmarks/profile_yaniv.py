@@ -311,6 +311,13 @@ def main(argv=None) -> None:
         per_turn, per_round = lab_choice_round(a.variant, yaniv2, a.repeats)
         print(f"our round with the lab's discard (its greatest group, drawn from the stock): {per_turn:.1f} ns a "
               f"turn, {per_round:.1f} turns a round: the round's mechanics without threshold's choice")
+        # Issue 31's goal as a budget: 2/3 of the lab's rounds per CPU-s, at threshold's round length,
+        # less the round's fixed cost and the mechanics (the lab-discard round less the lab's choice)
+        turn_budget = (1.5e9 * c / 100_000 - ik["round only"]) / (turns / rounds)
+        mechanics = per_turn - 1e9 * dec / m
+        print(f"2/3 of the lab's rate leaves {turn_budget:.0f} ns a turn ({turns / rounds:.1f} turns a round, "
+              f"{ik['round only']:.0f} ns a round fixed); the mechanics take about {mechanics:.0f}: threshold's "
+              f"choice would have {turn_budget - mechanics:.0f} ns, against {ik['turn twice'] - ik['plain']:.0f} now")
 
 
 def lab_choice_round(variant: str, yaniv2, repeats: int, games: int = 300) -> tuple[float, float]:
