@@ -31,7 +31,7 @@ TEST_GAMES = {"test_adaptive_spends_fewer_games_than_the_flat_grid_when_the_answ
 # Files that compile no engine (checked on a cold cache, each alone): on whichever worker is free.
 NO_ENGINE = {"test_analysis_moments.py", "test_analysis_plots.py", "test_analysis_stats.py", "test_equilibrium.py",
              "test_rules_docs.py", "test_spine_hygiene.py", "test_numba_support.py", "test_run_dir.py", "test_lanes.py",
-             "test_analysis_coverage.py"}
+             "test_analysis_coverage.py", "test_speed_of_light.py"}
 
 
 def engine_game(item) -> str | None:
