@@ -49,8 +49,8 @@ class SeenEnough(Exception):
 class Spy:
     """Wraps a decision function: keeps the arguments of the first call (the attacker's moment)
     and the random state handed to each seat at its first decision; once all ``seats`` have
-    decided it ends the game (``SeenEnough``, caught by ``until_seen``): a whole Gin game of random
-    players in the reference engine took minutes."""
+    decided it ends the game (``SeenEnough``, caught by ``until_seen``): the attack's 20 whole Gin
+    games of random players in the reference engine took 219 s of a cold test run."""
 
     def __init__(self, decide, seats: int):
         self.decide = decide
