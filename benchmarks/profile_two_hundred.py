@@ -21,6 +21,7 @@ import sys
 import time
 from pathlib import Path
 
+import numba
 import numpy as np
 from numba import njit
 
@@ -99,6 +100,7 @@ def main(argv=None) -> None:
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--lab", type=Path, default=HERE.parents[1] / "shared" / "lab")
     a = ap.parse_args(argv)
+    numba.set_num_threads(1)  # per thread: a batch on both cores takes more CPU a unit (issue 31: on 1 thread)
     rules_obj = GAME.build_rules("standard")
     rules = rules_obj.encode()
     strats = GAME.strategies(["heuristic"], 4)

@@ -20,6 +20,7 @@ import sys
 import time
 from pathlib import Path
 
+import numba
 import numpy as np
 from numba import njit
 
@@ -244,6 +245,7 @@ def main(argv=None) -> None:
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--lab", type=Path, default=HERE.parents[1] / "shared" / "lab")
     a = ap.parse_args(argv)
+    numba.set_num_threads(1)  # per thread: a batch on both cores takes more CPU a unit (issue 31: on 1 thread)
     enc, params, H, N, P, PN, S = harvest(a.variant, a.games)
     par = params[0]
     m = len(N)
