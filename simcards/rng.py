@@ -111,12 +111,15 @@ def strategy_key(seed, index, seat):
 
 
 @njit(cache=True)
-def seed_streams(state, seed, index):
+def seed_streams(state, seed, index, seats=-1):
     """A game's streams in one array: the deal's at 0 (``stream_key``), seat ``s``'s strategy
-    stream at ``1 + s`` for every further slot (``strategy_key``)."""
+    stream at ``1 + s`` for every further slot (``strategy_key``) whose bit is set in ``seats``
+    (default: all). A kernel may leave out the seats whose strategy never draws: each key is a
+    SipHash, about 22 ns, a few percent of a plain Two Hundred game."""
     state[0] = stream_key(seed, index)
     for s in range(state.shape[0] - 1):
-        state[1 + s] = strategy_key(seed, index, s)
+        if seats >> s & 1:
+            state[1 + s] = strategy_key(seed, index, s)
 
 
 @njit(cache=True)

@@ -308,3 +308,31 @@ def test_the_yaniv_kernel_hands_a_user_policy_its_seats_stream(monkeypatch):
         guess = _rebuild(x, template, consistent)
         rebuilt += guess is not None and np.array_equal(guess, truth)
     assert rebuilt == 0
+
+
+@pytest.mark.parametrize("variant", ["standard", "kitty", "five-player", "two-player", "le-rough"])
+def test_the_two_hundred_heuristic_never_draws_from_its_stream(variant):
+    """T-BID-1, T-TRUMP-1, T-PLAY-1: the kernel keys only the streams of the seats whose strategy
+    may draw (``kernel._start_game``: a SipHash a seat, a few percent of a plain game), so a
+    heuristic seat's stream is never keyed and the heuristic must never read it. In reference
+    games of heuristic players, every decision leaves the stream it was handed as it was."""
+    from simcards.games.two_hundred import reference as ref
+    from simcards.games.two_hundred.game import GAME, engine_for, seat_arrays
+
+    rules = GAME.build_rules(variant)
+    players = GAME.players_for(rules)
+    strategies = GAME.strategies(["heuristic"], players)
+    decide, _, _ = engine_for(strategies)
+    sids, params = seat_arrays(strategies, rules)
+    calls = []
+
+    def watching(*args):
+        rng = args[-1]
+        before = rng.copy()
+        choice = decide(*args)
+        calls.append(bool((rng == before).all()))
+        return choice
+
+    for game in range(6):
+        ref.ReferenceGame(rules, sids, params, 3, game, watching).play()
+    assert len(calls) > 100 and all(calls)
