@@ -312,10 +312,10 @@ def test_the_yaniv_kernel_hands_a_user_policy_its_seats_stream(monkeypatch):
 
 @pytest.mark.parametrize("variant", ["standard", "kitty", "five-player", "two-player", "le-rough"])
 def test_the_two_hundred_heuristic_never_draws_from_its_stream(variant):
-    """T-BID-1, T-TRUMP-1, T-PLAY-1: the kernel keys only the streams of the seats whose strategy
-    may draw (``kernel._start_game``: a SipHash a seat, a few percent of a plain game), so a
-    heuristic seat's stream is never keyed and the heuristic must never read it. In reference
-    games of heuristic players, every decision leaves the stream it was handed as it was."""
+    """The kernel keys only the streams of the seats whose strategy may draw
+    (``kernel._start_game``: a SipHash a seat, about 1% of a plain game), so a heuristic seat's
+    stream is never keyed and the heuristic must never read it. In reference games of heuristic
+    players, every decision leaves the stream it was handed as it was."""
     from simcards.games.two_hundred import reference as ref
     from simcards.games.two_hundred.game import GAME, engine_for, seat_arrays
 

@@ -581,8 +581,9 @@ def _finish(out_game, st, winner, deal):
 def _start_game(st, game, seed, out_game):
     """A game's start: its streams (``simcards.rng.seed_streams``: the deal's in ``rng[0]``, read by
     the shuffles and the first dealer; seat s's strategy stream in ``rng[1 + s]``, the only one its
-    decisions see, left unkeyed for the heuristic, which never draws), the sides, the turn order, the per-game counts and a uniformly random first
-    dealer (T-TEAM-2 Decision), which it returns. The working memory is zero."""
+    decisions see, left unkeyed for the heuristic, which never draws), the sides, the turn order,
+    the per-game counts and a uniformly random first dealer (T-TEAM-2 Decision), which it returns.
+    The working memory is zero."""
     n_seats = st.rules[R_SEATS]
     drawing = 0  # the seats whose strategy may draw: all but the heuristic's (deterministic)
     for s in range(n_seats):
