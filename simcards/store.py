@@ -48,7 +48,7 @@ from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import pandas as pd
 
@@ -85,6 +85,22 @@ def new_file(path: Path) -> int:
             return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o666)
         except FileExistsError:
             os.unlink(path)
+
+
+def write_new(path: Path, write: Callable[[Path], Any]) -> None:
+    """``write(tmp)`` into a new temporary file beside ``path``, named by this process and thread
+    (whatever had its name is removed first, never followed), then rename it to ``path``: a
+    symbolic link at ``path`` is replaced by the file, not written through, and writers of the
+    same file at once (test workers, parallel jobs on one cache) each rename a whole file of their
+    own; the last rename wins."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    os.close(new_file(tmp))
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 class _JoinStopped(Exception):

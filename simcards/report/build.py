@@ -47,6 +47,7 @@ from simcards.report.kinds import KINDS, kind_of, study_file
 from simcards.report.kinds.compare import compare_answer, compare_tables  # noqa: F401 (the report's API)
 from simcards.report.kinds.equilibrium import equilibrium_answer  # noqa: F401 (the report's API)
 from simcards.report.text import Table, digits_for, human, markdown_table, split_columns  # noqa: F401 (the report's API)
+from simcards.store import write_new
 from simcards.studies import StudyResult
 
 CSV_MAX_ROWS = 2000  # longer tables (per-game rows) are written as Parquet only
@@ -213,7 +214,7 @@ def write_study_files(result: StudyResult, out: Path, prefix: str) -> dict:
         exts = ("csv", "parquet") if len(df) <= CSV_MAX_ROWS else ("parquet",)
         for ext in exts:
             path = out / "tables" / f"{prefix}-{name}.{ext}"
-            _write_new(path, _table_writer(df, ext))
+            write_new(path, _table_writer(df, ext))
             files["tables"].append(path)
     figures = out / "figures"
     for name, ax, caption in kind.figures(result):
@@ -253,24 +254,8 @@ def _rename_into(path: Path, folder: Path) -> Path:
     return target
 
 
-def _write_new(path: Path, write: Callable[[Path], Any]) -> None:
-    """``write(tmp)`` into a new temporary file beside ``path`` (whatever had its name is removed
-    first, never followed), then rename it to ``path``: a symbolic link at ``path`` is replaced by
-    the file, not written through."""
-    from simcards.store import new_file
-
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    os.close(new_file(tmp))
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
 def _write_text(path: Path, text: str) -> None:
-    _write_new(path, lambda tmp: tmp.write_text(text))
+    write_new(path, lambda tmp: tmp.write_text(text))
 
 
 def build_report(spec: dict | str | Path, out: str | Path, *, threads: int | None = None,

@@ -52,8 +52,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -328,14 +326,17 @@ def overrides(rules, game: str) -> dict:
 
 
 def _save(path: Path, **arrays: np.ndarray) -> None:
-    """``np.savez`` to ``path`` through a file of this process and thread's own, renamed into place:
-    processes building the same table at once (test workers, parallel jobs on one cache) each
-    write whole files, and the last rename wins (a shared temporary name had one rename the file
-    from under the other)."""
+    """``np.savez`` to ``path`` through a temporary file of this process and thread's own
+    (``store.write_new``): builders of the same table at once each save it whole (a shared
+    temporary name had one rename the file from under the other)."""
+    from simcards.store import write_new
+
+    def savez(tmp: Path) -> None:
+        with open(tmp, "wb") as fh:  # (a file object: ``np.savez`` would add ``.npz`` to a path)
+            np.savez(fh, **arrays)
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.stem}.{os.getpid()}.{threading.get_ident()}.tmp.npz")
-    np.savez(tmp, **arrays)
-    tmp.replace(path)
+    write_new(path, savez)
 
 
 def _cache_path(key: dict) -> Path:
