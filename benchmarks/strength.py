@@ -18,6 +18,12 @@ Hundred team against team (4 players).
 
     python benchmarks/strength.py [--games 200] [--seed 29] [--threads 2] [--game gin ...] [--json out.json]
     python benchmarks/strength.py --game gin --variant eaai --strongest deep --members camper  # one cell
+    python benchmarks/strength.py --game yaniv --strongest mc:stop=2 --paired mc  # a change, paired
+
+``--paired BASE`` also plays ``BASE`` in the same matchups (the same deals, lineups and seats) and
+gives each row the player's win rate minus ``BASE``'s with a paired 95% interval (``paired_diff``,
+over deals) and their cost ratio: whether a faster or a changed player is as strong, member by
+member.
 """
 
 from __future__ import annotations
@@ -42,10 +48,12 @@ TABLES = [
 
 
 def table(game: str, variant: str | None, players: int | None, kind: str, games: int, seed: int,
-          threads: int | None, strongest: str | None = None, members: list[str] | None = None) -> list[dict]:
-    """One row per panel member: the strongest preset's win rate against it, Holm over the rows."""
+          threads: int | None, strongest: str | None = None, members: list[str] | None = None,
+          base: str | None = None) -> list[dict]:
+    """One row per panel member: the strongest preset's win rate against it, Holm over the rows
+    (and, with a ``base`` player, the difference to the base's win rate on the same deals)."""
     from simcards.panel import STRONGEST, panel_specs
-    from simcards.stats.differences import holm, p_value, shifted
+    from simcards.stats.differences import holm, p_value, paired_diff, shifted
     from simcards.studies.common import field_lineups, open_study, pair_lineups, unit_mean
     from simcards.studies.cost import timed_matchup
 
@@ -63,6 +71,13 @@ def table(game: str, variant: str | None, players: int | None, kind: str, games:
                      "fair": mu.fair, "p": p, "deals": games, "games": cost.games, "undecided": mu.undecided,
                      "wall_s_per_game": cost.wall / max(cost.games, 1),
                      "cpu_s_per_game": cost.cpu / max(cost.games, 1), "threads": n_threads, "seed": seed})
+        if base is not None:
+            b = t.strategy(base)
+            mu_b, cost_b = timed_matchup(t, b, other, lineups, seed, 0, games, b)
+            diff = paired_diff(mu_b.won, mu.won)
+            rows[-1].update({"base": t.label(b), "base_win_rate": float(mu_b.won.mean()), "diff": diff.value,
+                             "diff_low": diff.low, "diff_high": diff.high,
+                             "cost_ratio": (cost.cpu / max(cost.games, 1)) / (cost_b.cpu / max(cost_b.games, 1))})
     for r, sig in zip(rows, holm([r["p"] for r in rows])):
         r["holm"] = bool(sig)
         r["beats"] = bool(sig and r["win_rate"] > r["fair"])
@@ -80,6 +95,9 @@ def show(title: str, rows: list[dict]) -> None:
         mark = "beats" if r["beats"] else ("loses" if r["holm"] else "-")
         print(f"  {r['member']:<28} {rate:<24} {100 * r['fair']:>4.0f}% {r['p']:>8.2g}  {mark:<5} {r['games']:>6} "
               f"{r['cpu_s_per_game']:>10.4f} {r['wall_s_per_game']:>11.4f}")
+        if "base" in r:
+            print(f"  {'':<4}minus {r['base']} ({100 * r['base_win_rate']:.1f}%): {100 * r['diff']:+.1f} points "
+                  f"[{100 * r['diff_low']:+.1f}, {100 * r['diff_high']:+.1f}] paired; CPU a game x{r['cost_ratio']:.2f}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -91,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variant", nargs="*", default=None, help="only these variants (e.g. eaai)")
     ap.add_argument("--strongest", default=None, help="another player than the game's strongest preset")
     ap.add_argument("--members", nargs="*", default=None, help="only these opponents (default: the whole panel)")
+    ap.add_argument("--paired", default=None, metavar="BASE",
+                    help="also play BASE on the same deals: the win rate minus BASE's, paired, and the cost ratio")
     ap.add_argument("--json", default=None, help="write every row to this file")
     a = ap.parse_args(argv)
     out = []
@@ -100,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         if a.variant and (variant or "default") not in a.variant:
             continue
-        rows = table(game, variant, players, kind, a.games, a.seed, a.threads, a.strongest, a.members)
+        rows = table(game, variant, players, kind, a.games, a.seed, a.threads, a.strongest, a.members, a.paired)
         show(title, rows)
         out += rows
     print(f"\n{time.perf_counter() - t0:.0f} s wall in all")

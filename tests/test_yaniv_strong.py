@@ -40,6 +40,7 @@ def test_strong_families_are_listed_with_their_parameters():
     ("adrian", 3, 1, ["mc:k=2,request=6,slam=2", "informed:request=4", "threshold"], 4),  # Y-V-REQ, Y-V-SLAM
     ("nepali-jokers", 3, 1, ["informed", "mc:k=2", "threshold"], 4),  # Y-V-NEP: any card of a discard
     ("kluft", 3, 1, ["mc:k=2", "informed", "threshold"], 4),  # Y-V-KLUFT: top card only
+    ("israeli", 3, 1, ["mc:k=24,search=3,stop=1", "informed", "threshold"], 3),  # sampling stopped early
 ])
 def test_reference_and_kernel_play_the_same_games_with_strong_players(variant, players, decks, specs, games):
     rules = preset(variant).replace(decks=decks) if decks != preset(variant).decks else preset(variant)
@@ -153,7 +154,8 @@ def test_informed_does_not_call_into_a_known_asaf_y_sc_2():
     assert 0.1 < p < 0.3
 
 
-@pytest.mark.parametrize("spec", ["informed", "mc:k=8,search=7", "mc:k=8,search=1,risk=1"])
+@pytest.mark.parametrize("spec", ["informed", "mc:k=8,search=7", "mc:k=8,search=1,risk=1",
+                                  "mc:k=24,search=7,stop=1"])
 def test_no_peeking_same_view_different_hidden_cards(spec):
     """Two states of one round that the player cannot tell apart — the same own hand, the same
     public history (discards, pickups, hand sizes), different opponents' cards and stock — give the
@@ -256,3 +258,38 @@ def test_mc_samples_only_unseen_cards_with_the_known_ones_in_place():
         dealt = hands[1, :4].tolist() + hands[2, :2].tolist() + stock[:n_stock].tolist()
         assert not set(dealt) & (set(pile) | {0, 14, 40})
         assert len(dealt) == len(set(dealt))  # one deck: no face twice
+
+
+def test_mc_settles_when_every_other_option_is_clearly_on_one_side_of_the_margin():
+    """``settled`` (mc's early stop): an option whose mean difference to the prior's is more than
+    ``stop`` standard errors from the margin is settled; one within them is not."""
+    done, prior, edge = 16, 0, 1.0
+    sums = np.array([0, 16 * 3], dtype=np.int64)  # option 1 gains 3 points a deal on the prior
+    steady = np.array([0.0, 16 * 9.0])  # always exactly 3: no spread
+    noisy = np.array([0.0, 16 * (9.0 + 64.0)])  # 3 on average, standard deviation 8: a standard error of 2
+    assert search.settled(sums, steady, 2, done, prior, edge, 2.0)
+    assert not search.settled(sums, noisy, 2, done, prior, edge, 2.0)  # (3 - 1) / 2 = 1 standard error
+    assert search.settled(sums, noisy, 2, done, prior, edge, 0.9)
+
+
+def test_mc_stops_sampling_on_a_clear_call_and_keeps_its_choice():
+    """Holding 3 against one card known to be a joker, calling is a sure Asaf (Y-SC-2) in every
+    deal: with ``stop`` the search ends at its first check (16 deals) with the choice it makes on
+    all 64; without, it plays all 64."""
+    rules = ISRAELI.encode()
+    hand = np.zeros(L.MAX_HAND, dtype=np.int64)
+    hand[:2] = [0, 1]
+    view = _view(total=3, sizes=(2, 1))
+    view[L.V_KNOWN + 1] = np.int64(1) << 52
+    opts = np.zeros((L.MAX_OPTIONS, L.ROW), dtype=np.int64)
+    opts[0, :2] = [1, 0]
+    opts[1, :2] = [1, 1]
+    results = {}
+    for stop in (0, 2):
+        params = _params(f"mc:k=64,stop={stop}")
+        sums, done = search.option_sums(L.K_CALL, params, hand, 2, opts, 2, view, rules, new_state(3, 3), 64, 0, 1.0)
+        results[stop] = (sums / done, done)
+        assert search.builtin_decide(L.K_CALL, search.SID_MC, params, hand, 2, opts, 2, view, rules,
+                                     new_state(3, 3)) == 0
+    assert results[0][1] == 64 and results[2][1] == search.STOP_MIN
+    assert results[0][0][1] < results[0][0][0] - 10 and results[2][0][1] < results[2][0][0] - 10

@@ -20,7 +20,7 @@ same games.
 
 from __future__ import annotations
 
-from simcards.games.yaniv.groups import RUN_STARTS, lay_singles, multi_groups
+from simcards.games.yaniv.groups import RUN_STARTS, available_faces, lay_singles, multi_groups
 from simcards.games.yaniv.policies import (
     P_JOKER_END,
     P_KEEP,
@@ -28,12 +28,15 @@ from simcards.games.yaniv.policies import (
     P_TOP,
     RANK,
     builds_from_summary,
+    builds_group,
     group_cost,
     hand_held,
     kept_points,
 )
 from simcards.games.yaniv.rules import PICK_TOP, R_JOKER_PAIR, R_PICKUP, R_VALUES, R_WILD
 from simcards.nbutil import NO_ENTRY, compiled_as, njit_by_type
+
+DENY = False  # a module constant: ``cheapest_group`` adds informed's deny term only in ``denied_group_called``
 
 
 @njit_by_type(cache=True, _nrt=False, inline="always")
@@ -72,7 +75,7 @@ def threshold_turn(hand, n, rules, params, total, stock_n, avail, n_avail, out, 
     stock = params[P_STOCK] if stock_n > 0 else 1e9
     held = (counts, lanes, twice, jokers, pairs)
     best, best_cost, best_pick = cheapest_group(out, rows, total, held, avail, n_avail, wild, keep, stock, top_only,
-                                                params, rules)
+                                                params, rules, None)
     length = out[best, 0]
     for j in range(length):
         thrown[j] = out[best, 1 + j]
@@ -82,7 +85,7 @@ def threshold_turn(hand, n, rules, params, total, stock_n, avail, n_avail, out, 
 
 
 @njit_by_type(cache=True, _nrt=False, inline="always")
-def cheapest_group(out, rows, total, held, avail, n_avail, wild, keep, stock, top_only, params, rules):
+def cheapest_group(out, rows, total, held, avail, n_avail, wild, keep, stock, top_only, params, rules, denied):
     """``(row, cost, pick)`` of the first row of ``out[:rows]`` of least ``group_cost`` (and its draw),
     scoring only the rows that can be it. A row's cost is at least its floor: what the hand keeps
     (``total`` minus the group), plus the cheapest draw any group could leave (a card builds a group
@@ -90,7 +93,8 @@ def cheapest_group(out, rows, total, held, avail, n_avail, wild, keep, stock, to
     same floating-point operations, each no larger, when ``keep``, ``joker_end`` and ``top`` are not
     negative (else every row is scored). The row of the lowest floor (shedding the most) is scored
     first; a row whose floor exceeds the best cost so far (or equals it, after the best row) cannot
-    be chosen."""
+    be chosen. With ``DENY`` (``denied_group_called``), each row's cost is ``denied_cost``'s, never
+    lower than ``group_cost``: the floors still hold."""
     counts, lanes, twice, jokers, pairs = held
     prune = keep >= 0 and params[P_JOKER_END] >= 0 and params[P_TOP] >= 0
     spare = 1 if wild and jokers > 0 else 0
@@ -124,11 +128,26 @@ def cheapest_group(out, rows, total, held, avail, n_avail, wild, keep, stock, to
                 continue
         cost, pick = group_cost(out[a, 1:], out[a, 0], total, held, avail, n_avail, wild, keep, stock, top_only,
                                 params, rules)
+        if DENY:
+            cost = denied_cost(cost, out[a, 1:], out[a, 0], wild, denied)
         if cost < best_cost or (cost == best_cost and a < best):
             best_cost = cost
             best = a
             best_pick = pick
     return best, best_cost, best_pick
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def denied_cost(cost, cards, length, wild, denied):
+    """``cost`` plus informed's ``deny`` for every card of the group ``cards[:length]`` the next
+    player could take that builds a group with its known cards; ``denied`` is ``(deny, pickup,
+    its known cards' rank counts, faces and jokers, a work array)`` (``search.deny_discard``)."""
+    deny, pickup, k_counts, k_lanes, k_jokers, faces = denied
+    m = available_faces(cards, length, pickup, faces)
+    for t in range(m):
+        if builds_group(faces[t], k_counts, k_lanes, k_jokers, wild):
+            cost += deny
+    return cost
 
 
 # The same turn compiled on its own, for code that is not the plain kernel's hot loop: the
@@ -142,3 +161,6 @@ threshold_turn_called = compiled_as(threshold_turn, "threshold_turn_called", _CA
 # calling a group's cost compiled on its own too (the informed discard's other branch calls it)
 group_cost_called = compiled_as(group_cost, "group_cost_called", _CALLED)
 cheapest_group_called = compiled_as(cheapest_group, "cheapest_group_called", _CALLED, group_cost=group_cost_called)
+# ... and with informed's deny term (``search.deny_discard``)
+denied_group_called = compiled_as(cheapest_group, "denied_group_called", _CALLED, group_cost=group_cost_called,
+                                  DENY=True)

@@ -49,7 +49,7 @@ INFORMED = (
 
 MC = (
     *THRESHOLD,
-    Param("k", 32, 1, 4096, "samples of the unseen cards per decision", integer=True),
+    Param("k", 48, 1, 4096, "samples of the unseen cards per decision (at most, with `stop`)", integer=True),
     Param("opp_call", 5, 0, 60, "the opponents' call value in the rollouts"),
     Param("search", 1, 0, 7, "decisions searched, as bits: 1 call, 2 discard, 4 draw (the call and the "
           "discard on k 64: the deep preset, far stronger against informed and 40 times slower; on 8 "
@@ -64,6 +64,9 @@ MC = (
     Param("deny", 3.0, 0, 30, "the heuristic (informed's) discard: cost of feeding the next player"),
     Param("patience", 100, 0, 1000, "the heuristic (informed's) call: call whenever allowed once the round has "
           "lasted this many discards", integer=True),
+    Param("stop", 1, 0, 10, "stop sampling early (after 16 samples, checked every 8) once every option's mean "
+          "result against the heuristic's choice is more than this many standard errors from `prior` (0: "
+          "never)"),
 )
 
 

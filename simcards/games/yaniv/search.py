@@ -23,7 +23,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from simcards.games.yaniv import core
 from simcards.games.yaniv import params as P
 from simcards.games.yaniv.core import available_faces, hand_total, insert_sorted, next_seat, throw
-from simcards.games.yaniv.fast import cheapest_group_called, group_cost_called, threshold_turn_called
+from simcards.games.yaniv.fast import cheapest_group_called, denied_group_called, threshold_turn_called
 from simcards.games.yaniv.groups import SCRATCH
 from simcards.games.yaniv.layout import (
     K_CALL,
@@ -57,7 +57,6 @@ from simcards.games.yaniv.policies import (
     P_STOCK,
     RANK,
     best_draw,
-    builds_group,
     hand_held,
     hand_summary,
     lands_on_reset,
@@ -92,9 +91,11 @@ SID_MC = 3
 # Both families share threshold's parameters (same meaning, same slots: params.py), for the
 # decisions they play as threshold and for mc's rollouts; their own follow, placed by name.
 P_RISK, P_DENY, P_PATIENCE = (slot(P.INFORMED, name) for name in ("risk", "deny", "patience"))
-P_K, P_OPP_CALL, P_SEARCH, P_DEPTH, P_PRIOR, P_LOW, P_MC_RISK, P_MC_DENY, P_MC_PATIENCE = (
-    slot(P.MC, name) for name in ("k", "opp_call", "search", "depth", "prior", "low", "risk", "deny", "patience"))
+P_K, P_OPP_CALL, P_SEARCH, P_DEPTH, P_PRIOR, P_LOW, P_MC_RISK, P_MC_DENY, P_MC_PATIENCE, P_STOP = (
+    slot(P.MC, name) for name in ("k", "opp_call", "search", "depth", "prior", "low", "risk", "deny", "patience",
+                                  "stop"))
 S_CALL, S_DISCARD, S_DRAW = 1, 2, 4  # mc's ``search`` bits
+STOP_MIN, STOP_EVERY = 16, 8  # early stop (``stop``): first checked after 16 samples, then every 8
 ONE = np.int64(1)
 MAX_VALUE = 14  # card values are 0..13 in every preset
 # For the functions only jitted code calls: no entry points for Python (``nbutil.NO_ENTRY``: their
@@ -153,31 +154,50 @@ def p_at_most(pool, rules, u, limit):
         return 0.0
     if u == 0:
         return 1.0
+    ways, size = hand_ways(pool, rules, u, limit)
+    return share_at_most(ways, size, u, limit)
+
+
+@njit_by_type(cache=True, _nrt=True, inline="always")
+def hand_ways(pool, rules, u, limit):
+    """``(ways, size)``: ``ways[j, t]`` counts the ways to choose ``j <= u`` cards totalling ``t <= limit``
+    from the unseen ``pool`` of ``size`` cards, by value class. An entry does not depend on the bounds
+    (each is summed from smaller ones, in the same order), so one table serves every opponent. Each
+    class updates the table in place, ``j`` downwards: the entries an update reads are the previous
+    class's."""
     by_value = np.zeros(MAX_VALUE, dtype=np.int64)
     size = 0
     for f in range(N_FACES):
         by_value[rules[R_VALUES + f]] += pool[f]
         size += pool[f]
-    if size < u:
-        return 1.0
-    # ways[j, t]: ways to choose j cards totalling t (t <= limit) from the value classes so far
     ways = np.zeros((u + 1, limit + 1))
     ways[0, 0] = 1.0
+    choose = np.empty(u + 1)  # C(c, m) for the class's count c, built as m grows
     for v in range(MAX_VALUE):
         c = by_value[v]
         if c == 0:
             continue
-        new = ways.copy()
-        choose = 1.0
-        for m in range(1, min(c, u) + 1):
-            choose = choose * (c - m + 1) / m
-            step = m * v
-            if step > limit:
-                break
-            for j in range(m, u + 1):
-                for t in range(step, limit + 1):
-                    new[j, t] += ways[j - m, t - step] * choose
-        ways = new
+        top = min(c, u)
+        choose[0] = 1.0
+        for m in range(1, top + 1):
+            choose[m] = choose[m - 1] * (c - m + 1) / m
+        for j in range(u, 0, -1):
+            for t in range(limit, -1, -1):
+                acc = ways[j, t]
+                for m in range(1, min(top, j) + 1):
+                    step = m * v
+                    if step > t:
+                        break
+                    acc += ways[j - m, t - step] * choose[m]
+                ways[j, t] = acc
+    return ways, size
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def share_at_most(ways, size, u, limit):
+    """``p_at_most`` read from ``hand_ways``'s table (1 when the pool has fewer than ``u`` cards)."""
+    if size < u:
+        return 1.0
     good = 0.0
     for t in range(limit + 1):
         good += ways[u, t]
@@ -191,18 +211,33 @@ def p_at_most(pool, rules, u, limit):
 def asaf_probability(hand, n, view, rules):
     """The estimated chance that calling now is an Asaf (Y-SC-2): some opponent holds a total at
     most mine. Each opponent's hand is its known cards plus cards drawn uniformly from the unseen
-    ones (exact for one opponent; the opponents taken as independent for several)."""
+    ones (exact for one opponent; the opponents taken as independent for several): ``p_at_most``
+    for each, read from one table (``hand_ways``)."""
     pool = np.zeros(N_FACES, dtype=np.int64)
     unseen_counts(hand, n, view, rules, pool)
     known = np.zeros(MAX_HAND, dtype=np.int64)
     mine = view[V_TOTAL]
     me = view[V_SEAT]
-    safe = 1.0
+    unknown = np.zeros(MAX_PLAYERS, dtype=np.int64)  # each opponent's unknown cards and its limit on them
+    limits = np.full(MAX_PLAYERS, -1, dtype=np.int64)
+    u_max = limit_max = 0
     for p in range(view[V_PLAYERS]):
         if p == me or not view[V_ALIVE + p]:
             continue
         k, kt = known_cards(view, p, rules, known)
-        safe *= 1.0 - p_at_most(pool, rules, view[V_SIZES + p] - k, mine - kt)
+        unknown[p] = view[V_SIZES + p] - k
+        limits[p] = mine - kt
+        if limits[p] >= 0 and unknown[p] > 0:
+            u_max = max(u_max, unknown[p])
+            limit_max = max(limit_max, limits[p])
+    ways, size = hand_ways(pool, rules, u_max, limit_max)
+    safe = 1.0
+    for p in range(view[V_PLAYERS]):
+        if p == me or not view[V_ALIVE + p]:
+            continue
+        at_most = 0.0 if limits[p] < 0 else (1.0 if unknown[p] == 0 else share_at_most(ways, size, unknown[p],
+                                                                                        limits[p]))
+        safe *= 1.0 - at_most
     return 1.0 - safe
 
 
@@ -246,7 +281,7 @@ def informed_discard(hand, n, opts, n_opts, view, rules, params, deny):
     mask = view[V_KNOWN + nxt]
     if mask == 0 or deny <= 0:  # threshold's choice (cheapest_group: the first row of least cost)
         best, _, _ = cheapest_group_called(opts, n_opts, view[V_TOTAL], held, avail, view[V_AVAIL_N], wild, params[P_KEEP],
-                                           stock, top_only, params, rules)
+                                           stock, top_only, params, rules, None)
         return best
     return deny_discard(opts, n_opts, view, rules, params, deny, mask, held, avail, wild, stock, top_only)
 
@@ -254,7 +289,8 @@ def informed_discard(hand, n, opts, n_opts, view, rules, params, deny):
 @called_nrt
 def deny_discard(opts, n_opts, view, rules, params, deny, mask, held, avail, wild, stock, top_only):
     """``informed_discard`` when the next player holds known cards (``mask``) and ``deny`` is
-    positive: threshold's cost plus ``deny`` for every card it could take that builds a group."""
+    positive: threshold's cost plus ``deny`` for every card it could take that builds a group
+    (``fast.denied_cost``), the first row of least cost (``fast.cheapest_group``)."""
     k_counts = np.int64(0)
     k_lanes = np.int64(0)
     k_jokers = 0
@@ -265,20 +301,9 @@ def deny_discard(opts, n_opts, view, rules, params, deny, mask, held, avail, wil
             else:
                 k_counts += ONE << (4 * RANK[f])
                 k_lanes |= ONE << f
-    faces = np.zeros(MAX_HAND, dtype=np.int64)
-    best = 0
-    best_cost = 1e18
-    for a in range(n_opts):
-        length = opts[a, 0]
-        cost, _ = group_cost_called(opts[a, 1:], length, view[V_TOTAL], held, avail, view[V_AVAIL_N], wild,
-                                    params[P_KEEP], stock, top_only, params, rules)
-        m = available_faces(opts[a, 1:], length, rules[R_PICKUP], faces)
-        for t in range(m):
-            if builds_group(faces[t], k_counts, k_lanes, k_jokers, wild):
-                cost += deny
-        if cost < best_cost:
-            best_cost = cost
-            best = a
+    denied = (deny, rules[R_PICKUP], k_counts, k_lanes, k_jokers, np.zeros(MAX_HAND, dtype=np.int64))
+    best, _, _ = denied_group_called(opts, n_opts, view[V_TOTAL], held, avail, view[V_AVAIL_N], wild, params[P_KEEP],
+                                     stock, top_only, params, rules, denied)
     return best
 
 
@@ -517,14 +542,15 @@ def mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
 def mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng, prior):
     """``mc_decide``'s search, from the heuristic's choice ``prior``."""
     k = max(1, int(params[P_K]))
-    sums = option_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k)
-    # the heuristic's choice is kept unless another option beats it by ``prior`` points a sample
-    best = prior
     n_opp = -1
     for p in range(view[V_PLAYERS]):
         if view[V_ALIVE + p]:
             n_opp += 1
-    margin = params[P_PRIOR] * k * n_opp  # round_value counts my points once per opponent
+    edge = params[P_PRIOR] * n_opp  # a sample's margin: round_value counts my points once per opponent
+    sums, done = option_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k, prior, edge)
+    # the heuristic's choice is kept unless another option beats it by ``prior`` points a sample
+    best = prior
+    margin = edge * done
     for o in range(n_opts):
         if o != prior and sums[o] - margin > sums[prior] and sums[o] > sums[best]:
             best = o
@@ -545,32 +571,58 @@ def deal_scratch(params, hand, n, view, rules):
 
 
 @njit_by_type(cache=True, _nrt=True, inline="always")
-def option_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k):
-    """Each option's ``round_value`` summed over ``k`` sampled deals (common to all options), as
-    ``play_option`` plays it (``deal_sums``)."""
+def option_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k, prior, edge):
+    """Each option's ``round_value`` summed over up to ``k`` sampled deals (common to all options),
+    as ``play_option`` plays it (``deal_sums``), and the number of deals played: fewer than ``k``
+    when ``stop`` settles the choice against ``prior`` (``settled``, a sample's margin ``edge``)."""
     opp_params, pool, deck, sample, t = deal_scratch(params, hand, n, view, rules)
     sums = np.zeros(n_opts, dtype=np.int64)
+    spread = np.zeros(n_opts)  # each option's squared differences to the prior's, summed over the deals
+    values = np.zeros(n_opts, dtype=np.int64)
     plans = np.zeros((n_opts, 2 * MAX_HAND + 3), dtype=np.int64)
-    deal_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k, (opp_params, pool, deck, sample, t, plans), sums)
-    return sums
+    done = deal_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k,
+                     (opp_params, pool, deck, sample, t, plans, values), sums, spread, prior, edge)
+    return sums, done
+
+
+@njit_by_type(cache=True, _nrt=False, inline="always")
+def settled(sums, spread, n_opts, done, prior, edge, stop):
+    """Early stop: every other option's mean result against ``prior``'s is more than ``stop``
+    standard errors (of the paired mean difference) away from the margin ``edge`` it must beat,
+    so more deals would hardly move it to the other side."""
+    for o in range(n_opts):
+        if o == prior:
+            continue
+        mean = (sums[o] - sums[prior]) / done
+        var = max(spread[o] / done - mean * mean, 0.0)
+        if abs(mean - edge) <= stop * np.sqrt(var / done):
+            return False
+    return True
 
 
 @called
-def deal_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k, scratch, sums):
-    """``option_sums``'s deals, in the work arrays ``deal_scratch`` made and ``plans`` (a row an
-    option), together ``scratch``, without reference counting. My own move (the option, and my draw after it)
+def deal_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k, scratch, sums, spread, prior, edge):
+    """``option_sums``'s deals, in the work arrays ``deal_scratch`` made, ``plans`` (a row an
+    option) and ``values`` (a deal's), together ``scratch``, without reference counting; returns
+    the number of deals played. My own move (the option, and my draw after it)
     reads only my hand, the view and whether the stock is empty, the same in every deal (the
     stock's size is): it is made once per option, kept in its row of ``plans`` (my hand's size, -1
     when I call; the group's length; my draw; my hand; the group), and each deal plays on from it:
     the last option on the deal itself, the others on a copy."""
-    opp_params, pool, deck, sample, t, plans = scratch
+    opp_params, pool, deck, sample, t, plans, values = scratch
     me = view[V_SEAT]
     players = view[V_PLAYERS]
     low = int(params[P_LOW])
     depth = max(1, int(params[P_DEPTH]))
+    stop = params[P_STOP]
     planned = -1  # the stock's size the moves were made for
     last = n_opts - 1
+    done = 0
     for _ in range(k):
+        if stop > 0 and done >= STOP_MIN and done % STOP_EVERY == 0 and settled(sums, spread, n_opts, done, prior,
+                                                                                  edge, stop):
+            break
+        done += 1
         stock_n = sample_deal(me, hand, n, view, rules, rng, pool, deck, sample, low)
         if stock_n != planned:
             planned = stock_n
@@ -591,7 +643,7 @@ def deal_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k, scratch,
                 last -= 1
         for o in range(n_opts):
             if plans[o, 0] < 0:  # the call: scored on the deal as dealt
-                sums[o] += settled_value(me, me, sample.hands, sample.hand_n, view, rules, t.totals, t.scored)
+                values[o] = settled_value(me, me, sample.hands, sample.hand_n, view, rules, t.totals, t.scored)
         for o in range(last + 1):
             if plans[o, 0] < 0:
                 continue
@@ -603,7 +655,12 @@ def deal_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k, scratch,
                         t.hand_n[p] = sample.hand_n[p]
                         for i in range(sample.hand_n[p]):
                             t.hands[p, i] = sample.hands[p, i]
-            sums[o] += planned_option(plans[o], on, stock_n, view, rules, params, opp_params, depth)
+            values[o] = planned_option(plans[o], on, stock_n, view, rules, params, opp_params, depth)
+        for o in range(n_opts):
+            sums[o] += values[o]
+            d = values[o] - values[prior]
+            spread[o] += d * d
+    return done
 
 
 @njit_by_type(cache=True, _nrt=False, inline="always")
