@@ -293,3 +293,87 @@ def test_mc_stops_sampling_on_a_clear_call_and_keeps_its_choice():
                                      new_state(3, 3)) == 0
     assert results[0][1] == 64 and results[2][1] == search.STOP_MIN
     assert results[0][0][1] < results[0][0][0] - 10 and results[2][0][1] < results[2][0][0] - 10
+
+
+def test_asaf_probability_with_several_opponents_is_the_product_of_each_ones_y_sc_2():
+    """With three opponents of different hand sizes and known cards, the Asaf chance (read from
+    one table of ways for all of them) is 1 - the product of each one's chance of not holding a
+    total at most mine, each counted on its own by ``p_at_most``."""
+    rules = ISRAELI.encode()
+    hand = np.zeros(L.MAX_HAND, dtype=np.int64)
+    hand[:3] = [0, 1, 14]  # A♣ 2♣ 2♦: 5
+    view = _view(players=4, total=5, sizes=(3, 4, 2, 5))
+    for f in (30, 31, 44, 20):
+        view[L.V_SEEN + f] += 1
+    view[L.V_KNOWN + 1] = np.int64(1) << 25  # K♦: 13, more than my total on its own
+    view[L.V_KNOWN + 2] = np.int64(1) << 13  # A♦
+    pool = np.zeros(L.N_FACES, dtype=np.int64)
+    search.unseen_counts(hand, 3, view, rules, pool)
+    safe = 1.0
+    for unknown, limit in ((3, 5 - 13), (1, 5 - 1), (5, 5)):
+        safe *= 1.0 - search.p_at_most(pool, rules, unknown, limit)
+    assert search.asaf_probability(hand, 3, view, rules) == pytest.approx(1.0 - safe, abs=1e-15)
+    assert 0.0 < 1.0 - safe < 1.0
+
+
+def test_the_deny_discard_is_the_first_group_of_least_cost_plus_deny():
+    """``deny_discard`` scores only the groups threshold's floors leave possible: on random hands
+    and known cards it picks what scoring every group does, the first row of least
+    ``group_cost`` plus ``deny`` for each card the next player could take that builds a group
+    with its known cards (ties: the first row)."""
+    from simcards.games.yaniv.core import hand_total
+    from simcards.games.yaniv.groups import SCRATCH, available_faces, legal_groups
+    from simcards.games.yaniv.policies import builds_group, group_cost, hand_held
+    from simcards.games.yaniv.rules import PICK_TOP, R_PICKUP, R_WILD
+
+    params = _params("informed")
+    gen = np.random.default_rng(29)
+    checked = 0
+    for variant in ("israeli", "nepali-jokers", "kluft"):
+        rules = preset(variant).encode()
+        wild = rules[R_WILD] != 0
+        top_only = rules[R_PICKUP] == PICK_TOP
+        for _ in range(300):
+            faces = gen.choice(54, 12, replace=False)
+            n = int(gen.integers(2, 8))
+            hand = np.zeros(L.MAX_HAND, dtype=np.int64)
+            hand[:n] = np.sort(faces[:n])
+            opts = np.zeros((L.MAX_OPTIONS, L.ROW), dtype=np.int64)
+            n_opts = legal_groups(hand, n, rules, opts, np.zeros(L.MAX_OPTIONS, dtype=np.int64),
+                                  np.zeros(SCRATCH, dtype=np.int64))
+            view = _view(players=3, total=hand_total(hand, n, rules), sizes=(n, 5, 5))
+            view[L.V_AVAIL_N] = 1
+            view[L.V_AVAIL] = faces[n]
+            mask = np.int64(0)
+            for f in faces[n + 1:n + 1 + int(gen.integers(1, 4))]:
+                mask |= np.int64(1) << int(f)
+            view[L.V_KNOWN + search.next_alive(0, view, rules)] = mask  # the next player's known cards
+            deny = float(gen.choice([1.0, 3.0, 12.0]))
+            counts, lanes, twice, jokers, pairs, _ = hand_held(hand, n)
+            held = (counts, lanes, twice, jokers, pairs)
+            avail = view[L.V_AVAIL:L.V_AVAIL + L.MAX_HAND]
+            stock = params[search.P_STOCK]
+            k_counts = k_lanes = k_jokers = 0
+            for f in range(L.N_FACES):
+                if mask >> f & 1:
+                    if f >= 52:
+                        k_jokers += 1
+                    else:
+                        k_counts += 1 << (4 * (f % 13))
+                        k_lanes |= 1 << f
+            costs = []
+            out = np.zeros(L.MAX_HAND, dtype=np.int64)
+            for a in range(n_opts):
+                cost, _ = group_cost(opts[a, 1:], opts[a, 0], view[L.V_TOTAL], held, avail, 1, wild,
+                                     params[search.P_KEEP], stock, top_only, params, rules)
+                for t in range(available_faces(opts[a, 1:], opts[a, 0], rules[R_PICKUP], out)):
+                    if builds_group(out[t], np.int64(k_counts), np.int64(k_lanes), k_jokers, wild):
+                        cost += deny
+                costs.append(cost)
+            want = int(np.argmin(costs))  # the first of the least
+            par = params.copy()
+            par[search.P_DENY] = deny
+            got = search.informed_decide(L.K_DISCARD, par, hand, n, opts, n_opts, view, rules, new_state(1, 1))
+            assert got == want, (variant, hand[:n].tolist(), mask, deny, costs)
+            checked += 1
+    assert checked == 900
