@@ -18,7 +18,7 @@ Hundred team against team (4 players).
 
     python benchmarks/strength.py [--games 200] [--seed 29] [--threads 2] [--game gin ...] [--json out.json]
     python benchmarks/strength.py --game gin --variant eaai --strongest deep --members camper  # one cell
-    python benchmarks/strength.py --game yaniv --strongest mc:stop=2 --paired mc  # a change, paired
+    python benchmarks/strength.py --game yaniv --strongest mc --paired mc:stop=0  # a change, paired
 
 ``--paired BASE`` also plays ``BASE`` in the same matchups (the same deals, lineups and seats) and
 gives each row the player's win rate minus ``BASE``'s with a paired 95% interval (``paired_diff``,

@@ -158,7 +158,7 @@ def denied_cost(cost, cards, length, wild, denied):
 _CALLED = njit_by_type(**NO_ENTRY, _nrt=False)
 threshold_turn_called = compiled_as(threshold_turn, "threshold_turn_called", _CALLED)
 # ... and threshold's choice among a table's rows, compiled on its own for the informed discard,
-# calling a group's cost compiled on its own too (the informed discard's other branch calls it)
+# calling a group's cost compiled on its own too (shared with the copy below)
 group_cost_called = compiled_as(group_cost, "group_cost_called", _CALLED)
 cheapest_group_called = compiled_as(cheapest_group, "cheapest_group_called", _CALLED, group_cost=group_cost_called)
 # ... and with informed's deny term (``search.deny_discard``)

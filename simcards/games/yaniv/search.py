@@ -523,9 +523,10 @@ def sample_deal(me, hand, n, view, rules, rng, pool, deck, sample, low):
 
 @njit_by_type(cache=True, _nrt=False)
 def mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
-    """Monte Carlo search: ``k`` deals of the unseen cards (the same deals for every option), each
-    option played forward to the end of the round with threshold rollouts, the best mean
-    ``round_value`` chosen (ties: the first). Decisions not searched are threshold's."""
+    """Monte Carlo search: up to ``k`` deals of the unseen cards (the same deals for every option;
+    fewer once ``stop`` settles the choice), each option played forward to the end of the round
+    with threshold rollouts, the best mean ``round_value`` chosen (ties: the first). Decisions not
+    searched are the heuristic's (``mc_heuristic``: informed's)."""
     search = int(params[P_SEARCH])
     bit = S_CALL if kind == K_CALL else (S_DISCARD if kind == K_DISCARD else (S_DRAW if kind == K_DRAW else 0))
     searched = bit != 0 and rules[R_KLUFT] == 0 and (search & bit) != 0 and n_opts <= MAX_HAND + 4
