@@ -99,7 +99,7 @@ engine_for = BINDING.engine
 
 def seat_arrays(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:
     """Strategy ids and parameter rows. The rows are ``policies.N_PARAMS`` (24) wide, wider than
-    ``simcards.strategy.N_PARAMS`` (8): the threshold family has 12 parameters, mc 20."""
+    ``simcards.strategy.N_PARAMS`` (8): the threshold family has 12 parameters, mc 22."""
     return engine.seat_arrays(strategies, N_PARAMS)
 
 
