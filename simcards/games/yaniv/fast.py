@@ -74,8 +74,8 @@ def threshold_turn(hand, n, rules, params, total, stock_n, avail, n_avail, out, 
     keep = params[P_KEEP]
     stock = params[P_STOCK] if stock_n > 0 else 1e9
     held = (counts, lanes, twice, jokers, pairs)
-    best, best_cost, best_pick = cheapest_group(out, rows, total, held, avail, n_avail, wild, keep, stock, top_only,
-                                                params, rules, None)
+    best, best_cost, best_pick = cheapest_group(out, rows, total, held, avail, n_avail, keep, stock, params, rules,
+                                                None)
     length = out[best, 0]
     for j in range(length):
         thrown[j] = out[best, 1 + j]
@@ -85,7 +85,7 @@ def threshold_turn(hand, n, rules, params, total, stock_n, avail, n_avail, out, 
 
 
 @njit_by_type(cache=True, _nrt=False, inline="always")
-def cheapest_group(out, rows, total, held, avail, n_avail, wild, keep, stock, top_only, params, rules, denied):
+def cheapest_group(out, rows, total, held, avail, n_avail, keep, stock, params, rules, denied):
     """``(row, cost, pick)`` of the first row of ``out[:rows]`` of least ``group_cost`` (and its draw),
     scoring only the rows that can be it. A row's cost is at least its floor: what the hand keeps
     (``total`` minus the group), plus the cheapest draw any group could leave (a card builds a group
@@ -96,6 +96,8 @@ def cheapest_group(out, rows, total, held, avail, n_avail, wild, keep, stock, to
     be chosen. With ``DENY`` (``denied_group_called``), each row's cost is ``denied_cost``'s, never
     lower than ``group_cost``: the floors still hold."""
     counts, lanes, twice, jokers, pairs = held
+    wild = rules[R_WILD] != 0
+    top_only = rules[R_PICKUP] == PICK_TOP
     prune = keep >= 0 and params[P_JOKER_END] >= 0 and params[P_TOP] >= 0
     spare = 1 if wild and jokers > 0 else 0
     draw_floor = stock

@@ -71,7 +71,6 @@ from simcards.games.yaniv.policies import (
     kernel_decide as plain_kernel_decide,
 )
 from simcards.games.yaniv.rules import (
-    PICK_TOP,
     R_CCW,
     R_DECKS,
     R_FULL_TURN,
@@ -271,8 +270,6 @@ def informed_discard(hand, n, opts, n_opts, view, rules, params, deny):
     """Threshold's discard cost (``policies.group_cost``) plus ``deny`` for every card the next
     player could take from the group that builds a set or run with the cards known in its hand."""
     counts, lanes, twice, jokers, pairs, _ = hand_held(hand, n)
-    wild = rules[R_WILD] != 0
-    top_only = rules[R_PICKUP] == PICK_TOP
     stock = params[P_STOCK] if view[V_STOCK] > 0 else 1e9
     avail = view[V_AVAIL:V_AVAIL + MAX_HAND]
     held = (counts, lanes, twice, jokers, pairs)
@@ -280,14 +277,14 @@ def informed_discard(hand, n, opts, n_opts, view, rules, params, deny):
     nxt = next_alive(view[V_SEAT], view, rules)
     mask = view[V_KNOWN + nxt]
     if mask == 0 or deny <= 0:  # threshold's choice (cheapest_group: the first row of least cost)
-        best, _, _ = cheapest_group_called(opts, n_opts, view[V_TOTAL], held, avail, view[V_AVAIL_N], wild, params[P_KEEP],
-                                           stock, top_only, params, rules, None)
+        best, _, _ = cheapest_group_called(opts, n_opts, view[V_TOTAL], held, avail, view[V_AVAIL_N], params[P_KEEP],
+                                           stock, params, rules, None)
         return best
-    return deny_discard(opts, n_opts, view, rules, params, deny, mask, held, avail, wild, stock, top_only)
+    return deny_discard(opts, n_opts, view, rules, params, deny, mask, held, avail, stock)
 
 
 @called_nrt
-def deny_discard(opts, n_opts, view, rules, params, deny, mask, held, avail, wild, stock, top_only):
+def deny_discard(opts, n_opts, view, rules, params, deny, mask, held, avail, stock):
     """``informed_discard`` when the next player holds known cards (``mask``) and ``deny`` is
     positive: threshold's cost plus ``deny`` for every card it could take that builds a group
     (``fast.denied_cost``), the first row of least cost (``fast.cheapest_group``)."""
@@ -302,8 +299,8 @@ def deny_discard(opts, n_opts, view, rules, params, deny, mask, held, avail, wil
                 k_counts += ONE << (4 * RANK[f])
                 k_lanes |= ONE << f
     denied = (deny, rules[R_PICKUP], k_counts, k_lanes, k_jokers, np.zeros(MAX_HAND, dtype=np.int64))
-    best, _, _ = denied_group_called(opts, n_opts, view[V_TOTAL], held, avail, view[V_AVAIL_N], wild, params[P_KEEP],
-                                     stock, top_only, params, rules, denied)
+    best, _, _ = denied_group_called(opts, n_opts, view[V_TOTAL], held, avail, view[V_AVAIL_N], params[P_KEEP], stock,
+                                     params, rules, denied)
     return best
 
 
@@ -582,7 +579,7 @@ def option_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k, prior,
     values = np.zeros(n_opts, dtype=np.int64)
     plans = np.zeros((n_opts, 2 * MAX_HAND + 3), dtype=np.int64)
     done = deal_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k,
-                     (opp_params, pool, deck, sample, t, plans, values), sums, spread, prior, edge)
+                     (opp_params, pool, deck, sample, t, plans), (sums, spread, values, prior, edge))
     return sums, done
 
 
@@ -602,15 +599,17 @@ def settled(sums, spread, n_opts, done, prior, edge, stop):
 
 
 @called
-def deal_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k, scratch, sums, spread, prior, edge):
-    """``option_sums``'s deals, in the work arrays ``deal_scratch`` made, ``plans`` (a row an
-    option) and ``values`` (a deal's), together ``scratch``, without reference counting; returns
-    the number of deals played. My own move (the option, and my draw after it)
+def deal_sums(kind, params, hand, n, opts, n_opts, view, rules, rng, k, scratch, tally):
+    """``option_sums``'s deals, in the work arrays ``deal_scratch`` made and ``plans`` (a row an
+    option), together ``scratch``, without reference counting; ``tally`` is ``option_sums``'s sums,
+    squared differences to the prior's and a deal's values, the prior and the margin ``settled``
+    weighs. Returns the number of deals played. My own move (the option, and my draw after it)
     reads only my hand, the view and whether the stock is empty, the same in every deal (the
     stock's size is): it is made once per option, kept in its row of ``plans`` (my hand's size, -1
     when I call; the group's length; my draw; my hand; the group), and each deal plays on from it:
     the last option on the deal itself, the others on a copy."""
-    opp_params, pool, deck, sample, t, plans, values = scratch
+    opp_params, pool, deck, sample, t, plans = scratch
+    sums, spread, values, prior, edge = tally
     me = view[V_SEAT]
     players = view[V_PLAYERS]
     low = int(params[P_LOW])
