@@ -145,6 +145,8 @@ def denied_cost(cost, cards, length, wild, denied):
     player could take that builds a group with its known cards; ``denied`` is ``(deny, pickup,
     its known cards' rank counts, faces and jokers, a work array)`` (``search.deny_discard``)."""
     deny, pickup, k_counts, k_lanes, k_jokers, faces = denied
+    if deny == 0:
+        return cost
     m = available_faces(cards, length, pickup, faces)
     for t in range(m):
         if builds_group(faces[t], k_counts, k_lanes, k_jokers, wild):
@@ -159,10 +161,8 @@ def denied_cost(cost, cards, length, wild, denied):
 # are compile time for nothing); calling one of them from Python crashes.
 _CALLED = njit_by_type(**NO_ENTRY, _nrt=False)
 threshold_turn_called = compiled_as(threshold_turn, "threshold_turn_called", _CALLED)
-# ... and threshold's choice among a table's rows, compiled on its own for the informed discard,
-# calling a group's cost compiled on its own too (shared with the copy below)
+# ... and threshold's choice among a table's rows with informed's deny term (``search.deny_discard``:
+# informed's discard, 0 for threshold's own choice), calling a group's cost compiled on its own too
 group_cost_called = compiled_as(group_cost, "group_cost_called", _CALLED)
-cheapest_group_called = compiled_as(cheapest_group, "cheapest_group_called", _CALLED, group_cost=group_cost_called)
-# ... and with informed's deny term (``search.deny_discard``)
 denied_group_called = compiled_as(cheapest_group, "denied_group_called", _CALLED, group_cost=group_cost_called,
                                   DENY=True)

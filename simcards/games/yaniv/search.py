@@ -23,7 +23,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from simcards.games.yaniv import core
 from simcards.games.yaniv import params as P
 from simcards.games.yaniv.core import available_faces, hand_total, insert_sorted, next_seat, throw
-from simcards.games.yaniv.fast import cheapest_group_called, denied_group_called, threshold_turn_called
+from simcards.games.yaniv.fast import denied_group_called, threshold_turn_called
 from simcards.games.yaniv.groups import SCRATCH
 from simcards.games.yaniv.layout import (
     K_CALL,
@@ -273,14 +273,14 @@ def informed_discard(hand, n, opts, n_opts, view, rules, params, deny):
     stock = params[P_STOCK] if view[V_STOCK] > 0 else 1e9
     avail = view[V_AVAIL:V_AVAIL + MAX_HAND]
     held = (counts, lanes, twice, jokers, pairs)
-    # the next player's known cards, summarised
-    nxt = next_alive(view[V_SEAT], view, rules)
-    mask = view[V_KNOWN + nxt]
-    if mask == 0 or deny <= 0:  # threshold's choice (cheapest_group: the first row of least cost)
-        best, _, _ = cheapest_group_called(opts, n_opts, view[V_TOTAL], held, avail, view[V_AVAIL_N], params[P_KEEP],
-                                           stock, params, rules, None)
-        return best
-    return deny_discard(opts, n_opts, view, rules, params, deny, mask, held, avail, stock)
+    mask = view[V_KNOWN + next_alive(view[V_SEAT], view, rules)]  # the next player's known cards
+    if mask != 0 and deny > 0:
+        return deny_discard(opts, n_opts, view, rules, params, deny, mask, held, avail, stock)
+    # threshold's choice: the same copy of ``cheapest_group`` (a second costs about 2 s of compile),
+    # with no deny term (``fast.denied_cost`` returns at once: its work array, here the view, is not touched)
+    best, _, _ = denied_group_called(opts, n_opts, view[V_TOTAL], held, avail, view[V_AVAIL_N], params[P_KEEP], stock,
+                                     params, rules, (0.0, 0, np.int64(0), np.int64(0), 0, view))
+    return best
 
 
 @called_nrt
@@ -291,13 +291,14 @@ def deny_discard(opts, n_opts, view, rules, params, deny, mask, held, avail, sto
     k_counts = np.int64(0)
     k_lanes = np.int64(0)
     k_jokers = 0
-    for f in range(N_FACES):
-        if mask >> f & 1:
-            if f >= 52:
-                k_jokers += 1
-            else:
-                k_counts += ONE << (4 * RANK[f])
-                k_lanes |= ONE << f
+    while mask != 0:
+        f = trailing_zeros(mask)
+        mask &= mask - 1
+        if f >= 52:
+            k_jokers += 1
+        else:
+            k_counts += ONE << (4 * RANK[f])
+            k_lanes |= ONE << f
     denied = (deny, rules[R_PICKUP], k_counts, k_lanes, k_jokers, np.zeros(MAX_HAND, dtype=np.int64))
     best, _, _ = denied_group_called(opts, n_opts, view[V_TOTAL], held, avail, view[V_AVAIL_N], params[P_KEEP], stock,
                                      params, rules, denied)
