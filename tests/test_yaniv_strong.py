@@ -132,9 +132,9 @@ def _params(spec):
     return params[0]
 
 
-def test_informed_does_not_call_into_a_known_asaf_y_sc_2():
-    """Holding 3 (A♣ 2♣) against one card known to be a joker (taken from the discard), a call is
-    a sure Asaf: informed plays on where threshold (call at 5) calls."""
+def _sure_asaf():
+    """(rules, hand, view, options): holding 3 (A♣ 2♣) at a call, against one opponent holding one
+    card known to be a joker (taken from the discard): a call is a sure Asaf (Y-SC-2)."""
     rules = ISRAELI.encode()
     hand = np.zeros(L.MAX_HAND, dtype=np.int64)
     hand[:2] = [0, 1]
@@ -143,6 +143,13 @@ def test_informed_does_not_call_into_a_known_asaf_y_sc_2():
     opts = np.zeros((L.MAX_OPTIONS, L.ROW), dtype=np.int64)
     opts[0, :2] = [1, 0]
     opts[1, :2] = [1, 1]
+    return rules, hand, view, opts
+
+
+def test_informed_does_not_call_into_a_known_asaf_y_sc_2():
+    """Holding 3 (A♣ 2♣) against one card known to be a joker (taken from the discard), a call is
+    a sure Asaf: informed plays on where threshold (call at 5) calls."""
+    rules, hand, view, opts = _sure_asaf()
     rng = new_state(1, 1)
     assert search.builtin_decide(L.K_CALL, 1, _params("threshold"), hand, 2, opts, 2, view, rules, rng) == 1
     assert search.asaf_probability(hand, 2, view, rules) == 1.0
@@ -276,14 +283,7 @@ def test_mc_stops_sampling_on_a_clear_call_and_keeps_its_choice():
     """Holding 3 against one card known to be a joker, calling is a sure Asaf (Y-SC-2) in every
     deal: with ``stop`` the search ends at its first check (16 deals) with the choice it makes on
     all 64; without, it plays all 64."""
-    rules = ISRAELI.encode()
-    hand = np.zeros(L.MAX_HAND, dtype=np.int64)
-    hand[:2] = [0, 1]
-    view = _view(total=3, sizes=(2, 1))
-    view[L.V_KNOWN + 1] = np.int64(1) << 52
-    opts = np.zeros((L.MAX_OPTIONS, L.ROW), dtype=np.int64)
-    opts[0, :2] = [1, 0]
-    opts[1, :2] = [1, 1]
+    rules, hand, view, opts = _sure_asaf()
     results = {}
     for stop in (0, 2):
         params = _params(f"mc:k=64,stop={stop}")
