@@ -16,6 +16,11 @@ The work, as issue 31 states it (``summary_only=True``, the built-in engines):
 - Gin hands/s: ``simple`` against ``simple``, standard rules;
 - Two Hundred deals/s: ``heuristic`` in every seat, standard rules.
 
+Each simcards measurement plays about as many units as the lab's timed call (``LAB_UNITS``, the
+sizes in ``rates.py``): the games it takes are counted from the warm-up run's units a game. A call
+has fixed costs (the games table and summary of each chunk are built in one thread, 5-7 ms a
+Two Hundred chunk), which weigh on a call a quarter of the lab's size four times as much.
+
     python benchmarks/speed_of_light.py [--rounds 3] [--games-scale 1.0] [--repeats 3] [--json]
 """
 
@@ -33,12 +38,15 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # benchmark the checkout this file is in, not an installed copy
 
-# (game, simulate arguments, summary count, unit, lab key prefix, games per measurement)
+# (game, simulate arguments, summary count, unit, lab key prefix)
 WORK = [
-    ("yaniv", {"players": 4, "strategies": "threshold"}, "rounds", "rounds", "yaniv_rounds", 60_000),
-    ("gin", {"strategies": "simple"}, "hands", "hands", "gin_hands", 15_000),
-    ("two-hundred", {"strategies": "heuristic"}, "deals", "deals", "th_deals", 40_000),
+    ("yaniv", {"players": 4, "strategies": "threshold"}, "rounds", "rounds", "yaniv_rounds"),
+    ("gin", {"strategies": "simple"}, "hands", "hands", "gin_hands"),
+    ("two-hundred", {"strategies": "heuristic"}, "deals", "deals", "th_deals"),
 ]
+# the units of the lab's timed call for each (``rates.py``: ``rate(..., n, ...)``): simcards plays as many
+LAB_UNITS = {"yaniv_rounds": 400_000, "gin_hands": 200_000, "th_deals": 800_000}
+WARM_GAMES = 1_000  # the warm-up run: compiles or loads the engine, and gives the units a game
 GOAL = 2 / 3  # issue 31: each plain kernel at two thirds of the lab's rate or better
 
 
@@ -50,12 +58,14 @@ def lab_rates(lab: Path) -> dict[str, float]:
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
-def simcards_rate(game: str, args: dict, count: str, games: int, threads: int, repeats: int) -> float:
+def simcards_rate(game: str, args: dict, count: str, units: int, threads: int, repeats: int) -> float:
     """Units per second through ``simcards.simulate`` (best of ``repeats`` after a warm-up run that
-    compiles or loads the engine)."""
+    compiles or loads the engine), each run of about ``units`` units (the games counted from the
+    warm-up's units a game)."""
     import simcards
 
-    simcards.simulate(game, games=200, threads=threads, summary_only=True, **args)  # compile / load
+    warm = simcards.simulate(game, games=WARM_GAMES, threads=threads, summary_only=True, **args)
+    games = max(WARM_GAMES, round(units * WARM_GAMES / warm.summary[count]))
     best = 0.0
     for r in range(repeats):
         t0 = time.perf_counter()
@@ -68,7 +78,8 @@ def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--lab", type=Path, default=HERE.parents[1] / "shared" / "lab",
                     help="the lab kernels' folder (default: ../shared/lab beside the checkout)")
-    ap.add_argument("--games-scale", type=float, default=1.0, help="scale every measurement's games")
+    ap.add_argument("--games-scale", type=float, default=1.0,
+                    help="scale every measurement's size (1: the units of the lab's timed call)")
     ap.add_argument("--repeats", type=int, default=3, help="timed runs per rate (the best is kept)")
     ap.add_argument("--rounds", type=int, default=3,
                     help="lab and simcards taking turns this many times (the lab also before the first and "
@@ -84,13 +95,13 @@ def main(argv: list[str] | None = None) -> dict:
     labs = [lab_rates(a.lab)]
     ours = []
     for _ in range(a.rounds):  # each simcards reading between two lab readings: drift shows in both
-        ours.append({(game, t): simcards_rate(game, args, count, max(1000, int(n * a.games_scale)), t, a.repeats)
-                     for game, args, count, _, _, n in WORK for t in (1, 2)})
+        ours.append({(game, t): simcards_rate(game, args, count, int(LAB_UNITS[key] * a.games_scale), t, a.repeats)
+                     for game, args, count, _, key in WORK for t in (1, 2)})
         labs.append(lab_rates(a.lab))
     load_after = os.getloadavg()
 
     rows = []
-    for game, _, _, unit, key, _ in WORK:
+    for game, _, _, unit, key in WORK:
         for t in (1, 2):
             lab = [(labs[i][f"{key}_{t}"] + labs[i + 1][f"{key}_{t}"]) / 2 for i in range(a.rounds)]
             mine = [ours[i][game, t] for i in range(a.rounds)]

@@ -47,9 +47,9 @@ def test_rollout_opponent_goes_for_gin_after_its_knocks_g_knock_1():
 
 def test_mc_params_listed():
     names = [p.name for p in GAME.families()["mc"].params]
-    assert names[-2:] == ["ogin", "style"]
+    assert names[-3:] == ["ogin", "style", "patience"]
     defaults = {p.name: p.default for p in GAME.families()["mc"].params}
-    assert defaults["ogin"] == 99  # off
+    assert defaults["ogin"] == 99 and defaults["patience"] == 99  # off
 
 
 def test_mc_defaults_are_the_reader_sampler_and_deep_reads_no_style():
@@ -106,3 +106,75 @@ def test_no_peeking_with_style_g_info_1():
 def test_engines_agree_mc_with_style(variant):
     rules = GAME.build_rules(variant)
     assert_same_game(rules, [STYLED, "camper"], 22, range(1))
+
+
+def waited_seen(variant, specs, seed, games):
+    """Per game, what each seat's decisions were shown as its opponent's V_OPP_WAITED, hand by hand
+    (reference engine), and the game records."""
+    from simcards.games.gin import layout as L
+    from simcards.games.gin.game import engine_for
+    from simcards.games.gin.reference import play_reference
+
+    rules = GAME.build_rules(variant)
+    strats = GAME.strategies(specs, 2)
+    decide = engine_for(strats)[0]
+    sids, params = seat_arrays(strats)
+    out = []
+    for g in games:
+        shown = {0: {}, 1: {}}
+
+        def record(kind, sid, p, hand, n, opts, n_opts, view, r, rng):
+            shown[int(view[L.V_SEAT])].setdefault(int(view[L.V_HAND]), set()).add(int(view[L.V_OPP_WAITED]))
+            return decide(kind, sid, p, hand, n, opts, n_opts, view, r, rng)
+
+        out.append((shown, play_reference(rules, sids, params, seed, g, record)))
+    return out
+
+
+def test_a_player_that_knocks_when_it_can_is_never_seen_waiting_g_knock_1():
+    # simple knocks whenever its hand allows (G-KNOCK-1): no laid-out hand of it could have knocked
+    # after its last discard. The player that waits for gin (gin_after=1) is seen waiting once simple
+    # knocks while its kept hand was within the limit, and from then on in every hand of that game.
+    seen_waiting = 0
+    for shown, rec in waited_seen("standard", ["knock:gin_after=1", "simple"], 5, range(6)):
+        assert all(v == {0} for v in shown[0].values())  # the waiter's view of simple: never waited
+        by_hand = [min(shown[1][h]) for h in sorted(shown[1])]  # simple's view of the waiter
+        assert by_hand[0] == 0  # nothing seen before the first hand ends
+        assert all(len(shown[1][h]) == 1 for h in shown[1])  # fixed within a hand
+        first = next((i for i, v in enumerate(by_hand) if v > 0), None)
+        if first is not None:
+            seen_waiting += 1
+            assert all(v > 0 for v in by_hand[first:])  # the earliest turn seen: kept for the game
+            assert all(b <= a for a, b in zip(by_hand[first:], by_hand[first + 1:]))  # and only lowered
+            assert rec.hands[first - 1].knocker == 1  # shown by simple's knock in the hand before
+    assert seen_waiting >= 3
+
+
+def test_patience_waits_only_until_the_opponent_is_seen_waiting_g_knock_1():
+    # patience: gin_after and rgin brought forward while the opponent has not been seen waiting
+    from simcards.games.gin import layout as L
+
+    _, params = seat_arrays(GAME.strategies(["mc:patience=5,gin_after=8,rgin=8"], 2))
+    patient = S.patient(params[0])
+    assert patient[S.P_GIN_AFTER] == 5 and patient[S.P_RGIN] == 5 and params[0][S.P_GIN_AFTER] == 8
+    # the kernel's decision: a hand that could knock at own turn 6, the opponent never seen waiting
+    # plays on for gin; once seen waiting (it is a patient player), it knocks as informed would
+    me = [0, 1, 2, 16, 17, 18, 29, 30, 31, 44]  # A-2-3 of spades, 4-5-6 of hearts and of diamonds, 6 of clubs
+    view, rules = build_view(me, [], [], [[], []], [[], []], [[], []], stock_n=20)
+    view[L.V_MY_TURNS] = 6
+    opts = np.zeros((L.MAX_OPTIONS, L.OPT_W), dtype=np.int64)
+    opts[0] = (0, 6, 0, 0)
+    opts[1] = (1, 6, 0, 0)
+    hand = np.zeros(L.MAX_HAND, dtype=np.int64)
+    hand[:10] = me
+    choices = {}
+    for waited in (0, 3):
+        view[L.V_OPP_WAITED] = waited
+        choices[waited] = S.mc_decide(L.K_KNOCK, params[0], hand, 10, opts, 2, view, rules, new_state(1, 0))
+    assert choices == {0: 0, 3: 1}
+
+
+@pytest.mark.parametrize("variant", ["standard", "eaai"])
+def test_engines_agree_mc_with_patience(variant):
+    rules = GAME.build_rules(variant)
+    assert_same_game(rules, ["mc:k=12,patience=4", "knock:gin_after=5"], 23, range(2))

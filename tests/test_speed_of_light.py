@@ -68,3 +68,25 @@ def test_no_lab_and_no_rounds_are_one_line_errors(speed_of_light, tmp_path):
     (tmp_path / "rates.py").write_text(FAKE_RATES)
     with pytest.raises(SystemExit, match="--rounds"):
         speed_of_light.main(["--lab", str(tmp_path), "--rounds", "0"])
+
+
+def test_each_measurement_plays_about_the_units_of_the_labs_call(speed_of_light, monkeypatch):
+    """The games of a timed run are counted from the warm-up run's units a game, so simcards plays
+    as many units as the lab's timed call: fixed costs a call weigh the same on both sides."""
+    import simcards
+
+    asked = []
+
+    class Run:
+        def __init__(self, games):
+            self.summary = {"deals": 4.4 * games}
+
+    def simulate(game, games, **kwargs):
+        asked.append(games)
+        return Run(games)
+
+    monkeypatch.setattr(simcards, "simulate", simulate)
+    rate = speed_of_light.simcards_rate("two-hundred", {}, "deals", 800_000, 2, repeats=2)
+    assert asked[0] == speed_of_light.WARM_GAMES
+    assert asked[1:] == [round(800_000 / 4.4)] * 2
+    assert rate > 0

@@ -106,14 +106,17 @@ checked_choice = compiled_as(_checked_choice, "gin_checked_choice", njit_by_type
  S_HN1) = range(23)
 S_HIST = 23  # each position's turn records this hand (layout.V_OPP_HIST's form), HIST_SLOTS apiece
 HIST_SLOTS = L.HIST_MAX // L.HIST_PER_SLOT
-S_SIZE = S_HIST + 2 * HIST_SLOTS  # S_TAKEN: cards taken from the pile this turn (G-V-MJ); S_TABLE0/1: cards
+S_WAITED0 = S_HIST + 2 * HIST_SLOTS  # each position's layout.V_OPP_WAITED as its opponent sees it (the ledger's)
+S_SIZE = S_WAITED0 + 2  # S_TAKEN: cards taken from the pile this turn (G-V-MJ); S_TABLE0/1: cards
 # each put on the table; S_FIRST: the position that plays first without an upcard (G-V-OKLA second deck: the
 # last winner); S_HN0/1: turns recorded per position
 # Hand result (int64), positions 0/1 at the table: outcome, knocker, winner (-1: none), points
 # (with the stake), deadwood per position, laid-off mask, discards, upcard taker, stock left, boxes.
 (HR_OUTCOME, HR_KNOCKER, HR_WINNER, HR_POINTS, HR_DW0, HR_DW1, HR_LAID, HR_TURNS, HR_UPCARD, HR_STOCK,
- HR_BOXES, HR_ENTERED, HR_MATCH, HR_MJ0, HR_MJ1, HR_TV0, HR_TV1, HR_PICKUPS, HR_MAX_TAKE, HR_MULTI) = range(20)
-HR_SIZE = 20  # HR_MJ0/1: G-V-MJ points per position; HR_TV0/1: value each put on the table
+ HR_BOXES, HR_ENTERED, HR_MATCH, HR_MJ0, HR_MJ1, HR_TV0, HR_TV1, HR_PICKUPS, HR_MAX_TAKE, HR_MULTI,
+ HR_WAITED) = range(21)
+HR_SIZE = 21  # HR_MJ0/1: G-V-MJ points per position; HR_TV0/1: value each put on the table; HR_WAITED: the
+# defender's own turns when its laid-out hand could have knocked after its last discard (0: it could not)
 SCRATCH_ENDS = 16
 SCRATCH_MASK = 63  # scratch[63]: the mask whose removal deadwoods scratch[0..51] hold
 
@@ -262,7 +265,8 @@ _LG_AFTER = _LG_MATCH_SHUTOUTS + 1  # per side: points toward the target right a
 _LG_SWEEPS = _LG_AFTER + L.MAX_SIDES  # G-V-TED: deals a team won at every table
 _LG_LAST = _LG_SWEEPS + 2  # the side that won the last hand (-1: nobody)
 _LG_LAST_WON = _LG_LAST + 1  # the side that won the latest hand that was won (-1: none yet)
-_LG_SIZE = _LG_LAST_WON + 1
+_LG_WAITED = _LG_LAST_WON + 1  # per seat: the earliest own turn it was seen waiting (layout.V_OPP_WAITED)
+_LG_SIZE = _LG_WAITED + L.MAX_SEATS
 _W_COUNTS = _W_LEDGER + _LG_SIZE  # the game's counters: hands by outcome (layout.O_*), then C_*
 C_TURNS, C_DEALER_WON, C_DOUBLED, C_PICKUPS, C_MULTI, C_HANDS = range(8, 14)
 _W_SCRATCH = _W_COUNTS + 16
@@ -357,6 +361,7 @@ def set_view(view, p, st, pile, masks, took, discs, passed, my_turns, rules):
     view[L.V_OPP_TURNS] = st[S_HN0 + o]
     for j in range(HIST_SLOTS):
         view[L.V_OPP_HIST + j] = st[S_HIST + o * HIST_SLOTS + j]
+    view[L.V_OPP_WAITED] = st[S_WAITED0 + o]
     if rules[R.R_MJ] != 0:  # G-V-MJ (zero otherwise: the view array starts at 0)
         view[L.V_TABLE_MINE] = st[S_TABLE0 + p]
         view[L.V_TABLE_OPP] = st[S_TABLE0 + o]
@@ -984,6 +989,10 @@ def knock_out(h, k, n_log):
     else:
         k_sets = choose_arrangement(h, k, k_dw, k_sets)
         d_dw, laid = best_layoff(masks[d], masks[k], k_sets, h.ends, h.idx, mv)
+    # the defender's hand is the one it kept after its last discard: could it have knocked with it?
+    # (lay-offs only lower the deadwood, so only then is it counted before them)
+    if h.my_turns[d] > 0 and d_dw <= st[S_LIMIT] and (laid == 0 or deadwood(masks[d], mv) <= st[S_LIMIT]):
+        hres[HR_WAITED] = h.my_turns[d]
     n_log = _log(h.log, n_log, EV_LAYOFF, st[S_HAND], st[S_SEAT0 + d], d_dw, laid, k_sets)
     hres[HR_KNOCKER] = k
     hres[HR_DW0 + k] = k_dw
@@ -1510,6 +1519,8 @@ def seat_table(st, t, dealer, deal_no, ledger, rules):
     st[S_SC0] = view_score(ledger, side_of(s0, rules), rules)
     st[S_SC1] = view_score(ledger, side_of(s1, rules), rules)
     st[S_THIRD] = third
+    st[S_WAITED0] = ledger[_LG_WAITED + s0]
+    st[S_WAITED0 + 1] = ledger[_LG_WAITED + s1]
 
 
 @internal
@@ -1603,6 +1614,10 @@ def tally(h, t, ledger, counts, tres, tst):
             ledger[_LG_POINTS + lseat] += hres[HR_MJ0 + 1 - wpos]
     counts[C_PICKUPS] += hres[HR_PICKUPS]
     counts[C_MULTI] += hres[HR_MULTI]
+    if hres[HR_WAITED] > 0:  # layout.V_OPP_WAITED: the earliest turn the defender was seen waiting
+        dseat = _LG_WAITED + st[S_SEAT0 + 1 - hres[HR_KNOCKER]]
+        seen = ledger[dseat]
+        ledger[dseat] = hres[HR_WAITED] if seen == 0 else min(seen, hres[HR_WAITED])
     for j in range(HR_SIZE):
         tres[t, j] = hres[j]
     for j in range(S_SIZE):

@@ -74,7 +74,12 @@ V_TABLE = 26  # G-V-MJ: every card in a table meld
 V_BAD = 27  # .. 31: see G_BAD
 V_OPP_TURNS = 32  # the opponent's turns this hand recorded in V_OPP_HIST (at most HIST_MAX)
 V_OPP_HIST = 33  # .. 40: the opponent's turns this hand in order (G-INFO-1), HIST_PER_SLOT to a slot
-VIEW_SIZE = V_OPP_HIST + 8
+# The opponent's earliest own turn of a hand at which an earlier hand of this game showed it holding, after
+# its discard, a hand it could have knocked with, and not knocking (0: never seen). Shown when the other
+# player knocked or went gin (the defender's hand is laid out, G-LAY-1: it is the hand after its last
+# discard): the evidence that it waits for gin or an undercut rather than knocking when it can.
+V_OPP_WAITED = 41
+VIEW_SIZE = V_OPP_WAITED + 1
 
 # A turn record (16 bits; turn i sits in view[V_OPP_HIST + i // 4] at bit 16 * (i % 4)): the card
 # discarded, the pile's top card when the player drew (the card taken, or the card left lying;

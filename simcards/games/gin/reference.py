@@ -454,6 +454,7 @@ class ReferenceGame:
         self.seat_rng = seat_states(seed, game, L.MAX_SEATS)  # each seat's strategy stream (simcards.rng)
         self.seat_points = [0] * rules.players
         self.seat_won = [0] * rules.players
+        self.waited = [0] * rules.players  # layout.V_OPP_WAITED of each seat, as its opponents see it
         self.ledger = Ledger(rules)
         self.last_won = -1  # the side that won the latest hand (deal) that was won
         self.record = GameRecord()
@@ -532,6 +533,7 @@ class ReferenceGame:
         v[L.V_OPP_TURNS] = len(self.turns_seen[o])
         for i, record in enumerate(self.turns_seen[o]):
             v[L.V_OPP_HIST + i // L.HIST_PER_SLOT] |= turn_record(*record) << (L.HIST_BITS * (i % L.HIST_PER_SLOT))
+        v[L.V_OPP_WAITED] = self.waited[o]
         if self.rules.mahjong:
             v[L.V_TABLE_MINE] = _mask(self.on_table[seat])
             v[L.V_TABLE_OPP] = _mask(self.on_table[o])
@@ -932,6 +934,7 @@ class ReferenceGame:
                 d_dw = self.dw(self.hands[defender])
             else:
                 d_dw, laid = layoff(frozenset(self.hands[defender]), sets, runs, self.mv)
+            self.see_waiting(defender)
             _, d_sets, d_runs = arrangement(frozenset(self.hands[defender] - laid), self.mv)
             self.say("defend", n, defender, f"seat {defender} lays out "
                      + (" | ".join(show(m) for m in list(d_sets) + list(d_runs)) or "no melds")
@@ -953,6 +956,14 @@ class ReferenceGame:
         return hand
 
     # --- Section 4: the game ---------------------------------------------------------------------------
+    def see_waiting(self, defender: int) -> None:
+        """The defender's laid-out hand is the one it kept after its last discard (G-LAY-1): if it could
+        have knocked with it, it was seen waiting at that turn (layout.V_OPP_WAITED: the earliest)."""
+        turns = self.my_turns[defender]
+        if turns > 0 and self.dw(self.hands[defender]) <= self.limit:
+            seen = self.waited[defender]
+            self.waited[defender] = turns if seen == 0 else min(seen, turns)
+
     def seat_table(self, t: int) -> tuple[int, int, int]:
         """(non-dealer's part, dealer's part, the seat that deals) at table ``t``. G-V-3P: the dealer
         deals to the other two and sits out; the player after the dealer plays first. G-V-4P (and

@@ -16,7 +16,7 @@ would meld with the kept hand. Draws and knocks follow ``knock`` (``wants_card``
 
 ``mc`` (the informed params, then ``k``, ``width``, ``draw``, ``knock``, ``goal``, ``filter``, ``z``,
 ``fit``, ``rtake``, ``rknock``, ``stop``, ``prune``, ``rgin``, ``strict``, ``rout``, ``depth``, ``seen``,
-``ogin``, ``style``) searches three
+``ogin``, ``style``, ``patience``) searches three
 decisions by determinized rollouts: the draw (pile top vs stock), the discard (among the ``width`` best by the informed
 score, ``prune``: within that many points of the best) and the knock (knock now vs play on). Each
 of the ``k`` samples deals the opponent its known cards plus random unseen cards up to 10
@@ -33,7 +33,9 @@ discards credit the live outs of the cards kept, a cheap form of informed's), an
 hand's points from the player's side (``goal`` > 0: points capped at what either side needs to
 reach the target, plus ``goal`` for reaching it). The heuristic's
 choice stands unless another option gains ``z`` standard errors over it (``stop``: sampling ends
-early once every option is that clearly settled). Other decisions, and whole games under Mahjong
+early once every option is that clearly settled). ``patience``: while no earlier hand of the game has
+shown the opponent keeping a hand it could have knocked with (``V_OPP_WAITED``), the player, and its
+own side in the rollouts, knock only with gin from that own turn on (``patient``). Other decisions, and whole games under Mahjong
 gin (G-V-MJ, a different hand), are the informed heuristic's. Rollouts ignore G-TURN-3 and
 G-WALL-2/3 refinements (a hand that reaches the wall is void, G-WALL-1).
 """
@@ -77,6 +79,7 @@ from simcards.games.gin.layout import (
     V_OPP_SCORE,
     V_OPP_TOOK,
     V_OPP_TURNS,
+    V_OPP_WAITED,
     V_PILE,
     V_STAKE,
     V_STOCK,
@@ -112,9 +115,10 @@ from simcards.rng import rand_below
 
 P_SAFE, P_HINT = slot(INFORMED, "safe"), slot(INFORMED, "hint")  # informed (informed.P_* the others)
 (P_K, P_WIDTH, P_DRAW, P_KNOCK, P_GOAL, P_FILTER, P_Z, P_FIT, P_RTAKE, P_RKNOCK, P_STOP, P_PRUNE, P_RGIN, P_STRICT,
- P_ROUT, P_DEPTH, P_SEEN, P_OGIN, P_STYLE) = (slot(MC, name) for name in (
+ P_ROUT, P_DEPTH, P_SEEN, P_OGIN, P_STYLE, P_PATIENCE) = (slot(MC, name) for name in (
      "k", "width", "draw", "knock", "goal", "filter", "z", "fit", "rtake", "rknock", "stop", "prune", "rgin", "strict",
-     "rout", "depth", "seen", "ogin", "style"))  # mc: search, sampler, own rollout policy, the opponent's, effort
+     "rout", "depth", "seen", "ogin", "style", "patience"))  # mc: search, sampler, own rollout policy, the opponent's, effort
+P_GIN_AFTER = slot(MC, "gin_after")
 OPP_CARDS = 10  # the opponent's hand while the player decides (G-DEAL-1)
 ROLLOUT_TURNS = 120  # a rollout stops (void) after this many turns (the kernel's TURN_CAP is larger)
 ENDS_ROWS = 16
@@ -681,6 +685,8 @@ def opponent_marginals(params, view, rules, n, rng):
 
 @njit(cache=True)
 def mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
+    if params[P_PATIENCE] < NEVER and view[V_OPP_WAITED] == 0:
+        params = patient(params)
     if rules[R_MJ] != 0 or view[V_TAKE_MUST_KNOCK] != 0:
         return informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
     if kind == K_DRAW and params[P_DRAW] > 0:
@@ -690,6 +696,17 @@ def mc_decide(kind, params, hand, n, opts, n_opts, view, rules, rng):
     if kind == K_DISCARD and params[P_WIDTH] > 1:
         return mc_search(kind, params, hand, n, opts, n_opts, view, rules, rng)
     return informed_decide(kind, params, hand, n, opts, n_opts, view, rules, rng)
+
+
+@internal
+def patient(params):
+    """``params`` with gin_after and rgin brought forward to ``patience``: the player, and its own side
+    in the rollouts, knock only with gin from that own turn on (against an opponent not yet seen
+    waiting, layout.V_OPP_WAITED: one that knocks when it can is undercut, or ginned, by waiting)."""
+    out = params.copy()
+    out[P_GIN_AFTER] = min(params[P_GIN_AFTER], params[P_PATIENCE])
+    out[P_RGIN] = min(params[P_RGIN], params[P_PATIENCE])
+    return out
 
 
 @internal
