@@ -123,7 +123,7 @@ def waited_seen(variant, specs, seed, games):
     for g in games:
         shown = {0: {}, 1: {}}
 
-        def record(kind, sid, p, hand, n, opts, n_opts, view, r, rng):
+        def record(kind, sid, p, hand, n, opts, n_opts, view, r, rng, shown=shown):
             shown[int(view[L.V_SEAT])].setdefault(int(view[L.V_HAND]), set()).add(int(view[L.V_OPP_WAITED]))
             return decide(kind, sid, p, hand, n, opts, n_opts, view, r, rng)
 
