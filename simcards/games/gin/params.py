@@ -95,10 +95,8 @@ MC = INFORMED + (
     Param("ogin", NEVER, 1, NEVER, "rollouts: the opponent goes only gin from its own turn ogin (99: never)"),
     Param("style", 6, 0, 32, "from the opponent's turn style on, a sampled hand that passed a knock is kept, "
           "played for gin (0: off)", True),
-    Param("patience", NEVER, 1, NEVER, "while no earlier hand of the game has shown the opponent holding a hand it "
-          "could have knocked with and not knocking, knock only with gin from this own turn on (gin_after) and "
-          "roll the own side out so (rgin): wait for gin or the undercut of a player who knocks at once (99: off)",
-          True),
+    Param("patience", NEVER, 1, NEVER, "until the opponent is seen keeping a hand it could knock with, gin_after "
+          "and rgin at this turn (99: off)", True),
 )
 
 
