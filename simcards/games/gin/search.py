@@ -35,8 +35,8 @@ reach the target, plus ``goal`` for reaching it). The heuristic's
 choice stands unless another option gains ``z`` standard errors over it (``stop``: sampling ends
 early once every option is that clearly settled). ``patience``: while no earlier hand of the game has
 shown the opponent keeping a hand it could have knocked with (``V_OPP_WAITED``), the player, and its
-own side in the rollouts, knock only with gin from that own turn on (``patient``). Other decisions, and whole games under Mahjong
-gin (G-V-MJ, a different hand), are the informed heuristic's. Rollouts ignore G-TURN-3 and
+own side in the rollouts, knock only with gin from that own turn on (``patient``). Other decisions,
+and whole games under Mahjong gin (G-V-MJ, a different hand), are the informed heuristic's. Rollouts ignore G-TURN-3 and
 G-WALL-2/3 refinements (a hand that reaches the wall is void, G-WALL-1).
 """
 
